@@ -1,0 +1,166 @@
+/**
+ * buildApp(deps) -> { yoga, start, stop }. HTTP, SSE and graphql-ws share one port, one
+ * context factory and one envelop pipeline (graphql-ws runs through yoga.getEnveloped).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createGraphQLError, createYoga, type YogaInitialContext } from 'graphql-yoga';
+import { GraphQLError } from 'graphql';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import type { BurrowConfig } from './config.js';
+import type { Context } from './context.js';
+import type { Database } from './db/database.js';
+import { scopeFromHeaders } from './auth/tokens.service.js';
+import type { Viewer } from './auth/viewer.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { BurrowError } from './lib/errors.js';
+import { noFaults, type FaultInjector } from './lib/faults.js';
+import { newId } from './lib/ids.js';
+import type { Logger } from './lib/logger.js';
+import { schema } from './schema/index.js';
+import { createServices, type Services } from './services.js';
+
+export interface AppDeps {
+  config: BurrowConfig;
+  database: Database;
+  logger: Logger;
+  clock?: Clock;
+  faults?: FaultInjector;
+}
+
+type WsExtra = { viewer: Viewer } & Record<PropertyKey, unknown>;
+
+const unauthenticatedError = () =>
+  createGraphQLError('a valid bearer token is required (Authorization: Bearer <token>)', {
+    extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
+  });
+
+export function buildApp(deps: AppDeps) {
+  const logger = deps.logger;
+  const services: Services = createServices({
+    config: deps.config,
+    database: deps.database,
+    clock: deps.clock ?? systemClock,
+    logger,
+    faults: deps.faults ?? noFaults,
+  });
+
+  const yoga = createYoga<Record<string, unknown>, Context>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: deps.config.graphiql ? { title: 'Burrow', subscriptionsProtocol: 'WS' } : false,
+    landingPage: false,
+    logging: false,
+    maskedErrors: {
+      maskError: (error, message) => {
+        const original = error instanceof GraphQLError ? error.originalError : error;
+        if (original instanceof BurrowError) {
+          const graphQLError = error instanceof GraphQLError ? error : null;
+          return createGraphQLError(original.message, {
+            nodes: graphQLError?.nodes,
+            path: graphQLError?.path,
+            extensions: { code: original.code },
+          });
+        }
+        if (original instanceof GraphQLError) return original;
+        if (error instanceof GraphQLError && !original) return error;
+        logger.error('unexpected error', { error: (original as Error)?.message ?? String(original) });
+        return createGraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+      },
+    },
+    context: async (initial: YogaInitialContext & { viewer?: Viewer }): Promise<Context> => {
+      const requestId = newId();
+      let viewer: Viewer | null = initial.viewer ?? null;
+      if (!viewer) {
+        const header = initial.request.headers.get('authorization') ?? '';
+        const secret = header.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : null;
+        viewer = await services.tokens.authenticate(secret, scopeFromHeaders((name) => initial.request.headers.get(name)));
+        if (!viewer) throw unauthenticatedError();
+      }
+      return { viewer, services, requestId, logger: logger.child({ requestId }) };
+    },
+  });
+
+  const server: Server = createServer(yoga);
+  const wsServer = new WebSocketServer({ server, path: '/graphql' });
+  useServer<Record<string, unknown> | undefined, WsExtra>(
+    {
+      onConnect: async (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        const raw = String(params.authorization ?? params.Authorization ?? params.token ?? '');
+        const secret = raw.toLowerCase().startsWith('bearer ') ? raw.slice(7).trim() : raw.trim();
+        const viewer = await services.tokens.authenticate(
+          secret,
+          scopeFromHeaders((name) => {
+            const value = Object.entries(params).find(([key]) => key.toLowerCase() === name)?.[1];
+            return value == null ? null : String(value);
+          }),
+        );
+        if (!viewer) return false;
+        ctx.extra.viewer = viewer;
+        return true;
+      },
+      execute: (args) => (args.rootValue as { execute: typeof import('graphql').execute }).execute(args),
+      subscribe: (args) => (args.rootValue as { subscribe: typeof import('graphql').subscribe }).subscribe(args),
+      onSubscribe: async (ctx, _id, payload) => {
+        const { schema: envelopedSchema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          ...ctx,
+          req: ctx.extra.request,
+          socket: ctx.extra.socket,
+          params: payload,
+          viewer: ctx.extra.viewer,
+          request: new Request('http://burrow.local/graphql', { method: 'POST' }),
+        });
+        let document;
+        try {
+          document = parse(payload.query);
+        } catch (error) {
+          return [error as GraphQLError];
+        }
+        const errors = validate(envelopedSchema, document);
+        if (errors.length > 0) return errors;
+        return {
+          schema: envelopedSchema,
+          operationName: payload.operationName,
+          document,
+          variableValues: payload.variables,
+          contextValue: await contextFactory(),
+          rootValue: { execute, subscribe },
+        };
+      },
+    },
+    wsServer,
+  );
+
+  let started = false;
+  return {
+    yoga,
+    server,
+    services,
+    /** Listens, starts LISTEN fan-out and background jobs. Returns the bound port. */
+    async start(port = deps.config.port, host = deps.config.host): Promise<number> {
+      await services.hub.start();
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => resolve());
+      });
+      for (const job of services.background) job.start();
+      started = true;
+      return (server.address() as AddressInfo).port;
+    },
+    /** Stops background jobs, closes sockets and the HTTP server. Leaves the database open. */
+    async stop(): Promise<void> {
+      for (const job of services.background) await job.stop();
+      for (const client of wsServer.clients) client.terminate();
+      await new Promise<void>((resolve) => wsServer.close(() => resolve()));
+      if (started) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+      await services.hub.stop();
+    },
+  };
+}
+
+export type App = ReturnType<typeof buildApp>;

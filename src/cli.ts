@@ -1,0 +1,110 @@
+/**
+ * burrow serve | migrate | token create|list|revoke | ...
+ * Run with `npm run burrow -- <command>` (or `npm start` for serve on the embedded database).
+ */
+import { parseArgs } from 'node:util';
+import { buildApp } from './app.js';
+import { openRuntime, runCommand } from './main.js';
+import { TokensService } from './auth/tokens.service.js';
+import { systemClock } from './lib/clock.js';
+
+const USAGE = `usage: burrow <command>
+  serve                                     start the GraphQL server (HTTP, SSE, WebSocket on one port)
+  migrate                                   apply pending migrations and exit
+  token create --operator --name NAME       print a new operator token (shown once)
+  token create --agent AGENT_ID --name NAME print a new token bound to one agent (shown once)
+  token list                                list tokens (never their secrets)
+  token revoke TOKEN_ID                     revoke a token
+The database comes from BURROW_POSTGRES_LIFECYCLE (embedded | external | managed); see README.`;
+
+const [command, ...rest] = process.argv.slice(2);
+
+const commands: Record<string, () => Promise<void>> = {
+  async serve() {
+    const runtime = await openRuntime();
+    const app = buildApp({ config: runtime.config, database: runtime.database, logger: runtime.logger });
+    const port = await app.start();
+    const lines = [
+      `Burrow is serving GraphQL on http://${runtime.config.host}:${port}/graphql (HTTP, SSE and graphql-ws)`,
+      `  lifecycle: ${runtime.config.database.lifecycle} — ${runtime.database.description}`,
+      `  migrations applied at this start: ${runtime.migrations.length ? runtime.migrations.join(', ') : 'none pending'}`,
+      runtime.config.graphiql ? `  GraphiQL: open http://${runtime.config.host}:${port}/graphql in a browser` : '  GraphiQL: off',
+    ];
+    const tokens = new TokensService(runtime.database.db, systemClock);
+    if (runtime.config.database.lifecycle === 'embedded' && !(await tokens.hasOperatorToken())) {
+      const { token } = await tokens.create({ kind: 'operator', name: 'bootstrap' });
+      lines.push(`  operator token (first start of this data directory; shown once, only its hash is kept): ${token}`);
+    } else {
+      lines.push(
+        `  operator token: stop the server, then run \`npm run burrow -- token create --operator --name NAME\` with the same environment`
+          + (runtime.config.database.lifecycle === 'external' ? ' (external: no need to stop it)' : ''),
+      );
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+    let stopping = false;
+    const shutdown = async () => {
+      if (stopping) return;
+      stopping = true;
+      await app.stop();
+      await runtime.close();
+      process.exit(0);
+    };
+    process.on('SIGTERM', shutdown);
+    process.on('SIGINT', shutdown);
+  },
+
+  async migrate() {
+    const runtime = await openRuntime();
+    process.stdout.write(
+      runtime.migrations.length ? `applied: ${runtime.migrations.join(', ')}\n` : 'the database is up to date; nothing applied\n',
+    );
+    await runtime.close();
+  },
+
+  async token() {
+    const [action, ...args] = rest;
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { operator: { type: 'boolean' }, agent: { type: 'string' }, name: { type: 'string' } },
+    });
+    const runtime = await openRuntime();
+    try {
+      const tokens = new TokensService(runtime.database.db, systemClock);
+      if (action === 'create') {
+        if (Boolean(values.operator) === Boolean(values.agent)) throw new Error('token create needs exactly one of --operator or --agent AGENT_ID');
+        if (!values.name) throw new Error('token create needs --name NAME');
+        if (values.agent) {
+          const [agent] = (await runtime.database.pool.query('SELECT id FROM agents WHERE id = $1', [values.agent])).rows;
+          if (!agent) throw new Error(`no agent "${values.agent}": create it first (createAgent)`);
+        }
+        const { token, record } = await tokens.create({ kind: values.operator ? 'operator' : 'agent', name: values.name, agentId: values.agent });
+        process.stderr.write(`created ${record.kind} token ${record.id} "${record.name}"${record.agentId ? ` for agent ${record.agentId}` : ''}; it is shown once:\n`);
+        process.stdout.write(`${token}\n`);
+      } else if (action === 'list') {
+        for (const t of await tokens.list()) {
+          process.stdout.write(
+            `${t.id}\t${t.kind}\t${t.agentId ?? '-'}\t${t.name}\tcreated ${t.createdAt.toISOString()}\t${t.revokedAt ? `revoked ${t.revokedAt.toISOString()}` : 'active'}\n`,
+          );
+        }
+      } else if (action === 'revoke') {
+        const id = positionals[0];
+        if (!id) throw new Error('token revoke needs TOKEN_ID (see token list)');
+        const record = await tokens.revoke(id);
+        process.stdout.write(`revoked ${record.id} "${record.name}"\n`);
+      } else {
+        throw new Error(USAGE);
+      }
+    } finally {
+      await runtime.close();
+    }
+  },
+};
+
+const body = commands[command ?? ''];
+if (!body) {
+  process.stderr.write(`${USAGE}\n`);
+  process.exitCode = command ? 1 : 0;
+} else {
+  await runCommand(body);
+}

@@ -1,0 +1,334 @@
+/**
+ * Agents and their six profile documents. Every change is revision-checked in one statement,
+ * keeps a revision row with its actor, and appends an agent event in the same transaction.
+ */
+import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import { NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
+import type { FaultInjector } from '../../lib/faults.js';
+import { newId } from '../../lib/ids.js';
+import { charLength } from '../../lib/text.js';
+import { actorOf, assertAgentAccess, requireOperator, requireViewer, type Actor, type Viewer } from '../../auth/viewer.js';
+import { appendEvent } from '../../events/events.service.js';
+import {
+  agentProfileDocuments,
+  agentProfileRevisions,
+  agents,
+  preferenceLearningState,
+  preferenceSignals,
+  profileAuditLog,
+  PROFILE_CONTENT_LIMIT,
+  PROFILE_KINDS,
+  type ProfileKind,
+} from './agents.sql.js';
+
+export type AgentRow = typeof agents.$inferSelect;
+export type ProfileDocumentRow = typeof agentProfileDocuments.$inferSelect;
+export type ProfileRevisionRow = typeof agentProfileRevisions.$inferSelect;
+
+const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
+export const profileReference = (agentId: string, kind: string) => `postgres:agent_profile_documents/${agentId}/${kind}`;
+
+export interface DocumentInput {
+  kind: ProfileKind;
+  content: string;
+  expectedRevision?: number | null;
+}
+
+export class AgentsService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly faults: FaultInjector,
+  ) {}
+
+  /** Creates an agent with its six empty documents at revision 1. Operators only. */
+  async createAgent(viewer: Viewer | null, input: { id?: string | null; name: string }): Promise<AgentRow> {
+    const operator = requireOperator(viewer);
+    const id = input.id?.trim() || `agent-${newId().slice(0, 8)}`;
+    if (!AGENT_ID_PATTERN.test(id)) {
+      throw new ValidationError('id', 'agent id must be 1 to 63 characters of a-z, 0-9, "_" or "-", starting with a letter or digit', 63);
+    }
+    const name = input.name.trim();
+    if (name.length < 1 || name.length > 200) throw new ValidationError('name', 'agent name must be 1 to 200 characters', 200);
+    return this.insertAgent(this.db, { id, name }, actorOf(operator));
+  }
+
+  /** Returns the agent, creating it (with its documents) when absent. Used by importers. */
+  async ensureAgent(tx: DbOrTx, id: string, name: string, actor: Actor): Promise<AgentRow> {
+    const [existing] = await tx.select().from(agents).where(eq(agents.id, id));
+    return existing ?? this.insertAgent(tx, { id, name }, actor);
+  }
+
+  private async insertAgent(db: DbOrTx, input: { id: string; name: string }, actor: Actor): Promise<AgentRow> {
+    const now = this.clock.now();
+    return db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(agents)
+        .values({ id: input.id, name: input.name, createdAt: now, createdBy: actor.id })
+        .onConflictDoNothing()
+        .returning();
+      if (inserted.length === 0) throw new ValidationError('id', `an agent with id "${input.id}" already exists`);
+      await tx.insert(agentProfileDocuments).values(
+        PROFILE_KINDS.map((kind) => ({ agentId: input.id, kind, content: '', revision: 1, updatedAt: now, updatedByKind: actor.kind, updatedById: actor.id })),
+      );
+      await tx.insert(agentProfileRevisions).values(
+        PROFILE_KINDS.map((kind) => ({ agentId: input.id, kind, revision: 1, content: '', actorKind: actor.kind, actorId: actor.id, reason: 'created', createdAt: now })),
+      );
+      await appendEvent(tx, this.clock, {
+        agentId: input.id,
+        stream: 'profile',
+        type: 'agent.created',
+        subjectId: input.id,
+        payload: { name: input.name },
+      });
+      return inserted[0];
+    });
+  }
+
+  async getAgent(viewer: Viewer | null, id: string): Promise<AgentRow | null> {
+    assertAgentAccess(viewer, id);
+    const [row] = await this.db.select().from(agents).where(eq(agents.id, id));
+    return row ?? null;
+  }
+
+  async agentsByIds(ids: readonly string[]): Promise<AgentRow[]> {
+    return ids.length === 0 ? [] : this.db.select().from(agents).where(inArray(agents.id, [...ids]));
+  }
+
+  /**
+   * Newest first, keyset-paginated on (created_at, id). An agent token sees only its own agent:
+   * the list is the operator's cross-agent view.
+   */
+  async listAgents(viewer: Viewer | null, page: { limit: number; after: { createdAt: Date; id: string } | null }): Promise<AgentRow[]> {
+    const v = requireViewer(viewer);
+    const conditions = [];
+    if (v.principal === 'AGENT') conditions.push(eq(agents.id, v.agentId!));
+    if (page.after) {
+      conditions.push(or(lt(agents.createdAt, page.after.createdAt), and(eq(agents.createdAt, page.after.createdAt), lt(agents.id, page.after.id))));
+    }
+    return this.db
+      .select()
+      .from(agents)
+      .where(and(...conditions))
+      .orderBy(desc(agents.createdAt), desc(agents.id))
+      .limit(page.limit);
+  }
+
+  /** One statement for any number of agents (the profile DataLoader's batch). */
+  async documentsForAgents(agentIds: readonly string[]): Promise<ProfileDocumentRow[][]> {
+    const rows = agentIds.length
+      ? await this.db.select().from(agentProfileDocuments).where(inArray(agentProfileDocuments.agentId, [...agentIds]))
+      : [];
+    const order = new Map(PROFILE_KINDS.map((kind, index) => [kind as string, index]));
+    return agentIds.map((id) =>
+      rows.filter((row) => row.agentId === id).sort((a, b) => (order.get(a.kind) ?? 0) - (order.get(b.kind) ?? 0)),
+    );
+  }
+
+  async getDocument(viewer: Viewer | null, agentId: string, kind: ProfileKind): Promise<ProfileDocumentRow | null> {
+    assertAgentAccess(viewer, agentId);
+    const [row] = await this.db
+      .select()
+      .from(agentProfileDocuments)
+      .where(and(eq(agentProfileDocuments.agentId, agentId), eq(agentProfileDocuments.kind, kind)));
+    return row ?? null;
+  }
+
+  async revisions(agentId: string, kind: string, limit: number): Promise<ProfileRevisionRow[]> {
+    return this.db
+      .select()
+      .from(agentProfileRevisions)
+      .where(and(eq(agentProfileRevisions.agentId, agentId), eq(agentProfileRevisions.kind, kind)))
+      .orderBy(desc(agentProfileRevisions.revision))
+      .limit(limit);
+  }
+
+  async updateProfileDocument(
+    viewer: Viewer | null,
+    input: { agentId: string; kind: ProfileKind; content: string; expectedRevision: number },
+  ): Promise<ProfileDocumentRow> {
+    const v = assertAgentAccess(viewer, input.agentId);
+    validateContent(input.content);
+    validateRevision(input.expectedRevision);
+    return this.db.transaction((tx) =>
+      this.writeDocument(tx, input.agentId, { ...input }, actorOf(v), 'updated'),
+    );
+  }
+
+  /** Replaces all six documents atomically: every kind exactly once, or nothing changes. */
+  async replaceProfile(viewer: Viewer | null, input: { agentId: string; documents: DocumentInput[] }): Promise<ProfileDocumentRow[]> {
+    const v = assertAgentAccess(viewer, input.agentId);
+    const seen = new Set<string>();
+    for (const doc of input.documents) {
+      if (seen.has(doc.kind)) throw new ValidationError('documents', `kind ${doc.kind} appears more than once; replaceProfile needs each of the six kinds exactly once`, 6);
+      seen.add(doc.kind);
+    }
+    const missing = PROFILE_KINDS.filter((kind) => !seen.has(kind));
+    if (missing.length > 0 || input.documents.length !== PROFILE_KINDS.length) {
+      throw new ValidationError('documents', `replaceProfile needs all six kinds exactly once; missing: ${missing.join(', ') || 'none'}`, 6);
+    }
+    input.documents.forEach((doc) => {
+      validateContent(doc.content, `documents.${doc.kind}.content`);
+      if (doc.expectedRevision != null) validateRevision(doc.expectedRevision);
+    });
+    return this.db.transaction(async (tx) => {
+      const written: ProfileDocumentRow[] = [];
+      for (const kind of PROFILE_KINDS) {
+        const doc = input.documents.find((d) => d.kind === kind)!;
+        written.push(await this.writeDocument(tx, input.agentId, doc, actorOf(v), 'replaced'));
+      }
+      return written;
+    });
+  }
+
+  /**
+   * An automatic PREFERENCES change (learned preference). The document, the learning state and
+   * the audit record commit in one transaction: a failure in any part leaves all three unchanged.
+   */
+  async applyPreferenceLearning(
+    viewer: Viewer | null,
+    input: { agentId: string; content: string; expectedRevision: number; reason: string; signalIds?: string[] | null },
+  ): Promise<ProfileDocumentRow> {
+    const v = assertAgentAccess(viewer, input.agentId);
+    validateContent(input.content);
+    validateRevision(input.expectedRevision);
+    const reason = input.reason.trim();
+    if (reason.length < 1 || charLength(reason) > 2000) throw new ValidationError('reason', 'reason must be 1 to 2,000 characters', 2000);
+    const actor = actorOf(v);
+    return this.db.transaction(async (tx) => {
+      const document = await this.writeDocument(tx, input.agentId, { kind: 'PREFERENCES', content: input.content, expectedRevision: input.expectedRevision }, actor, 'preference_learning');
+      this.faults('preferences.after_document');
+      const now = this.clock.now();
+      await tx
+        .insert(preferenceLearningState)
+        .values({ agentId: input.agentId, appliedCount: 1, lastAppliedRevision: document.revision, lastAppliedAt: now, updatedAt: now })
+        .onConflictDoUpdate({
+          target: preferenceLearningState.agentId,
+          set: {
+            appliedCount: sql`${preferenceLearningState.appliedCount} + 1`,
+            lastAppliedRevision: document.revision,
+            lastAppliedAt: now,
+            updatedAt: now,
+          },
+        });
+      if (input.signalIds?.length) {
+        await tx
+          .update(preferenceSignals)
+          .set({ status: 'applied' })
+          .where(and(eq(preferenceSignals.agentId, input.agentId), inArray(preferenceSignals.id, input.signalIds)));
+      }
+      this.faults('preferences.after_learning_state');
+      await tx.insert(profileAuditLog).values({
+        agentId: input.agentId,
+        id: newId(),
+        kind: 'PREFERENCES',
+        action: 'preference_learning',
+        fromRevision: input.expectedRevision,
+        toRevision: document.revision,
+        actorKind: actor.kind,
+        actorId: actor.id,
+        detail: { reason, signalIds: input.signalIds ?? [] },
+        createdAt: now,
+      });
+      this.faults('preferences.after_audit');
+      return document;
+    });
+  }
+
+  async learningState(agentId: string) {
+    const [state] = await this.db.select().from(preferenceLearningState).where(eq(preferenceLearningState.agentId, agentId));
+    const audit = await this.db
+      .select()
+      .from(profileAuditLog)
+      .where(eq(profileAuditLog.agentId, agentId))
+      .orderBy(desc(profileAuditLog.createdAt), desc(profileAuditLog.toRevision));
+    const signals = await this.db
+      .select()
+      .from(preferenceSignals)
+      .where(eq(preferenceSignals.agentId, agentId))
+      .orderBy(asc(preferenceSignals.createdAt));
+    return { state: state ?? null, audit, signals };
+  }
+
+  /** Records a preference signal for the PREFERENCES learning path (never a profile rewrite). */
+  async recordPreferenceSignal(
+    tx: DbOrTx,
+    signal: { agentId: string; source: string; project: string | null; statement: string; evidence: unknown },
+  ): Promise<string> {
+    const id = newId();
+    await tx.insert(preferenceSignals).values({
+      agentId: signal.agentId,
+      id,
+      source: signal.source,
+      project: signal.project,
+      statement: signal.statement.slice(0, 2000),
+      evidence: signal.evidence ?? [],
+      createdAt: this.clock.now(),
+    });
+    return id;
+  }
+
+  /** The revision check is one statement; only when it matches nothing do we read, to explain why. */
+  private async writeDocument(tx: DbOrTx, agentId: string, doc: DocumentInput, actor: Actor, reason: string): Promise<ProfileDocumentRow> {
+    const now = this.clock.now();
+    const revisionMatches =
+      doc.expectedRevision != null ? eq(agentProfileDocuments.revision, doc.expectedRevision) : undefined;
+    const [updated] = await tx
+      .update(agentProfileDocuments)
+      .set({
+        content: doc.content,
+        revision: sql`${agentProfileDocuments.revision} + 1`,
+        updatedAt: now,
+        updatedByKind: actor.kind,
+        updatedById: actor.id,
+      })
+      .where(and(eq(agentProfileDocuments.agentId, agentId), eq(agentProfileDocuments.kind, doc.kind), revisionMatches))
+      .returning();
+    if (!updated) {
+      const [current] = await tx
+        .select()
+        .from(agentProfileDocuments)
+        .where(and(eq(agentProfileDocuments.agentId, agentId), eq(agentProfileDocuments.kind, doc.kind)));
+      if (!current) throw new NotFoundError('ProfileDocument', `${agentId}/${doc.kind}`);
+      throw new RevisionConflictError('ProfileDocument', `${agentId}/${doc.kind}`, doc.expectedRevision!, current.revision, current.content, {
+        kind: current.kind,
+        content: current.content,
+        revision: current.revision,
+        updatedAt: current.updatedAt.toISOString(),
+      });
+    }
+    await tx.insert(agentProfileRevisions).values({
+      agentId,
+      kind: doc.kind,
+      revision: updated.revision,
+      content: doc.content,
+      actorKind: actor.kind,
+      actorId: actor.id,
+      reason,
+      createdAt: now,
+    });
+    await appendEvent(tx, this.clock, {
+      agentId,
+      stream: 'profile',
+      type: 'profile.updated',
+      subjectId: profileReference(agentId, doc.kind),
+      payload: { kind: doc.kind, revision: updated.revision, reason, actor: actor.kind },
+    });
+    return updated;
+  }
+}
+
+function validateContent(content: string, field = 'content') {
+  const length = charLength(content);
+  if (length > PROFILE_CONTENT_LIMIT) {
+    throw new ValidationError(field, `profile documents are bounded to ${PROFILE_CONTENT_LIMIT} characters (got ${length})`, PROFILE_CONTENT_LIMIT);
+  }
+}
+
+function validateRevision(revision: number) {
+  if (!Number.isInteger(revision) || revision < 1) throw new ValidationError('expectedRevision', 'expectedRevision must be a positive integer', 1);
+}
+

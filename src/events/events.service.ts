@@ -1,0 +1,80 @@
+import { and, asc, eq, gt, inArray, lt, max, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../db/database.js';
+import type { Clock } from '../lib/clock.js';
+import { NotFoundError } from '../lib/errors.js';
+import { agentEvents } from './events.sql.js';
+
+export const EVENTS_CHANNEL = 'burrow_events';
+
+export type EventStream = 'profile' | 'brain' | 'working' | 'handoff' | 'conversation' | 'rolling_card' | 'tiddle_status' | 'continuity';
+
+export interface NewEvent {
+  agentId: string;
+  stream: EventStream;
+  /** Dotted name, e.g. profile.updated, brain.removed. */
+  type: string;
+  subjectId: string;
+  project?: string | null;
+  payload: Record<string, unknown>;
+}
+
+export type AgentEventRow = typeof agentEvents.$inferSelect;
+
+/**
+ * Appends an event inside the caller's transaction. The sequence comes from bumping the agent
+ * row, which holds that row's lock until commit: later writers of the same agent wait, so
+ * sequences commit in order and a rollback frees its number. pg_notify is transactional too:
+ * subscribers hear of the event only if it commits.
+ */
+export async function appendEvent(tx: DbOrTx, clock: Clock, event: NewEvent): Promise<AgentEventRow> {
+  const bumped = await tx.execute<{ seq: string }>(
+    sql`UPDATE agents SET last_event_sequence = last_event_sequence + 1 WHERE id = ${event.agentId} RETURNING last_event_sequence AS seq`,
+  );
+  if (bumped.rows.length === 0) throw new NotFoundError('Agent', event.agentId);
+  const row: AgentEventRow = {
+    agentId: event.agentId,
+    sequence: Number(bumped.rows[0].seq),
+    stream: event.stream,
+    type: event.type,
+    subjectId: event.subjectId,
+    project: event.project ?? null,
+    payload: event.payload,
+    occurredAt: clock.now(),
+  };
+  await tx.insert(agentEvents).values(row);
+  await tx.execute(sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${`${event.agentId}:${row.sequence}`})`);
+  return row;
+}
+
+export interface EventQuery {
+  agentId: string;
+  afterSequence: number;
+  streams?: EventStream[];
+  project?: string;
+  subjectId?: string;
+  limit: number;
+}
+
+export async function readEventsAfter(db: Db, query: EventQuery): Promise<AgentEventRow[]> {
+  const conditions = [eq(agentEvents.agentId, query.agentId), gt(agentEvents.sequence, query.afterSequence)];
+  if (query.streams) conditions.push(inArray(agentEvents.stream, query.streams));
+  if (query.project !== undefined) conditions.push(eq(agentEvents.project, query.project));
+  if (query.subjectId !== undefined) conditions.push(eq(agentEvents.subjectId, query.subjectId));
+  return db
+    .select()
+    .from(agentEvents)
+    .where(and(...conditions))
+    .orderBy(asc(agentEvents.sequence))
+    .limit(query.limit);
+}
+
+export async function latestSequence(db: Db, agentId: string): Promise<number> {
+  const [row] = await db.select({ value: max(agentEvents.sequence) }).from(agentEvents).where(eq(agentEvents.agentId, agentId));
+  return Number(row?.value ?? 0);
+}
+
+/** Prunes the log by age; returns how many rows went. */
+export async function pruneEvents(db: Db, olderThan: Date): Promise<number> {
+  const deleted = await db.delete(agentEvents).where(lt(agentEvents.occurredAt, olderThan)).returning({ s: agentEvents.sequence });
+  return deleted.length;
+}

@@ -1,0 +1,26 @@
+import { bigint, index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { timestamptz } from '../db/columns.js';
+
+/**
+ * The per-agent event log. `sequence` is allocated under the agent's lock (agents row), so
+ * sequences of one agent commit in order and never skip. Subscriptions replay from here.
+ */
+export const agentEvents = pgTable(
+  'agent_events',
+  {
+    agentId: text('agent_id').notNull(),
+    sequence: bigint('sequence', { mode: 'number' }).notNull(),
+    /** Which subscription family sees it: profile, brain, working, handoff, rolling_card, tiddle_status, continuity. */
+    stream: text('stream').notNull(),
+    type: text('type').notNull(),
+    subjectId: text('subject_id').notNull(),
+    project: text('project'),
+    payload: jsonb('payload').notNull(),
+    occurredAt: timestamptz('occurred_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.agentId, t.sequence] }),
+    index('agent_events_stream_idx').on(t.agentId, t.stream, t.sequence),
+    index('agent_events_occurred_idx').on(t.occurredAt),
+  ],
+);

@@ -1,0 +1,59 @@
+/**
+ * Opaque keyset cursors bound to what produced them. A cursor carries a binding (e.g. the agent
+ * and the query); reusing it with another binding is rejected, never silently reinterpreted.
+ */
+import { RequestError, badRequest } from './errors.js';
+import { sha256Hex } from './ids.js';
+
+export interface PageArgs {
+  first?: number | null;
+  after?: string | null;
+}
+
+export const bindingOf = (...parts: (string | null | undefined)[]) => sha256Hex(JSON.stringify(parts)).slice(0, 16);
+
+export function encodeCursor(binding: string, position: unknown[]): string {
+  return Buffer.from(JSON.stringify({ b: binding, p: position })).toString('base64url');
+}
+
+/** Returns the position, or null for no cursor. Malformed: BAD_CURSOR; other binding: CURSOR_MISMATCH. */
+export function decodeCursor(cursor: string | null | undefined, binding: string): unknown[] | null {
+  if (cursor == null) return null;
+  let parsed: { b?: unknown; p?: unknown };
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw new RequestError('BAD_CURSOR', 'the cursor is malformed');
+  }
+  if (typeof parsed !== 'object' || parsed === null || typeof parsed.b !== 'string' || !Array.isArray(parsed.p)) {
+    throw new RequestError('BAD_CURSOR', 'the cursor is malformed');
+  }
+  if (parsed.b !== binding) {
+    throw new RequestError('CURSOR_MISMATCH', 'this cursor belongs to another list (another agent, query or filter); start again without it');
+  }
+  return parsed.p;
+}
+
+/** Validates a page size: 1..max, default `fallback`. */
+export function pageSize(first: number | null | undefined, max: number, fallback = Math.min(20, max)): number {
+  if (first == null) return fallback;
+  if (!Number.isInteger(first) || first < 1 || first > max) {
+    throw badRequest(`first must be between 1 and ${max} (got ${first})`);
+  }
+  return first;
+}
+
+/** Builds a Relay connection from rows fetched with limit + 1. */
+export function toConnection<T>(rows: T[], limit: number, cursorOf: (row: T) => string) {
+  const page = rows.slice(0, limit);
+  const edges = page.map((node) => ({ node, cursor: cursorOf(node) }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: rows.length > limit,
+      hasPreviousPage: false,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/** The schema builder: plugins and scalars only. Types live beside their domain. */
+import SchemaBuilder from '@pothos/core';
+import ErrorsPlugin from '@pothos/plugin-errors';
+import DataloaderPlugin from '@pothos/plugin-dataloader';
+import RelayPlugin from '@pothos/plugin-relay';
+import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
+import type { Context } from '../context.js';
+
+const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  DefaultFieldNullability: false;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+    JSON: { Input: unknown; Output: unknown };
+  };
+}>({
+  // errors before dataloader, as the errors plugin requires.
+  plugins: [ErrorsPlugin, DataloaderPlugin, RelayPlugin, SimpleObjectsPlugin],
+  defaultFieldNullability: false,
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+    nodeQueryOptions: { nullable: true },
+    nodesQueryOptions: false,
+  },
+  errors: {
+    defaultResultOptions: { name: ({ fieldName }) => `${pascal(fieldName)}Success` },
+    defaultUnionOptions: { name: ({ fieldName }) => `${pascal(fieldName)}Result` },
+  },
+});
+
+builder.queryType({});
+builder.mutationType({});
+builder.subscriptionType({});

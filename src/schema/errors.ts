@@ -1,0 +1,48 @@
+/** The expected-failure members of mutation result unions. */
+import { BurrowError, ForbiddenError, NotFoundError, RevisionConflictError, ValidationError } from '../lib/errors.js';
+import { builder } from './builder.js';
+
+export const ErrorInterface = builder.interfaceRef<BurrowError>('Error').implement({
+  description: 'An expected failure: nothing was changed',
+  fields: (t) => ({
+    message: t.exposeString('message'),
+    code: t.exposeString('code'),
+  }),
+});
+
+builder.objectType(ValidationError, {
+  name: 'ValidationFailed',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({
+    field: t.exposeString('field'),
+    limit: t.exposeInt('limit', { nullable: true }),
+  }),
+});
+
+builder.objectType(NotFoundError, {
+  name: 'NotFound',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({
+    resource: t.exposeString('resource'),
+    id: t.exposeString('id'),
+  }),
+});
+
+builder.objectType(RevisionConflictError, {
+  name: 'RevisionConflict',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({
+    expectedRevision: t.exposeInt('expectedRevision'),
+    currentRevision: t.exposeInt('currentRevision'),
+    currentContent: t.exposeString('currentContent', { nullable: true }),
+    currentValue: t.field({ type: 'JSON', nullable: true, resolve: (e) => e.currentValue ?? null }),
+  }),
+});
+
+builder.objectType(ForbiddenError, {
+  name: 'Forbidden',
+  interfaces: [ErrorInterface],
+});
+
+/** The usual members for a write: bad input, missing record, stale revision, ownership. */
+export const WRITE_ERRORS = [ValidationError, NotFoundError, RevisionConflictError, ForbiddenError];

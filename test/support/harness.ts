@@ -1,0 +1,214 @@
+/**
+ * Test servers: the real app (buildApp) listening on a real port, on a real database, driven
+ * through the generated client. Embedded by default (PGlite in memory); set
+ * BURROW_TEST_DATABASE_URL to run against a real PostgreSQL server, where each server gets a
+ * fresh database (dropped afterwards) and several instances can share one.
+ */
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { buildApp, type App } from '../../src/app.js';
+import type { BurrowConfig, DatabaseConfig } from '../../src/config.js';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { migrate } from '../../src/db/migrator.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { noFaults, type FaultInjector } from '../../src/lib/faults.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { createBurrowClient, type BurrowClient } from '../../client/sdk.js';
+
+export const REAL_DATABASE_URL = process.env.BURROW_TEST_DATABASE_URL?.trim() || null;
+export const onRealServer = REAL_DATABASE_URL !== null;
+/** For describe/it names of tests that need several real connections. */
+export const NEEDS_REAL_SERVER = 'needs several real connections: runs in the real-PostgreSQL pass (BURROW_TEST_DATABASE_URL)';
+
+export interface TestDatabase {
+  config: DatabaseConfig;
+  /** The database name on the real server, or null embedded. */
+  name: string | null;
+  url: string | null;
+  drop(): Promise<void>;
+}
+
+/** A fresh database: in-memory PGlite, or a new database on the real server. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (!REAL_DATABASE_URL) {
+    return { config: { lifecycle: 'embedded', dataDir: 'memory://' }, name: null, url: null, drop: async () => {} };
+  }
+  const name = `burrow_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: REAL_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(REAL_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    config: externalConfig(url.toString()),
+    name,
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: REAL_DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export function externalConfig(connectionString: string, overrides: Partial<Extract<DatabaseConfig, { lifecycle: 'external' }>> = {}): DatabaseConfig {
+  return {
+    lifecycle: 'external',
+    connectionString,
+    display: new URL(connectionString).pathname,
+    tls: 'disable',
+    caPem: null,
+    // The suite runs on whatever server CI has; the version gate itself is tested on its own.
+    requiredMajor: 13,
+    poolMax: 25,
+    ...overrides,
+  };
+}
+
+export function testConfig(database: DatabaseConfig, overrides: Partial<BurrowConfig> = {}): BurrowConfig {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    graphiql: false,
+    logLevel: 'silent',
+    database,
+    events: { retentionDays: 30 },
+    workingMemory: { defaultTtlDays: 90 },
+    retention: { graceDays: 7, intervalSeconds: 0 },
+    embeddings: null,
+    tiddle: { scheduler: false, proposer: { kind: 'noop' } },
+    continuity: { reconcileIntervalSeconds: 0 },
+    ...overrides,
+  };
+}
+
+export interface TestServer {
+  url: string;
+  app: App;
+  database: Database;
+  testDatabase: TestDatabase;
+  clock: ManualClock;
+  /** A client holding an operator token. */
+  operator: BurrowClient;
+  /** A client for a new token: operator, or bound to an agent, with runtime scope headers. */
+  client(options?: { agentId?: string; scope?: string | null; session?: string | null; conversation?: string | null }): Promise<BurrowClient>;
+  /** Creates an agent (through the API) and returns a client bound to it. */
+  agentClient(agentId: string, options?: { scope?: string | null; session?: string | null; conversation?: string | null }): Promise<BurrowClient>;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Share another server's database (a second instance). Real server only. */
+  database?: TestDatabase;
+  clock?: ManualClock;
+  faults?: FaultInjector;
+  config?: Partial<BurrowConfig>;
+}
+
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const owned = !options.database;
+  const testDatabase = options.database ?? (await createTestDatabase());
+  const clock = options.clock ?? new ManualClock('2026-06-01T12:00:00.000Z');
+  const config = testConfig(testDatabase.config, options.config);
+  const database = await openDatabase(config.database);
+  await migrate(database.pool);
+  const app = buildApp({ config, database, clock, logger: createLogger('silent'), faults: options.faults ?? noFaults });
+  const port = await app.start(0, '127.0.0.1');
+  const url = `http://127.0.0.1:${port}/graphql`;
+  const clients: BurrowClient[] = [];
+  const track = (client: BurrowClient) => (clients.push(client), client);
+
+  const client: TestServer['client'] = async (opts = {}) => {
+    const { token } = await app.services.tokens.create(
+      opts.agentId ? { kind: 'agent', name: `agent-${opts.agentId}`, agentId: opts.agentId } : { kind: 'operator', name: 'test-operator' },
+    );
+    return track(createBurrowClient({ url, token, scope: opts.scope ?? null, session: opts.session ?? null, conversation: opts.conversation ?? null }));
+  };
+  const operator = await client();
+
+  return {
+    url,
+    app,
+    database,
+    testDatabase,
+    clock,
+    operator,
+    client,
+    agentClient: async (agentId, opts = {}) => {
+      const existing = await operator.agent({ id: agentId });
+      if (!existing.agent) {
+        const created = await operator.createAgent({ input: { id: agentId, name: agentId } });
+        if (created.createAgent.__typename !== 'CreateAgentSuccess') throw new Error(`createAgent failed: ${JSON.stringify(created)}`);
+      }
+      return client({ agentId, ...opts });
+    },
+    stop: async () => {
+      await Promise.all(clients.map((c) => c.close()));
+      await app.stop();
+      await database.close();
+      if (owned) await testDatabase.drop();
+    },
+  };
+}
+
+/** Collects `count` items from an async iterable, failing after `timeoutMs`. */
+export async function take<T>(iterable: AsyncIterable<T>, count: number, timeoutMs = 10_000): Promise<T[]> {
+  const items: T[] = [];
+  const iterator = iterable[Symbol.asyncIterator]();
+  const deadline = Date.now() + timeoutMs;
+  try {
+    while (items.length < count) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new Error(`timed out after ${items.length} of ${count} items`);
+      const next = await Promise.race([
+        iterator.next(),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${items.length} of ${count} items`)), remaining)),
+      ]);
+      if (next.done) break;
+      items.push(next.value);
+    }
+  } finally {
+    void iterator.return?.();
+  }
+  return items;
+}
+
+/** Opens a subscription and returns a reader that collects items in the background. */
+export function collect<T>(iterable: AsyncIterable<T>) {
+  const items: T[] = [];
+  const iterator = iterable[Symbol.asyncIterator]();
+  let error: unknown = null;
+  const done = (async () => {
+    try {
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) return;
+        items.push(next.value);
+      }
+    } catch (e) {
+      error = e;
+    }
+  })();
+  return {
+    items,
+    get error() {
+      return error;
+    },
+    /** Waits until at least `count` items arrived (or fails after `timeoutMs`). */
+    async waitFor(count: number, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (items.length < count) {
+        if (error) throw error;
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${count} items; have ${items.length}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return items;
+    },
+    async stop() {
+      await iterator.return?.();
+      await done;
+    },
+  };
+}
