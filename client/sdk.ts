@@ -78,16 +78,29 @@ export function createBurrowClient(options: BurrowClientOptions) {
     throw new Error('the server closed the operation without a result');
   }
 
-  async function* iterate<R>(query: string, variables: unknown): AsyncGenerator<R> {
+  /**
+   * A plain iterator rather than an async generator: a generator suspended in `await` cannot be
+   * returned early, so a consumer that stops listening would hang until the next event.
+   */
+  function iterate<R>(query: string, variables: unknown): AsyncIterableIterator<R> {
     const results = socket().iterate<R>({ query, variables: variables as Record<string, unknown> });
-    try {
-      for await (const result of results) {
-        if (result.errors?.length) throw new BurrowRequestError(result.errors as GraphQLErrorShape[], 200);
-        yield result.data as R;
-      }
-    } finally {
-      await results.return?.(undefined);
-    }
+    const iterator: AsyncIterableIterator<R> = {
+      async next() {
+        const next = await results.next();
+        if (next.done) return { done: true, value: undefined };
+        if (next.value.errors?.length) {
+          await results.return?.(undefined);
+          throw new BurrowRequestError(next.value.errors as GraphQLErrorShape[], 200);
+        }
+        return { done: false, value: next.value.data as R };
+      },
+      async return() {
+        await results.return?.(undefined);
+        return { done: true, value: undefined };
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
   }
 
   const printed = new WeakMap<DocumentNode, string>();

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InjectedFault } from '../src/lib/faults.js';
+import { collect, NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer } from './support/harness.js';
+
+let server: TestServer;
+let failAt: string | null = null;
+beforeAll(async () => {
+  server = await startServer({
+    faults: (point) => {
+      if (point === failAt) throw new InjectedFault(point);
+    },
+  });
+});
+afterAll(async () => server?.stop());
+
+async function newAgent(id: string) {
+  await server.operator.createAgent({ input: { id, name: id } });
+}
+
+async function update(agentId: string, content: string, expectedRevision: number, kind: 'SOUL' | 'RULES' = 'SOUL') {
+  const result = await server.operator.updateProfileDocument({ input: { agentId, kind, content, expectedRevision } });
+  if (result.updateProfileDocument.__typename !== 'UpdateProfileDocumentSuccess') throw new Error(JSON.stringify(result));
+}
+
+describe('agentEvents', () => {
+  it('streams profile changes live with per-agent sequences', async () => {
+    await newAgent('ev-live');
+    const stream = collect(server.operator.agentEvents({ agentId: 'ev-live' }));
+    // The subscription is registered once the server has answered the first read; make sure.
+    await new Promise((r) => setTimeout(r, 200));
+    await update('ev-live', 'one', 1);
+    await update('ev-live', 'two', 2, 'SOUL');
+    const events = await stream.waitFor(2);
+    await stream.stop();
+    expect(events.map((e) => [e.agentEvents.sequence, e.agentEvents.type, e.agentEvents.payload])).toEqual([
+      [2, 'profile.updated', { kind: 'SOUL', revision: 2, reason: 'updated', actor: 'OPERATOR' }],
+      [3, 'profile.updated', { kind: 'SOUL', revision: 3, reason: 'updated', actor: 'OPERATOR' }],
+    ]);
+    expect(events[0].agentEvents.subjectId).toBe('postgres:agent_profile_documents/ev-live/SOUL');
+  });
+
+  it('replays from `after`, then continues live with no gap and no duplicate at the seam', async () => {
+    await newAgent('ev-replay');
+    for (let revision = 1; revision <= 5; revision++) await update('ev-replay', `v${revision}`, revision);
+    // Sequence 1 is agent.created; 2..6 are the five updates.
+    const stream = collect(server.operator.agentEvents({ agentId: 'ev-replay', after: 3 }));
+    const writes = (async () => {
+      for (let revision = 6; revision <= 15; revision++) await update('ev-replay', `v${revision}`, revision);
+    })();
+    await writes;
+    const events = await stream.waitFor(13);
+    await new Promise((r) => setTimeout(r, 200));
+    await stream.stop();
+    expect(events.map((e) => e.agentEvents.sequence)).toEqual(Array.from({ length: 13 }, (_, i) => i + 4));
+  });
+
+  it('replays everything from after: 0 and only later events for a larger after', async () => {
+    await newAgent('ev-zero');
+    await update('ev-zero', 'x', 1);
+    const all = await take(server.operator.agentEvents({ agentId: 'ev-zero', after: 0 }), 2);
+    expect(all.map((e) => [e.agentEvents.sequence, e.agentEvents.type])).toEqual([
+      [1, 'agent.created'],
+      [2, 'profile.updated'],
+    ]);
+  });
+
+  it('publishes nothing for a rolled-back change, and the next change takes the next sequence', async () => {
+    await newAgent('ev-rollback');
+    const stream = collect(server.operator.agentEvents({ agentId: 'ev-rollback', after: 1 }));
+    failAt = 'preferences.after_audit';
+    try {
+      await expect(
+        server.operator.applyPreferenceLearning({ input: { agentId: 'ev-rollback', content: 'x', expectedRevision: 1, reason: 'r' } }),
+      ).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
+    } finally {
+      failAt = null;
+    }
+    await update('ev-rollback', 'kept', 1, 'RULES');
+    const events = await stream.waitFor(1);
+    await new Promise((r) => setTimeout(r, 300));
+    await stream.stop();
+    expect(events.map((e) => [e.agentEvents.sequence, e.agentEvents.payload])).toEqual([[2, { kind: 'RULES', revision: 2, reason: 'updated', actor: 'OPERATOR' }]]);
+  });
+
+  it('works over SSE as well as WebSocket', async () => {
+    await newAgent('ev-sse');
+    await update('ev-sse', 'sse', 1);
+    const token = (await server.app.services.tokens.create({ kind: 'operator', name: 'sse' })).token;
+    const controller = new AbortController();
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: 'subscription { agentEvents(agentId: "ev-sse", after: 0) { sequence type } }' }),
+      signal: controller.signal,
+    });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!text.includes('"sequence":2')) text += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    expect(text).toContain('{"data":{"agentEvents":{"sequence":1,"type":"agent.created"}}}');
+  });
+});
+
+describe.skipIf(!onRealServer)(`events across instances (${NEEDS_REAL_SERVER})`, () => {
+  it('delivers a change made through one instance to a subscriber on another', async () => {
+    const second = await startServer({ database: server.testDatabase });
+    try {
+      await newAgent('ev-cross');
+      const stream = collect(second.operator.agentEvents({ agentId: 'ev-cross', after: 1 }));
+      await update('ev-cross', 'from instance one', 1);
+      await update('ev-cross', 'again', 2);
+      const events = await stream.waitFor(2);
+      await stream.stop();
+      expect(events.map((e) => e.agentEvents.sequence)).toEqual([2, 3]);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('keeps sequences gap-free and commit-ordered under concurrent writers', async () => {
+    await newAgent('ev-concurrent');
+    const stream = collect(server.operator.agentEvents({ agentId: 'ev-concurrent', after: 1 }));
+    const kinds = ['SOUL', 'RULES', 'ORIENTATION', 'PREFERENCES', 'TOOLS', 'DREAM_MEMORY'] as const;
+    await Promise.all(
+      kinds.map(async (kind) => {
+        for (let revision = 1; revision <= 5; revision++) {
+          await server.operator.updateProfileDocument({ input: { agentId: 'ev-concurrent', kind, content: `${kind}${revision}`, expectedRevision: revision } });
+        }
+      }),
+    );
+    const events = await stream.waitFor(30);
+    await stream.stop();
+    expect(events.map((e) => e.agentEvents.sequence)).toEqual(Array.from({ length: 30 }, (_, i) => i + 2));
+  });
+});

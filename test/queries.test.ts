@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NEEDS_REAL_SERVER, onRealServer, startServer, type TestServer } from './support/harness.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => server?.stop());
+
+const AGENTS_WITH_PROFILES = `{ agents(first: 50) { edges { node { agentId profile { kind content } } } } }`;
+
+async function statementsFor(query: string) {
+  const before = server.database.statements.count;
+  const result = await server.operator.request<{ agents: { edges: { node: { profile: unknown[] } }[] } }>(query);
+  return { statements: server.database.statements.count - before, result };
+}
+
+describe('no N+1', () => {
+  it('lists agents with their six documents in a constant number of statements', async () => {
+    for (let i = 0; i < 3; i++) await server.operator.createAgent({ input: { id: `n1-${i}`, name: `n${i}` } });
+    const small = await statementsFor(AGENTS_WITH_PROFILES);
+    expect(small.result.agents.edges).toHaveLength(3);
+    for (let i = 3; i < 50; i++) await server.operator.createAgent({ input: { id: `n1-${i}`, name: `n${i}` } });
+    const large = await statementsFor(AGENTS_WITH_PROFILES);
+    expect(large.result.agents.edges).toHaveLength(50);
+    expect(large.result.agents.edges.every((e) => e.node.profile.length === 6)).toBe(true);
+    // Token lookup, the agents page, one batched profile load.
+    expect(large.statements).toBe(small.statements);
+    expect(large.statements).toBe(3);
+  });
+
+  it('pages agents newest first with cursors and no overlap', async () => {
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const page: Awaited<ReturnType<typeof server.operator.agents>> = await server.operator.agents({ first: 7, after });
+      seen.push(...page.agents.edges.map((e) => e.node.agentId));
+      if (!page.agents.pageInfo.hasNextPage) break;
+      after = page.agents.pageInfo.endCursor;
+    }
+    expect(seen).toHaveLength(new Set(seen).size);
+    expect(seen.length).toBeGreaterThanOrEqual(50);
+  });
+});
+
+describe.skipIf(!onRealServer)(`lost updates (${NEEDS_REAL_SERVER})`, () => {
+  it('lets exactly one of 20 concurrent updates with the same expectedRevision win', async () => {
+    await server.operator.createAgent({ input: { id: 'race-profile', name: 'race' } });
+    await server.operator.updateProfileDocument({ input: { agentId: 'race-profile', kind: 'RULES', content: 'base', expectedRevision: 1 } });
+    // Twenty clients, each its own token and HTTP connection; the server runs each on its own pooled connection.
+    const clients = await Promise.all(Array.from({ length: 20 }, () => server.client()));
+    const results = await Promise.all(
+      clients.map((client, i) =>
+        client.updateProfileDocument({ input: { agentId: 'race-profile', kind: 'RULES', content: `writer ${i}`, expectedRevision: 2 } }),
+      ),
+    );
+    const outcomes = results.map((r) => r.updateProfileDocument.__typename);
+    expect(outcomes.filter((o) => o === 'UpdateProfileDocumentSuccess')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'RevisionConflict')).toHaveLength(19);
+    const winner = results.findIndex((r) => r.updateProfileDocument.__typename === 'UpdateProfileDocumentSuccess');
+    const { profileDocument } = await server.operator.profileDocument({ agentId: 'race-profile', kind: 'RULES', revisions: 100 });
+    expect(profileDocument!.revision).toBe(3);
+    expect(profileDocument!.content).toBe(`writer ${winner}`);
+    expect(profileDocument!.revisions.map((r) => r.revision)).toEqual([3, 2, 1]);
+    for (const r of results) {
+      if (r.updateProfileDocument.__typename === 'RevisionConflict') expect(r.updateProfileDocument.currentRevision).toBe(3);
+    }
+  });
+});
