@@ -1,0 +1,125 @@
+/**
+ * The command line as a user runs it: real processes, real stdout/stderr and exit codes.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createBurrowClient } from '../client/sdk.js';
+import { createTestDatabase, onRealServer, REAL_DATABASE_URL } from './support/harness.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function burrow(args: string[], env: Record<string, string>, until?: (stdout: string) => boolean): Promise<Run & { kill?: () => void }> {
+  return new Promise((resolve, reject) => {
+    const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BURROW_') && k !== 'DATABASE_URL'));
+    const child = spawn(TSX, ['src/cli.ts', ...args], { cwd: ROOT, env: { ...baseEnv, BURROW_LOG_LEVEL: 'error', ...env } as NodeJS.ProcessEnv });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      if (until?.(stdout)) resolve({ code: null, stdout, stderr, kill: () => child.kill('SIGTERM') });
+    });
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const embeddedEnv = () => ({ BURROW_POSTGRES_LIFECYCLE: 'embedded', BURROW_DATA_DIR: mkdtempSync(join(tmpdir(), 'burrow-cli-')) });
+
+describe('startup errors', () => {
+  it('refuses an unset lifecycle with a message naming the choices and no stack trace', async () => {
+    const run = await burrow(['serve'], {});
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/BURROW_POSTGRES_LIFECYCLE is unset.*embedded.*external.*managed/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('reports every bad variable at once', async () => {
+    const run = await burrow(['serve'], { BURROW_POSTGRES_LIFECYCLE: 'managed', BURROW_PORT: 'x', BURROW_POSTGRES_TLS: 'nope' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/managed is not available in this release/);
+    expect(run.stderr).toMatch(/BURROW_PORT="x"/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it.skipIf(!onRealServer)('refuses a server below BURROW_POSTGRES_REQUIRED_MAJOR, saying how to fix it', async () => {
+    const run = await burrow(['migrate'], { BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: REAL_DATABASE_URL!, BURROW_POSTGRES_REQUIRED_MAJOR: '99' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/below BURROW_POSTGRES_REQUIRED_MAJOR=99: upgrade the server or set BURROW_POSTGRES_REQUIRED_MAJOR=\d+/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('names the connection variables when the server cannot be reached', async () => {
+    const run = await burrow(['migrate'], { BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/cannot connect to PostgreSQL at 127\.0\.0\.1:1\/none .*BURROW_POSTGRES_URL/);
+  });
+});
+
+describe('commands on the embedded database', () => {
+  it('migrates, then manages tokens: create prints once, list shows no secret, revoke', async () => {
+    const env = embeddedEnv();
+    const migrated = await burrow(['migrate'], env);
+    expect(migrated.code).toBe(0);
+    expect(migrated.stdout).toMatch(/^applied: 0000_platform, 0001_extensions/);
+    expect((await burrow(['migrate'], env)).stdout).toBe('the database is up to date; nothing applied\n');
+
+    const created = await burrow(['token', 'create', '--operator', '--name', 'ops'], env);
+    expect(created.code).toBe(0);
+    const token = created.stdout.trim();
+    expect(token).toMatch(/^brw_[A-Za-z0-9_-]{40,}$/);
+    expect(created.stderr).toMatch(/created operator token .* "ops"; it is shown once/);
+
+    const agentless = await burrow(['token', 'create', '--agent', 'ghost', '--name', 'g'], env);
+    expect(agentless.code).toBe(1);
+    expect(agentless.stderr).toMatch(/no agent "ghost"/);
+
+    const listed = await burrow(['token', 'list'], env);
+    expect(listed.stdout).toMatch(/\toperator\t-\tops\tcreated .*\tactive\n/);
+    expect(listed.stdout).not.toContain(token);
+    const id = listed.stdout.split('\t')[0];
+    const revoked = await burrow(['token', 'revoke', id], env);
+    expect(revoked.stdout).toBe(`revoked ${id} "ops"\n`);
+    expect((await burrow(['token', 'list'], env)).stdout).toMatch(/\trevoked /);
+  }, 300_000);
+
+  it('serves with a banner naming the lifecycle and database and how to get an operator token', async () => {
+    const env = { ...embeddedEnv(), BURROW_PORT: '0' };
+    const run = await burrow(['serve'], env, (out) => out.includes('operator token'));
+    try {
+      expect(run.stdout).toMatch(/serving GraphQL on http:\/\/127\.0\.0\.1:\d+\/graphql \(HTTP, SSE and graphql-ws\)/);
+      expect(run.stdout).toMatch(/lifecycle: embedded — embedded PGlite \(PostgreSQL 1\d\.\d+\) in /);
+      const token = /operator token \(first start .*\): (brw_\S+)/.exec(run.stdout)![1];
+      const port = /127\.0\.0\.1:(\d+)\/graphql/.exec(run.stdout)![1];
+      const client = createBurrowClient({ url: `http://127.0.0.1:${port}/graphql`, token });
+      expect((await client.viewer()).viewer.principal).toBe('OPERATOR');
+      const page = await fetch(`http://127.0.0.1:${port}/graphql`, { headers: { accept: 'text/html' } });
+      expect(await page.text()).toContain('GraphiQL');
+    } finally {
+      run.kill?.();
+    }
+  }, 120_000);
+});
+
+describe.skipIf(!onRealServer)('commands on an external database', () => {
+  it('migrates a real server database with burrow migrate', async () => {
+    const database = await createTestDatabase();
+    try {
+      const run = await burrow(['migrate'], { BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: database.url!, BURROW_POSTGRES_REQUIRED_MAJOR: '13' });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^applied: 0000_platform/);
+    } finally {
+      await database.drop();
+    }
+  });
+});

@@ -1,0 +1,107 @@
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('database lifecycle', () => {
+  it('rejects an unset lifecycle, naming the choices', () => {
+    expect(problems({})).toEqual([expect.stringMatching(/BURROW_POSTGRES_LIFECYCLE is unset.*embedded.*external.*managed/)]);
+    expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'disabled' })[0]).toMatch(/disabled/);
+  });
+
+  it('falls back to BURROW_POSTGRES_MODE', () => {
+    expect(loadConfig({ BURROW_POSTGRES_MODE: 'embedded' }).database).toEqual({ lifecycle: 'embedded', dataDir: './.burrow/data' });
+    expect(loadConfig({ BURROW_POSTGRES_MODE: 'external', BURROW_POSTGRES_LIFECYCLE: 'embedded' }).database.lifecycle).toBe('embedded');
+  });
+
+  it('answers managed clearly as not available in this release', () => {
+    expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'managed' })).toEqual([expect.stringMatching(/managed is not available in this release/)]);
+  });
+
+  it('rejects an unknown lifecycle', () => {
+    expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'sqlite' })[0]).toMatch(/must be one of embedded, external, managed/);
+  });
+
+  it('prefers BURROW_POSTGRES_URL over DATABASE_URL over the individual fields', () => {
+    const both = loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: 'postgres://a@one:5432/db1', DATABASE_URL: 'postgres://b@two:5432/db2', BURROW_POSTGRES_HOST: 'three' });
+    expect(both.database).toMatchObject({ lifecycle: 'external', connectionString: 'postgres://a@one:5432/db1' });
+    const onlyDatabaseUrl = loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external', DATABASE_URL: 'postgres://b@two:5432/db2', BURROW_POSTGRES_HOST: 'three' });
+    expect(onlyDatabaseUrl.database).toMatchObject({ connectionString: 'postgres://b@two:5432/db2' });
+    const fields = loadConfig({
+      BURROW_POSTGRES_LIFECYCLE: 'external',
+      BURROW_POSTGRES_HOST: 'db.internal',
+      BURROW_POSTGRES_PORT: '6543',
+      BURROW_POSTGRES_DATABASE: 'burrow',
+      BURROW_POSTGRES_USER: 'svc',
+      BURROW_POSTGRES_PASSWORD: 'p@ss word',
+    });
+    expect(fields.database).toMatchObject({ connectionString: 'postgres://svc:p%40ss%20word@db.internal:6543/burrow', display: 'db.internal:6543/burrow' });
+    expect(JSON.stringify((fields.database as { display: string }).display)).not.toContain('p@ss');
+  });
+
+  it('defaults the required major to 17 and treats it as a number', () => {
+    expect(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external' }).database).toMatchObject({ requiredMajor: 17, tls: 'disable' });
+    expect(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_REQUIRED_MAJOR: '15' }).database).toMatchObject({ requiredMajor: 15 });
+    expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_REQUIRED_MAJOR: 'seventeen' })[0]).toMatch(/BURROW_POSTGRES_REQUIRED_MAJOR/);
+  });
+});
+
+describe('TLS', () => {
+  const ca = join(mkdtempSync(join(tmpdir(), 'burrow-ca-')), 'ca.pem');
+  writeFileSync(ca, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+
+  it('accepts disable and verify-full only', () => {
+    expect(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_TLS: 'verify-full' }).database).toMatchObject({ tls: 'verify-full' });
+    expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_TLS: 'require' })[0]).toMatch(/BURROW_POSTGRES_TLS="require" must be disable or verify-full/);
+  });
+
+  it('accepts a CA file only with verify-full', () => {
+    expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_CA_FILE: ca })[0]).toMatch(/only valid with BURROW_POSTGRES_TLS=verify-full/);
+    expect(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_TLS: 'verify-full', BURROW_POSTGRES_CA_FILE: ca }).database).toMatchObject({
+      caPem: expect.stringContaining('BEGIN CERTIFICATE'),
+    });
+    expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_TLS: 'verify-full', BURROW_POSTGRES_CA_FILE: '/nope.pem' })[0]).toMatch(/cannot be read/);
+  });
+
+  it('rejects URL SSL parameters that conflict with the explicit mode, and strips agreeing ones', () => {
+    expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: 'postgres://h/db?sslmode=require' })[0]).toMatch(
+      /sslmode=require, which conflicts with BURROW_POSTGRES_TLS=disable/,
+    );
+    expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_TLS: 'verify-full', DATABASE_URL: 'postgres://h/db?ssl=false' })[0]).toMatch(/DATABASE_URL has ssl=false/);
+    const agreeing = loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_TLS: 'verify-full', BURROW_POSTGRES_URL: 'postgres://h/db?sslmode=verify-full' });
+    expect(agreeing.database).toMatchObject({ tls: 'verify-full', connectionString: 'postgres://h/db' });
+  });
+});
+
+describe('every problem at once', () => {
+  it('reports all bad variables in one error', () => {
+    const found = problems({
+      BURROW_POSTGRES_LIFECYCLE: 'external',
+      BURROW_POSTGRES_TLS: 'maybe',
+      BURROW_PORT: '99999',
+      BURROW_LOG_LEVEL: 'loud',
+      BURROW_EMBEDDINGS_URL: 'not a url',
+      BURROW_TIDDLE_PROPOSER: 'magic',
+    });
+    expect(found).toHaveLength(6);
+    for (const name of ['BURROW_POSTGRES_TLS', 'BURROW_PORT', 'BURROW_LOG_LEVEL', 'BURROW_EMBEDDINGS_URL', 'BURROW_EMBEDDINGS_MODEL', 'BURROW_TIDDLE_PROPOSER']) {
+      expect(found.some((p) => p.includes(name))).toBe(true);
+    }
+  });
+
+  it('uses port 4000 by default and BURROW_PORT when given', () => {
+    expect(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'embedded' }).port).toBe(4000);
+    expect(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'embedded', BURROW_PORT: '4555' }).port).toBe(4555);
+  });
+});
