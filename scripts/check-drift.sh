@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Fails when the committed generated files differ from what the code generates:
+# schema.graphql (from the Pothos schema), client/generated (codegen), drizzle/ (table definitions).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+npm run -s codegen >/dev/null
+npx drizzle-kit generate --name drift_check >/dev/null
+drift=$(git status --porcelain -- schema.graphql client/generated drizzle)
+if [ -n "$drift" ]; then
+  echo "Generated files drifted from the code (run 'npm run codegen' / 'npm run db:generate' and commit):"
+  echo "$drift"
+  git --no-pager diff --stat -- schema.graphql client/generated drizzle
+  exit 1
+fi
+echo "no drift: schema.graphql, client/generated and drizzle/ match the code"
