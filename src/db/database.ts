@@ -77,6 +77,19 @@ async function openEmbedded(config: EmbeddedDatabaseConfig): Promise<Database> {
   const parse = connection.parse.bind(connection);
   connection.parse = (query) => parse({ ...query, types: Array.isArray(query.types) ? query.types : undefined });
   const pool = new pg.Pool({ ...(pgConfig as unknown as pg.PoolConfig), max: 1 });
+  // pg-pool's query() releases its client *with the error* when a statement fails, which ends
+  // the client; every client of this Pool shares PGlite's one connection object, so ending one
+  // breaks the next query ("Connection terminated unexpectedly"). A failed statement leaves the
+  // session usable, so release normally instead.
+  const runOnClient = async (...args: unknown[]) => {
+    const client = await pool.connect();
+    try {
+      return await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+    } finally {
+      client.release();
+    }
+  };
+  pool.query = runOnClient as unknown as typeof pool.query;
   const { db, statements } = wrapDrizzle(pool);
   const version = (await lite.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0].v;
   return {
