@@ -1,7 +1,7 @@
 import { builder } from '../../schema/builder.js';
 import { WRITE_ERRORS } from '../../schema/errors.js';
 import { bindingOf, decodeCursor, encodeCursor, pageSize, toConnection } from '../../lib/cursor.js';
-import { badRequest } from '../../lib/errors.js';
+import { RequestError, badRequest } from '../../lib/errors.js';
 import { CONVERSATION_LIMITS } from './conversations.sql.js';
 import { originalReference, type ArchiveRow, type OriginalRow } from './conversations.service.js';
 
@@ -65,10 +65,12 @@ builder.queryFields((t) => ({
       const agentKey = ctx.viewer?.principal === 'AGENT' ? ctx.viewer.agentId : args.agentId;
       const binding = bindingOf('conversationOriginals', agentKey, args.sessionId);
       const position = decodeCursor(args.after, binding);
+      const afterPosition = position ? Number(position[0]) : null;
+      if (afterPosition !== null && !Number.isSafeInteger(afterPosition)) throw new RequestError('BAD_CURSOR', 'the cursor is malformed');
       const { rows } = await ctx.services.conversations.originals(ctx.viewer, {
         agentId: args.agentId,
         sessionId: args.sessionId,
-        afterPosition: position ? Number(position[0]) : null,
+        afterPosition,
         limit: limit + 1,
       });
       return toConnection(rows, limit, (o) => encodeCursor(binding, [o.position]));

@@ -11,6 +11,7 @@ import { NotFoundError, RequestError, ValidationError } from '../../lib/errors.j
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
 import { charLength } from '../../lib/text.js';
+import { assertNoNul } from '../../lib/nul.js';
 import { actorOf, resolveActingAgent, type Viewer } from '../../auth/viewer.js';
 import { RUNTIME_ID_LIMIT, requireSession } from '../../auth/runtime.js';
 import { appendEvent } from '../../events/events.service.js';
@@ -75,6 +76,7 @@ export class ConversationsService {
     const sessionId = requireSession(v);
     if (charLength(sessionId) > RUNTIME_ID_LIMIT) throw new RequestError('BAD_REQUEST', `the session id is longer than ${RUNTIME_ID_LIMIT} characters`);
     validatePayload(input.payload);
+    assertNoNul('role', input.role);
     if (input.role != null && (input.role.trim().length === 0 || charLength(input.role) > CONVERSATION_LIMITS.role)) {
       throw new ValidationError('role', `role is 1 to ${CONVERSATION_LIMITS.role} characters`, CONVERSATION_LIMITS.role);
     }
@@ -124,6 +126,8 @@ export class ConversationsService {
    */
   async reset(viewer: Viewer | null, input: { agentId?: string | null; sessionId?: string | null; reason?: string | null }): Promise<ArchiveRow> {
     const { viewer: v, agentId } = resolveActingAgent(viewer, input.agentId);
+    assertNoNul('sessionId', input.sessionId);
+    assertNoNul('reason', input.reason);
     const sessionId = this.targetSession(v, input.sessionId);
     if (input.reason != null && charLength(input.reason) > CONVERSATION_LIMITS.reason) {
       throw new ValidationError('reason', `reason is bounded to ${CONVERSATION_LIMITS.reason} characters`, CONVERSATION_LIMITS.reason);
@@ -173,6 +177,7 @@ export class ConversationsService {
     input: { agentId?: string | null; sessionId: string; afterPosition: number | null; limit: number },
   ): Promise<{ agentId: string; rows: OriginalRow[] }> {
     const { agentId } = resolveActingAgent(viewer, input.agentId);
+    if (input.sessionId.includes('\u0000')) throw new RequestError('BAD_REQUEST', 'sessionId must not contain U+0000');
     const after = input.afterPosition == null ? sql`` : sql`AND position > ${input.afterPosition}`;
     const result = await this.db.execute<RawOriginal>(sql`
       SELECT agent_id, session_id, entry_id, position, archive_generation, role, conversation_id, payload::text AS payload, created_at, archived_at
@@ -185,6 +190,7 @@ export class ConversationsService {
 
   async archives(viewer: Viewer | null, input: { agentId?: string | null; sessionId: string }): Promise<ArchiveRow[]> {
     const { agentId } = resolveActingAgent(viewer, input.agentId);
+    if (input.sessionId.includes('\u0000')) throw new RequestError('BAD_REQUEST', 'sessionId must not contain U+0000');
     const result = await this.db.execute<RawArchive>(sql`
       SELECT * FROM conversation_archives WHERE agent_id = ${agentId} AND session_id = ${input.sessionId} ORDER BY generation ASC`);
     return result.rows.map(toArchive);
@@ -196,7 +202,10 @@ export class ConversationsService {
    */
   async resolveReferences(agentId: string, refs: readonly string[]): Promise<Map<string, OriginalRow | null>> {
     const resolved = new Map<string, OriginalRow | null>(refs.map((ref) => [ref, null]));
-    const parsed = refs.map(parseOriginalReference).filter((p): p is { sessionId: string; entryId: string } => p !== null);
+    const parsed = refs
+      .filter((ref) => !ref.includes('\u0000'))
+      .map(parseOriginalReference)
+      .filter((p): p is { sessionId: string; entryId: string } => p !== null);
     if (parsed.length === 0) return resolved;
     const pairs: SQL[] = parsed.map((p) => sql`(session_id = ${p.sessionId} AND entry_id = ${p.entryId})`);
     const result = await this.db.execute<RawOriginal>(sql`
