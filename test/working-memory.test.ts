@@ -289,6 +289,9 @@ describe('bounded search and lists', () => {
     expect((await client.memoryWorkingSearch({ query: 'gamma', state: 'RESOLVED' })).memoryWorkingSearch).toHaveLength(0);
     expect((await client.memoryWorkingSearch({ query: '%' })).memoryWorkingSearch.map((r) => r.title)).toEqual(['100% literal_match']);
     expect((await client.memoryWorkingSearch({ query: 'gamma', first: 3 })).memoryWorkingSearch).toHaveLength(3);
+    const noQuery = (await client.memoryWorkingSearch({})).memoryWorkingSearch;
+    expect(noQuery).toHaveLength(10);
+    expect(noQuery[0].title).toBe('100% literal_match');
     expect((await requestError(client.memoryWorkingSearch({ query: 'gamma', first: 11 }))).code).toBe('BAD_REQUEST');
     expect((await requestError(client.memoryWorkingSearch({ query: 'gamma', first: 0 }))).code).toBe('BAD_REQUEST');
   });

@@ -220,12 +220,13 @@ export class WorkingMemoryService {
     const text = sql`(${workingRecords.title} || ' ' || ${workingRecords.content})`;
     const conditions: SQL[] = [this.inScope(runtime), this.visible(this.clock.now()), ...this.filters(input)];
     for (const term of terms) conditions.push(sql`${text} ILIKE ${`%${escapeLike(term)}%`}`);
-    const titleHit = query ? sql`(${workingRecords.title} ILIKE ${`%${escapeLike(query)}%`})` : sql`false`;
+    const order = [desc(workingRecords.updatedAt), desc(workingRecords.id)];
+    if (query) order.unshift(desc(sql`(${workingRecords.title} ILIKE ${`%${escapeLike(query)}%`})`));
     return this.db
       .select()
       .from(workingRecords)
       .where(and(...conditions))
-      .orderBy(desc(titleHit), desc(workingRecords.updatedAt), desc(workingRecords.id))
+      .orderBy(...order)
       .limit(limit);
   }
 
