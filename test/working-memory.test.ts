@@ -271,7 +271,9 @@ describe('bounded search and lists', () => {
   it('searches lexically over title and content, at most 10, with kind and state filters, in the current agent and scope', async () => {
     const client = await server.agentClient('wm-search', { scope: 'sr' });
     for (let i = 0; i < 12; i++) record(await write(client, base({ title: `Gamma note ${i}`, content: 'body', kind: i % 2 ? 'BLOCKER' : 'FINDING' })));
+    server.clock.advance(1000);
     record(await write(client, base({ title: 'unrelated', content: 'mentions GAMMA in content only' })));
+    server.clock.advance(1000);
     record(await write(client, base({ title: '100% literal_match', content: 'x' })));
     const other = await server.agentClient('wm-search-other', { scope: 'sr' });
     record(await write(other, base({ title: 'Gamma of another agent' })));
