@@ -253,3 +253,80 @@ describe.skipIf(!onRealServer)(`concurrent appends to one session (${NEEDS_REAL_
     expect(archived.reduce((sum, a) => sum + a.entryCount, 0)).toBe(rows.filter((r) => r.archiveGeneration !== null).length);
   });
 });
+
+describe('atomicity under injected faults', () => {
+  it('a reset that fails part-way archives nothing and erases nothing; a failed write leaves no record and no event', async () => {
+    let failAt: string | null = null;
+    const own = await startServer({
+      faults: (point) => {
+        if (point === failAt) throw new Error(`injected fault at ${point}`);
+      },
+    });
+    try {
+      const client = await own.agentClient('ft-agent', { scope: 'p', session: 's' });
+      await append(client, '{"keep":1}');
+      await append(client, '{"keep":2}');
+      for (const point of ['conversation.after_archive_header', 'conversation.after_archive_entries']) {
+        failAt = point;
+        await expect(client.resetConversation({ input: {} })).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
+        failAt = null;
+        const rows = await allOriginals(client, 's');
+        expect(rows.map((r) => [r.position, r.archiveGeneration, r.payload])).toEqual([[1, null, '{"keep":1}'], [2, null, '{"keep":2}']]);
+        expect((await client.conversationArchives({ sessionId: 's' })).conversationArchives).toEqual([]);
+      }
+      failAt = 'conversation.after_lock';
+      await expect(append(client, '{"lost":true}')).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
+      failAt = null;
+      expect((await append(client, '{"next":3}')).position).toBe(3);
+
+      const sequenceBefore = (await client.agent({ id: 'ft-agent' })).agent!.lastEventSequence;
+      failAt = 'working.after_write';
+      await expect(client.memoryWorkingWrite({ input: { kind: 'FINDING', title: 'doomed', content: 'x' } })).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
+      failAt = 'handoff.after_write';
+      await expect(client.sessionWriteHandoff({ input: { title: 'doomed', goal: 'g', outcome: 'o', body: 'b' } })).rejects.toMatchObject({
+        code: 'INTERNAL_SERVER_ERROR',
+      });
+      failAt = null;
+      expect((await client.workingRecords({})).workingRecords.edges).toEqual([]);
+      expect((await client.sessionReadHandoff({})).sessionReadHandoff).toEqual([]);
+      expect((await client.agent({ id: 'ft-agent' })).agent!.lastEventSequence).toBe(sequenceBefore);
+    } finally {
+      await own.stop();
+    }
+  });
+});
+
+describe.skipIf(!onRealServer)(`burrow retention run (${NEEDS_REAL_SERVER})`, () => {
+  it('sweeps the configured database and reports per store', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const client = await server.agentClient('cli-agent', { scope: 'p', session: 's' });
+    // Expired by the system clock the CLI uses: written "now" on a clock set far in the past.
+    const saved = server.clock.now();
+    server.clock.set('2000-01-01T00:00:00.000Z');
+    const r = (await client.memoryWorkingWrite({ input: { kind: 'FINDING', title: 'ancient', content: 'x', ttlDays: 1 } })).memoryWorkingWrite;
+    expect(r.__typename).toBe('MemoryWorkingWriteSuccess');
+    server.clock.set(saved);
+    const due = await server.database.pool.query(
+      `SELECT count(*)::int AS n FROM working_records WHERE NOT pinned AND expires_at < now() - interval '7 days'`,
+    );
+    const dueHandoffs = await server.database.pool.query(`SELECT count(*)::int AS n FROM session_handoffs WHERE expires_at < now() - interval '7 days'`);
+    const { stdout } = await promisify(execFile)('npx', ['tsx', 'src/cli.ts', 'retention', 'run'], {
+      env: {
+        ...process.env,
+        BURROW_POSTGRES_LIFECYCLE: 'external',
+        BURROW_POSTGRES_URL: server.testDatabase.url!,
+        BURROW_POSTGRES_REQUIRED_MAJOR: '13',
+        BURROW_RETENTION_GRACE_DAYS: '7',
+        BURROW_LOG_LEVEL: 'silent',
+      },
+    });
+    expect(stdout).toMatch(/grace 7 days/);
+    expect(due.rows[0].n).toBeGreaterThanOrEqual(1);
+    expect(stdout).toContain(`working_records\t${due.rows[0].n} removed`);
+    expect(stdout).toContain(`session_handoffs\t${dueHandoffs.rows[0].n} removed`);
+    expect(stdout).toContain('brains and conversation originals are never removed');
+    const left = await server.database.pool.query(`SELECT count(*)::int AS n FROM working_records WHERE agent_id = 'cli-agent'`);
+    expect(left.rows[0].n).toBe(0);
+  }, 60_000);
+});
