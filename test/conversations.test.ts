@@ -330,3 +330,24 @@ describe.skipIf(!onRealServer)(`burrow retention run (${NEEDS_REAL_SERVER})`, ()
     expect(left.rows[0].n).toBe(0);
   }, 60_000);
 });
+
+describe.skipIf(!onRealServer)(`the server's retention sweeper (${NEEDS_REAL_SERVER})`, () => {
+  it('runs on its interval in a server instance, using that instance clock', async () => {
+    const client = await server.agentClient('sweep-agent', { scope: 'p' });
+    const r = (await client.memoryWorkingWrite({ input: { kind: 'FINDING', title: 'to be swept', content: 'x', ttlDays: 1 } })).memoryWorkingWrite;
+    if (r.__typename !== 'MemoryWorkingWriteSuccess') throw new Error('write failed');
+    const { ManualClock } = await import('../src/lib/clock.js');
+    const later = new ManualClock(new Date(server.clock.now().getTime() + 9 * 86_400_000));
+    const count = async () =>
+      (await server.database.pool.query(`SELECT count(*)::int AS n FROM working_records WHERE id = $1`, [r.record.id])).rows[0].n as number;
+    expect(await count()).toBe(1);
+    // A second instance on the same database whose sweeper starts with an immediate run.
+    const second = await startServer({ database: server.testDatabase, clock: later, config: { retention: { graceDays: 7, intervalSeconds: 3600 } } });
+    try {
+      for (let i = 0; i < 200 && (await count()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(await count()).toBe(0);
+    } finally {
+      await second.stop();
+    }
+  });
+});

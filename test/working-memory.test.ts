@@ -180,6 +180,15 @@ describe('memoryWorkingWrite', () => {
     }
   });
 
+  it('takes the runtime scope and session from connectionParams over WebSocket', async () => {
+    const client = await server.agentClient('wm-ws', { scope: 'ws-scope', session: 'ws-session' });
+    const written = (await client.memoryWorkingWrite({ input: base({ title: 'over the socket' }) }, { transport: 'ws' })).memoryWorkingWrite;
+    expect(record(written)).toMatchObject({ agentId: 'wm-ws', project: 'ws-scope', sessionId: 'ws-session' });
+    const found = (await client.memoryWorkingSearch({ query: 'socket' }, { transport: 'ws' })).memoryWorkingSearch;
+    expect(found.map((r) => r.title)).toEqual(['over the socket']);
+    await expect(client.memoryWorkingSearch({ project: 'other' }, { transport: 'ws' })).rejects.toMatchObject({ code: 'continuity_scope_mismatch' });
+  });
+
   it('accepts TASK as operational evidence only', async () => {
     const r = record(await write(agent, base({ kind: 'TASK', title: 'follow up on the migration' })));
     expect(r.kind).toBe('TASK');
