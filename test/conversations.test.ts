@@ -71,6 +71,27 @@ describe('conversation originals', () => {
     expect((await allOriginals(client, 'bad')).map((o) => o.payload)).toEqual(['{"ok":true}']);
   });
 
+  it('bounds a payload at 1,000,000 characters of JSON text, in the API and in the database', async () => {
+    const client = await server.agentClient('cv-size', { session: 'big' });
+    const sized = (n: number) => `"${'x'.repeat(n - 2)}"`;
+    expect((await append(client, sized(1_000_000))).payload).toHaveLength(1_000_000);
+    const over = (await client.appendConversationEntry({ input: { payload: sized(1_000_001) } })).appendConversationEntry;
+    expect(over).toMatchObject({ __typename: 'ValidationFailed', field: 'payload', limit: 1_000_000 });
+    expect((await allOriginals(client, 'big')).length).toBe(1);
+    const connection = await server.database.pool.connect();
+    try {
+      await connection.query('BEGIN');
+      await expect(
+        connection.query(`INSERT INTO conversation_entries (agent_id, session_id, id, position, payload, created_at) VALUES ('cv-size', 'big', 'x', 99, $1::json, now())`, [
+          sized(1_000_001),
+        ]),
+      ).rejects.toMatchObject({ code: '23514', constraint: 'conversation_entries_payload_length' });
+    } finally {
+      await connection.query('ROLLBACK');
+      connection.release();
+    }
+  });
+
   it('archives on reset into generations, keeps order across them, and reads the union view', async () => {
     const client = await server.agentClient('cv-reset', { session: 'main' });
     for (const n of [1, 2, 3]) await append(client, `{"n":${n}}`);

@@ -119,6 +119,44 @@ describe('sessionWriteHandoff', () => {
     const [current] = (await client.sessionReadHandoff({})).sessionReadHandoff;
     expect(current).toMatchObject({ title: 'the last accepted', revision: accepted.length });
   });
+
+  it('enforces the limits as database constraints too', async () => {
+    const connection = await server.database.pool.connect();
+    const attempt = async (overrides: Record<string, unknown>) => {
+      const row = {
+        agent_id: 'ho-basic', id: `db-${Math.random()}`, project: 'p', session_id: `s-${Math.random()}`, origin: 'EXPLICIT', title: 't', goal: '', outcome: '',
+        body: '', source_refs: JSON.stringify([]), ttl_days: 14, expires_at: new Date(), revision: 1, created_at: new Date(), updated_at: new Date(),
+        written_by_kind: 'AGENT', written_by_id: 'x', ...overrides,
+      };
+      const columns = Object.keys(row);
+      await connection.query('SAVEPOINT attempt');
+      try {
+        await connection.query(`INSERT INTO session_handoffs (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
+        return null;
+      } catch (error) {
+        return error as { code?: string; constraint?: string };
+      } finally {
+        await connection.query('ROLLBACK TO SAVEPOINT attempt');
+      }
+    };
+    const refs = (n: number, evidence = 'TOOL_EVIDENCE') => JSON.stringify(Array.from({ length: n }, (_, i) => ({ ref: `r${i}`, evidence })));
+    try {
+      await connection.query('BEGIN');
+      expect(await attempt({ title: 't'.repeat(240), body: 'b'.repeat(24_000), source_refs: refs(8) })).toBeNull();
+      const violations: [Record<string, unknown>, string][] = [
+        [{ title: 't'.repeat(241) }, 'session_handoffs_title_length'],
+        [{ body: 'b'.repeat(24_001) }, 'session_handoffs_body_length'],
+        [{ source_refs: refs(9) }, 'session_handoffs_source_refs_count'],
+        [{ source_refs: refs(1, 'HEARSAY') }, 'session_handoffs_source_refs_shape'],
+        [{ ttl_days: 0 }, 'session_handoffs_ttl_days'],
+        [{ origin: 'GUESSED' }, 'session_handoffs_origin'],
+      ];
+      for (const [overrides, constraint] of violations) expect(await attempt(overrides)).toMatchObject({ code: '23514', constraint });
+    } finally {
+      await connection.query('ROLLBACK');
+      connection.release();
+    }
+  });
 });
 
 describe('automatic handoffs', () => {
