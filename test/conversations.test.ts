@@ -42,8 +42,12 @@ describe('conversation originals', () => {
     const entry = await append(client, LOSSLESS, 'user');
     expect(entry).toMatchObject({ payload: LOSSLESS, position: 1, archiveGeneration: null, role: 'user', sessionId: 'bytes' });
     expect(entry.reference).toBe(`conversation:bytes/${entry.entryId}`);
-    const [read] = await allOriginals(client, 'bytes');
+    // json (unlike jsonb) keeps even a lone surrogate escape as written.
+    const lone = '{"s":"\\ud800","n":1.000}';
+    expect((await append(client, lone)).payload).toBe(lone);
+    const [read, loneRead] = await allOriginals(client, 'bytes');
     expect(read.payload).toBe(LOSSLESS);
+    expect(loneRead.payload).toBe(lone);
     expect(Buffer.from(read.payload, 'utf8').equals(Buffer.from(LOSSLESS, 'utf8'))).toBe(true);
     const stored = await server.database.pool.query<{ text: string }>('SELECT payload::text AS text FROM conversation_entries WHERE id = $1', [entry.entryId]);
     expect(stored.rows[0].text).toBe(LOSSLESS);
