@@ -210,6 +210,22 @@ describe('automatic handoffs', () => {
   });
 });
 
+describe('operator-written handoffs', () => {
+  it('cannot be replaced by the agent while they live', async () => {
+    const client = await server.agentClient('ho-owned', { scope: 'p', session: 's' });
+    const operator = await server.client({ scope: 'p', session: 's' });
+    const written = handoff(await writeExplicit(operator, explicitInput({ agentId: 'ho-owned', title: 'from the operator', ttlDays: 2 })));
+    expect(written).toMatchObject({ operatorOwned: true, writtenBy: 'OPERATOR:test-operator', origin: 'EXPLICIT' });
+    expect(await writeExplicit(client, explicitInput({ title: 'agent' }))).toMatchObject({ __typename: 'Forbidden', code: 'OPERATOR_OWNED' });
+    expect(await writeAutomatic(client, automaticInput())).toMatchObject({ written: false, skippedReason: 'EXPLICIT_PRESENT' });
+    expect((await client.sessionReadHandoff({})).sessionReadHandoff.map((h) => [h.title, h.revision])).toEqual([['from the operator', 1]]);
+    const start = server.clock.now();
+    server.clock.advance(2 * 86_400_000);
+    expect(handoff(await writeExplicit(client, explicitInput({ title: 'agent after expiry' })))).toMatchObject({ operatorOwned: false, revision: 2 });
+    server.clock.set(start);
+  });
+});
+
 describe('sessionReadHandoff', () => {
   it('returns explicit handoffs first, then the current session, then the newest, hiding expired ones', async () => {
     await server.agentClient('ho-read');

@@ -180,6 +180,20 @@ describe('memoryWorkingWrite', () => {
     }
   });
 
+  it('keeps operator-written records operator-owned: the agent cannot rewrite or resolve them', async () => {
+    const client = await server.agentClient('wm-owned', { scope: 'own' });
+    const operator = await server.client({ scope: 'own' });
+    const r = record(await write(operator, base({ agentId: 'wm-owned', title: 'operator note' })));
+    expect(r.operatorOwned).toBe(true);
+    expect(failure(await write(client, base({ id: r.id, expectedRevision: 1, title: 'agent edit' })))).toMatchObject({ __typename: 'Forbidden', code: 'OPERATOR_OWNED' });
+    expect((await client.resolveWorkingRecord({ input: { id: r.id, expectedRevision: 1 } })).resolveWorkingRecord).toMatchObject({ code: 'OPERATOR_OWNED' });
+    expect((await client.workingRecord({ id: r.id })).workingRecord).toMatchObject({ title: 'operator note', revision: 1, state: 'ACTIVE' });
+    const edited = record(await write(operator, base({ agentId: 'wm-owned', id: r.id, expectedRevision: 1, title: 'operator edit' })));
+    expect(edited).toMatchObject({ revision: 2, operatorOwned: true });
+    const own = record(await write(client, base({ title: 'agent note' })));
+    expect(own.operatorOwned).toBe(false);
+  });
+
   it('takes the runtime scope and session from connectionParams over WebSocket', async () => {
     const client = await server.agentClient('wm-ws', { scope: 'ws-scope', session: 'ws-session' });
     const written = (await client.memoryWorkingWrite({ input: base({ title: 'over the socket' }) }, { transport: 'ws' })).memoryWorkingWrite;

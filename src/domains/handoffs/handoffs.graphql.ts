@@ -50,6 +50,8 @@ export const SessionHandoffRef = builder.objectRef<HandoffRow>('SessionHandoff')
     ttlDays: t.exposeInt('ttlDays'),
     expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
     revision: t.exposeInt('revision'),
+    writtenBy: t.string({ resolve: (h) => `${h.writtenByKind}:${h.writtenById}` }),
+    operatorOwned: t.boolean({ description: 'Written by an operator: agents cannot replace it while it lives', resolve: (h) => h.writtenByKind === 'OPERATOR' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),

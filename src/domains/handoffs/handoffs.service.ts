@@ -6,7 +6,7 @@
 import { and, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
 import { addDays, type Clock } from '../../lib/clock.js';
-import { ValidationError, forbidden } from '../../lib/errors.js';
+import { ForbiddenError, ValidationError, forbidden } from '../../lib/errors.js';
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
 import { charLength } from '../../lib/text.js';
@@ -46,7 +46,8 @@ export class HandoffsService {
     const sessionId = requireSession(runtime);
     const refs = validate(input, 'ASSISTANT_ASSERTION');
     const [row] = await this.upsert(runtime, sessionId, 'EXPLICIT', input, refs);
-    return row!;
+    if (!row) throw new ForbiddenError('OPERATOR_OWNED', `the handoff of session ${sessionId} was written by an operator; an agent cannot replace it`);
+    return row;
   }
 
   /**
@@ -72,8 +73,9 @@ export class HandoffsService {
   }
 
   /**
-   * One statement: an explicit write always takes the session's slot; an automatic one only when
-   * the slot holds an automatic or an expired handoff (otherwise no row comes back).
+   * One statement: an explicit write takes the session's slot unless an agent would replace a
+   * live operator-written handoff; an automatic one only when the slot holds an automatic or an
+   * expired handoff. Otherwise no row comes back and nothing changed.
    */
   private async upsert(runtime: RuntimeContext, sessionId: string, origin: HandoffOrigin, input: HandoffInput, refs: HandoffSourceRef[]) {
     const now = this.clock.now();
@@ -101,7 +103,12 @@ export class HandoffsService {
         .onConflictDoUpdate({
           target: [h.agentId, h.project, h.sessionId],
           set: { ...values, revision: sql`${h.revision} + 1` },
-          setWhere: origin === 'EXPLICIT' ? undefined : or(eq(h.origin, 'AUTOMATIC'), sql`${h.expiresAt} <= ${now}`),
+          setWhere:
+            origin === 'AUTOMATIC'
+              ? or(eq(h.origin, 'AUTOMATIC'), sql`${h.expiresAt} <= ${now}`)
+              : actor.kind === 'AGENT'
+                ? or(sql`${h.writtenByKind} <> 'OPERATOR'`, sql`${h.expiresAt} <= ${now}`)
+                : undefined,
         })
         .returning();
       this.faults('handoff.after_write');

@@ -50,6 +50,7 @@ export const WorkingRecordRef = builder.objectRef<WorkingRecordRow>('WorkingReco
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     writtenBy: t.string({ resolve: (r) => `${r.writtenByKind}:${r.writtenById}` }),
+    operatorOwned: t.boolean({ description: 'Last written by an operator: agents cannot rewrite it or change its state', resolve: (r) => r.writtenByKind === 'OPERATOR' }),
   }),
 });
 

@@ -7,12 +7,12 @@
 import { and, desc, eq, gt, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
 import { addDays, type Clock } from '../../lib/clock.js';
-import { NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
+import { ForbiddenError, NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
 import { charLength } from '../../lib/text.js';
 import { assertNoNul } from '../../lib/nul.js';
-import { actorOf, type Viewer } from '../../auth/viewer.js';
+import { actorOf, type Actor, type Viewer } from '../../auth/viewer.js';
 import { resolveRuntime, type RuntimeContext } from '../../auth/runtime.js';
 import { appendEvent } from '../../events/events.service.js';
 import { WORKING_LIMITS, workingRecords, type WorkingKind, type WorkingState } from './working-memory.sql.js';
@@ -61,6 +61,11 @@ export class WorkingMemoryService {
   /** Pinned records bypass expiry; others are visible until their expiry instant. */
   private visible(now: Date): SQL {
     return or(eq(workingRecords.pinned, true), gt(workingRecords.expiresAt, now))!;
+  }
+
+  /** Operator-written records are operator-owned: agents cannot rewrite them or change their state. */
+  private writableBy(actor: Actor): SQL | undefined {
+    return actor.kind === 'AGENT' ? sql`${workingRecords.writtenByKind} <> 'OPERATOR'` : undefined;
   }
 
   private inScope(runtime: RuntimeContext): SQL {
@@ -152,9 +157,9 @@ export class WorkingMemoryService {
           writtenByKind: sql`CASE WHEN ${changed} THEN ${actor.kind}::text ELSE ${w.writtenByKind} END`,
           writtenById: sql`CASE WHEN ${changed} THEN ${actor.id}::text ELSE ${w.writtenById} END`,
         })
-        .where(and(this.inScope(runtime), eq(w.id, input.id), eq(w.revision, input.expectedRevision), this.visible(now)))
+        .where(and(this.inScope(runtime), eq(w.id, input.id), eq(w.revision, input.expectedRevision), this.visible(now), this.writableBy(actor)))
         .returning();
-      if (!updated) throw await this.explainMiss(tx, runtime, input.id, input.expectedRevision, now);
+      if (!updated) throw await this.explainMiss(tx, runtime, input.id, input.expectedRevision, now, actor);
       this.faults('working.after_write');
       if (updated.revision !== input.expectedRevision) await this.event(tx, updated, 'working.updated');
       return updated;
@@ -183,9 +188,9 @@ export class WorkingMemoryService {
           writtenByKind: actor.kind,
           writtenById: actor.id,
         })
-        .where(and(this.inScope(runtime), eq(w.id, input.id), eq(w.revision, input.expectedRevision), this.visible(now)))
+        .where(and(this.inScope(runtime), eq(w.id, input.id), eq(w.revision, input.expectedRevision), this.visible(now), this.writableBy(actor)))
         .returning();
-      if (!updated) throw await this.explainMiss(tx, runtime, input.id, input.expectedRevision, now);
+      if (!updated) throw await this.explainMiss(tx, runtime, input.id, input.expectedRevision, now, actor);
       const type = input.state === 'RESOLVED' ? 'working.resolved' : input.state === 'SUPERSEDED' ? 'working.superseded' : 'working.reactivated';
       await this.event(tx, updated, type);
       return updated;
@@ -276,9 +281,12 @@ export class WorkingMemoryService {
     if (!target) throw new ValidationError('supersededById', `the superseding record ${supersededById} does not exist in this agent's scope`);
   }
 
-  private async explainMiss(tx: DbOrTx, runtime: RuntimeContext, id: string, expectedRevision: number, now: Date) {
+  private async explainMiss(tx: DbOrTx, runtime: RuntimeContext, id: string, expectedRevision: number, now: Date, actor: Actor) {
     const [current] = await tx.select().from(workingRecords).where(and(this.inScope(runtime), eq(workingRecords.id, id), this.visible(now)));
     if (!current) return new NotFoundError('WorkingRecord', id);
+    if (actor.kind === 'AGENT' && current.writtenByKind === 'OPERATOR') {
+      return new ForbiddenError('OPERATOR_OWNED', `working record ${id} was written by an operator; an agent cannot change it`);
+    }
     return new RevisionConflictError('WorkingRecord', id, expectedRevision, current.revision, current.content, serialize(current));
   }
 
