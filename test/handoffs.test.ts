@@ -7,7 +7,7 @@ import {
   type SessionWriteHandoffMutation,
 } from '../client/sdk.js';
 import { DAY_MS } from '../src/lib/clock.js';
-import { startServer, take, type TestServer } from './support/harness.js';
+import { NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer } from './support/harness.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -267,5 +267,21 @@ describe('sessionReadHandoff', () => {
       ['handoff', 'handoff.written', h.id, 2],
     ]);
     expect(events.map((e) => e.sequence)).toEqual([1, 2, 3]);
+  });
+});
+
+describe.skipIf(!onRealServer)(`races on real connections (${NEEDS_REAL_SERVER})`, () => {
+  it('an explicit handoff racing automatic ones always ends up in the slot', async () => {
+    await server.agentClient('ho-race');
+    for (let round = 0; round < 10; round++) {
+      const session = `race-${round}`;
+      const clients = await Promise.all(Array.from({ length: 4 }, () => server.client({ agentId: 'ho-race', scope: 'p', session })));
+      await Promise.all([
+        writeExplicit(clients[0], explicitInput({ title: `explicit ${round}` })),
+        ...clients.slice(1).map((c, i) => writeAutomatic(c, automaticInput({ title: `auto ${round}.${i}` }))),
+      ]);
+      const [current] = (await clients[0].sessionReadHandoff({ first: 1 })).sessionReadHandoff;
+      expect(current).toMatchObject({ sessionId: session, origin: 'EXPLICIT', title: `explicit ${round}` });
+    }
   });
 });

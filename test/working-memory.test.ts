@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BurrowRequestError, type BurrowClient, type MemoryWorkingWriteInput, type MemoryWorkingWriteMutation } from '../client/sdk.js';
 import { DAY_MS } from '../src/lib/clock.js';
-import { startServer, take, type TestServer } from './support/harness.js';
+import { NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer } from './support/harness.js';
 
 let server: TestServer;
 let agent: BurrowClient;
@@ -358,5 +358,19 @@ describe('events', () => {
     const sequences = events.map((e) => e.sequence);
     expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
     expect(new Set(sequences).size).toBe(sequences.length);
+  });
+});
+
+describe.skipIf(!onRealServer)(`races on real connections (${NEEDS_REAL_SERVER})`, () => {
+  it('concurrent rewrites of one revision: exactly one wins, the others get RevisionConflict', async () => {
+    await server.agentClient('wm-race');
+    const clients = await Promise.all(Array.from({ length: 6 }, () => server.client({ agentId: 'wm-race', scope: 'race' })));
+    const r = record(await write(clients[0], base({ content: 'v1' })));
+    const results = await Promise.all(clients.map((c, i) => write(c, base({ id: r.id, expectedRevision: 1, content: `writer ${i}` }))));
+    const winners = results.filter((x) => x.__typename === 'MemoryWorkingWriteSuccess');
+    expect(winners).toHaveLength(1);
+    expect(results.filter((x) => x.__typename === 'RevisionConflict')).toHaveLength(5);
+    const stored = (await clients[0].workingRecord({ id: r.id })).workingRecord!;
+    expect(stored).toMatchObject({ revision: 2, content: record(winners[0]).content });
   });
 });
