@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 npm run -s codegen >/dev/null
 npx drizzle-kit generate --name drift_check >/dev/null
-drift=$(git status --porcelain -- schema.graphql client/generated drizzle)
+# Compare with what git holds (index), so a staged but uncommitted regeneration also passes.
+drift=$( { git diff --name-only -- schema.graphql client/generated drizzle; git ls-files --others --exclude-standard -- schema.graphql client/generated drizzle; } )
 if [ -n "$drift" ]; then
   echo "Generated files drifted from the code (run 'npm run codegen' / 'npm run db:generate' and commit):"
   echo "$drift"

@@ -7,6 +7,10 @@ import { buildApp } from './app.js';
 import { openRuntime, runCommand } from './main.js';
 import { TokensService } from './auth/tokens.service.js';
 import { systemClock } from './lib/clock.js';
+import { noFaults } from './lib/faults.js';
+import { WorkingMemoryService } from './domains/working-memory/working-memory.service.js';
+import { HandoffsService } from './domains/handoffs/handoffs.service.js';
+import { RetentionService } from './domains/retention/retention.service.js';
 
 const USAGE = `usage: burrow <command>
   serve                                     start the GraphQL server (HTTP, SSE, WebSocket on one port)
@@ -15,6 +19,8 @@ const USAGE = `usage: burrow <command>
   token create --agent AGENT_ID --name NAME print a new token bound to one agent (shown once)
   token list                                list tokens (never their secrets)
   token revoke TOKEN_ID                     revoke a token
+  retention run                             remove working records and handoffs expired longer than
+                                            BURROW_RETENTION_GRACE_DAYS ago, and report per store
 The database comes from BURROW_POSTGRES_LIFECYCLE (embedded | external | managed); see README.`;
 
 const [command, ...rest] = process.argv.slice(2);
@@ -95,6 +101,25 @@ const commands: Record<string, () => Promise<void>> = {
       } else {
         throw new Error(USAGE);
       }
+    } finally {
+      await runtime.close();
+    }
+  },
+
+  async retention() {
+    const [action] = rest;
+    if (action !== 'run') throw new Error(USAGE);
+    const runtime = await openRuntime();
+    try {
+      const db = runtime.database.db;
+      const working = new WorkingMemoryService(db, systemClock, noFaults, runtime.config.workingMemory.defaultTtlDays);
+      const handoffs = new HandoffsService(db, systemClock, noFaults);
+      const report = await new RetentionService(systemClock, runtime.config.retention.graceDays, working, handoffs).run();
+      process.stdout.write(
+        `retention run at ${report.ranAt.toISOString()} (grace ${report.graceDays} days): removed what expired before ${report.cutoff.toISOString()}\n`
+          + report.stores.map((s) => `  ${s.store}\t${s.removed} removed\n`).join('')
+          + '  brains and conversation originals are never removed by retention\n',
+      );
     } finally {
       await runtime.close();
     }

@@ -12,6 +12,10 @@ import { TokensService } from './auth/tokens.service.js';
 import { EventHub } from './events/hub.js';
 import { EventLogSweeper } from './events/sweeper.js';
 import { AgentsService } from './domains/agents/agents.service.js';
+import { WorkingMemoryService } from './domains/working-memory/working-memory.service.js';
+import { HandoffsService } from './domains/handoffs/handoffs.service.js';
+import { ConversationsService } from './domains/conversations/conversations.service.js';
+import { RetentionService, RetentionSweeper } from './domains/retention/retention.service.js';
 
 export interface ServiceDeps {
   config: BurrowConfig;
@@ -34,8 +38,15 @@ export function createServices(deps: ServiceDeps) {
   const hub = new EventHub(database, logger.child({ component: 'events' }));
   const tokens = new TokensService(db, clock);
   const agents = new AgentsService(db, clock, faults);
-  const background: BackgroundJob[] = [new EventLogSweeper(db, clock, config.events.retentionDays, logger)];
-  return { config, database, clock, hub, tokens, agents, background };
+  const working = new WorkingMemoryService(db, clock, faults, config.workingMemory.defaultTtlDays);
+  const handoffs = new HandoffsService(db, clock, faults);
+  const conversations = new ConversationsService(db, clock, faults);
+  const retention = new RetentionService(clock, config.retention.graceDays, working, handoffs);
+  const background: BackgroundJob[] = [
+    new EventLogSweeper(db, clock, config.events.retentionDays, logger),
+    new RetentionSweeper(retention, config.retention.intervalSeconds, logger.child({ component: 'retention' })),
+  ];
+  return { config, database, clock, hub, tokens, agents, working, handoffs, conversations, retention, background };
 }
 
 export type Services = ReturnType<typeof createServices>;

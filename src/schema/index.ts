@@ -4,5 +4,9 @@ import './scalars.js';
 import './errors.js';
 import './events.js';
 import '../domains/agents/agents.graphql.js';
+import '../domains/conversations/conversations.graphql.js';
+import '../domains/working-memory/working-memory.graphql.js';
+import '../domains/handoffs/handoffs.graphql.js';
+import '../domains/retention/retention.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

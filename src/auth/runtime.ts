@@ -1,0 +1,46 @@
+/**
+ * The runtime-owned context of an agent verb: which agent, continuity scope, session and
+ * conversation it acts in. All four come from the token and the request headers, never from the
+ * model's arguments; arguments may only repeat them.
+ */
+import { RequestError, badRequest } from '../lib/errors.js';
+import { resolveActingAgent, resolveScope, type Viewer } from './viewer.js';
+
+export const RUNTIME_ID_LIMIT = 200;
+
+export interface RuntimeContext {
+  viewer: Viewer;
+  agentId: string;
+  scope: string;
+  sessionId: string | null;
+  conversationId: string | null;
+}
+
+export const sessionRequired = () =>
+  new RequestError('session_required', 'this operation needs a runtime session (Burrow-Session header or connectionParams)');
+
+function checkLength(value: string | null, what: string) {
+  if (value !== null && [...value].length > RUNTIME_ID_LIMIT) throw badRequest(`the ${what} is longer than ${RUNTIME_ID_LIMIT} characters`);
+}
+
+/** Agent + scope (fails closed without a scope; a differing project is continuity_scope_mismatch). */
+export function resolveRuntime(viewer: Viewer | null, input: { agentId?: string | null; project?: string | null }): RuntimeContext {
+  const acting = resolveActingAgent(viewer, input.agentId);
+  const scope = resolveScope(acting.viewer, input.project);
+  checkLength(scope, 'continuity scope');
+  checkLength(acting.viewer.sessionId, 'session id');
+  checkLength(acting.viewer.conversationId, 'conversation id');
+  return {
+    viewer: acting.viewer,
+    agentId: acting.agentId,
+    scope,
+    sessionId: acting.viewer.sessionId,
+    conversationId: acting.viewer.conversationId,
+  };
+}
+
+/** A verb bound to the runtime session fails closed (session_required) without one. */
+export function requireSession(runtime: { sessionId: string | null }): string {
+  if (!runtime.sessionId) throw sessionRequired();
+  return runtime.sessionId;
+}

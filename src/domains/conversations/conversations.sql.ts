@@ -1,0 +1,99 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, integer, json, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
+import { timestamptz } from '../../db/columns.js';
+
+export const CONVERSATION_LIMITS = {
+  /** Characters of one original payload's JSON text. */
+  payload: 1_000_000,
+  role: 64,
+  sessionId: 200,
+  reason: 2_000,
+  page: 100,
+} as const;
+
+/**
+ * One row per agent session that has originals. Appends lock this row (SELECT … FOR UPDATE), so
+ * positions of one session are allocated in commit order without gaps. Positions never restart:
+ * a reset moves entries to an archive generation and the next append continues the sequence.
+ */
+export const conversationSessions = pgTable(
+  'conversation_sessions',
+  {
+    agentId: text('agent_id').notNull(),
+    sessionId: text('session_id').notNull(),
+    project: text('project'),
+    lastPosition: bigint('last_position', { mode: 'number' }).notNull().default(0),
+    archiveGeneration: integer('archive_generation').notNull().default(0),
+    createdAt: timestamptz('created_at').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.agentId, t.sessionId] }),
+    check('conversation_sessions_session_length', sql`char_length(${t.sessionId}) BETWEEN 1 AND 200`),
+  ],
+);
+
+/** Active originals. The payload is PostgreSQL `json` (text kept as sent), never `jsonb`. */
+export const conversationEntries = pgTable(
+  'conversation_entries',
+  {
+    agentId: text('agent_id').notNull(),
+    sessionId: text('session_id').notNull(),
+    id: text('id').notNull(),
+    position: bigint('position', { mode: 'number' }).notNull(),
+    role: text('role'),
+    conversationId: text('conversation_id'),
+    payload: json('payload').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.agentId, t.id] }),
+    unique('conversation_entries_position_key').on(t.agentId, t.sessionId, t.position),
+    check('conversation_entries_position_positive', sql`${t.position} >= 1`),
+    check('conversation_entries_payload_length', sql`char_length(${t.payload}::text) <= 1000000`),
+    check('conversation_entries_role_length', sql`char_length(${t.role}) BETWEEN 1 AND 64`),
+  ],
+);
+
+/** One header per reset (archive generation) of a session. */
+export const conversationArchives = pgTable(
+  'conversation_archives',
+  {
+    agentId: text('agent_id').notNull(),
+    sessionId: text('session_id').notNull(),
+    generation: integer('generation').notNull(),
+    entryCount: integer('entry_count').notNull(),
+    firstPosition: bigint('first_position', { mode: 'number' }),
+    lastPosition: bigint('last_position', { mode: 'number' }),
+    reason: text('reason'),
+    archivedAt: timestamptz('archived_at').notNull(),
+    archivedByKind: text('archived_by_kind').notNull(),
+    archivedById: text('archived_by_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.agentId, t.sessionId, t.generation] }),
+    check('conversation_archives_generation_positive', sql`${t.generation} >= 1`),
+    check('conversation_archives_reason_length', sql`char_length(${t.reason}) <= 2000`),
+  ],
+);
+
+/** Archived originals: moved, byte for byte, out of conversation_entries by a reset. */
+export const conversationArchiveEntries = pgTable(
+  'conversation_archive_entries',
+  {
+    agentId: text('agent_id').notNull(),
+    sessionId: text('session_id').notNull(),
+    generation: integer('generation').notNull(),
+    id: text('id').notNull(),
+    position: bigint('position', { mode: 'number' }).notNull(),
+    role: text('role'),
+    conversationId: text('conversation_id'),
+    payload: json('payload').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    archivedAt: timestamptz('archived_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.agentId, t.id] }),
+    unique('conversation_archive_entries_position_key').on(t.agentId, t.sessionId, t.position),
+  ],
+);

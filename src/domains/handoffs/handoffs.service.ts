@@ -1,0 +1,187 @@
+/**
+ * Session handoffs: a compact goal, outcome and evidence pointers, one current handoff per agent,
+ * scope and session. Explicit handoffs (the agent's own tool call) win over automatic ones (the
+ * runtime's curator): an automatic write never replaces a live explicit handoff.
+ */
+import { and, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/database.js';
+import { addDays, type Clock } from '../../lib/clock.js';
+import { ForbiddenError, ValidationError, forbidden } from '../../lib/errors.js';
+import type { FaultInjector } from '../../lib/faults.js';
+import { newId } from '../../lib/ids.js';
+import { charLength } from '../../lib/text.js';
+import { assertNoNul } from '../../lib/nul.js';
+import { actorOf, type Viewer } from '../../auth/viewer.js';
+import { requireSession, resolveRuntime, type RuntimeContext } from '../../auth/runtime.js';
+import { appendEvent } from '../../events/events.service.js';
+import { HANDOFF_LIMITS, sessionHandoffs, type HandoffEvidence, type HandoffOrigin, type HandoffSourceRef } from './handoffs.sql.js';
+
+export type HandoffRow = typeof sessionHandoffs.$inferSelect;
+
+export interface HandoffInput {
+  agentId?: string | null;
+  project?: string | null;
+  title: string;
+  goal: string;
+  outcome: string;
+  body: string;
+  sourceRefs?: { ref: string; evidence?: HandoffEvidence | null }[] | null;
+  ttlDays?: number | null;
+}
+
+export type AutomaticHandoffOutcome =
+  | { written: true; skippedReason: null; handoff: HandoffRow }
+  | { written: false; skippedReason: 'TRIVIAL' | 'EXPLICIT_PRESENT'; handoff: HandoffRow | null };
+
+export class HandoffsService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly faults: FaultInjector,
+  ) {}
+
+  /** The agent's own handoff for its current session; replaces whatever the session had. */
+  async writeExplicit(viewer: Viewer | null, input: HandoffInput): Promise<HandoffRow> {
+    const runtime = resolveRuntime(viewer, input);
+    const sessionId = requireSession(runtime);
+    const refs = validate(input, 'ASSISTANT_ASSERTION');
+    const [row] = await this.upsert(runtime, sessionId, 'EXPLICIT', input, refs);
+    if (!row) throw new ForbiddenError('OPERATOR_OWNED', `the handoff of session ${sessionId} was written by an operator; an agent cannot replace it`);
+    return row;
+  }
+
+  /**
+   * The runtime's automatic handoff (agent tokens only). Trivial exchanges are skipped: no
+   * successful tool evidence and fewer than 80 characters of goal, outcome and body together.
+   * Substantive planning is kept even when no tool ran. A live explicit handoff is never replaced.
+   */
+  async recordAutomatic(viewer: Viewer | null, input: HandoffInput): Promise<AutomaticHandoffOutcome> {
+    const runtime = resolveRuntime(viewer, input);
+    if (runtime.viewer.principal !== 'AGENT') throw forbidden('automatic handoffs are written by the agent runtime (an agent token)');
+    const sessionId = requireSession(runtime);
+    const refs = validate(input, 'ASSISTANT_ASSERTION');
+    const hasToolEvidence = refs.some((r) => r.evidence === 'TOOL_EVIDENCE');
+    const text = `${input.goal.trim()}${input.outcome.trim()}${input.body.trim()}`;
+    if (!hasToolEvidence && charLength(text) < HANDOFF_LIMITS.trivialText) return { written: false, skippedReason: 'TRIVIAL', handoff: null };
+    const [row] = await this.upsert(runtime, sessionId, 'AUTOMATIC', input, refs);
+    if (row) return { written: true, skippedReason: null, handoff: row };
+    const [explicit] = await this.db
+      .select()
+      .from(sessionHandoffs)
+      .where(and(eq(sessionHandoffs.agentId, runtime.agentId), eq(sessionHandoffs.project, runtime.scope), eq(sessionHandoffs.sessionId, sessionId)));
+    return { written: false, skippedReason: 'EXPLICIT_PRESENT', handoff: explicit ?? null };
+  }
+
+  /**
+   * One statement: an explicit write takes the session's slot unless an agent would replace a
+   * live operator-written handoff; an automatic one only when the slot holds an automatic or an
+   * expired handoff. Otherwise no row comes back and nothing changed.
+   */
+  private async upsert(runtime: RuntimeContext, sessionId: string, origin: HandoffOrigin, input: HandoffInput, refs: HandoffSourceRef[]) {
+    const now = this.clock.now();
+    const ttlDays = input.ttlDays ?? HANDOFF_LIMITS.defaultTtlDays;
+    const actor = actorOf(runtime.viewer);
+    const h = sessionHandoffs;
+    const values = {
+      origin,
+      conversationId: runtime.conversationId,
+      title: input.title,
+      goal: input.goal,
+      outcome: input.outcome,
+      body: input.body,
+      sourceRefs: refs,
+      ttlDays,
+      expiresAt: addDays(now, ttlDays),
+      updatedAt: now,
+      writtenByKind: actor.kind,
+      writtenById: actor.id,
+    };
+    return this.db.transaction(async (tx) => {
+      const rows = await tx
+        .insert(h)
+        .values({ agentId: runtime.agentId, id: newId(), project: runtime.scope, sessionId, revision: 1, createdAt: now, ...values })
+        .onConflictDoUpdate({
+          target: [h.agentId, h.project, h.sessionId],
+          set: { ...values, revision: sql`${h.revision} + 1` },
+          setWhere:
+            origin === 'AUTOMATIC'
+              ? or(eq(h.origin, 'AUTOMATIC'), sql`${h.expiresAt} <= ${now}`)
+              : actor.kind === 'AGENT'
+                ? or(sql`${h.writtenByKind} <> 'OPERATOR'`, sql`${h.expiresAt} <= ${now}`)
+                : undefined,
+        })
+        .returning();
+      this.faults('handoff.after_write');
+      for (const row of rows) await this.event(tx, row);
+      return rows;
+    });
+  }
+
+  /**
+   * Recent, unexpired handoffs of the agent's scope: explicit ones first, then the current
+   * session's, then the newest. At most 10.
+   */
+  async readRecent(viewer: Viewer | null, input: { agentId?: string | null; project?: string | null; first?: number | null }): Promise<HandoffRow[]> {
+    const runtime = resolveRuntime(viewer, input);
+    const limit = input.first ?? 5;
+    if (!Number.isInteger(limit) || limit < 1 || limit > HANDOFF_LIMITS.read) {
+      throw new ValidationError('first', `sessionReadHandoff returns 1 to ${HANDOFF_LIMITS.read} handoffs`, HANDOFF_LIMITS.read);
+    }
+    const h = sessionHandoffs;
+    return this.db
+      .select()
+      .from(h)
+      .where(and(eq(h.agentId, runtime.agentId), eq(h.project, runtime.scope), gt(h.expiresAt, this.clock.now())))
+      .orderBy(
+        desc(sql`(${h.origin} = 'EXPLICIT')`),
+        desc(sql`(${h.sessionId} = ${runtime.sessionId ?? ''})`),
+        desc(h.updatedAt),
+        desc(h.id),
+      )
+      .limit(limit);
+  }
+
+  async sweepExpired(cutoff: Date): Promise<number> {
+    const removed = await this.db.delete(sessionHandoffs).where(lt(sessionHandoffs.expiresAt, cutoff)).returning({ id: sessionHandoffs.id });
+    return removed.length;
+  }
+
+  private async event(tx: DbOrTx, row: HandoffRow) {
+    await appendEvent(tx, this.clock, {
+      agentId: row.agentId,
+      stream: 'handoff',
+      type: 'handoff.written',
+      subjectId: row.id,
+      project: row.project,
+      payload: { origin: row.origin, sessionId: row.sessionId, revision: row.revision, expiresAt: row.expiresAt.toISOString() },
+    });
+  }
+}
+
+function validate(input: HandoffInput, defaultEvidence: HandoffEvidence): HandoffSourceRef[] {
+  const bound = (field: 'title' | 'goal' | 'outcome' | 'body', value: string) => {
+    const limit = HANDOFF_LIMITS[field];
+    const length = charLength(value);
+    if (length > limit) throw new ValidationError(field, `${field} is bounded to ${limit} characters (got ${length})`, limit);
+  };
+  for (const field of ['title', 'goal', 'outcome', 'body'] as const) assertNoNul(field, input[field]);
+  input.sourceRefs?.forEach((r, index) => assertNoNul(`sourceRefs.${index}.ref`, r.ref));
+  if (input.title.trim().length === 0) throw new ValidationError('title', 'title must not be empty', HANDOFF_LIMITS.title);
+  bound('title', input.title);
+  bound('goal', input.goal);
+  bound('outcome', input.outcome);
+  bound('body', input.body);
+  if (input.ttlDays != null && (!Number.isInteger(input.ttlDays) || input.ttlDays < HANDOFF_LIMITS.ttlMin || input.ttlDays > HANDOFF_LIMITS.ttlMax)) {
+    throw new ValidationError('ttlDays', `ttlDays must be a whole number from ${HANDOFF_LIMITS.ttlMin} to ${HANDOFF_LIMITS.ttlMax}`, HANDOFF_LIMITS.ttlMax);
+  }
+  const refs = input.sourceRefs ?? [];
+  if (refs.length > HANDOFF_LIMITS.sourceRefs) {
+    throw new ValidationError('sourceRefs', `at most ${HANDOFF_LIMITS.sourceRefs} source references (got ${refs.length})`, HANDOFF_LIMITS.sourceRefs);
+  }
+  return refs.map((r, index) => {
+    if (r.ref.trim().length === 0 || charLength(r.ref) > HANDOFF_LIMITS.sourceRef) {
+      throw new ValidationError(`sourceRefs.${index}.ref`, `each source reference is 1 to ${HANDOFF_LIMITS.sourceRef} characters`, HANDOFF_LIMITS.sourceRef);
+    }
+    return { ref: r.ref, evidence: r.evidence ?? defaultEvidence };
+  });
+}
