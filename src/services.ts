@@ -12,6 +12,9 @@ import { TokensService } from './auth/tokens.service.js';
 import { EventHub } from './events/hub.js';
 import { EventLogSweeper } from './events/sweeper.js';
 import { AgentsService } from './domains/agents/agents.service.js';
+import { ContinuityService } from './domains/continuity/continuity.service.js';
+import { OwnershipRegistry } from './domains/continuity/ownership.js';
+import { ContinuityReconciler } from './domains/continuity/reconciler.js';
 
 export interface ServiceDeps {
   config: BurrowConfig;
@@ -34,8 +37,16 @@ export function createServices(deps: ServiceDeps) {
   const hub = new EventHub(database, logger.child({ component: 'events' }));
   const tokens = new TokensService(db, clock);
   const agents = new AgentsService(db, clock, faults);
-  const background: BackgroundJob[] = [new EventLogSweeper(db, clock, config.events.retentionDays, logger)];
-  return { config, database, clock, hub, tokens, agents, background };
+  const continuityLogger = logger.child({ component: 'continuity' });
+  const owners = new OwnershipRegistry(database, clock, continuityLogger);
+  const continuity = new ContinuityService(db, clock, faults, owners, continuityLogger);
+  const background: BackgroundJob[] = [
+    new EventLogSweeper(db, clock, config.events.retentionDays, logger),
+    new ContinuityReconciler(continuity, config.continuity.reconcileIntervalSeconds, continuityLogger),
+    // Stopping the server ends its ownership sessions, which releases their locks.
+    { name: 'continuity owners', start: () => {}, stop: () => owners.closeAll() },
+  ];
+  return { config, database, clock, hub, tokens, agents, continuity, background };
 }
 
 export type Services = ReturnType<typeof createServices>;
