@@ -435,3 +435,71 @@ describe('subscriptions and owners', () => {
     await owner.close();
   });
 });
+
+describe('reconciliation', () => {
+  it('an agent token reconciles only its own agent; an operator may reconcile all', async () => {
+    const { client: mine, owner: myOwner } = await agent('cont-rec-mine');
+    const { client: theirs, owner: theirOwner } = await agent('cont-rec-theirs');
+    await start(mine, myOwner, 'm');
+    await start(theirs, theirOwner, 't');
+    await abandon(mine, 'cont-rec-mine', myOwner);
+    await abandon(theirs, 'cont-rec-theirs', theirOwner);
+    const own = (await mine.reconcileContinuity({})).reconcileContinuity;
+    expect(own.interrupted.map((r) => `${r.agentId}/${r.runId}`)).toEqual(['cont-rec-mine/m']);
+    await expect(mine.reconcileContinuity({ agentId: 'cont-rec-theirs' })).rejects.toMatchObject({ code: 'AGENT_MISMATCH' });
+    expect((await run(theirs, 't')).state).toBe('RUNNING');
+    const all = (await server.operator.reconcileContinuity({})).reconcileContinuity;
+    // Earlier tests left abandoned runs of other agents too; the operator pass takes them all, mine is already done.
+    const operatorInterrupted = all.interrupted.map((r) => `${r.agentId}/${r.runId}`);
+    expect(operatorInterrupted).toContain('cont-rec-theirs/t');
+    expect(operatorInterrupted).not.toContain('cont-rec-mine/m');
+    expect((await run(theirs, 't')).state).toBe('RECOVERY_PENDING');
+  });
+
+  it('a failure while interrupting leaves the run RUNNING with no log entry; the next pass interrupts it once', async () => {
+    const { client, owner } = await agent('cont-rec-fault');
+    await start(client, owner, 'rf');
+    await abandon(client, 'cont-rec-fault', owner);
+    const before = await run(client, 'rf');
+    failAt = 'continuity.reconcile.after_interrupt';
+    await expect(client.reconcileContinuity({})).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
+    failAt = null;
+    expect(await run(client, 'rf')).toEqual(before);
+    const reconciled = (await client.reconcileContinuity({})).reconcileContinuity;
+    expect(reconciled.interrupted.map((r) => r.runId)).toEqual(['rf']);
+    expect((await run(client, 'rf')).transitions.map((t) => t.to)).toEqual(['RUNNING', 'INTERRUPTED', 'RECOVERY_PENDING']);
+  });
+
+  it('the database refuses what the API refuses (CHECK constraints)', async () => {
+    const { client, owner } = await agent('cont-checks');
+    await start(client, owner, 'chk');
+    const pool = server.database.pool;
+    const attempt = (statement: string) => pool.query(statement).then(() => 'accepted', (error: { constraint?: string }) => error.constraint ?? 'error');
+    expect(await attempt(`UPDATE continuity_state SET head = to_json(repeat('x', 262143)) WHERE run_id = 'chk'`)).toBe('continuity_state_head_limit');
+    expect(await attempt(`UPDATE continuity_state SET state = 'DONE' WHERE run_id = 'chk'`)).toBe('continuity_state_state');
+    expect(await attempt(`UPDATE continuity_state SET generation = 0 WHERE run_id = 'chk'`)).toBe('continuity_state_generation_positive');
+    expect(await attempt(`UPDATE continuity_state SET state = 'COMPLETED' WHERE run_id = 'chk'`)).toBe('continuity_state_completed_at');
+    expect((await run(client, 'chk')).state).toBe('RUNNING');
+    await owner.close();
+  });
+
+  it('the interval reconciler interrupts and assesses abandoned runs without being asked', async () => {
+    const timed = await startServer({ config: { continuity: { reconcileIntervalSeconds: 1 } } });
+    try {
+      const client = await timed.agentClient('cont-interval');
+      const owner = await openOwner(client);
+      await client.startContinuityRun({ input: { runId: 'iv', ownerId: owner.ownerId } });
+      await owner.close();
+      const deadline = Date.now() + 15_000;
+      let state = 'RUNNING';
+      while (state !== 'RECOVERY_PENDING' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        state = (await client.continuityRun({ runId: 'iv' })).continuityRun!.state;
+      }
+      expect(state).toBe('RECOVERY_PENDING');
+      expect((await client.continuityRun({ runId: 'iv' })).continuityRun!.transitions.map((t) => t.reason)).toEqual(['claimed', 'owner_abandoned', 'assessed']);
+    } finally {
+      await timed.stop();
+    }
+  });
+});

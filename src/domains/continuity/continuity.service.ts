@@ -372,16 +372,22 @@ export class ContinuityService {
    */
   async reconcile(agentId: string | null = null): Promise<ReconcileResult> {
     const agentFilter = agentId ? eq(continuityState.agentId, agentId) : undefined;
-    const candidates = await this.db
-      .select({ agentId: continuityState.agentId, runId: continuityState.runId, ownerId: continuityState.ownerId, generation: continuityState.generation })
-      .from(continuityState)
-      .where(and(inArray(continuityState.state, ['RUNNING', 'FINALIZING']), agentFilter))
-      .orderBy(asc(continuityState.updatedAt))
-      .limit(1000);
-    const alive = await this.owners.alive(candidates.map((c) => c.ownerId));
+    const liveStates = inArray(continuityState.state, ['RUNNING', 'FINALIZING']);
+    // Owners first, then only the dead owners' runs: live runs can never crowd out abandoned ones.
+    const ownerRows = await this.db.selectDistinct({ ownerId: continuityState.ownerId }).from(continuityState).where(and(liveStates, agentFilter));
+    const ownerIds = ownerRows.map((r) => r.ownerId);
+    const alive = await this.owners.alive(ownerIds);
+    const dead = ownerIds.filter((id) => !alive.has(id));
+    const candidates = dead.length
+      ? await this.db
+          .select({ agentId: continuityState.agentId, runId: continuityState.runId, ownerId: continuityState.ownerId, generation: continuityState.generation })
+          .from(continuityState)
+          .where(and(liveStates, agentFilter, inArray(continuityState.ownerId, dead)))
+          .orderBy(asc(continuityState.updatedAt))
+          .limit(1000)
+      : [];
     const interrupted: ContinuityRunRow[] = [];
     for (const candidate of candidates) {
-      if (alive.has(candidate.ownerId)) continue;
       const run = await this.interruptAbandoned(candidate);
       if (run) interrupted.push(run);
     }
@@ -399,7 +405,7 @@ export class ContinuityService {
     if (interrupted.length || recoveryPending.length) {
       this.logger.info('continuity reconciled', { interrupted: interrupted.length, recoveryPending: recoveryPending.length });
     }
-    return { ownersChecked: new Set(candidates.map((c) => c.ownerId)).size, interrupted, recoveryPending };
+    return { ownersChecked: ownerIds.length, interrupted, recoveryPending };
   }
 
   private async interruptAbandoned(candidate: { agentId: string; runId: string; ownerId: string; generation: number }): Promise<ContinuityRunRow | null> {
