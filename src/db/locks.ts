@@ -32,6 +32,12 @@ export async function holdSessionLock(connection: Queryable, lockClass: number, 
   await connection.query('SELECT pg_advisory_lock($1::int, hashtext($2))', [lockClass, subject]);
 }
 
+/** Like holdSessionLock, but returns false at once when another backend holds the key. */
+export async function tryHoldSessionLock(connection: Queryable, lockClass: number, subject: string): Promise<boolean> {
+  const { rows } = await connection.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1::int, hashtext($2)) AS locked', [lockClass, subject]);
+  return rows[0]?.locked === true;
+}
+
 /**
  * Which of `subjects` have their session lock held by some backend. One statement: a lock we
  * get is released in the same statement, so the checking connection never keeps it. Must run on

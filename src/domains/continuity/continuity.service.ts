@@ -64,6 +64,8 @@ export interface Fence {
 
 export interface ReconcileResult {
   ownersChecked: number;
+  /** Runs whose interruption or assessment failed this pass (logged); the next pass retries them. */
+  failed: string[];
   interrupted: ContinuityRunRow[];
   recoveryPending: ContinuityRunRow[];
 }
@@ -387,8 +389,19 @@ export class ContinuityService {
           .limit(1000)
       : [];
     const interrupted: ContinuityRunRow[] = [];
+    const failed: string[] = [];
+    // One run's failure must not stall every other abandoned run behind it, pass after pass.
+    const attempt = async <T>(agent: string, runId: string, work: () => Promise<T>): Promise<T | null> => {
+      try {
+        return await work();
+      } catch (error) {
+        this.logger.warn('continuity reconciliation of a run failed', { agentId: agent, runId, error: (error as Error).message });
+        failed.push(runId);
+        return null;
+      }
+    };
     for (const candidate of candidates) {
-      const run = await this.interruptAbandoned(candidate);
+      const run = await attempt(candidate.agentId, candidate.runId, () => this.interruptAbandoned(candidate));
       if (run) interrupted.push(run);
     }
     const waiting = await this.db
@@ -399,13 +412,13 @@ export class ContinuityService {
       .limit(1000);
     const recoveryPending: ContinuityRunRow[] = [];
     for (const run of waiting) {
-      const assessed = await this.assess(run.agentId, run.runId);
+      const assessed = await attempt(run.agentId, run.runId, () => this.assess(run.agentId, run.runId));
       if (assessed) recoveryPending.push(assessed);
     }
     if (interrupted.length || recoveryPending.length) {
       this.logger.info('continuity reconciled', { interrupted: interrupted.length, recoveryPending: recoveryPending.length });
     }
-    return { ownersChecked: ownerIds.length, interrupted, recoveryPending };
+    return { ownersChecked: ownerIds.length, failed, interrupted, recoveryPending };
   }
 
   private async interruptAbandoned(candidate: { agentId: string; runId: string; ownerId: string; generation: number }): Promise<ContinuityRunRow | null> {

@@ -14,7 +14,7 @@ import { hostname } from 'node:os';
 import type pg from 'pg';
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
-import { heldSessionLocks, holdSessionLock, LockClass } from '../../db/locks.js';
+import { heldSessionLocks, LockClass, tryHoldSessionLock } from '../../db/locks.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
@@ -58,12 +58,19 @@ export class OwnershipRegistry {
    * owner id a run can name was locked first: "lock free" can only mean "gone".
    */
   async open(agentId: string): Promise<OwnershipSession> {
-    const ownerId = newId();
+    let ownerId = newId();
     const client = await this.database.openDedicatedConnection();
     if (client) {
       try {
+        // try-lock, not lock: a busy key means a hashtext collision with a live owner (or a
+        // reconciler probing it this instant); a fresh UUID avoids waiting on a stranger.
+        let locked = false;
+        for (let attempt = 0; attempt < 5 && !locked; attempt++) {
+          if (attempt > 0) ownerId = newId();
+          locked = await tryHoldSessionLock(client, LockClass.continuityOwner, ownerId);
+        }
+        if (!locked) throw new Error('could not take an owner lock after 5 fresh owner ids');
         await client.query(`SET application_name = '${OWNER_APPLICATION_PREFIX}${ownerId}'`);
-        await holdSessionLock(client, LockClass.continuityOwner, ownerId);
       } catch (error) {
         await client.end().catch(() => {});
         throw error;
