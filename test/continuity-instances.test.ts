@@ -156,15 +156,24 @@ describe.skipIf(!onRealServer)(`continuity across instances and connections (${N
     const onB = await b.agentClient(agentId);
     const onC = await c.agentClient(agentId);
     const owner = await openOwner(onA);
-    const runIds = Array.from({ length: 8 }, (_, i) => `fin-${i}`);
+    const runIds = Array.from({ length: 10 }, (_, i) => `fin-${i}`);
     for (const runId of runIds) {
       await start(onA, owner, runId);
       await onA.finalizeContinuityRun({ input: { runId, generation: 1, ownerId: owner.ownerId, result: '{"ok":true}' } });
     }
     await terminateOwner(owner.ownerId);
-    const completions = runIds.map((runId) => onA.completeContinuityRun({ input: { runId, generation: 1, ownerId: owner.ownerId } }).then((r) => r.completeContinuityRun));
-    const [results] = await Promise.all([Promise.all(completions), onB.reconcileContinuity({}), onC.reconcileContinuity({})]);
+    const complete = (runId: string) => onA.completeContinuityRun({ input: { runId, generation: 1, ownerId: owner.ownerId } }).then((r) => r.completeContinuityRun);
+    // 0-3 complete before any reconciliation, 4-7 race two reconcilers, 8-9 come after them.
+    const results: Awaited<ReturnType<typeof complete>>[] = [];
+    for (const runId of runIds.slice(0, 4)) results.push(await complete(runId));
+    const [racing] = await Promise.all([Promise.all(runIds.slice(4, 8).map(complete)), onB.reconcileContinuity({}), onC.reconcileContinuity({})]);
+    results.push(...racing);
     await onB.reconcileContinuity({});
+    for (const runId of runIds.slice(8)) results.push(await complete(runId));
+    await onC.reconcileContinuity({});
+    const outcome = results.map((r) => r.__typename === 'CompleteContinuityRunSuccess');
+    expect(outcome.slice(0, 4)).toEqual([true, true, true, true]);
+    expect(outcome.slice(8)).toEqual([false, false]);
     for (const [i, runId] of runIds.entries()) {
       const current = await run(onA, runId);
       const tos = current.transitions.map((t) => t.to);

@@ -121,6 +121,9 @@ describe('the state diagram', () => {
       complete: (runId: string, g?: number) => client.completeContinuityRun({ input: fence(runId, g) }).then((r) => r.completeContinuityRun),
       interrupt: (runId: string, g?: number) => client.interruptContinuityRun({ input: { ...fence(runId, g), reason: 'x' } }).then((r) => r.interruptContinuityRun),
       claim: (runId: string) => client.claimContinuityRecovery({ input: { runId, ownerId: o } }).then((r) => r.claimContinuityRecovery),
+      effect: (runId: string, g?: number) => client.recordContinuityEffect({ input: { ...fence(runId, g), kind: 'k', request: '{}' } }).then((r) => r.recordContinuityEffect),
+      receipt: (runId: string, g?: number) =>
+        client.recordContinuityReceipt({ input: { ...fence(runId, g), effectId: 'e', outcome: 'SUCCEEDED', receipt: '{}' } }).then((r) => r.recordContinuityReceipt),
     };
     // Put one run in every state.
     await start(client, owner, 'in-running');
@@ -158,6 +161,12 @@ describe('the state diagram', () => {
       ['in-pending', 'finalize'],
       ['in-pending', 'complete'],
       ['in-pending', 'interrupt'],
+      ['in-completed', 'effect'],
+      ['in-completed', 'receipt'],
+      ['in-interrupted-2', 'effect'],
+      ['in-interrupted-2', 'receipt'],
+      ['in-pending', 'effect'],
+      ['in-pending', 'receipt'],
     ];
     const before = new Map<string, unknown>();
     for (const id of new Set(forbidden.map(([id]) => id))) before.set(id, await run(client, id));
