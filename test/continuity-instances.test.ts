@@ -110,6 +110,24 @@ describe.skipIf(!onRealServer)(`continuity across instances and connections (${N
     await heir.close();
   });
 
+  it('an instance that stops takes its owners with it; another instance recovers their runs', async () => {
+    const d = await startServer({ database: a.testDatabase });
+    const onD = await d.agentClient('inst-stop');
+    const owner = await openOwner(onD);
+    await start(onD, owner, 'st');
+    const onA = await a.agentClient('inst-stop');
+    expect((await onA.reconcileContinuity({})).reconcileContinuity.interrupted).toEqual([]);
+    await d.stop();
+    const deadline = Date.now() + 10_000;
+    while ((await onA.continuityOwners({ includeClosed: true })).continuityOwners.some((o) => o.live)) {
+      if (Date.now() > deadline) throw new Error('owner still live after its instance stopped');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const reconciled = (await onA.reconcileContinuity({})).reconcileContinuity;
+    expect(reconciled.interrupted.map((r) => r.runId)).toEqual(['st']);
+    expect(reconciled.recoveryPending.map((r) => r.runId)).toEqual(['st']);
+  });
+
   it('three instances reconciling at once interrupt each abandoned run exactly once', async () => {
     const agentId = 'inst-race';
     const clients = [await a.agentClient(agentId), await b.agentClient(agentId), await c.agentClient(agentId)];
