@@ -74,7 +74,7 @@ describe.skipIf(!onRealServer)(`continuity across instances and connections (${N
       reason: 'owner_abandoned',
       stateAtInterruption: 'RUNNING',
       ownerId: owner.ownerId,
-      unconfirmedEffects: [{ effectId: 'charge', kind: 'payment', outcome: 'UNKNOWN', request: { amount: 5 } }],
+      unconfirmedEffects: [{ effectId: 'charge', kind: 'payment', outcome: 'UNKNOWN', request: '{"amount":5}' }],
     });
     expect(reconciled.recoveryPending.map((r) => [r.runId, r.state, r.recoveryQueue])).toEqual([
       ['k', 'RECOVERY_PENDING', [{ kind: 'RECONCILE_EFFECT', effectId: 'charge', effectKind: 'payment', outcome: 'UNKNOWN', intendedGeneration: 1 }, { kind: 'RESUME_TURN', headRevision: 0 }]],

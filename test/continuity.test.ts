@@ -272,7 +272,7 @@ describe('effects, manifests and recovery queues', () => {
       reason: 'owner_abandoned',
       stateAtInterruption: 'RUNNING',
       confirmedEffects: [{ effectId: 'mail-1', kind: 'email', outcome: 'SUCCEEDED' }],
-      unconfirmedEffects: [{ effectId: 'pay-1', kind: 'payment', outcome: 'UNKNOWN', intendedGeneration: 1, request: { amount: 10.5, to: 'x' } }],
+      unconfirmedEffects: [{ effectId: 'pay-1', kind: 'payment', outcome: 'UNKNOWN', intendedGeneration: 1, request: '{"amount":  10.50, "to":"x"}' }],
     });
     expect(reconciled.recoveryPending[0].recoveryQueue).toEqual([
       { kind: 'RECONCILE_EFFECT', effectId: 'pay-1', effectKind: 'payment', outcome: 'UNKNOWN', intendedGeneration: 1 },
@@ -350,6 +350,23 @@ describe('documents and limits', () => {
     expect((await run(client, 'l')).head).toBe(head);
   });
 
+  it('keeps a NUL escape (which PostgreSQL json cannot turn into text) through interruption and assessment', async () => {
+    const { client, owner } = await agent('cont-escape');
+    const text = '{"note":"a\\u0000b"}';
+    await start(client, owner, 'esc', text);
+    await client.recordContinuityEffect({ input: { runId: 'esc', generation: 1, ownerId: owner.ownerId, effectId: 'x', kind: 'k', request: text } });
+    await client.finalizeContinuityRun({ input: { runId: 'esc', generation: 1, ownerId: owner.ownerId, result: text } });
+    await abandon(client, 'cont-escape', owner);
+    const reconciled = (await client.reconcileContinuity({ agentId: 'cont-escape' })).reconcileContinuity;
+    expect(reconciled.failed).toEqual([]);
+    const current = await run(client, 'esc');
+    expect([current.state, current.head, current.finalResult, current.effects[0].request]).toEqual(['RECOVERY_PENDING', text, text, text]);
+    expect(current.recoveryQueue).toEqual([
+      { kind: 'RECONCILE_EFFECT', effectId: 'x', effectKind: 'k', outcome: 'UNKNOWN', intendedGeneration: 1 },
+      { kind: 'FINISH_FINALIZATION', headRevision: 0 },
+    ]);
+  });
+
   it('enforces the head limit at the boundary and one past it, and rejects non-JSON', async () => {
     const { client, owner } = await agent('cont-limits');
     const atLimit = `"${'é'.repeat(262_142)}"`;
@@ -365,6 +382,9 @@ describe('documents and limits', () => {
     expect((await client.startContinuityRun({ input: { runId: 'r'.repeat(129), ownerId: owner.ownerId } })).startContinuityRun).toMatchObject({ field: 'runId', limit: 128 });
     expect((await client.startContinuityRun({ input: { runId: 'r'.repeat(128), ownerId: owner.ownerId } })).startContinuityRun.__typename).toBe('StartContinuityRunSuccess');
     expect((await client.interruptContinuityRun({ input: { ...fence, reason: 'x'.repeat(2001) } })).interruptContinuityRun).toMatchObject({ field: 'reason', limit: 2000 });
+    expect((await client.interruptContinuityRun({ input: { ...fence, reason: 'a\u0000b' } })).interruptContinuityRun).toMatchObject({ __typename: 'ValidationFailed', field: 'reason' });
+    expect((await client.recordContinuityEffect({ input: { ...fence, kind: 'a\u0000b', request: '{}' } })).recordContinuityEffect).toMatchObject({ __typename: 'ValidationFailed', field: 'kind' });
+    expect((await client.commitContinuityRun({ input: { ...fence, head: '"a\u0000b"' } })).commitContinuityRun).toMatchObject({ __typename: 'ValidationFailed', field: 'head' });
     const unchanged = await run(client, 'big');
     expect([unchanged.headRevision, unchanged.effectCount, unchanged.state]).toEqual([0, 0, 'RUNNING']);
     await owner.close();

@@ -86,7 +86,8 @@ export interface InterruptionManifest {
     outcome: 'UNKNOWN';
     intendedGeneration: number;
     intendedAt: string;
-    request: unknown;
+    /** The request's JSON text exactly as recorded. */
+    request: string;
     note: string;
   }[];
 }
@@ -200,6 +201,7 @@ export class ContinuityService {
       throw new ValidationError('effectId', 'effectId must be 1 to 128 characters of letters, digits, ".", "_", ":" or "-"', CONTINUITY_LIMITS.runId);
     }
     const kind = input.kind.trim();
+    if (kind.includes('\u0000')) throw new ValidationError('kind', 'kind may not contain NUL characters');
     if (kind.length < 1 || charLength(kind) > CONTINUITY_LIMITS.effectKind) {
       throw new ValidationError('kind', `kind must be 1 to ${CONTINUITY_LIMITS.effectKind} characters`, CONTINUITY_LIMITS.effectKind);
     }
@@ -302,6 +304,7 @@ export class ContinuityService {
   async interrupt(viewer: Viewer | null, input: Fence & { reason: string }): Promise<ContinuityRunRow> {
     const agentId = this.fenceAgent(viewer, input);
     const reason = input.reason.trim();
+    if (reason.includes('\u0000')) throw new ValidationError('reason', 'reason may not contain NUL characters');
     if (reason.length < 1 || charLength(reason) > CONTINUITY_LIMITS.reason) {
       throw new ValidationError('reason', `reason must be 1 to ${CONTINUITY_LIMITS.reason} characters`, CONTINUITY_LIMITS.reason);
     }
@@ -450,22 +453,20 @@ export class ContinuityService {
     return this.db.transaction(async (tx) => {
       const interruptedRun = and(eq(continuityState.agentId, agentId), eq(continuityState.runId, runId), eq(continuityState.state, 'INTERRUPTED'));
       const [locked] = await tx
-        .select({
-          headRevision: continuityState.headRevision,
-          // Only a run interrupted while finalizing with its result durable has finished its turn.
-          turnDone: sql<boolean>`${continuityState.finalResult} IS NOT NULL AND ${continuityState.interruptionManifest}->>'stateAtInterruption' = 'FINALIZING'`,
-        })
+        .select({ headRevision: continuityState.headRevision, manifest: continuityState.interruptionManifest })
         .from(continuityState)
         .where(interruptedRun)
         .for('update', { skipLocked: true });
       if (!locked) return null;
+      // Only a run interrupted while finalizing with its result durable has finished its turn.
+      const turnDone = (locked.manifest as InterruptionManifest | null)?.finalResultDurable === true;
       const effects = await this.effectsOf(tx, agentId, runId);
       const queue: RecoveryQueueItem[] = effects
         .filter((e) => e.outcome === 'UNKNOWN')
         .map((e) => ({ kind: 'RECONCILE_EFFECT', effectId: e.effectId, effectKind: e.kind, outcome: 'UNKNOWN', intendedGeneration: e.intendedGeneration }));
       // A durable final result means the turn itself is done: recovery finishes the
       // finalization, it never schedules the turn again.
-      queue.push(locked.turnDone ? { kind: 'FINISH_FINALIZATION', headRevision: locked.headRevision } : { kind: 'RESUME_TURN', headRevision: locked.headRevision });
+      queue.push(turnDone ? { kind: 'FINISH_FINALIZATION', headRevision: locked.headRevision } : { kind: 'RESUME_TURN', headRevision: locked.headRevision });
       const [run] = await tx
         .update(continuityState)
         .set({ state: 'RECOVERY_PENDING', recoveryQueue: queue, ...this.bump() })
@@ -620,7 +621,7 @@ export class ContinuityService {
           outcome: 'UNKNOWN',
           intendedGeneration: e.intendedGeneration,
           intendedAt: e.intendedAt.toISOString(),
-          request: JSON.parse(e.request) as unknown,
+          request: e.request,
           note: 'intended without a receipt: it may or may not have happened; reconcile before repeating it',
         })),
     };
