@@ -533,3 +533,16 @@ describe('reconciliation', () => {
     }
   });
 });
+
+describe('node', () => {
+  it('a run is a node its own agent can fetch by global id, and only its agent', async () => {
+    const { client, owner } = await agent('cont-node');
+    const started = await start(client, owner, 'nd');
+    const { node } = await client.node({ id: started.id });
+    expect(node).toMatchObject({ __typename: 'ContinuityRun', id: started.id });
+    const stranger = await server.agentClient('cont-node-stranger');
+    await expect(stranger.node({ id: started.id })).rejects.toMatchObject({ code: 'AGENT_MISMATCH' });
+    expect((await server.operator.node({ id: started.id })).node).toMatchObject({ __typename: 'ContinuityRun', id: started.id });
+    await owner.close();
+  });
+});

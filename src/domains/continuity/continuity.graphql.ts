@@ -60,7 +60,14 @@ const ContinuityTransitionRef = builder.objectRef<ContinuityLogRow>('ContinuityT
   }),
 });
 
-export const ContinuityRunRef = builder.objectRef<ContinuityRunRow>('ContinuityRun').implement({
+export const ContinuityRunRef = builder.objectRef<ContinuityRunRow>('ContinuityRun');
+builder.node(ContinuityRunRef, {
+  id: { resolve: (r) => `${r.agentId}/${r.runId}` },
+  loadOne: (id, ctx) => {
+    const slash = id.indexOf('/');
+    if (slash < 1) return null;
+    return ctx.services.continuity.getRun(ctx.viewer, id.slice(0, slash), id.slice(slash + 1));
+  },
   fields: (t) => ({
     runId: t.exposeString('runId'),
     agentId: t.exposeString('agentId'),
