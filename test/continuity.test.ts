@@ -546,3 +546,23 @@ describe('node', () => {
     await owner.close();
   });
 });
+
+describe('batching', () => {
+  it('effects and transitions of a page of runs cost the same statements for 2 runs as for 6', async () => {
+    const { client, owner } = await agent('cont-batch');
+    for (let i = 0; i < 6; i++) {
+      await start(client, owner, `b${i}`);
+      await client.recordContinuityEffect({ input: { runId: `b${i}`, generation: 1, ownerId: owner.ownerId, kind: 'k', request: '{}' } });
+    }
+    const query = `query($first: Int) { continuityRuns(first: $first) { edges { node { runId effects { effectId } transitions { to } } } } }`;
+    const count = async (first: number) => {
+      const before = server.database.statements.count;
+      const result = await client.request<{ continuityRuns: { edges: { node: { effects: unknown[]; transitions: unknown[] } }[] } }>(query, { first });
+      expect(result.continuityRuns.edges).toHaveLength(first);
+      expect(result.continuityRuns.edges.every((e) => e.node.effects.length === 1 && e.node.transitions.length === 1)).toBe(true);
+      return server.database.statements.count - before;
+    };
+    expect(await count(6)).toBe(await count(2));
+    await owner.close();
+  });
+});

@@ -6,7 +6,7 @@ import { bindingOf, decodeCursor, encodeCursor, pageSize, toConnection } from '.
 import { badRequest, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { CONTINUITY_RUN_STATES, EFFECT_OUTCOMES, type ContinuityRunState, type EffectOutcome } from './continuity.sql.js';
 import { ContinuityFenceError } from './continuity.errors.js';
-import type { ContinuityEffectRow, ContinuityLogRow, ContinuityOwnerRow, ContinuityRunRow, ReconcileResult } from './continuity.service.js';
+import type { ContinuityEffectRow, ContinuityLogRow, ContinuityOwnerRow, ContinuityRunRow, ReconcileResult, RunKey } from './continuity.service.js';
 import type { OwnershipSession } from './ownership.js';
 
 export const ContinuityRunStateEnum = builder.enumType('ContinuityRunState', { values: CONTINUITY_RUN_STATES });
@@ -60,6 +60,9 @@ const ContinuityTransitionRef = builder.objectRef<ContinuityLogRow>('ContinuityT
   }),
 });
 
+/** Agent ids and run ids never contain "/", so "agentId/runId" is an unambiguous key. */
+const runKeyOf = (key: string): RunKey => ({ agentId: key.slice(0, key.indexOf('/')), runId: key.slice(key.indexOf('/') + 1) });
+
 export const ContinuityRunRef = builder.objectRef<ContinuityRunRow>('ContinuityRun');
 builder.node(ContinuityRunRef, {
   id: { resolve: (r) => `${r.agentId}/${r.runId}` },
@@ -91,8 +94,18 @@ builder.node(ContinuityRunRef, {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
     interruptedAt: t.expose('interruptedAt', { type: 'DateTime', nullable: true }),
-    effects: t.field({ type: [ContinuityEffectRef], resolve: (r, _, ctx) => ctx.services.continuity.effectsOfRun(r.agentId, r.runId) }),
-    transitions: t.field({ type: [ContinuityTransitionRef], resolve: (r, _, ctx) => ctx.services.continuity.logOf(r.agentId, r.runId) }),
+    effects: t.loadableList({
+      type: ContinuityEffectRef,
+      description: 'External effects in the order they were intended',
+      load: (keys: string[], ctx) => ctx.services.continuity.effectsForRuns(keys.map(runKeyOf)),
+      resolve: (r) => `${r.agentId}/${r.runId}`,
+    }),
+    transitions: t.loadableList({
+      type: ContinuityTransitionRef,
+      description: 'The continuity_log of the run, in order',
+      load: (keys: string[], ctx) => ctx.services.continuity.logsForRuns(keys.map(runKeyOf)),
+      resolve: (r) => `${r.agentId}/${r.runId}`,
+    }),
   }),
 });
 

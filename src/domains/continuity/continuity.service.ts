@@ -55,6 +55,11 @@ export type ContinuityOwnerRow = typeof continuityOwners.$inferSelect & { live: 
 
 const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
+export interface RunKey {
+  agentId: string;
+  runId: string;
+}
+
 export interface Fence {
   agentId?: string | null;
   runId: string;
@@ -513,16 +518,28 @@ export class ContinuityService {
       .orderBy(asc(continuityEffects.intendedAt), asc(continuityEffects.effectId));
   }
 
-  async effectsOfRun(agentId: string, runId: string): Promise<ContinuityEffectRow[]> {
-    return this.effectsOf(this.db, agentId, runId);
+  /** Batch loader: effects of several runs (keys are agentId/runId), one statement. */
+  async effectsForRuns(keys: readonly RunKey[]): Promise<ContinuityEffectRow[][]> {
+    const rows = keys.length
+      ? await this.db
+          .select(effectColumns)
+          .from(continuityEffects)
+          .where(or(...keys.map((k) => and(eq(continuityEffects.agentId, k.agentId), eq(continuityEffects.runId, k.runId)))))
+          .orderBy(asc(continuityEffects.intendedAt), asc(continuityEffects.effectId))
+      : [];
+    return keys.map((k) => rows.filter((r) => r.agentId === k.agentId && r.runId === k.runId));
   }
 
-  async logOf(agentId: string, runId: string): Promise<ContinuityLogRow[]> {
-    return this.db
-      .select()
-      .from(continuityLog)
-      .where(and(eq(continuityLog.agentId, agentId), eq(continuityLog.runId, runId)))
-      .orderBy(asc(continuityLog.position));
+  /** Batch loader: transitions of several runs in log order, one statement. */
+  async logsForRuns(keys: readonly RunKey[]): Promise<ContinuityLogRow[][]> {
+    const rows = keys.length
+      ? await this.db
+          .select()
+          .from(continuityLog)
+          .where(or(...keys.map((k) => and(eq(continuityLog.agentId, k.agentId), eq(continuityLog.runId, k.runId)))))
+          .orderBy(asc(continuityLog.position))
+      : [];
+    return keys.map((k) => rows.filter((r) => r.agentId === k.agentId && r.runId === k.runId));
   }
 
   // ---- internals ----------------------------------------------------------------------------
