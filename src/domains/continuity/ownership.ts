@@ -16,6 +16,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { heldSessionLocks, LockClass, tryHoldSessionLock } from '../../db/locks.js';
 import type { Clock } from '../../lib/clock.js';
+import { RequestError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { continuityOwners } from './continuity.sql.js';
@@ -59,7 +60,13 @@ export class OwnershipRegistry {
    */
   async open(agentId: string): Promise<OwnershipSession> {
     let ownerId = newId();
-    const client = await this.database.openDedicatedConnection();
+    let client: pg.Client | null;
+    try {
+      client = await this.database.openDedicatedConnection();
+    } catch (error) {
+      this.logger.warn('cannot open an owner lock connection', { agentId, error: (error as Error).message });
+      throw new RequestError('OWNERSHIP_UNAVAILABLE', 'the server cannot open a lock connection for a new owner right now (database connection limit?); retry later');
+    }
     if (client) {
       try {
         // try-lock, not lock: a busy key means a hashtext collision with a live owner (or a
