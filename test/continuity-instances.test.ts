@@ -67,6 +67,10 @@ describe.skipIf(!onRealServer)(`continuity across instances and connections (${N
     await terminateOwner(owner.ownerId);
     // The runtime learns its session is over.
     expect(await owner.next()).toMatchObject({ live: false, ended: 'lost' });
+    // Before any reconciliation, the dead owner can no longer write: the lock decides.
+    const zombie = (await onA.commitContinuityRun({ input: { ...fence, head: '{"step":2}' } })).commitContinuityRun;
+    expect(zombie).toMatchObject({ __typename: 'Forbidden', code: 'OWNER_NOT_LIVE' });
+    expect(await run(onB, 'k')).toMatchObject({ state: 'RUNNING', head: '{"step":1}', headRevision: 0 });
 
     const reconciled = (await onB.reconcileContinuity({})).reconcileContinuity;
     expect(reconciled.interrupted.map((r) => [r.runId, r.state])).toEqual([['k', 'INTERRUPTED']]);
@@ -168,41 +172,34 @@ describe.skipIf(!onRealServer)(`continuity across instances and connections (${N
     await survivor.close();
   });
 
-  it('completion racing reconciliation: a durable completion is never re-queued, an interrupted run never completes', async () => {
+  it('a durable completion is never re-queued; a dead owner\'s late completion is refused and queued to finish', async () => {
     const agentId = 'inst-complete';
     const onA = await a.agentClient(agentId);
     const onB = await b.agentClient(agentId);
     const onC = await c.agentClient(agentId);
     const owner = await openOwner(onA);
-    const runIds = Array.from({ length: 10 }, (_, i) => `fin-${i}`);
+    const runIds = Array.from({ length: 8 }, (_, i) => `fin-${i}`);
+    const fence = (runId: string) => ({ runId, generation: 1, ownerId: owner.ownerId });
     for (const runId of runIds) {
       await start(onA, owner, runId);
-      await onA.finalizeContinuityRun({ input: { runId, generation: 1, ownerId: owner.ownerId, result: '{"ok":true}' } });
+      await onA.finalizeContinuityRun({ input: { ...fence(runId), result: '{"ok":true}' } });
     }
+    // 0-3 complete while the owner lives; 4-7 are still finalizing when it dies.
+    for (const runId of runIds.slice(0, 4)) ok((await onA.completeContinuityRun({ input: fence(runId) })).completeContinuityRun, 'CompleteContinuityRunSuccess');
     await terminateOwner(owner.ownerId);
-    const complete = (runId: string) => onA.completeContinuityRun({ input: { runId, generation: 1, ownerId: owner.ownerId } }).then((r) => r.completeContinuityRun);
-    // 0-3 complete before any reconciliation, 4-7 race two reconcilers, 8-9 come after them.
-    const results: Awaited<ReturnType<typeof complete>>[] = [];
-    for (const runId of runIds.slice(0, 4)) results.push(await complete(runId));
-    const [racing] = await Promise.all([Promise.all(runIds.slice(4, 8).map(complete)), onB.reconcileContinuity({}), onC.reconcileContinuity({})]);
-    results.push(...racing);
+    const late = runIds.slice(4).map((runId) => onA.completeContinuityRun({ input: fence(runId) }).then((r) => r.completeContinuityRun));
+    const [lateResults] = await Promise.all([Promise.all(late), onB.reconcileContinuity({}), onC.reconcileContinuity({}), onA.reconcileContinuity({})]);
+    // Whichever came first, a dead owner's completion is refused: its lock is gone, or the run is no longer FINALIZING.
+    for (const result of lateResults) expect(['OWNER_NOT_LIVE', 'FORBIDDEN_TRANSITION']).toContain('code' in result ? result.code : result.__typename);
     await onB.reconcileContinuity({});
-    for (const runId of runIds.slice(8)) results.push(await complete(runId));
-    await onC.reconcileContinuity({});
-    const outcome = results.map((r) => r.__typename === 'CompleteContinuityRunSuccess');
-    expect(outcome.slice(0, 4)).toEqual([true, true, true, true]);
-    expect(outcome.slice(8)).toEqual([false, false]);
-    for (const [i, runId] of runIds.entries()) {
+    for (const runId of runIds.slice(0, 4)) {
       const current = await run(onA, runId);
-      const tos = current.transitions.map((t) => t.to);
-      if (results[i].__typename === 'CompleteContinuityRunSuccess') {
-        expect([runId, current.state, tos]).toEqual([runId, 'COMPLETED', ['RUNNING', 'FINALIZING', 'COMPLETED']]);
-        expect(current.recoveryQueue).toBeNull();
-      } else {
-        expect(results[i]).toMatchObject({ code: 'FORBIDDEN_TRANSITION' });
-        expect([runId, current.state, tos]).toEqual([runId, 'RECOVERY_PENDING', ['RUNNING', 'FINALIZING', 'INTERRUPTED', 'RECOVERY_PENDING']]);
-        expect(current.recoveryQueue).toEqual([{ kind: 'FINISH_FINALIZATION', headRevision: 0 }]);
-      }
+      expect([runId, current.state, current.transitions.map((t) => t.to), current.recoveryQueue]).toEqual([runId, 'COMPLETED', ['RUNNING', 'FINALIZING', 'COMPLETED'], null]);
+    }
+    for (const runId of runIds.slice(4)) {
+      const current = await run(onA, runId);
+      expect([runId, current.state, current.transitions.map((t) => t.to)]).toEqual([runId, 'RECOVERY_PENDING', ['RUNNING', 'FINALIZING', 'INTERRUPTED', 'RECOVERY_PENDING']]);
+      expect(current.recoveryQueue).toEqual([{ kind: 'FINISH_FINALIZATION', headRevision: 0 }]);
     }
   });
 

@@ -221,6 +221,22 @@ describe('fencing', () => {
     await owner.close();
   });
 
+  it('an owner whose session ended writes nothing more, even before reconciliation', async () => {
+    const { client, owner } = await agent('cont-zombie');
+    await start(client, owner, 'z', '{"v":1}');
+    const fence = { runId: 'z', generation: 1, ownerId: owner.ownerId };
+    await abandon(client, 'cont-zombie', owner);
+    const before = await run(client, 'z');
+    const results = [
+      (await client.commitContinuityRun({ input: { ...fence, head: '{"v":2}' } })).commitContinuityRun,
+      (await client.recordContinuityEffect({ input: { ...fence, kind: 'k', request: '{}' } })).recordContinuityEffect,
+      (await client.finalizeContinuityRun({ input: fence })).finalizeContinuityRun,
+      (await client.interruptContinuityRun({ input: { ...fence, reason: 'x' } })).interruptContinuityRun,
+    ];
+    expect(results.map((r) => ('code' in r ? r.code : r.__typename))).toEqual(Array(4).fill('OWNER_NOT_LIVE'));
+    expect(await run(client, 'z')).toEqual(before);
+  });
+
   it('an owner recovered away from is rejected on every write after recovery', async () => {
     const { client, owner } = await agent('cont-stale');
     await start(client, owner, 's', '{"n":1}');

@@ -582,7 +582,14 @@ export class ContinuityService {
         ),
       )
       .returning(runColumns);
-    if (run) return run;
+    if (run) {
+      // The fence matched, but an owner whose lock is gone writes nothing more, even before
+      // reconciliation has noticed; the transaction rolls back.
+      if (!(await this.owners.isAliveOn(tx, fence.ownerId))) {
+        throw new ForbiddenError('OWNER_NOT_LIVE', `owner ${fence.ownerId} is no longer live (its ownership session ended); the run will be recovered`);
+      }
+      return run;
+    }
     const current = await this.readRun(tx, agentId, fence.runId);
     if (!current) throw new NotFoundError('ContinuityRun', fence.runId);
     if (current.generation !== fence.generation) {

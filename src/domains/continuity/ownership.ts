@@ -12,8 +12,8 @@
  */
 import { hostname } from 'node:os';
 import type pg from 'pg';
-import { and, eq } from 'drizzle-orm';
-import type { Database } from '../../db/database.js';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database, DbOrTx } from '../../db/database.js';
 import { heldSessionLocks, LockClass, tryHoldSessionLock } from '../../db/locks.js';
 import type { Clock } from '../../lib/clock.js';
 import { RequestError } from '../../lib/errors.js';
@@ -140,6 +140,21 @@ export class OwnershipRegistry {
     } finally {
       connection.release();
     }
+  }
+
+  /**
+   * Liveness checked on a connection the caller already holds (inside its transaction): never a
+   * second pooled connection, which a full pool could not give. That connection is not the
+   * owner's, so the try-lock protocol holds; the lock it may get is released in the statement.
+   */
+  async isAliveOn(tx: DbOrTx, ownerId: string): Promise<boolean> {
+    if (this.embedded) return this.live.has(ownerId);
+    const { rows } = await tx.execute<{ held: boolean }>(
+      sql`SELECT CASE WHEN pg_try_advisory_lock(${LockClass.continuityOwner}::int, hashtext(${ownerId}))
+                      THEN NOT pg_advisory_unlock(${LockClass.continuityOwner}::int, hashtext(${ownerId}))
+                      ELSE true END AS held`,
+    );
+    return rows[0]?.held === true;
   }
 
   async isAlive(ownerId: string): Promise<boolean> {
