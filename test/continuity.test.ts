@@ -509,7 +509,7 @@ describe('reconciliation', () => {
     failAt = 'continuity.reconcile.after_interrupt';
     const failing = (await client.reconcileContinuity({})).reconcileContinuity;
     failAt = null;
-    expect([failing.failed, failing.interrupted, failing.recoveryPending]).toEqual([['rf'], [], []]);
+    expect([failing.failed, failing.interrupted, failing.recoveryPending]).toEqual([['cont-rec-fault/rf'], [], []]);
     expect(await run(client, 'rf')).toEqual(before);
     const reconciled = (await client.reconcileContinuity({})).reconcileContinuity;
     expect(reconciled.interrupted.map((r) => r.runId)).toEqual(['rf']);

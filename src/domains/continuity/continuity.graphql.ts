@@ -140,7 +140,7 @@ const RuntimeOwnershipRef = builder.objectRef<OwnershipEvent>('RuntimeOwnership'
 const ReconcileContinuityPayloadRef = builder.objectRef<ReconcileResult>('ReconcileContinuityPayload').implement({
   fields: (t) => ({
     ownersChecked: t.exposeInt('ownersChecked'),
-    failed: t.exposeStringList('failed', { description: 'Run ids whose reconciliation failed this pass; the next pass retries them' }),
+    failed: t.exposeStringList('failed', { description: '"agentId/runId" of runs whose reconciliation failed this pass; the next pass retries them' }),
     interrupted: t.field({ type: [ContinuityRunRef], description: 'Runs this pass found abandoned and interrupted', resolve: (r) => r.interrupted }),
     recoveryPending: t.field({ type: [ContinuityRunRef], description: 'Runs this pass assessed into RECOVERY_PENDING', resolve: (r) => r.recoveryPending }),
   }),

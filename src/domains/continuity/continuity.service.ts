@@ -69,7 +69,7 @@ export interface Fence {
 
 export interface ReconcileResult {
   ownersChecked: number;
-  /** Runs whose interruption or assessment failed this pass (logged); the next pass retries them. */
+  /** "agentId/runId" of runs whose interruption or assessment failed this pass (logged); the next pass retries them. */
   failed: string[];
   interrupted: ContinuityRunRow[];
   recoveryPending: ContinuityRunRow[];
@@ -404,7 +404,7 @@ export class ContinuityService {
         return await work();
       } catch (error) {
         this.logger.warn('continuity reconciliation of a run failed', { agentId: agent, runId, error: (error as Error).message });
-        failed.push(runId);
+        failed.push(`${agent}/${runId}`);
         return null;
       }
     };
