@@ -16,6 +16,9 @@ import { WorkingMemoryService } from './domains/working-memory/working-memory.se
 import { HandoffsService } from './domains/handoffs/handoffs.service.js';
 import { ConversationsService } from './domains/conversations/conversations.service.js';
 import { RetentionService, RetentionSweeper } from './domains/retention/retention.service.js';
+import { ContinuityService } from './domains/continuity/continuity.service.js';
+import { OwnershipRegistry } from './domains/continuity/ownership.js';
+import { ContinuityReconciler } from './domains/continuity/reconciler.js';
 
 export interface ServiceDeps {
   config: BurrowConfig;
@@ -42,11 +45,17 @@ export function createServices(deps: ServiceDeps) {
   const handoffs = new HandoffsService(db, clock, faults);
   const conversations = new ConversationsService(db, clock, faults);
   const retention = new RetentionService(clock, config.retention.graceDays, working, handoffs);
+  const continuityLogger = logger.child({ component: 'continuity' });
+  const owners = new OwnershipRegistry(database, clock, continuityLogger);
+  const continuity = new ContinuityService(db, clock, faults, owners, continuityLogger);
   const background: BackgroundJob[] = [
     new EventLogSweeper(db, clock, config.events.retentionDays, logger),
     new RetentionSweeper(retention, config.retention.intervalSeconds, logger.child({ component: 'retention' })),
+    new ContinuityReconciler(continuity, config.continuity.reconcileIntervalSeconds, continuityLogger),
+    // Stopping the server ends its ownership sessions, which releases their locks.
+    { name: 'continuity owners', start: () => {}, stop: () => owners.closeAll() },
   ];
-  return { config, database, clock, hub, tokens, agents, working, handoffs, conversations, retention, background };
+  return { config, database, clock, hub, tokens, agents, working, handoffs, conversations, retention, continuity, background };
 }
 
 export type Services = ReturnType<typeof createServices>;

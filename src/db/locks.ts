@@ -18,3 +18,40 @@ export const LockClass = {
 export async function lockForTransaction(tx: DbOrTx, lockClass: number, subject: string): Promise<void> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(${lockClass}::int, hashtext(${subject}))`);
 }
+
+/** The minimal connection shape session-level locks need (a pg.Client or a pooled client). */
+interface Queryable {
+  query<R extends Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+}
+
+/**
+ * Takes a session-level lock on `connection` and keeps it until that connection ends. Use a
+ * dedicated connection: the lock's lifetime is the connection's, which is the point.
+ */
+export async function holdSessionLock(connection: Queryable, lockClass: number, subject: string): Promise<void> {
+  await connection.query('SELECT pg_advisory_lock($1::int, hashtext($2))', [lockClass, subject]);
+}
+
+/** Like holdSessionLock, but returns false at once when another backend holds the key. */
+export async function tryHoldSessionLock(connection: Queryable, lockClass: number, subject: string): Promise<boolean> {
+  const { rows } = await connection.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1::int, hashtext($2)) AS locked', [lockClass, subject]);
+  return rows[0]?.locked === true;
+}
+
+/**
+ * Which of `subjects` have their session lock held by some backend. One statement: a lock we
+ * get is released in the same statement, so the checking connection never keeps it. Must run on
+ * a connection that is not the holder's (a session lock is re-entrant on its own backend).
+ */
+export async function heldSessionLocks(connection: Queryable, lockClass: number, subjects: string[]): Promise<Set<string>> {
+  if (subjects.length === 0) return new Set();
+  const { rows } = await connection.query<{ subject: string; held: boolean }>(
+    `SELECT subject,
+            CASE WHEN pg_try_advisory_lock($1::int, hashtext(subject))
+                 THEN NOT pg_advisory_unlock($1::int, hashtext(subject))
+                 ELSE true END AS held
+       FROM unnest($2::text[]) AS subject`,
+    [lockClass, subjects],
+  );
+  return new Set(rows.filter((row) => row.held).map((row) => row.subject));
+}

@@ -8,5 +8,6 @@ import '../domains/conversations/conversations.graphql.js';
 import '../domains/working-memory/working-memory.graphql.js';
 import '../domains/handoffs/handoffs.graphql.js';
 import '../domains/retention/retention.graphql.js';
+import '../domains/continuity/continuity.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -1,0 +1,48 @@
+/** Helpers for continuity tests: ownership sessions over the real subscription, and fences. */
+import type { BurrowClient } from '../../client/sdk.js';
+
+export interface OwnerHandle {
+  ownerId: string;
+  /** Ends the subscription, which ends the session and releases its lock. */
+  close(): Promise<void>;
+  /** The next event after the first one (the session's end, when the lock is lost). */
+  next(): Promise<{ live: boolean; ended: string | null } | null>;
+}
+
+export async function openOwner(client: BurrowClient, agentId?: string): Promise<OwnerHandle> {
+  const iterator = client.runtimeOwnership(agentId ? { agentId } : {})[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (first.done) throw new Error('runtimeOwnership ended before naming the owner');
+  const ownership = first.value.runtimeOwnership;
+  if (!ownership.live || ownership.ended !== null) throw new Error(`unexpected first ownership event ${JSON.stringify(ownership)}`);
+  return {
+    ownerId: ownership.ownerId,
+    close: async () => {
+      await iterator.return?.();
+    },
+    next: async () => {
+      const item = await iterator.next();
+      return item.done ? null : item.value.runtimeOwnership;
+    },
+  };
+}
+
+/** Waits (by condition, not by time) until the server no longer sees the owner alive. */
+export async function waitUntilOwnerGone(client: BurrowClient, agentId: string, ownerId: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { continuityOwners } = await client.continuityOwners({ agentId, includeClosed: true });
+    const owner = continuityOwners.find((o) => o.ownerId === ownerId);
+    if (owner && !owner.live) return;
+    if (Date.now() > deadline) throw new Error(`owner ${ownerId} still alive after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+type Result = { __typename: string };
+
+/** Unwraps a mutation result's success member or fails with the error it carried. */
+export function ok<T extends Result, K extends string>(result: T, typename: K): Extract<T, { __typename: K }> {
+  if (result.__typename !== typename) throw new Error(`expected ${typename}, got ${JSON.stringify(result)}`);
+  return result as Extract<T, { __typename: K }>;
+}
