@@ -36,6 +36,9 @@ const unauthenticatedError = () =>
     extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
   });
 
+const isGraphQLErrorLike = (value: unknown): value is GraphQLError =>
+  typeof value === 'object' && value !== null && (value instanceof GraphQLError || (value as Error).name === 'GraphQLError');
+
 export function buildApp(deps: AppDeps) {
   const logger = deps.logger;
   const services: Services = createServices({
@@ -54,19 +57,18 @@ export function buildApp(deps: AppDeps) {
     logging: false,
     maskedErrors: {
       maskError: (error, message) => {
-        const original = error instanceof GraphQLError ? error.originalError : error;
-        if (original instanceof BurrowError) {
-          const graphQLError = error instanceof GraphQLError ? error : null;
-          return createGraphQLError(original.message, {
-            nodes: graphQLError?.nodes,
-            path: graphQLError?.path,
-            extensions: { code: original.code },
-          });
+        // Executors may wrap a resolver's error more than once, with GraphQLError classes from more
+        // than one copy of graphql (ESM and CJS), so unwrap by shape rather than instanceof.
+        let cause: unknown = error;
+        while (isGraphQLErrorLike(cause) && cause.originalError) cause = cause.originalError;
+        const located = isGraphQLErrorLike(error) ? error : null;
+        if (cause instanceof BurrowError) {
+          return createGraphQLError(cause.message, { nodes: located?.nodes, path: located?.path, extensions: { code: cause.code } });
         }
-        if (original instanceof GraphQLError) return original;
-        if (error instanceof GraphQLError && !original) return error;
-        logger.error('unexpected error', { error: (original as Error)?.message ?? String(original) });
-        return createGraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+        // Errors GraphQL itself raised (syntax, validation, variable coercion) are the client's to see.
+        if (isGraphQLErrorLike(cause)) return cause;
+        logger.error('unexpected error', { error: (cause as Error)?.message ?? String(cause) });
+        return createGraphQLError(message, { path: located?.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
       },
     },
     context: async (initial: YogaInitialContext & { viewer?: Viewer }): Promise<Context> => {

@@ -12,6 +12,8 @@ import { TokensService } from './auth/tokens.service.js';
 import { EventHub } from './events/hub.js';
 import { EventLogSweeper } from './events/sweeper.js';
 import { AgentsService } from './domains/agents/agents.service.js';
+import { TiddleService } from './domains/tiddle/tiddle.service.js';
+import { proposerFromConfig } from './domains/tiddle/tiddle.proposer.js';
 
 export interface ServiceDeps {
   config: BurrowConfig;
@@ -34,8 +36,19 @@ export function createServices(deps: ServiceDeps) {
   const hub = new EventHub(database, logger.child({ component: 'events' }));
   const tokens = new TokensService(db, clock);
   const agents = new AgentsService(db, clock, faults);
+  const proposer = config.tiddle.proposer;
+  const tiddle = new TiddleService(
+    db,
+    clock,
+    faults,
+    agents,
+    proposerFromConfig(proposer),
+    logger.child({ component: 'tiddle' }),
+    proposer.kind === 'openai' ? proposer.timeoutMs : 30_000,
+  );
   const background: BackgroundJob[] = [new EventLogSweeper(db, clock, config.events.retentionDays, logger)];
-  return { config, database, clock, hub, tokens, agents, background };
+  if (config.tiddle.scheduler) background.push(tiddle.scheduler);
+  return { config, database, clock, hub, tokens, agents, tiddle, background };
 }
 
 export type Services = ReturnType<typeof createServices>;
