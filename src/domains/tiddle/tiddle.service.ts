@@ -4,7 +4,7 @@
  * commits card changes, history and the scope's success mark in one transaction under the
  * agent-scoped advisory lock. Success is tracked per scope, so a failed scope retries alone.
  */
-import { and, asc, desc, eq, gt, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
 import { LockClass, lockForTransaction } from '../../db/locks.js';
 import { appendEvent } from '../../events/events.service.js';
@@ -305,7 +305,7 @@ export class TiddleService {
       const pattern = `%${escapeLike(word)}%`;
       return sql`(CASE WHEN ${tiddleCards.title} ILIKE ${pattern} OR ${tiddleCards.body} ILIKE ${pattern} THEN 1 ELSE 0 END)`;
     });
-    const score = matches.length ? sql.join(matches, sql` + `) : sql`0`;
+    const score = matches.length ? sql.join(matches, sql` + `) : sql`0::int`;
     const rows = await this.db
       .select({ ...cardSelection(agentId), score: sql<number>`${score}`.mapWith(Number) })
       .from(tiddleCards)
@@ -469,7 +469,7 @@ export class TiddleService {
           eq(tiddleEntries.agentId, agentId),
           eq(tiddleEntries.project, project),
           eq(tiddleEntries.kind, 'residue'),
-          gt(tiddleEntries.createdAt, new Date(now.getTime() - RESIDUE_WINDOW_MS)),
+          gte(tiddleEntries.createdAt, new Date(now.getTime() - RESIDUE_WINDOW_MS)),
           sql`${tiddleEntries.createdAt} <= ${now.toISOString()}::timestamptz`,
         ),
       )
