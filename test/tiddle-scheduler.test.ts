@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowConfig } from '../src/config.js';
 import { HOUR_MS, ManualClock } from '../src/lib/clock.js';
-import type { PassOutcome } from '../src/domains/tiddle/tiddle.service.js';
+import { SCHEDULER_INTERVAL_MS, type PassOutcome } from '../src/domains/tiddle/tiddle.service.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { NEEDS_REAL_SERVER, collect, createTestDatabase, onRealServer, startServer, take, type TestDatabase } from './support/harness.js';
 
@@ -57,6 +57,8 @@ describe('scheduler start', () => {
           nextRunAt: '2026-06-01T20:00:00.000Z',
         });
         expect(chat.requestsFor('boot-a', 'pass').slice(before).map((r) => r.residue!.map((x) => x.reference).sort())).toEqual([['b1', 'b2']]);
+        // The loop then checks every 60 seconds (real time; business time comes from the clock).
+        expect(SCHEDULER_INTERVAL_MS).toBe(60_000);
         // A tick awaited now finds nothing more to do at this time.
         expect((await second.app.services.tiddle.scheduler.tick()).filter((o) => o.agentId === 'boot-a')).toEqual([]);
       } finally {

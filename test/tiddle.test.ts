@@ -9,7 +9,7 @@ import { DAY_MS, HOUR_MS } from '../src/lib/clock.js';
 import { InjectedFault } from '../src/lib/faults.js';
 import type { PassOutcome } from '../src/domains/tiddle/tiddle.service.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
-import { collect, startServer, take, type TestServer } from './support/harness.js';
+import { collect, onRealServer, startServer, take, type TestServer } from './support/harness.js';
 
 let server: TestServer;
 let chat: ChatServer;
@@ -92,6 +92,28 @@ describe('residue', () => {
     expect(ref.tiddleAppendResidue).toMatchObject({ __typename: 'ValidationFailed', field: 'turnRef', limit: 200 });
     const { tiddleResidue } = await server.operator.tiddleResidue({ agentId: 'res-a', project: 'alpha' });
     expect(tiddleResidue.map((r) => r.reference).sort()).toEqual(['turn-1', 'turn-max']);
+
+  });
+
+  // Embedded, a failed statement on the one PGlite connection desynchronises the pool (reported
+  // to the lead), so the database-level bound is proven on the real server.
+  it.skipIf(!onRealServer)('enforces the excerpt bound in the database as well (CHECK via tiddle_excerpts_within_bounds)', async () => {
+    await runtime('res-a', 'alpha');
+    const insert = (excerpts: unknown) =>
+      server.database.pool
+        .query(
+          `INSERT INTO tiddle_entries (agent_id, id, project, kind, reference, excerpts, payload, created_at)
+           VALUES ('res-a', gen_random_uuid()::text, 'alpha', 'residue', 'direct-' || gen_random_uuid()::text, $1::jsonb, '{}', '2026-01-01T00:00:00Z')`,
+          [JSON.stringify(excerpts)],
+        )
+        .then(
+          () => null,
+          (error: { constraint?: string; message: string }) => error.constraint ?? error.message,
+        );
+    expect(await insert([{ role: 'user', text: 'x'.repeat(1001) }])).toBe('tiddle_entries_excerpts_each');
+    expect(await insert([{ role: 'narrator', text: 'x' }])).toBe('tiddle_entries_excerpts_each');
+    expect(await insert(Array.from({ length: 9 }, () => ({ role: 'user', text: 'x' })))).toMatch(/^tiddle_entries_excerpt/);
+    expect(await insert([{ role: 'user', text: 'x'.repeat(1000) }])).toBeNull();
   });
 
   it('fails closed without scope or session, on another project, and for operators', async () => {
@@ -619,5 +641,30 @@ describe('subscriptions', () => {
 
     await expectRequestError(take(alpha.rollingCardEvents({ agentId, project: 'beta', after: 0 }), 1), 'continuity_scope_mismatch');
     await expectRequestError(take(alpha.tiddleStatusEvents({ agentId: 'res-a', after: 0 }), 1), 'AGENT_MISMATCH');
+  });
+});
+
+describe('history retention', () => {
+  it('prunes history older than 180 days when history is appended', async () => {
+    const agentId = 'hist-a';
+    const client = await runtime(agentId, 'alpha');
+    await append(client, 'h1');
+    const run = async () => {
+      const result = await server.operator.tiddleRunPass({ input: { agentId, project: 'alpha' } });
+      if (result.tiddleRunPass.__typename !== 'TiddleRunPassSuccess') throw new Error(JSON.stringify(result));
+      return result.tiddleRunPass.outcomes[0].passId;
+    };
+    const start = server.clock.now().getTime();
+    const oldest = await run();
+    server.clock.set(new Date(start + 180 * DAY_MS));
+    await run();
+    let history = (await server.operator.tiddleHistory({ agentId, project: 'alpha' })).tiddleHistory;
+    expect(history.map((h) => h.passId)).toContain(oldest);
+    expect(history.length).toBe(2);
+    server.clock.set(new Date(start + 180 * DAY_MS + 1));
+    await run();
+    history = (await server.operator.tiddleHistory({ agentId, project: 'alpha' })).tiddleHistory;
+    expect(history.length).toBe(2);
+    expect(history.map((h) => h.passId)).not.toContain(oldest);
   });
 });

@@ -108,6 +108,7 @@ export interface PassOutcome {
 class ClaimLost extends Error {}
 
 const utcDate = (at: Date) => at.toISOString().slice(0, 10);
+const nextUtcMidnight = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1));
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -883,10 +884,10 @@ export class TiddleService {
         await this.appendHistory(tx, outcome, []);
         await tx
           .insert(tiddleEnvelopes)
-          .values({ agentId, project: CROSS_SCOPE_PROJECT, nextRunAt: new Date(now.getTime() + DAY_MS), lastSuccessAt: now, lastAttemptAt: now, lastPassId: outcome.passId, createdAt: now, updatedAt: now })
+          .values({ agentId, project: CROSS_SCOPE_PROJECT, nextRunAt: nextUtcMidnight(now), lastSuccessAt: now, lastAttemptAt: now, lastPassId: outcome.passId, createdAt: now, updatedAt: now })
           .onConflictDoUpdate({
             target: [tiddleEnvelopes.agentId, tiddleEnvelopes.project],
-            set: { lastSuccessAt: now, lastAttemptAt: now, lastPassId: outcome.passId, lastError: null, lastErrorAt: null, consecutiveFailures: 0, updatedAt: now },
+            set: { nextRunAt: nextUtcMidnight(now), lastSuccessAt: now, lastAttemptAt: now, lastPassId: outcome.passId, lastError: null, lastErrorAt: null, consecutiveFailures: 0, updatedAt: now },
           });
         await this.statusEvent(tx, outcome);
         return outcome;
@@ -900,7 +901,7 @@ export class TiddleService {
           await lockForTransaction(tx, LockClass.agent, agentId);
           await tx
             .insert(tiddleEnvelopes)
-            .values({ agentId, project: CROSS_SCOPE_PROJECT, nextRunAt: new Date(now.getTime() + DAY_MS), lastAttemptAt: now, lastError: message, lastErrorAt: now, consecutiveFailures: 1, createdAt: now, updatedAt: now })
+            .values({ agentId, project: CROSS_SCOPE_PROJECT, nextRunAt: nextUtcMidnight(now), lastAttemptAt: now, lastError: message, lastErrorAt: now, consecutiveFailures: 1, createdAt: now, updatedAt: now })
             .onConflictDoUpdate({
               target: [tiddleEnvelopes.agentId, tiddleEnvelopes.project],
               set: { lastAttemptAt: now, lastError: message, lastErrorAt: now, consecutiveFailures: sql`${tiddleEnvelopes.consecutiveFailures} + 1`, updatedAt: now },
