@@ -250,6 +250,39 @@ describe('scheduled passes', () => {
     expect(history.map((h) => h.project).sort()).toEqual(['bad', 'good']);
   });
 
+  it('leases a claimed scope: a second pass is skipped while it runs, and a pass that lost its lease commits nothing', async () => {
+    const agentId = 'lease-a';
+    const client = await runtime(agentId, 'alpha');
+    await append(client, 'l1');
+    await append(client, 'l2');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    chat.script(agentId, async () => {
+      calls++;
+      if (calls === 1) await gate;
+      return { proposals: [{ action: 'create', title: `From call ${calls}`, body: 'b', evidence: ['l1', 'l2'] }] };
+    });
+    server.clock.advance(4 * HOUR_MS);
+    const slow = tick();
+    while (chat.requestsFor(agentId).length === 0) await new Promise((r) => setTimeout(r, 10));
+
+    const busy = await server.operator.tiddleRunPass({ input: { agentId, project: 'alpha' } });
+    if (busy.tiddleRunPass.__typename !== 'TiddleRunPassSuccess') throw new Error(JSON.stringify(busy));
+    expect(busy.tiddleRunPass.outcomes.map((o) => [o.status, o.error])).toEqual([['SKIPPED', 'another pass of this scope is running']]);
+
+    // The lease is the proposer timeout plus a minute of business time; past it, the scope is free.
+    server.clock.advance(5_000 + 60_000 + 1);
+    const takeover = await server.operator.tiddleRunPass({ input: { agentId, project: 'alpha' } });
+    if (takeover.tiddleRunPass.__typename !== 'TiddleRunPassSuccess') throw new Error(JSON.stringify(takeover));
+    expect(takeover.tiddleRunPass.outcomes.map((o) => o.status)).toEqual(['SUCCEEDED']);
+    release();
+    const late = mine(await slow, agentId).filter((o) => o.kind === 'pass');
+    expect(late.map((o) => o.status)).toEqual(['SKIPPED']);
+    expect((await cards(agentId, 'alpha')).map((c) => c.title)).toEqual(['From call 2']);
+    expect((await server.operator.tiddleHistory({ agentId, project: 'alpha' })).tiddleHistory.length).toBe(1);
+  });
+
   it('lets an operator run a pass now, and refuses agent tokens', async () => {
     const client = await runtime('now-a', 'alpha');
     await append(client, 'n1');
