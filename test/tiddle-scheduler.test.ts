@@ -70,6 +70,28 @@ describe('scheduler start', () => {
   });
 });
 
+describe('default proposer', () => {
+  it('is a no-op: passes succeed and change no card', async () => {
+    const server = await startServer();
+    try {
+      const runtime = await server.agentClient('noop-a', { scope: 'alpha', session: 's1' });
+      for (const turnRef of ['n1', 'n2', 'n3']) {
+        await runtime.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'user', text: 'recurring topic' }] } });
+      }
+      const before = chat.requests.length;
+      const run = await server.operator.tiddleRunPass({ input: { agentId: 'noop-a' } });
+      if (run.tiddleRunPass.__typename !== 'TiddleRunPassSuccess') throw new Error(JSON.stringify(run));
+      expect(run.tiddleRunPass.outcomes.map((o) => [o.status, o.residueConsidered, o.created, o.updated, o.rejected])).toEqual([['SUCCEEDED', 3, [], [], []]]);
+      expect(chat.requests.length).toBe(before);
+      expect((await server.operator.rollingCards({ agentId: 'noop-a', project: 'alpha' })).rollingCards.edges).toEqual([]);
+      const status = (await server.operator.tiddleStatus({ agentId: 'noop-a' })).tiddleStatus;
+      expect([status.proposer, status.schedulerEnabled, status.cardTtlDays]).toEqual(['noop', false, 90]);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe.skipIf(!onRealServer)(`several instances (${NEEDS_REAL_SERVER})`, () => {
   it('three instances on one database process each due scope exactly once, and subscribers of every instance hear it', async () => {
     const clock = new ManualClock('2026-06-01T12:00:00.000Z');

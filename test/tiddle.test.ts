@@ -265,7 +265,11 @@ describe('scheduled passes', () => {
     });
     server.clock.advance(4 * HOUR_MS);
     const slow = tick();
-    while (chat.requestsFor(agentId).length === 0) await new Promise((r) => setTimeout(r, 10));
+    const deadline = Date.now() + 10_000;
+    while (chat.requestsFor(agentId).length === 0) {
+      if (Date.now() > deadline) throw new Error('the claimed pass never called the proposer');
+      await new Promise((r) => setTimeout(r, 10));
+    }
 
     const busy = await server.operator.tiddleRunPass({ input: { agentId, project: 'alpha' } });
     if (busy.tiddleRunPass.__typename !== 'TiddleRunPassSuccess') throw new Error(JSON.stringify(busy));
@@ -292,6 +296,11 @@ describe('scheduled passes', () => {
     expect(run.tiddleRunPass.outcomes.map((o) => [o.project, o.status, o.trigger, o.residueConsidered])).toEqual([['alpha', 'SUCCEEDED', 'operator', 1]]);
     const missing = await server.operator.tiddleRunPass({ input: { agentId: 'now-a', project: 'nowhere' } });
     expect(missing.tiddleRunPass.__typename).toBe('NotFound');
+    const cross = await server.operator.tiddleRunPass({ input: { agentId: 'now-a', project: '*' } });
+    expect(cross.tiddleRunPass).toMatchObject({ __typename: 'ValidationFailed', field: 'project' });
+    // Agent tokens read their own scope's history only.
+    expect((await client.tiddleHistory({ agentId: 'now-a' })).tiddleHistory.map((h) => h.project)).toEqual(['alpha']);
+    await expectRequestError(client.tiddleHistory({ agentId: 'now-a', project: 'beta' }), 'continuity_scope_mismatch');
     await expectRequestError(client.tiddleRunPass({ input: { agentId: 'now-a' } }), 'FORBIDDEN');
   });
 });

@@ -245,8 +245,10 @@ export class TiddleService {
       .limit(limit);
   }
 
-  async listHistory(viewer: Viewer | null, agentId: string, project: string | null, limit: number): Promise<ResidueRow[]> {
-    assertAgentAccess(viewer, agentId);
+  /** Operators read any scope (or all); agent tokens read their runtime scope's history (or "*"). */
+  async listHistory(viewer: Viewer | null, agentId: string, requestedProject: string | null, limit: number): Promise<ResidueRow[]> {
+    const v = assertAgentAccess(viewer, agentId);
+    const project = v.principal === 'AGENT' && requestedProject !== CROSS_SCOPE_PROJECT ? resolveScope(v, requestedProject) : requestedProject;
     const conditions = [eq(tiddleEntries.agentId, agentId), eq(tiddleEntries.kind, 'history')];
     if (project != null) conditions.push(eq(tiddleEntries.project, project));
     return this.db
@@ -378,6 +380,9 @@ export class TiddleService {
   /** An operator's pass now, for one scope or every scope of the agent. Does not move the synthesis date. */
   async runPassNow(viewer: Viewer | null, input: { agentId: string; project?: string | null }): Promise<PassOutcome[]> {
     requireOperator(viewer);
+    if (input.project === CROSS_SCOPE_PROJECT) {
+      throw new ValidationError('project', `"${CROSS_SCOPE_PROJECT}" is the cross-scope synthesis, which runs at the first due pass of a UTC date`);
+    }
     const projects = input.project != null
       ? [input.project]
       : (
