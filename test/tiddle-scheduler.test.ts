@@ -79,7 +79,7 @@ describe('default proposer', () => {
         await runtime.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'user', text: 'recurring topic' }] } });
       }
       const before = chat.requests.length;
-      const run = await server.operator.tiddleRunPass({ input: { agentId: 'noop-a' } });
+      const run = await server.operator.tiddleRunPass({ agentId: 'noop-a' });
       if (run.tiddleRunPass.__typename !== 'TiddleRunPassSuccess') throw new Error(JSON.stringify(run));
       expect(run.tiddleRunPass.outcomes.map((o) => [o.status, o.residueConsidered, o.created, o.updated, o.rejected])).toEqual([['SUCCEEDED', 3, [], [], []]]);
       expect(chat.requests.length).toBe(before);

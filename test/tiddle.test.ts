@@ -271,13 +271,13 @@ describe('scheduled passes', () => {
       await new Promise((r) => setTimeout(r, 10));
     }
 
-    const busy = await server.operator.tiddleRunPass({ input: { agentId, project: 'alpha' } });
+    const busy = await server.operator.tiddleRunPass({ agentId, project: 'alpha' });
     if (busy.tiddleRunPass.__typename !== 'TiddleRunPassSuccess') throw new Error(JSON.stringify(busy));
     expect(busy.tiddleRunPass.outcomes.map((o) => [o.status, o.error])).toEqual([['SKIPPED', 'another pass of this scope is running']]);
 
     // The lease is the proposer timeout plus a minute of business time; past it, the scope is free.
     server.clock.advance(5_000 + 60_000 + 1);
-    const takeover = await server.operator.tiddleRunPass({ input: { agentId, project: 'alpha' } });
+    const takeover = await server.operator.tiddleRunPass({ agentId, project: 'alpha' });
     if (takeover.tiddleRunPass.__typename !== 'TiddleRunPassSuccess') throw new Error(JSON.stringify(takeover));
     expect(takeover.tiddleRunPass.outcomes.map((o) => o.status)).toEqual(['SUCCEEDED']);
     release();
@@ -290,18 +290,18 @@ describe('scheduled passes', () => {
   it('lets an operator run a pass now, and refuses agent tokens', async () => {
     const client = await runtime('now-a', 'alpha');
     await append(client, 'n1');
-    const run = await server.operator.tiddleRunPass({ input: { agentId: 'now-a', project: 'alpha' } });
+    const run = await server.operator.tiddleRunPass({ agentId: 'now-a', project: 'alpha' });
     expect(run.tiddleRunPass.__typename).toBe('TiddleRunPassSuccess');
     if (run.tiddleRunPass.__typename !== 'TiddleRunPassSuccess') return;
     expect(run.tiddleRunPass.outcomes.map((o) => [o.project, o.status, o.trigger, o.residueConsidered])).toEqual([['alpha', 'SUCCEEDED', 'operator', 1]]);
-    const missing = await server.operator.tiddleRunPass({ input: { agentId: 'now-a', project: 'nowhere' } });
+    const missing = await server.operator.tiddleRunPass({ agentId: 'now-a', project: 'nowhere' });
     expect(missing.tiddleRunPass.__typename).toBe('NotFound');
-    const cross = await server.operator.tiddleRunPass({ input: { agentId: 'now-a', project: '*' } });
+    const cross = await server.operator.tiddleRunPass({ agentId: 'now-a', project: '*' });
     expect(cross.tiddleRunPass).toMatchObject({ __typename: 'ValidationFailed', field: 'project' });
     // Agent tokens read their own scope's history only.
     expect((await client.tiddleHistory({ agentId: 'now-a' })).tiddleHistory.map((h) => h.project)).toEqual(['alpha']);
     await expectRequestError(client.tiddleHistory({ agentId: 'now-a', project: 'beta' }), 'continuity_scope_mismatch');
-    await expectRequestError(client.tiddleRunPass({ input: { agentId: 'now-a' } }), 'FORBIDDEN');
+    await expectRequestError(client.tiddleRunPass({ agentId: 'now-a' }), 'FORBIDDEN');
   });
 });
 
@@ -326,7 +326,7 @@ describe('proposals', () => {
         ],
       };
     });
-    const first = await server.operator.tiddleRunPass({ input: { agentId: 'prop-a', project: 'alpha' } });
+    const first = await server.operator.tiddleRunPass({ agentId: 'prop-a', project: 'alpha' });
     if (first.tiddleRunPass.__typename !== 'TiddleRunPassSuccess') throw new Error(JSON.stringify(first));
     const outcome = first.tiddleRunPass.outcomes[0];
     expect(outcome.status).toBe('SUCCEEDED');
@@ -376,7 +376,7 @@ describe('proposals', () => {
       ],
     }));
     server.clock.advance(HOUR_MS);
-    const second = await server.operator.tiddleRunPass({ input: { agentId: 'prop-a', project: 'alpha' } });
+    const second = await server.operator.tiddleRunPass({ agentId: 'prop-a', project: 'alpha' });
     if (second.tiddleRunPass.__typename !== 'TiddleRunPassSuccess') throw new Error(JSON.stringify(second));
     const updated = second.tiddleRunPass.outcomes[0];
     expect(updated.updated).toEqual([card.cardId]);
@@ -398,7 +398,7 @@ describe('proposals', () => {
     await append(client, 'm1');
     await append(client, 'm2');
     chat.script('prop-b', () => ({ raw: 'this is not json' }));
-    const run = await server.operator.tiddleRunPass({ input: { agentId: 'prop-b', project: 'alpha' } });
+    const run = await server.operator.tiddleRunPass({ agentId: 'prop-b', project: 'alpha' });
     if (run.tiddleRunPass.__typename !== 'TiddleRunPassSuccess') throw new Error(JSON.stringify(run));
     expect(run.tiddleRunPass.outcomes[0]).toMatchObject({ status: 'FAILED', error: expect.stringContaining('not JSON') });
     expect((await server.operator.tiddleHistory({ agentId: 'prop-b' })).tiddleHistory).toEqual([]);
@@ -487,7 +487,7 @@ describe('cross-scope synthesis', () => {
     // A card 22 days before the synthesis: outside its 21-day window.
     await append(old, 'o1');
     await append(old, 'o2');
-    const oldRun = await server.operator.tiddleRunPass({ input: { agentId, project: 'old' } });
+    const oldRun = await server.operator.tiddleRunPass({ agentId, project: 'old' });
     if (oldRun.tiddleRunPass.__typename !== 'TiddleRunPassSuccess') throw new Error('old pass');
     const [oldCard] = await cards(agentId, 'old');
     const oldIdentity = { agentId, project: 'old', cardId: oldCard.cardId };
@@ -558,7 +558,7 @@ describe('cards: TTL, search and ambient assembly', () => {
     }));
     await append(client, 't1');
     await append(client, 't2');
-    await server.operator.tiddleRunPass({ input: { agentId, project: 'alpha' } });
+    await server.operator.tiddleRunPass({ agentId, project: 'alpha' });
     const [card] = await cards(agentId, 'alpha');
     const created = new Date(card.refreshedAt).getTime();
     expect((await server.operator.tiddleStatus({ agentId })).tiddleStatus.cardTtlDays).toBe(90);
@@ -594,7 +594,7 @@ describe('cards: TTL, search and ambient assembly', () => {
     // A shorter TTL expires live cards at once, announced in the same transaction.
     await append(client, 't3');
     await append(client, 't4');
-    await server.operator.tiddleRunPass({ input: { agentId, project: 'alpha' } });
+    await server.operator.tiddleRunPass({ agentId, project: 'alpha' });
     const [fresh] = await cards(agentId, 'alpha');
     server.clock.advance(2 * DAY_MS);
     const shorter = await server.operator.setTiddleCardTtl({ input: { agentId, days: 1 } });
@@ -626,7 +626,7 @@ describe('cards: TTL, search and ambient assembly', () => {
       await append(client, 's1');
       await append(client, 's2');
     }
-    await server.operator.tiddleRunPass({ input: { agentId } });
+    await server.operator.tiddleRunPass({ agentId });
     const result = (await alpha.memoryRollingSearch({ query: 'canaries rollout' })).memoryRollingSearch;
     expect(result).toMatchObject({ owner: 'rolling_continuity', entersPrompt: false, agentId, project: 'alpha' });
     expect(result.cards.map((c) => c.title)).toEqual(['Kubernetes rollout alpha']);
@@ -658,7 +658,7 @@ describe('subscriptions', () => {
     await append(alpha, 'x2');
     await append(beta, 'y1');
     await append(beta, 'y2');
-    await server.operator.tiddleRunPass({ input: { agentId } });
+    await server.operator.tiddleRunPass({ agentId });
 
     const replayed = await take(alpha.rollingCardEvents({ agentId, project: 'alpha', after: 0 }), 1);
     expect(replayed.map((e) => [e.rollingCardEvents.type, e.rollingCardEvents.project])).toEqual([['rolling_card.created', 'alpha']]);
@@ -672,7 +672,7 @@ describe('subscriptions', () => {
 
     await append(alpha, 'x3');
     await append(beta, 'y3');
-    await server.operator.tiddleRunPass({ input: { agentId } });
+    await server.operator.tiddleRunPass({ agentId });
     const [created] = await live.waitFor(1);
     expect(created.rollingCardEvents).toMatchObject({ type: 'rolling_card.created', project: 'alpha', payload: { title: 'Card alpha 3', agentId, project: 'alpha' } });
     await status.waitFor(4);
@@ -692,7 +692,7 @@ describe('history retention', () => {
     const client = await runtime(agentId, 'alpha');
     await append(client, 'h1');
     const run = async () => {
-      const result = await server.operator.tiddleRunPass({ input: { agentId, project: 'alpha' } });
+      const result = await server.operator.tiddleRunPass({ agentId, project: 'alpha' });
       if (result.tiddleRunPass.__typename !== 'TiddleRunPassSuccess') throw new Error(JSON.stringify(result));
       return result.tiddleRunPass.outcomes[0].passId;
     };

@@ -227,12 +227,6 @@ const AppendResidueInput = builder.inputType('TiddleAppendResidueInput', {
     project: t.string({ required: false, description: 'May only repeat the runtime scope' }),
   }),
 });
-const RunPassInput = builder.inputType('TiddleRunPassInput', {
-  fields: (t) => ({
-    agentId: t.string({ required: true }),
-    project: t.string({ required: false, description: 'One scope; every scope of the agent when absent' }),
-  }),
-});
 const SetCardTtlInput = builder.inputType('SetTiddleCardTtlInput', {
   fields: (t) => ({ agentId: t.string({ required: true }), days: t.int({ required: true, description: '1 to 36,500' }) }),
 });
@@ -256,8 +250,11 @@ builder.mutationFields((t) => ({
     type: [PassOutcomeRef],
     description: 'Operators: run the pass of one scope (or every scope) of an agent now',
     errors: { types: [ValidationError, NotFoundError], dataField: { name: 'outcomes' } },
-    args: { input: t.arg({ type: RunPassInput, required: true }) },
-    resolve: (_, { input }, ctx) => ctx.services.tiddle.runPassNow(ctx.viewer, input),
+    args: {
+      agentId: t.arg.string({ required: true }),
+      project: t.arg.string({ required: false, description: 'One scope; every scope of the agent when absent' }),
+    },
+    resolve: (_, args, ctx) => ctx.services.tiddle.runPassNow(ctx.viewer, args),
   }),
   setTiddleCardTtl: t.field({
     type: TtlChangeRef,
