@@ -88,6 +88,9 @@ describe('residue', () => {
     expect(long.tiddleAppendResidue).toMatchObject({ __typename: 'ValidationFailed', field: 'excerpts.0.text', limit: 1000 });
     const role = await client.tiddleAppendResidue({ input: { turnRef: 'turn-role', excerpts: [{ role: 'narrator', text: 'x' }] } });
     expect(role.tiddleAppendResidue).toMatchObject({ __typename: 'ValidationFailed', field: 'excerpts.0.role' });
+    const nul = await client.tiddleAppendResidue({ input: { turnRef: 'turn-nul', excerpts: [{ role: 'user', text: 'a\u0000b' }] } });
+    expect(nul.tiddleAppendResidue).toMatchObject({ __typename: 'ValidationFailed', field: 'excerpts.0.text' });
+    await expectRequestError(client.memoryRollingSearch({ query: 'a\u0000b' }), 'VALIDATION_FAILED');
     const ref = await client.tiddleAppendResidue({ input: { turnRef: 'r'.repeat(201), excerpts: [{ role: 'user', text: 'x' }] } });
     expect(ref.tiddleAppendResidue).toMatchObject({ __typename: 'ValidationFailed', field: 'turnRef', limit: 200 });
     const { tiddleResidue } = await server.operator.tiddleResidue({ agentId: 'res-a', project: 'alpha' });
@@ -318,7 +321,7 @@ describe('proposals', () => {
           { action: 'create', title: 'Vivid', body: 'one exchange only', evidence: ['r1'] },
           { action: 'create', title: 'Repeated ref', body: 'same entry twice', evidence: ['r1', 'r1'] },
           { action: 'create', title: 'Ghost', body: 'cites nothing real', evidence: ['r1', 'ghost'] },
-          { action: 'create', title: 'Deploys need the staging flag', body: 'Deploy with --staging.', evidence: ['r1', 'r2'], metadata: { legacy: { format: 'v1', id: 'L-7' } } },
+          { action: 'create', title: 'Deploys need the staging\u0000 flag', body: 'Deploy with --staging.', evidence: ['r1', 'r2'], metadata: { legacy: { format: 'v1', id: 'L-7' } } },
           { action: 'preference_signal', statement: 'Prefers prose over bullet lists', evidence: ['r3'] },
           { action: 'profile_update', kind: 'PREFERENCES', content: 'Always write prose.', evidence: ['r3'] },
           { action: 'noop', reason: 'nothing else' },
@@ -458,7 +461,12 @@ describe('cross-scope synthesis', () => {
     const old = await runtime(agentId, 'old');
     const a = await runtime(agentId, 'a');
     const b = await runtime(agentId, 'b');
+    let failNextSynthesis = false;
     chat.script(agentId, (req) => {
+      if (req.mode === 'synthesis' && failNextSynthesis) {
+        failNextSynthesis = false;
+        return { status: 503, body: 'synthesis model unavailable' };
+      }
       if (req.mode === 'pass') {
         const refs = req.residue!.map((r) => r.reference).sort();
         if (req.project === 'a') {
@@ -544,8 +552,27 @@ describe('cross-scope synthesis', () => {
     expect(later.filter((o) => o.kind === 'synthesis')).toEqual([]);
     expect(later.filter((o) => o.kind === 'pass').map((o) => o.project).sort()).toEqual(['a', 'b', 'old']);
     expect(chat.requestsFor(agentId, 'synthesis').length).toBe(1);
-    const history = (await server.operator.tiddleHistory({ agentId, project: '*' })).tiddleHistory;
+    let history = (await server.operator.tiddleHistory({ agentId, project: '*' })).tiddleHistory;
     expect(history.length).toBe(2);
+
+    // A failed synthesis leaves the date unclaimed; the next due pass of that date retries it.
+    const third = new Date(new Date(`${next}T00:00:00.000Z`).getTime() + DAY_MS).toISOString().slice(0, 10);
+    failNextSynthesis = true;
+    server.clock.set(`${third}T08:00:00.000Z`);
+    const retry = mine(await tick(), agentId);
+    expect(retry.map((o) => [o.kind, o.status])).toEqual([
+      ['pass', 'SUCCEEDED'],
+      ['synthesis', 'FAILED'],
+      ['pass', 'SUCCEEDED'],
+      ['synthesis', 'SUCCEEDED'],
+      ['pass', 'SUCCEEDED'],
+    ]);
+    expect(retry[1].error).toContain('synthesis model unavailable');
+    const healed = (await server.operator.tiddleStatus({ agentId })).tiddleStatus;
+    expect(healed.lastSynthesisDate).toBe(third);
+    expect(healed.scopes.find((s) => s.project === '*')).toMatchObject({ lastError: null, nextRunAt: new Date(new Date(`${third}T00:00:00.000Z`).getTime() + DAY_MS).toISOString() });
+    history = (await server.operator.tiddleHistory({ agentId, project: '*' })).tiddleHistory;
+    expect(history.length).toBe(3);
   });
 });
 

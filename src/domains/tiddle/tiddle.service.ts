@@ -110,6 +110,14 @@ class ClaimLost extends Error {}
 const utcDate = (at: Date) => at.toISOString().slice(0, 10);
 const nextUtcMidnight = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1));
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const NUL = '\u0000';
+/** PostgreSQL text and jsonb cannot hold NUL: model output loses it, API input is refused. */
+function withoutNul<T>(value: T): T {
+  if (typeof value === 'string') return value.split(NUL).join('') as T;
+  if (Array.isArray(value)) return value.map((item) => withoutNul(item)) as T;
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k), withoutNul(v)])) as T;
+  return value;
+}
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function recordable(proposal: unknown): unknown {
@@ -184,9 +192,12 @@ export class TiddleService {
     const agentId = v.agentId!;
     const project = resolveScope(v, input.project);
     if (project === CROSS_SCOPE_PROJECT) throw new ValidationError('project', `"${CROSS_SCOPE_PROJECT}" is reserved for cross-scope cards`);
-    if (charLength(project) > 200) throw new ValidationError('project', 'a continuity scope is at most 200 characters', 200);
+    if (charLength(project) > 200 || project.includes(NUL)) {
+      throw new ValidationError('project', 'a continuity scope is 1 to 200 characters without NUL', 200);
+    }
     if (!v.sessionId) throw new RequestError('continuity_session_required', 'residue belongs to a session: send the Burrow-Session header');
     const turnRef = input.turnRef.trim();
+    if (turnRef.includes(NUL)) throw new ValidationError('turnRef', 'turnRef cannot contain NUL characters');
     if (turnRef.length < 1 || charLength(turnRef) > RESIDUE_REFERENCE_LIMIT) {
       throw new ValidationError('turnRef', `turnRef must be 1 to ${RESIDUE_REFERENCE_LIMIT} characters`, RESIDUE_REFERENCE_LIMIT);
     }
@@ -197,6 +208,7 @@ export class TiddleService {
       if (!(EXCERPT_ROLES as readonly string[]).includes(excerpt.role)) {
         throw new ValidationError(`excerpts.${index}.role`, `role must be one of ${EXCERPT_ROLES.join(', ')}`);
       }
+      if (excerpt.text.includes(NUL)) throw new ValidationError(`excerpts.${index}.text`, 'an excerpt cannot contain NUL characters');
       const length = charLength(excerpt.text);
       if (length < 1 || length > RESIDUE_EXCERPT_TEXT_LIMIT) {
         throw new ValidationError(`excerpts.${index}.text`, `an excerpt is 1 to ${RESIDUE_EXCERPT_TEXT_LIMIT} characters (got ${length})`, RESIDUE_EXCERPT_TEXT_LIMIT);
@@ -300,6 +312,7 @@ export class TiddleService {
     if (!agentId) throw forbidden('operators must choose the agent explicitly (agentId)');
     const project = resolveScope(v, input.project);
     const query = input.query.trim();
+    if (query.includes(NUL)) throw new ValidationError('query', 'a query cannot contain NUL characters');
     if (charLength(query) > 500) throw new ValidationError('query', 'a rolling search query is at most 500 characters', 500);
     const limit = input.limit ?? 10;
     if (!Number.isInteger(limit) || limit < 1 || limit > 10) throw new ValidationError('limit', 'rolling search returns 1 to 10 results', 10);
@@ -682,7 +695,8 @@ export class TiddleService {
 
   // ---------------------------------------------------------------- validation and application
 
-  private async applyPassProposals(tx: DbOrTx, outcome: PassOutcome, proposals: RawProposal[], residue: ResidueView[], now: Date) {
+  private async applyPassProposals(tx: DbOrTx, outcome: PassOutcome, rawProposals: RawProposal[], residue: ResidueView[], now: Date) {
+    const proposals = withoutNul(rawProposals);
     const { agentId, project } = outcome;
     const residueByRef = new Map(residue.map((r) => [r.reference, r]));
     const reject = (proposal: unknown, reason: string) => outcome.rejected.push({ proposal: recordable(proposal), reason });
@@ -920,7 +934,8 @@ export class TiddleService {
     }
   }
 
-  private async applySynthesisProposals(tx: DbOrTx, outcome: PassOutcome, proposals: RawProposal[], now: Date, windowStart: Date) {
+  private async applySynthesisProposals(tx: DbOrTx, outcome: PassOutcome, rawProposals: RawProposal[], now: Date, windowStart: Date) {
+    const proposals = withoutNul(rawProposals);
     const { agentId } = outcome;
     const reject = (proposal: unknown, reason: string) => outcome.rejected.push({ proposal: recordable(proposal), reason });
     for (const proposal of proposals) {
