@@ -19,6 +19,8 @@ import { RetentionService, RetentionSweeper } from './domains/retention/retentio
 import { ContinuityService } from './domains/continuity/continuity.service.js';
 import { OwnershipRegistry } from './domains/continuity/ownership.js';
 import { ContinuityReconciler } from './domains/continuity/reconciler.js';
+import { TiddleService } from './domains/tiddle/tiddle.service.js';
+import { proposerFromConfig } from './domains/tiddle/tiddle.proposer.js';
 
 export interface ServiceDeps {
   config: BurrowConfig;
@@ -48,6 +50,16 @@ export function createServices(deps: ServiceDeps) {
   const continuityLogger = logger.child({ component: 'continuity' });
   const owners = new OwnershipRegistry(database, clock, continuityLogger);
   const continuity = new ContinuityService(db, clock, faults, owners, continuityLogger);
+  const proposer = config.tiddle.proposer;
+  const tiddle = new TiddleService(
+    db,
+    clock,
+    faults,
+    agents,
+    proposerFromConfig(proposer),
+    logger.child({ component: 'tiddle' }),
+    proposer.kind === 'openai' ? proposer.timeoutMs : 30_000,
+  );
   const background: BackgroundJob[] = [
     new EventLogSweeper(db, clock, config.events.retentionDays, logger),
     new RetentionSweeper(retention, config.retention.intervalSeconds, logger.child({ component: 'retention' })),
@@ -55,7 +67,8 @@ export function createServices(deps: ServiceDeps) {
     // Stopping the server ends its ownership sessions, which releases their locks.
     { name: 'continuity owners', start: () => {}, stop: () => owners.closeAll() },
   ];
-  return { config, database, clock, hub, tokens, agents, working, handoffs, conversations, retention, continuity, background };
+  if (config.tiddle.scheduler) background.push(tiddle.scheduler);
+  return { config, database, clock, hub, tokens, agents, working, handoffs, conversations, retention, continuity, tiddle, background };
 }
 
 export type Services = ReturnType<typeof createServices>;

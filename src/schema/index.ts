@@ -9,5 +9,6 @@ import '../domains/working-memory/working-memory.graphql.js';
 import '../domains/handoffs/handoffs.graphql.js';
 import '../domains/retention/retention.graphql.js';
 import '../domains/continuity/continuity.graphql.js';
+import '../domains/tiddle/tiddle.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: false });
