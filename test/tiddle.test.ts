@@ -98,9 +98,7 @@ describe('residue', () => {
 
   });
 
-  // Embedded, a failed statement on the one PGlite connection desynchronises the pool (reported
-  // to the lead), so the database-level bound is proven on the real server.
-  it.skipIf(!onRealServer)('enforces the excerpt bound in the database as well (CHECK via tiddle_excerpts_within_bounds)', async () => {
+  it('enforces the excerpt bound in the database as well (CHECK via tiddle_excerpts_within_bounds)', async () => {
     await runtime('res-a', 'alpha');
     const insert = (excerpts: unknown) =>
       server.database.pool
