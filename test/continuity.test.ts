@@ -1,17 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BurrowRequestError, type BurrowClient } from '../client/sdk.js';
-import { InjectedFault } from '../src/lib/faults.js';
-import { collect, startServer, take, type TestServer } from './support/harness.js';
+import { collect, startServer, take, type TestServer, faultSwitch } from './support/harness.js';
 import { ok, openOwner, waitUntilOwnerGone, type OwnerHandle } from './support/continuity.js';
 
 let server: TestServer;
-let failAt: string | null = null;
+const faults = faultSwitch();
 beforeAll(async () => {
-  server = await startServer({
-    faults: (point) => {
-      if (point === failAt) throw new InjectedFault(point);
-    },
-  });
+  server = await startServer({ faults: faults.inject });
 });
 afterAll(async () => server?.stop());
 
@@ -347,9 +342,9 @@ describe('effects, manifests and recovery queues', () => {
     const fence = { runId: 'ff', generation: 1, ownerId: owner.ownerId };
     await client.finalizeContinuityRun({ input: fence });
     const before = await run(client, 'ff');
-    failAt = 'continuity.complete.before_log';
+    faults.arm('continuity.complete.before_log');
     await expect(client.completeContinuityRun({ input: fence })).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
-    failAt = null;
+    faults.arm(null);
     expect(await run(client, 'ff')).toEqual(before);
     const { agent: a } = await client.agent({ id: 'cont-fault' });
     expect(a?.lastEventSequence).toBe(before.transitions.at(-1)!.sequence);
@@ -506,9 +501,9 @@ describe('reconciliation', () => {
     await start(client, owner, 'rf');
     await abandon(client, 'cont-rec-fault', owner);
     const before = await run(client, 'rf');
-    failAt = 'continuity.reconcile.after_interrupt';
+    faults.arm('continuity.reconcile.after_interrupt');
     const failing = (await client.reconcileContinuity({})).reconcileContinuity;
-    failAt = null;
+    faults.arm(null);
     expect([failing.failed, failing.interrupted, failing.recoveryPending]).toEqual([['cont-rec-fault/rf'], [], []]);
     expect(await run(client, 'rf')).toEqual(before);
     const reconciled = (await client.reconcileContinuity({})).reconcileContinuity;

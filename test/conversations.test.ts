@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BurrowRequestError, type BurrowClient, type ConversationOriginalFieldsFragment } from '../client/sdk.js';
-import { startServer, NEEDS_REAL_SERVER, onRealServer, take, type TestServer } from './support/harness.js';
+import { startServer, NEEDS_REAL_SERVER, onRealServer, take, type TestServer, faultSwitch } from './support/harness.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -281,37 +281,33 @@ describe.skipIf(!onRealServer)(`concurrent appends to one session (${NEEDS_REAL_
 
 describe('atomicity under injected faults', () => {
   it('a reset that fails part-way archives nothing and erases nothing; a failed write leaves no record and no event', async () => {
-    let failAt: string | null = null;
-    const own = await startServer({
-      faults: (point) => {
-        if (point === failAt) throw new Error(`injected fault at ${point}`);
-      },
-    });
+    const faults = faultSwitch();
+    const own = await startServer({ faults: faults.inject });
     try {
       const client = await own.agentClient('ft-agent', { scope: 'p', session: 's' });
       await append(client, '{"keep":1}');
       await append(client, '{"keep":2}');
       for (const point of ['conversation.after_archive_header', 'conversation.after_archive_entries']) {
-        failAt = point;
+        faults.arm(point);
         await expect(client.resetConversation({ input: {} })).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
-        failAt = null;
+        faults.arm(null);
         const rows = await allOriginals(client, 's');
         expect(rows.map((r) => [r.position, r.archiveGeneration, r.payload])).toEqual([[1, null, '{"keep":1}'], [2, null, '{"keep":2}']]);
         expect((await client.conversationArchives({ sessionId: 's' })).conversationArchives).toEqual([]);
       }
-      failAt = 'conversation.after_lock';
+      faults.arm('conversation.after_lock');
       await expect(append(client, '{"lost":true}')).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
-      failAt = null;
+      faults.arm(null);
       expect((await append(client, '{"next":3}')).position).toBe(3);
 
       const sequenceBefore = (await client.agent({ id: 'ft-agent' })).agent!.lastEventSequence;
-      failAt = 'working.after_write';
+      faults.arm('working.after_write');
       await expect(client.memoryWorkingWrite({ input: { kind: 'FINDING', title: 'doomed', content: 'x' } })).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
-      failAt = 'handoff.after_write';
+      faults.arm('handoff.after_write');
       await expect(client.sessionWriteHandoff({ input: { title: 'doomed', goal: 'g', outcome: 'o', body: 'b' } })).rejects.toMatchObject({
         code: 'INTERNAL_SERVER_ERROR',
       });
-      failAt = null;
+      faults.arm(null);
       expect((await client.workingRecords({})).workingRecords.edges).toEqual([]);
       expect((await client.sessionReadHandoff({})).sessionReadHandoff).toEqual([]);
       expect((await client.agent({ id: 'ft-agent' })).agent!.lastEventSequence).toBe(sequenceBefore);

@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InjectedFault } from '../src/lib/faults.js';
-import { collect, NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer } from './support/harness.js';
+import { collect, NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer, faultSwitch } from './support/harness.js';
 
 let server: TestServer;
-let failAt: string | null = null;
+const faults = faultSwitch();
 beforeAll(async () => {
-  server = await startServer({
-    faults: (point) => {
-      if (point === failAt) throw new InjectedFault(point);
-    },
-  });
+  server = await startServer({ faults: faults.inject });
 });
 afterAll(async () => server?.stop());
 
@@ -67,13 +62,13 @@ describe('agentEvents', () => {
   it('publishes nothing for a rolled-back change, and the next change takes the next sequence', async () => {
     await newAgent('ev-rollback');
     const stream = collect(server.operator.agentEvents({ agentId: 'ev-rollback', after: 1 }));
-    failAt = 'preferences.after_audit';
+    faults.arm('preferences.after_audit');
     try {
       await expect(
         server.operator.applyPreferenceLearning({ input: { agentId: 'ev-rollback', content: 'x', expectedRevision: 1, reason: 'r' } }),
       ).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
     } finally {
-      failAt = null;
+      faults.arm(null);
     }
     await update('ev-rollback', 'kept', 1, 'RULES');
     const events = await stream.waitFor(1);

@@ -1,18 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InjectedFault } from '../src/lib/faults.js';
-import { startServer, type TestServer } from './support/harness.js';
+import { startServer, type TestServer, faultSwitch } from './support/harness.js';
 import type { BurrowClient } from '../client/sdk.js';
 
 const KINDS = ['SOUL', 'RULES', 'ORIENTATION', 'PREFERENCES', 'TOOLS', 'DREAM_MEMORY'] as const;
 
 let server: TestServer;
-let failAt: string | null = null;
+const faults = faultSwitch();
 beforeAll(async () => {
-  server = await startServer({
-    faults: (point) => {
-      if (point === failAt) throw new InjectedFault(point);
-    },
-  });
+  server = await startServer({ faults: faults.inject });
 });
 afterAll(async () => server?.stop());
 
@@ -195,13 +190,13 @@ describe('applyPreferenceLearning', () => {
       const id = `learn-${point.split('.')[1].replace(/_/g, '-')}`;
       await createAgent(id);
       const before = await server.operator.agent({ id });
-      failAt = point;
+      faults.arm(point);
       try {
         await expect(
           server.operator.applyPreferenceLearning({ input: { agentId: id, content: 'learned', expectedRevision: 1, reason: 'test' } }),
         ).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
       } finally {
-        failAt = null;
+        faults.arm(null);
       }
       const doc = await document(server.operator, id, 'PREFERENCES');
       expect([doc.revision, doc.content, doc.revisions.length]).toEqual([1, '', 1]);

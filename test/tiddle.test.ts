@@ -6,21 +6,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BurrowRequestError, type BurrowClient } from '../client/sdk.js';
 import { DAY_MS, HOUR_MS } from '../src/lib/clock.js';
-import { InjectedFault } from '../src/lib/faults.js';
 import type { PassOutcome } from '../src/domains/tiddle/tiddle.service.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
-import { collect, onRealServer, startServer, take, type TestServer } from './support/harness.js';
+import { collect, onRealServer, startServer, take, type TestServer, faultSwitch } from './support/harness.js';
 
 let server: TestServer;
 let chat: ChatServer;
-let faultAt: string | null = null;
+const faults = faultSwitch();
 
 beforeAll(async () => {
   chat = await startChatServer();
   server = await startServer({
-    faults: (point) => {
-      if (point === faultAt) throw new InjectedFault(point);
-    },
+    faults: faults.inject,
     config: {
       tiddle: { scheduler: false, proposer: { kind: 'openai', url: chat.url, model: 'tiddle-test', apiKey: 'sk-test', timeoutMs: 5_000 } },
     },
@@ -421,13 +418,13 @@ describe('atomic commit', () => {
         ],
       }));
       const seqBefore = (await server.operator.agent({ id: agentId })).agent!.lastEventSequence;
-      faultAt = point;
+      faults.arm(point);
       server.clock.advance(4 * HOUR_MS);
       let outcomes: PassOutcome[];
       try {
         outcomes = mine(await tick(), agentId).filter((o) => o.kind === 'pass');
       } finally {
-        faultAt = null;
+        faults.arm(null);
       }
       expect(outcomes.map((o) => [o.status, o.error])).toEqual([['FAILED', `injected fault at ${point}`]]);
       expect(await cards(agentId, 'alpha')).toEqual([]);

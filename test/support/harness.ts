@@ -11,7 +11,7 @@ import type { BurrowConfig, DatabaseConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrator.js';
 import { ManualClock } from '../../src/lib/clock.js';
-import { noFaults, type FaultInjector } from '../../src/lib/faults.js';
+import { InjectedFault, noFaults, type FaultInjector } from '../../src/lib/faults.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createBurrowClient, type BurrowClient } from '../../client/sdk.js';
 
@@ -149,6 +149,19 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       await app.stop();
       await database.close();
       if (owned) await testDatabase.drop();
+    },
+  };
+}
+
+/** A fault injector that a test arms at one named point at a time (see src/lib/faults.ts). */
+export function faultSwitch() {
+  let armed: string | null = null;
+  return {
+    inject: ((point) => {
+      if (point === armed) throw new InjectedFault(point);
+    }) as FaultInjector,
+    arm(point: string | null) {
+      armed = point;
     },
   };
 }
