@@ -12,6 +12,8 @@ import { TokensService } from './auth/tokens.service.js';
 import { EventHub } from './events/hub.js';
 import { EventLogSweeper } from './events/sweeper.js';
 import { AgentsService } from './domains/agents/agents.service.js';
+import { BrainsService } from './domains/brains/brains.service.js';
+import { IntervalJob } from './lib/interval.js';
 
 export interface ServiceDeps {
   config: BurrowConfig;
@@ -34,8 +36,13 @@ export function createServices(deps: ServiceDeps) {
   const hub = new EventHub(database, logger.child({ component: 'events' }));
   const tokens = new TokensService(db, clock);
   const agents = new AgentsService(db, clock, faults);
+  const brains = new BrainsService(db, clock, faults, logger.child({ component: 'brains' }), database.capabilities, config.embeddings, agents);
   const background: BackgroundJob[] = [new EventLogSweeper(db, clock, config.events.retentionDays, logger)];
-  return { config, database, clock, hub, tokens, agents, background };
+  if (config.embeddings && config.embeddings.indexIntervalMs > 0) {
+    const interval = config.embeddings.indexIntervalMs;
+    background.push(new IntervalJob('brain-embedding-indexer', interval, async () => void (await brains.indexPendingEmbeddings()), logger));
+  }
+  return { config, database, clock, hub, tokens, agents, brains, background };
 }
 
 export type Services = ReturnType<typeof createServices>;

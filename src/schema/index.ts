@@ -4,5 +4,6 @@ import './scalars.js';
 import './errors.js';
 import './events.js';
 import '../domains/agents/agents.graphql.js';
+import '../domains/brains/brains.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: false });
