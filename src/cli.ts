@@ -7,6 +7,8 @@ import { buildApp } from './app.js';
 import { openRuntime, runCommand } from './main.js';
 import { TokensService } from './auth/tokens.service.js';
 import { systemClock } from './lib/clock.js';
+import { noFaults } from './lib/faults.js';
+import { createServices } from './services.js';
 
 const USAGE = `usage: burrow <command>
   serve                                     start the GraphQL server (HTTP, SSE, WebSocket on one port)
@@ -15,6 +17,7 @@ const USAGE = `usage: burrow <command>
   token create --agent AGENT_ID --name NAME print a new token bound to one agent (shown once)
   token list                                list tokens (never their secrets)
   token revoke TOKEN_ID                     revoke a token
+  import-albdruck                           copy legacy Albdruck knowledge into Brains (repeat-safe)
 The database comes from BURROW_POSTGRES_LIFECYCLE (embedded | external | managed); see README.`;
 
 const [command, ...rest] = process.argv.slice(2);
@@ -99,6 +102,42 @@ const commands: Record<string, () => Promise<void>> = {
       await runtime.close();
     }
   },
+};
+
+/**
+ * Copies legacy Albdruck knowledge into Brains. Repeat-safe: records imported before are
+ * skipped, so edits made since and tombstones stay as they are. Progress goes to a terminal's
+ * stderr; the summary to stdout.
+ */
+commands['import-albdruck'] = async () => {
+  const runtime = await openRuntime();
+  try {
+    const services = createServices({ config: runtime.config, database: runtime.database, clock: systemClock, logger: runtime.logger, faults: noFaults });
+    const progress = process.stderr.isTTY;
+    let lastDraw = 0;
+    const summary = await services.brains.importAlbdruck({ kind: 'OPERATOR', id: 'cli:import-albdruck' }, (done, total) => {
+      if (!progress) return;
+      // Wall-clock throttling of terminal redraws only; no business time involved.
+      const now = performance.now();
+      if (done !== total && now - lastDraw < 100) return;
+      lastDraw = now;
+      process.stderr.write(`\rimporting legacy Albdruck records: ${done}/${total} (${Math.floor((done / Math.max(total, 1)) * 100)}%)`);
+    });
+    if (progress && summary.total > 0) process.stderr.write('\n');
+    const lines = [
+      `Albdruck import: ${summary.total} legacy records`,
+      `  imported:          ${summary.imported}`,
+      `  skipped:           ${summary.skipped} (imported before; left as they are)`,
+      `  deleted-on-import: ${summary.deletedOnImport} (non-active or operator-deleted legacy records, imported as tombstones)`,
+      `  failed:            ${summary.failed}`,
+    ];
+    if (summary.createdAgents.length) lines.push(`  agents created:    ${summary.createdAgents.join(', ')}`);
+    for (const failure of summary.failures) lines.push(`  failed ${failure.legacyId}: ${failure.reason}`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    if (summary.failed > 0) process.exitCode = 1;
+  } finally {
+    await runtime.close();
+  }
 };
 
 const body = commands[command ?? ''];

@@ -677,14 +677,14 @@ export class BrainsService {
       evidence: evidence.map((e) => ({ id: e.id, reference: e.reference, excerpt: e.excerpt, createdAt: e.createdAt.toISOString() })),
       snapshots: snapshots.map((s) => ({ revision: s.revision, title: s.title, body: s.body, status: s.status, changedBy: s.changedBy, changedAt: s.changedAt.toISOString() })),
     };
-    return this.db.transaction(async (tx) => {
-      if (!knownAgents.has(agentId)) {
-        const existed = await this.agents.agentsByIds([agentId]);
-        if (existed.length === 0) {
-          await this.agents.ensureAgent(tx, agentId, agentId, actor);
-          summary.createdAgents.push(agentId);
-        }
-        knownAgents.add(agentId);
+    // Checked before the transaction: the embedded pool has one connection, which the
+    // transaction holds.
+    const mustCreateAgent = !knownAgents.has(agentId) && (await this.agents.agentsByIds([agentId])).length === 0;
+    let createdAgent = false;
+    const outcome = await this.db.transaction(async (tx) => {
+      if (mustCreateAgent) {
+        await this.agents.ensureAgent(tx, agentId, agentId, actor);
+        createdAgent = true;
       }
       const ownership = operatorOwned ? 'OPERATOR' : 'AGENT';
       const [memory] = await tx
@@ -711,11 +711,15 @@ export class BrainsService {
         })
         .onConflictDoNothing()
         .returning();
-      if (!memory) return 'skipped';
+      if (!memory) return 'skipped' as const;
       await this.recordRevision(tx, memory, 'imported', actor);
       if (!deleted) await this.emit(tx, memory, 'brain.created', actor, { label: MIGRATED_ALBDRUCK });
-      return deleted ? 'imported_deleted' : 'imported';
+      return deleted ? ('imported_deleted' as const) : ('imported' as const);
     });
+    // Only after commit: a rolled-back record created nothing.
+    knownAgents.add(agentId);
+    if (createdAgent) summary.createdAgents.push(agentId);
+    return outcome;
   }
 }
 
