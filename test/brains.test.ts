@@ -121,6 +121,12 @@ describe('saving and reading', () => {
     expect((await ada.brainRead({ id: memory.id })).brainRead?.content).toBe('secret');
   });
 
+  it('an operator saving for an unknown agent gets NotFound and nothing is written', async () => {
+    const result = await server.operator.brainSave({ input: { agentId: 'ghost', title: 'x', content: 'y' } });
+    expect(result.brainSave).toMatchObject({ __typename: 'NotFound', resource: 'Agent', id: 'ghost' });
+    expect((await liveCount('ghost')).n).toBe(0);
+  });
+
   it('unknown ids read as null and fail writes with NotFound', async () => {
     expect((await ada.brainRead({ id: 'no-such-id' })).brainRead).toBeNull();
     expect((await ada.brainUpdate({ input: { id: 'no-such-id', expectedRevision: 1, content: 'x' } })).brainUpdate).toMatchObject({ __typename: 'NotFound', code: 'NOT_FOUND' });

@@ -308,6 +308,7 @@ export type BrainSaveMutationVariables = Exact<{
 
 export type BrainSaveMutation = { brainSave:
     | { __typename: 'BrainSaveSuccess', memory: { id: string, agentId: string, title: string, content: string, sourceRefs: Array<string>, revision: number, ownership: BrainOwnership, labels: Array<string>, deleted: boolean, createdAt: string, updatedAt: string, createdBy: { kind: PrincipalKind, id: string }, updatedBy: { kind: PrincipalKind, id: string }, legacyMigration: { source: string, legacyId: string, legacyScope: string, legacyOwnerAgentId: string | null, legacyStatus: string, operatorCorrected: boolean, operatorDeleted: boolean, importedAt: string, truncated: boolean, evidenceCount: number, snapshotCount: number, details: unknown, importedBy: { kind: PrincipalKind, id: string } } | null } }
+    | { __typename: 'NotFound', resource: string, id: string, message: string, code: string }
     | { __typename: 'ValidationFailed', field: string, limit: number | null, message: string, code: string }
    };
 

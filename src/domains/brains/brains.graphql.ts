@@ -1,6 +1,6 @@
 import { builder } from '../../schema/builder.js';
 import { WRITE_ERRORS } from '../../schema/errors.js';
-import { ForbiddenError, ValidationError, badRequest } from '../../lib/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError, badRequest } from '../../lib/errors.js';
 import { bindingOf, decodeCursor, encodeCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { PrincipalKindEnum } from '../agents/agents.graphql.js';
 import {
@@ -268,7 +268,7 @@ const BrainDeletionItem = builder.inputType('BrainDeletionItem', {
 builder.mutationFields((t) => ({
   brainSave: t.field({
     type: BrainMemoryRef,
-    errors: { types: [ValidationError], dataField: { name: 'memory' } },
+    errors: { types: [ValidationError, NotFoundError], dataField: { name: 'memory' } },
     args: { input: t.arg({ type: BrainSaveInput, required: true }) },
     resolve: (_, { input }, ctx) => ctx.services.brains.save(ctx.viewer, input),
   }),
