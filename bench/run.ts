@@ -12,6 +12,7 @@ import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrator.js';
 import { createLogger } from '../src/lib/logger.js';
 import { createBurrowClient } from '../client/sdk.js';
+import { createTestDatabase, externalConfig } from '../test/support/harness.js';
 
 const MEMORIES = Number(process.env.BENCH_BRAIN_MEMORIES ?? 100_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 40);
@@ -37,6 +38,9 @@ async function timed(label: string, run: (i: number) => Promise<unknown>) {
 async function main() {
   const started = performance.now();
   const config = testConfigForBench();
+  // With BURROW_TEST_DATABASE_URL the bench runs on a fresh database of that real server (dropped after).
+  const realServer = process.env.BURROW_TEST_DATABASE_URL ? await createTestDatabase() : null;
+  if (realServer) config.database = externalConfig(realServer.url!);
   const database = await openDatabase(config.database);
   await migrate(database.pool);
   const app = buildApp({ config, database, logger: createLogger('silent') });
@@ -115,6 +119,7 @@ async function main() {
     await client.close();
     await app.stop();
     await database.close();
+    await realServer?.drop();
   }
 }
 
