@@ -95,7 +95,7 @@ async function main() {
     );
     await timed('brainSearch lexical, common term (20% match), limit 10', () => client.brainSearch({ agentId: AGENT, query: 'kestrel', limit: 10 }));
 
-    console.log('\nPlan of the brainMemories substring search (rare needle):');
+    console.log('\nPlan of the brainMemories substring search for a rare needle (after the newest-2,000 probe came back short):');
     const plan = await database.pool.query(
       `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON)
        SELECT * FROM brain_memories

@@ -245,6 +245,14 @@ describe('the operator list', () => {
   it('matches case-insensitive substrings of title or content, treating % and _ literally', async () => {
     const kestrel = await server.operator.brainMemories({ agentId: agent, query: 'kestrel' });
     expect(kestrel.brainMemories.edges.map((e) => e.node.title)).toEqual(['Note 6', 'Note 4', 'Note 2', 'Note 0']);
+    // A full page straight from the newest memories (the probe path) looks the same.
+    const page = await server.operator.brainMemories({ agentId: agent, query: 'kestrel', first: 2 });
+    expect(page.brainMemories.edges.map((e) => [e.node.title, e.node.agentId, e.node.revision, e.node.ownership])).toEqual([
+      ['Note 6', agent, 1, 'OPERATOR'],
+      ['Note 4', agent, 1, 'OPERATOR'],
+    ]);
+    const next = await server.operator.brainMemories({ agentId: agent, query: 'kestrel', first: 2, after: page.brainMemories.pageInfo.endCursor });
+    expect(next.brainMemories.edges.map((e) => e.node.title)).toEqual(['Note 2', 'Note 0']);
     const title = await server.operator.brainMemories({ agentId: agent, query: 'OTE 5' });
     expect(title.brainMemories.edges.map((e) => e.node.title)).toEqual(['Note 5']);
     const literal = await server.operator.brainMemories({ agentId: agent, query: '0%_d' });

@@ -38,6 +38,8 @@ export const SEARCH_LIMIT_DEFAULT = 10;
 export const QUERY_MIN_LENGTH = 3;
 export const QUERY_MAX_LENGTH = 500;
 export const DELETE_BATCH_MAX = 100;
+/** How many of the newest memories the substring list scans before using the trigram index. */
+const LIST_PROBE_ROWS = 2_000;
 /** A failed embedding is retried this many times per revision, then left failed. */
 const EMBEDDING_MAX_ATTEMPTS = 3;
 const EMBEDDING_BATCH = 16;
@@ -326,20 +328,38 @@ export class BrainsService {
   ): Promise<BrainMemoryRow[]> {
     assertAgentAccess(viewer, input.agentId);
     const conditions: (SQL | undefined)[] = [eq(brainMemories.agentId, input.agentId), sql`${brainMemories.deletedAt} IS NULL`];
-    if (input.query) {
-      const pattern = `%${escapeLike(input.query)}%`;
-      conditions.push(or(sql`${brainMemories.title} ILIKE ${pattern}`, sql`${brainMemories.content} ILIKE ${pattern}`));
-    }
     if (input.after) {
       conditions.push(
         or(lt(brainMemories.createdAt, input.after.createdAt), and(eq(brainMemories.createdAt, input.after.createdAt), lt(brainMemories.id, input.after.id))),
       );
     }
-    return this.db
+    const newestFirst = [desc(brainMemories.createdAt), desc(brainMemories.id)];
+    if (!input.query) {
+      return this.db.select().from(brainMemories).where(and(...conditions)).orderBy(...newestFirst).limit(input.limit);
+    }
+    const pattern = `%${escapeLike(input.query)}%`;
+    // A common term fills a page from the newest few thousand memories, which the newest-first
+    // index reads in milliseconds; sorting every trigram match would not. When the probe comes
+    // back short, the term is rare and the trigram-indexed query answers exactly.
+    const recent = this.db
       .select()
       .from(brainMemories)
       .where(and(...conditions))
-      .orderBy(desc(brainMemories.createdAt), desc(brainMemories.id))
+      .orderBy(...newestFirst)
+      .limit(LIST_PROBE_ROWS)
+      .as('recent');
+    const probe = await this.db
+      .select()
+      .from(recent)
+      .where(or(sql`${recent.title} ILIKE ${pattern}`, sql`${recent.content} ILIKE ${pattern}`))
+      .orderBy(desc(recent.createdAt), desc(recent.id))
+      .limit(input.limit);
+    if (probe.length === input.limit) return probe as BrainMemoryRow[];
+    return this.db
+      .select()
+      .from(brainMemories)
+      .where(and(...conditions, or(sql`${brainMemories.title} ILIKE ${pattern}`, sql`${brainMemories.content} ILIKE ${pattern}`)))
+      .orderBy(...newestFirst)
       .limit(input.limit);
   }
 
