@@ -94,7 +94,7 @@ CREATE TABLE "brain_memory_revisions" (
 );
 --> statement-breakpoint
 CREATE INDEX "albdruck_evidence_knowledge_idx" ON "albdruck_evidence" USING btree ("knowledge_id","created_at");--> statement-breakpoint
-CREATE INDEX "brain_memories_live_newest_idx" ON "brain_memories" USING btree ("agent_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "brain_memories"."deleted_at" IS NULL;--> statement-breakpoint
+CREATE INDEX "brain_memories_live_newest_idx" ON "brain_memories" USING btree ("agent_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "brain_memories"."deleted_at" IS NULL;--> statement-breakpoint
 CREATE INDEX "brain_memories_title_trgm_idx" ON "brain_memories" USING gin ("title" gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "brain_memories_content_trgm_idx" ON "brain_memories" USING gin ("content" gin_trgm_ops);--> statement-breakpoint
 CREATE UNIQUE INDEX "brain_memories_legacy_idx" ON "brain_memories" USING btree ("agent_id","legacy_knowledge_id") WHERE "brain_memories"."legacy_knowledge_id" IS NOT NULL;

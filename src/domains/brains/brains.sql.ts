@@ -45,7 +45,7 @@ export const brainMemories = pgTable(
     check('brain_memories_source_refs_count', sql`cardinality(${t.sourceRefs}) <= 12`),
     check('brain_memories_revision_positive', sql`${t.revision} >= 1`),
     check('brain_memories_ownership', sql`${t.ownership} IN ('OPERATOR', 'AGENT')`),
-    index('brain_memories_live_newest_idx').on(t.agentId, t.createdAt.desc(), t.id.desc()).where(sql`${t.deletedAt} IS NULL`),
+    index('brain_memories_live_newest_idx').on(t.agentId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.deletedAt} IS NULL`),
     // Case-insensitive substring search (ILIKE '%q%') over title and content, one index each so
     // a match never spans the boundary between them.
     index('brain_memories_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
