@@ -749,7 +749,13 @@ function truncate(text: string, limit: number): string {
   return charLength(text) <= limit ? text : Array.from(text).slice(0, limit).join('');
 }
 
+/** PostgreSQL text cannot hold NUL; refuse it up front rather than fail in the database. */
+function rejectNul(field: string, text: string, limit: number | null) {
+  if (text.includes('\u0000')) throw new ValidationError(field, `${field} must not contain NUL characters`, limit);
+}
+
 function validateTitle(title: string): string {
+  rejectNul('title', title, BRAIN_TITLE_LIMIT);
   const trimmed = title.trim();
   if (trimmed.length === 0) throw new ValidationError('title', 'title must not be empty', BRAIN_TITLE_LIMIT);
   const length = charLength(trimmed);
@@ -758,6 +764,7 @@ function validateTitle(title: string): string {
 }
 
 function validateContent(content: string): string {
+  rejectNul('content', content, BRAIN_CONTENT_LIMIT);
   const length = charLength(content);
   if (length > BRAIN_CONTENT_LIMIT) {
     throw new ValidationError('content', `content is limited to ${BRAIN_CONTENT_LIMIT} characters (got ${length})`, BRAIN_CONTENT_LIMIT);
@@ -770,6 +777,7 @@ function validateSourceRefs(refs: string[]): string[] {
     throw new ValidationError('sourceRefs', `at most ${BRAIN_SOURCE_REFS_LIMIT} source references (got ${refs.length})`, BRAIN_SOURCE_REFS_LIMIT);
   }
   return refs.map((ref, index) => {
+    rejectNul(`sourceRefs.${index}`, ref, BRAIN_SOURCE_REF_LENGTH_LIMIT);
     const trimmed = ref.trim();
     if (trimmed.length === 0) throw new ValidationError(`sourceRefs.${index}`, 'a source reference must not be empty', BRAIN_SOURCE_REF_LENGTH_LIMIT);
     if (charLength(trimmed) > BRAIN_SOURCE_REF_LENGTH_LIMIT) {
@@ -793,6 +801,7 @@ function searchLimit(limit: number | null | undefined): number {
 
 /** Normalises the operator list's substring query: null/blank means "no filter". */
 export function listQuery(query: string | null | undefined): string | null {
+  if (query?.includes('\u0000')) throw new RequestError('BAD_REQUEST', 'query must not contain NUL characters');
   const trimmed = query?.trim() ?? '';
   if (trimmed === '') return null;
   const length = charLength(trimmed);
@@ -805,6 +814,7 @@ export function listQuery(query: string | null | undefined): string | null {
 
 /** Distinct whitespace-separated terms of at least three characters (trigram-searchable), at most eight. */
 function searchTerms(query: string): string[] {
+  if (query.includes('\u0000')) throw new RequestError('BAD_REQUEST', 'query must not contain NUL characters');
   const length = charLength(query);
   if (length === 0) throw new RequestError('QUERY_REQUIRED', 'brainSearch needs a query');
   if (length > QUERY_MAX_LENGTH) throw new RequestError('QUERY_TOO_LONG', `a query is limited to ${QUERY_MAX_LENGTH} characters (got ${length})`);
