@@ -8,9 +8,7 @@ import { openRuntime, runCommand } from './main.js';
 import { TokensService } from './auth/tokens.service.js';
 import { systemClock } from './lib/clock.js';
 import { noFaults } from './lib/faults.js';
-import { WorkingMemoryService } from './domains/working-memory/working-memory.service.js';
-import { HandoffsService } from './domains/handoffs/handoffs.service.js';
-import { RetentionService } from './domains/retention/retention.service.js';
+import { createServices } from './services.js';
 
 const USAGE = `usage: burrow <command>
   serve                                     start the GraphQL server (HTTP, SSE, WebSocket on one port)
@@ -21,6 +19,7 @@ const USAGE = `usage: burrow <command>
   token revoke TOKEN_ID                     revoke a token
   retention run                             remove working records and handoffs expired longer than
                                             BURROW_RETENTION_GRACE_DAYS ago, and report per store
+  import-albdruck                           copy legacy Albdruck knowledge into Brains (repeat-safe)
 The database comes from BURROW_POSTGRES_LIFECYCLE (embedded | external | managed); see README.`;
 
 const [command, ...rest] = process.argv.slice(2);
@@ -111,10 +110,8 @@ const commands: Record<string, () => Promise<void>> = {
     if (action !== 'run') throw new Error(USAGE);
     const runtime = await openRuntime();
     try {
-      const db = runtime.database.db;
-      const working = new WorkingMemoryService(db, systemClock, noFaults, runtime.config.workingMemory.defaultTtlDays);
-      const handoffs = new HandoffsService(db, systemClock, noFaults);
-      const report = await new RetentionService(systemClock, runtime.config.retention.graceDays, working, handoffs).run();
+      const services = createServices({ config: runtime.config, database: runtime.database, clock: systemClock, logger: runtime.logger, faults: noFaults });
+      const report = await services.retention.run();
       process.stdout.write(
         `retention run at ${report.ranAt.toISOString()} (grace ${report.graceDays} days): removed what expired before ${report.cutoff.toISOString()}\n`
           + report.stores.map((s) => `  ${s.store}\t${s.removed} removed\n`).join('')
@@ -124,6 +121,42 @@ const commands: Record<string, () => Promise<void>> = {
       await runtime.close();
     }
   },
+};
+
+/**
+ * Copies legacy Albdruck knowledge into Brains. Repeat-safe: records imported before are
+ * skipped, so edits made since and tombstones stay as they are. Progress goes to a terminal's
+ * stderr; the summary to stdout.
+ */
+commands['import-albdruck'] = async () => {
+  const runtime = await openRuntime();
+  try {
+    const services = createServices({ config: runtime.config, database: runtime.database, clock: systemClock, logger: runtime.logger, faults: noFaults });
+    const progress = process.stderr.isTTY;
+    let lastDraw = 0;
+    const summary = await services.brains.importAlbdruck({ kind: 'OPERATOR', id: 'cli:import-albdruck' }, (done, total) => {
+      if (!progress) return;
+      // Wall-clock throttling of terminal redraws only; no business time involved.
+      const now = performance.now();
+      if (done !== total && now - lastDraw < 100) return;
+      lastDraw = now;
+      process.stderr.write(`\rimporting legacy Albdruck records: ${done}/${total} (${Math.floor((done / Math.max(total, 1)) * 100)}%)`);
+    });
+    if (progress && summary.total > 0) process.stderr.write('\n');
+    const lines = [
+      `Albdruck import: ${summary.total} legacy records`,
+      `  imported:          ${summary.imported}`,
+      `  skipped:           ${summary.skipped} (imported before; left as they are)`,
+      `  deleted-on-import: ${summary.deletedOnImport} (non-active or operator-deleted legacy records, imported as tombstones)`,
+      `  failed:            ${summary.failed}`,
+    ];
+    if (summary.createdAgents.length) lines.push(`  agents created:    ${summary.createdAgents.join(', ')}`);
+    for (const failure of summary.failures) lines.push(`  failed ${failure.legacyId}: ${failure.reason}`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    if (summary.failed > 0) process.exitCode = 1;
+  } finally {
+    await runtime.close();
+  }
 };
 
 const body = commands[command ?? ''];

@@ -38,7 +38,8 @@ export interface BurrowConfig {
   events: { retentionDays: number };
   workingMemory: { defaultTtlDays: number };
   retention: { graceDays: number; intervalSeconds: number };
-  embeddings: { url: string; model: string; apiKey: string | null; timeoutMs: number } | null;
+  /** indexIntervalMs: how often the background indexer looks for unembedded Brain memories (0: never). */
+  embeddings: { url: string; model: string; apiKey: string | null; timeoutMs: number; indexIntervalMs: number } | null;
   tiddle: {
     scheduler: boolean;
     proposer: { kind: 'noop' } | { kind: 'openai'; url: string; model: string; apiKey: string | null; timeoutMs: number };
@@ -99,6 +100,7 @@ export function loadConfig(env: Env = process.env): BurrowConfig {
       model: model ?? '',
       apiKey: read('BURROW_EMBEDDINGS_KEY') ?? null,
       timeoutMs: int('BURROW_EMBEDDINGS_TIMEOUT_MS', 5000, 50, 120_000),
+      indexIntervalMs: int('BURROW_EMBEDDINGS_INDEX_INTERVAL_MS', 5000, 0, 86_400_000),
     };
   }
 

@@ -21,6 +21,8 @@ import { OwnershipRegistry } from './domains/continuity/ownership.js';
 import { ContinuityReconciler } from './domains/continuity/reconciler.js';
 import { TiddleService } from './domains/tiddle/tiddle.service.js';
 import { proposerFromConfig } from './domains/tiddle/tiddle.proposer.js';
+import { BrainsService } from './domains/brains/brains.service.js';
+import { IntervalJob } from './lib/interval.js';
 
 export interface ServiceDeps {
   config: BurrowConfig;
@@ -60,6 +62,7 @@ export function createServices(deps: ServiceDeps) {
     logger.child({ component: 'tiddle' }),
     proposer.kind === 'openai' ? proposer.timeoutMs : 30_000,
   );
+  const brains = new BrainsService(db, clock, faults, logger.child({ component: 'brains' }), database.capabilities, config.embeddings, agents);
   const background: BackgroundJob[] = [
     new EventLogSweeper(db, clock, config.events.retentionDays, logger),
     new RetentionSweeper(retention, config.retention.intervalSeconds, logger.child({ component: 'retention' })),
@@ -68,7 +71,11 @@ export function createServices(deps: ServiceDeps) {
     { name: 'continuity owners', start: () => {}, stop: () => owners.closeAll() },
   ];
   if (config.tiddle.scheduler) background.push(tiddle.scheduler);
-  return { config, database, clock, hub, tokens, agents, working, handoffs, conversations, retention, continuity, tiddle, background };
+  if (config.embeddings && config.embeddings.indexIntervalMs > 0) {
+    const interval = config.embeddings.indexIntervalMs;
+    background.push(new IntervalJob('brain-embedding-indexer', interval, async () => void (await brains.indexPendingEmbeddings()), logger));
+  }
+  return { config, database, clock, hub, tokens, agents, working, handoffs, conversations, retention, continuity, tiddle, brains, background };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -10,5 +10,6 @@ import '../domains/handoffs/handoffs.graphql.js';
 import '../domains/retention/retention.graphql.js';
 import '../domains/continuity/continuity.graphql.js';
 import '../domains/tiddle/tiddle.graphql.js';
+import '../domains/brains/brains.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -1,0 +1,18 @@
+import type { BurrowConfig } from '../src/config.js';
+
+/** A throwaway embedded database with every background job off. */
+export function testConfigForBench(): BurrowConfig {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    graphiql: false,
+    logLevel: 'silent',
+    database: { lifecycle: 'embedded', dataDir: 'memory://' },
+    events: { retentionDays: 30 },
+    workingMemory: { defaultTtlDays: 90 },
+    retention: { graceDays: 7, intervalSeconds: 0 },
+    embeddings: null,
+    tiddle: { scheduler: false, proposer: { kind: 'noop' } },
+    continuity: { reconcileIntervalSeconds: 0 },
+  };
+}

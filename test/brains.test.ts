@@ -1,0 +1,438 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BurrowRequestError, type BurrowClient } from '../client/sdk.js';
+import { NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer } from './support/harness.js';
+
+let server: TestServer;
+let ada: BurrowClient;
+let bob: BurrowClient;
+
+beforeAll(async () => {
+  server = await startServer();
+  ada = await server.agentClient('ada');
+  bob = await server.agentClient('bob');
+});
+afterAll(async () => server?.stop());
+
+async function requestError(promise: Promise<unknown>): Promise<BurrowRequestError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof BurrowRequestError) return error;
+    throw error;
+  }
+  throw new Error('expected a request error');
+}
+
+async function save(client: BurrowClient, input: { title: string; content: string; sourceRefs?: string[]; agentId?: string }) {
+  const result = await client.brainSave({ input });
+  if (result.brainSave.__typename !== 'BrainSaveSuccess') throw new Error(`save failed: ${JSON.stringify(result.brainSave)}`);
+  server.clock.advance(1000);
+  return result.brainSave.memory;
+}
+
+async function liveCount(agentId: string) {
+  const { rows } = await server.database.pool.query('SELECT count(*)::int AS n, coalesce(sum(revision), 0)::int AS revs FROM brain_memories WHERE agent_id = $1', [agentId]);
+  return rows[0] as { n: number; revs: number };
+}
+
+describe('saving and reading', () => {
+  it('saves a memory owned by the calling agent with provenance and reads it back', async () => {
+    const memory = await save(ada, { title: 'Prefers tabs', content: 'Ada formats code with tabs.', sourceRefs: ['conv:1', 'conv:2'] });
+    expect(memory).toMatchObject({
+      agentId: 'ada',
+      title: 'Prefers tabs',
+      content: 'Ada formats code with tabs.',
+      sourceRefs: ['conv:1', 'conv:2'],
+      revision: 1,
+      ownership: 'AGENT',
+      labels: [],
+      deleted: false,
+      createdBy: { kind: 'AGENT', id: 'ada' },
+      updatedBy: { kind: 'AGENT', id: 'ada' },
+      legacyMigration: null,
+    });
+    const { brainRead } = await ada.brainRead({ id: memory.id });
+    expect(brainRead?.title).toBe('Prefers tabs');
+    expect(brainRead?.revisions).toEqual([expect.objectContaining({ revision: 1, action: 'CREATED', actor: { kind: 'AGENT', id: 'ada' } })]);
+  });
+
+  it('enforces the title, content and sourceRefs limits at the boundary and one past it, changing nothing', async () => {
+    const before = await liveCount('ada');
+    const ok = await save(ada, { title: 't'.repeat(240), content: 'c'.repeat(24_000), sourceRefs: Array.from({ length: 12 }, (_, i) => `ref:${i}`) });
+    expect(ok.title).toHaveLength(240);
+    const after = await liveCount('ada');
+    expect(after.n).toBe(before.n + 1);
+
+    const cases = [
+      [{ title: 't'.repeat(241), content: 'x' }, 'title', 240],
+      [{ title: '   ', content: 'x' }, 'title', 240],
+      [{ title: 'x', content: 'c'.repeat(24_001) }, 'content', 24_000],
+      [{ title: 'x', content: 'x', sourceRefs: Array.from({ length: 13 }, (_, i) => `ref:${i}`) }, 'sourceRefs', 12],
+      [{ title: 'x', content: 'x', sourceRefs: ['ok', ' '] }, 'sourceRefs.1', 2000],
+      [{ title: 'nul\u0000', content: 'x' }, 'title', 240],
+      [{ title: 'x', content: 'nul\u0000' }, 'content', 24_000],
+    ] as const;
+    for (const [input, field, limit] of cases) {
+      const result = await ada.brainSave({ input: input as { title: string; content: string } });
+      expect(result.brainSave).toMatchObject({ __typename: 'ValidationFailed', code: 'VALIDATION_FAILED', field, limit });
+    }
+    // Code points, not UTF-16 units: 240 emoji fit.
+    const emoji = await save(ada, { title: '🦡'.repeat(240), content: '' });
+    expect(emoji.title).toBe('🦡'.repeat(240));
+    expect((await liveCount('ada')).n).toBe(before.n + 2);
+  });
+
+  it('the database enforces the limits too', async () => {
+    await expect(
+      server.database.pool.query(
+        `INSERT INTO brain_memories (agent_id, id, title, content, revision, ownership, created_by_kind, created_by_id, updated_by_kind, updated_by_id, created_at, updated_at)
+         VALUES ('ada', 'x1', repeat('t', 241), '', 1, 'AGENT', 'AGENT', 'ada', 'AGENT', 'ada', now(), now())`,
+      ),
+    ).rejects.toThrow(/brain_memories_title_length/);
+    await expect(
+      server.database.pool.query(
+        `INSERT INTO brain_memories (agent_id, id, title, content, revision, ownership, created_by_kind, created_by_id, updated_by_kind, updated_by_id, created_at, updated_at)
+         VALUES ('ada', 'x2', 't', repeat('c', 24001), 1, 'AGENT', 'AGENT', 'ada', 'AGENT', 'ada', now(), now())`,
+      ),
+    ).rejects.toThrow(/brain_memories_content_length/);
+    await expect(
+      server.database.pool.query(
+        `INSERT INTO brain_memories (agent_id, id, title, content, source_refs, revision, ownership, created_by_kind, created_by_id, updated_by_kind, updated_by_id, created_at, updated_at)
+         VALUES ('ada', 'x3', 't', '', array_fill('r'::text, ARRAY[13]), 1, 'AGENT', 'AGENT', 'ada', 'AGENT', 'ada', now(), now())`,
+      ),
+    ).rejects.toThrow(/brain_memories_source_refs_count/);
+  });
+
+  it('binds the agent verbs to the calling agent; operators must name the agent', async () => {
+    const memory = await save(ada, { title: 'Private to ada', content: 'secret' });
+    expect((await requestError(ada.brainSave({ input: { agentId: 'bob', title: 'x', content: 'y' } }))).code).toBe('AGENT_MISMATCH');
+    expect((await requestError(ada.brainRead({ id: memory.id, agentId: 'bob' }))).code).toBe('AGENT_MISMATCH');
+    expect((await requestError(ada.brainSearch({ query: 'secret', agentId: 'bob' }))).code).toBe('AGENT_MISMATCH');
+    expect((await requestError(ada.brainUpdate({ input: { id: memory.id, agentId: 'bob', expectedRevision: 1, title: 'x' } }))).code).toBe('AGENT_MISMATCH');
+    expect((await requestError(ada.brainRemove({ input: { id: memory.id, agentId: 'bob', expectedRevision: 1 } }))).code).toBe('AGENT_MISMATCH');
+    expect((await requestError(ada.brainMemories({ agentId: 'bob' }))).code).toBe('AGENT_MISMATCH');
+    expect((await requestError(ada.brainEmbeddingStatus({ agentId: 'bob' }))).code).toBe('AGENT_MISMATCH');
+    expect((await requestError(ada.deleteBrainMemories({ agentId: 'bob', items: [{ id: memory.id, expectedRevision: 1 }] }))).code).toBe('AGENT_MISMATCH');
+    // Another agent cannot see ada's memory through its own verbs either.
+    expect((await bob.brainRead({ id: memory.id })).brainRead).toBeNull();
+    expect((await bob.brainUpdate({ input: { id: memory.id, expectedRevision: 1, title: 'hijack' } })).brainUpdate.__typename).toBe('NotFound');
+    // Operators choose the owning agent explicitly for every call.
+    expect((await requestError(server.operator.brainSave({ input: { title: 'x', content: 'y' } }))).code).toBe('FORBIDDEN');
+    expect((await requestError(server.operator.brainRead({ id: memory.id }))).code).toBe('FORBIDDEN');
+    expect((await server.operator.brainRead({ id: memory.id, agentId: 'ada' })).brainRead?.content).toBe('secret');
+    expect((await ada.brainRead({ id: memory.id })).brainRead?.content).toBe('secret');
+  });
+
+  it('an operator saving for an unknown agent gets NotFound and nothing is written', async () => {
+    const result = await server.operator.brainSave({ input: { agentId: 'ghost', title: 'x', content: 'y' } });
+    expect(result.brainSave).toMatchObject({ __typename: 'NotFound', resource: 'Agent', id: 'ghost' });
+    expect((await liveCount('ghost')).n).toBe(0);
+  });
+
+  it('unknown ids read as null and fail writes with NotFound', async () => {
+    expect((await ada.brainRead({ id: 'no-such-id' })).brainRead).toBeNull();
+    expect((await ada.brainUpdate({ input: { id: 'no-such-id', expectedRevision: 1, content: 'x' } })).brainUpdate).toMatchObject({ __typename: 'NotFound', code: 'NOT_FOUND' });
+    expect((await ada.brainRemove({ input: { id: 'no-such-id', expectedRevision: 1 } })).brainRemove).toMatchObject({ __typename: 'NotFound' });
+  });
+});
+
+describe('revision-checked updates and tombstones', () => {
+  it('updates with the current revision and rejects a stale one with the current content, changing nothing', async () => {
+    const memory = await save(ada, { title: 'Deploy day', content: 'Deploys happen on Tuesday.' });
+    const updated = await ada.brainUpdate({ input: { id: memory.id, expectedRevision: 1, content: 'Deploys happen on Thursday.' } });
+    expect(updated.brainUpdate).toMatchObject({ __typename: 'BrainUpdateSuccess', memory: { revision: 2, content: 'Deploys happen on Thursday.', title: 'Deploy day' } });
+
+    const stale = await ada.brainUpdate({ input: { id: memory.id, expectedRevision: 1, content: 'Deploys happen on Monday.' } });
+    expect(stale.brainUpdate).toMatchObject({
+      __typename: 'RevisionConflict',
+      code: 'REVISION_CONFLICT',
+      expectedRevision: 1,
+      currentRevision: 2,
+      currentContent: 'Deploys happen on Thursday.',
+    });
+    const staleRemove = await ada.brainRemove({ input: { id: memory.id, expectedRevision: 1 } });
+    expect(staleRemove.brainRemove).toMatchObject({ __typename: 'RevisionConflict', currentRevision: 2 });
+    const read = (await ada.brainRead({ id: memory.id })).brainRead!;
+    expect(read).toMatchObject({ revision: 2, content: 'Deploys happen on Thursday.', deleted: false });
+    expect(read.revisions.map((r) => [r.revision, r.action, r.content])).toEqual([
+      [2, 'UPDATED', 'Deploys happen on Thursday.'],
+      [1, 'CREATED', 'Deploys happen on Tuesday.'],
+    ]);
+  });
+
+  it('rejects bad update input without changing anything', async () => {
+    const memory = await save(ada, { title: 'Stable', content: 'unchanged' });
+    expect((await ada.brainUpdate({ input: { id: memory.id, expectedRevision: 1 } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'input' });
+    expect((await ada.brainUpdate({ input: { id: memory.id, expectedRevision: 0, title: 'x' } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'expectedRevision' });
+    expect((await ada.brainUpdate({ input: { id: memory.id, expectedRevision: 1, title: 'x'.repeat(241) } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'title', limit: 240 });
+    expect((await ada.brainUpdate({ input: { id: memory.id, expectedRevision: 1, content: 'x'.repeat(24_001) } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'content', limit: 24_000 });
+    expect((await ada.brainRemove({ input: { id: memory.id, expectedRevision: -3 } })).brainRemove).toMatchObject({ __typename: 'ValidationFailed', field: 'expectedRevision' });
+    expect((await ada.brainRead({ id: memory.id })).brainRead).toMatchObject({ revision: 1, title: 'Stable', content: 'unchanged' });
+  });
+
+  it('removal writes a tombstone: hidden from reads, search and lists, not erased, and final', async () => {
+    const memory = await save(ada, { title: 'Tombstone candidate zebra', content: 'zebra crossing notes' });
+    const removed = await ada.brainRemove({ input: { id: memory.id, expectedRevision: 1 } });
+    expect(removed.brainRemove).toMatchObject({ __typename: 'BrainRemoveSuccess', memory: { revision: 2, deleted: true } });
+
+    expect((await ada.brainRead({ id: memory.id })).brainRead).toBeNull();
+    expect((await ada.brainSearch({ query: 'zebra' })).brainSearch.hits).toEqual([]);
+    expect((await server.operator.brainMemories({ agentId: 'ada', query: 'zebra' })).brainMemories.edges).toEqual([]);
+
+    const again = await ada.brainRemove({ input: { id: memory.id, expectedRevision: 2 } });
+    expect(again.brainRemove).toMatchObject({ __typename: 'NotFound', code: 'NOT_FOUND' });
+    const update = await ada.brainUpdate({ input: { id: memory.id, expectedRevision: 2, title: 'back' } });
+    expect(update.brainUpdate).toMatchObject({ __typename: 'NotFound' });
+
+    const row = await server.database.pool.query('SELECT title, revision, deleted_at FROM brain_memories WHERE agent_id = $1 AND id = $2', ['ada', memory.id]);
+    expect(row.rows).toEqual([{ title: 'Tombstone candidate zebra', revision: 2, deleted_at: expect.any(Date) }]);
+    const history = await server.database.pool.query('SELECT revision, action FROM brain_memory_revisions WHERE agent_id = $1 AND memory_id = $2 ORDER BY revision', ['ada', memory.id]);
+    expect(history.rows).toEqual([
+      { revision: 1, action: 'created' },
+      { revision: 2, action: 'removed' },
+    ]);
+  });
+});
+
+describe('operator ownership', () => {
+  it('operator writes mark the memory operator-owned; the agent can then neither update nor remove it', async () => {
+    const saved = await save(server.operator, { agentId: 'ada', title: 'House rule', content: 'Never deploy on Friday.' });
+    expect(saved).toMatchObject({ ownership: 'OPERATOR', agentId: 'ada', createdBy: { kind: 'OPERATOR', id: 'test-operator' } });
+    const update = await ada.brainUpdate({ input: { id: saved.id, expectedRevision: 1, content: 'Deploy whenever.' } });
+    expect(update.brainUpdate).toMatchObject({ __typename: 'Forbidden', code: 'OPERATOR_OWNED' });
+    const remove = await ada.brainRemove({ input: { id: saved.id, expectedRevision: 1 } });
+    expect(remove.brainRemove).toMatchObject({ __typename: 'Forbidden', code: 'OPERATOR_OWNED' });
+    // Even with a stale revision the ownership rule is what the agent hears.
+    expect((await ada.brainUpdate({ input: { id: saved.id, expectedRevision: 7, content: 'x' } })).brainUpdate.__typename).toBe('Forbidden');
+    expect((await ada.brainRead({ id: saved.id })).brainRead).toMatchObject({ revision: 1, content: 'Never deploy on Friday.' });
+
+    // An agent-created memory becomes operator-owned when an operator edits it.
+    const own = await save(ada, { title: 'Agent note', content: 'v1' });
+    const edited = await server.operator.brainUpdate({ input: { agentId: 'ada', id: own.id, expectedRevision: 1, content: 'v2 by operator' } });
+    expect(edited.brainUpdate).toMatchObject({ __typename: 'BrainUpdateSuccess', memory: { ownership: 'OPERATOR', revision: 2, updatedBy: { kind: 'OPERATOR' } } });
+    expect((await ada.brainUpdate({ input: { id: own.id, expectedRevision: 2, content: 'v3' } })).brainUpdate.__typename).toBe('Forbidden');
+    const revisions = (await server.operator.brainRead({ id: own.id, agentId: 'ada' })).brainRead!.revisions;
+    expect(revisions.map((r) => [r.revision, r.ownership, r.actor.kind])).toEqual([
+      [2, 'OPERATOR', 'OPERATOR'],
+      [1, 'AGENT', 'AGENT'],
+    ]);
+    // The operator can still remove it.
+    expect((await server.operator.brainRemove({ input: { agentId: 'ada', id: own.id, expectedRevision: 2 } })).brainRemove.__typename).toBe('BrainRemoveSuccess');
+  });
+});
+
+describe('the operator list', () => {
+  const agent = 'lister';
+  let ids: string[] = [];
+  beforeAll(async () => {
+    await server.agentClient(agent);
+    ids = [];
+    for (let i = 0; i < 7; i++) {
+      const m = await save(server.operator, { agentId: agent, title: `Note ${i}`, content: i % 2 === 0 ? `The KESTREL flies ${i}` : `plain ${i} 100%_done` });
+      ids.push(m.id);
+    }
+  });
+
+  it('lists live memories newest first and pages with bound cursors', async () => {
+    const first = await server.operator.brainMemories({ agentId: agent, first: 3 });
+    expect(first.brainMemories.edges.map((e) => e.node.title)).toEqual(['Note 6', 'Note 5', 'Note 4']);
+    expect(first.brainMemories.pageInfo.hasNextPage).toBe(true);
+    const second = await server.operator.brainMemories({ agentId: agent, first: 3, after: first.brainMemories.pageInfo.endCursor });
+    expect(second.brainMemories.edges.map((e) => e.node.title)).toEqual(['Note 3', 'Note 2', 'Note 1']);
+    const third = await server.operator.brainMemories({ agentId: agent, first: 3, after: second.brainMemories.pageInfo.endCursor });
+    expect(third.brainMemories.edges.map((e) => e.node.title)).toEqual(['Note 0']);
+    expect(third.brainMemories.pageInfo.hasNextPage).toBe(false);
+  });
+
+  it('matches case-insensitive substrings of title or content, treating % and _ literally', async () => {
+    const kestrel = await server.operator.brainMemories({ agentId: agent, query: 'kestrel' });
+    expect(kestrel.brainMemories.edges.map((e) => e.node.title)).toEqual(['Note 6', 'Note 4', 'Note 2', 'Note 0']);
+    // A full page straight from the newest memories (the probe path) looks the same.
+    const page = await server.operator.brainMemories({ agentId: agent, query: 'kestrel', first: 2 });
+    expect(page.brainMemories.edges.map((e) => [e.node.title, e.node.agentId, e.node.revision, e.node.ownership])).toEqual([
+      ['Note 6', agent, 1, 'OPERATOR'],
+      ['Note 4', agent, 1, 'OPERATOR'],
+    ]);
+    const next = await server.operator.brainMemories({ agentId: agent, query: 'kestrel', first: 2, after: page.brainMemories.pageInfo.endCursor });
+    expect(next.brainMemories.edges.map((e) => e.node.title)).toEqual(['Note 2', 'Note 0']);
+    const title = await server.operator.brainMemories({ agentId: agent, query: 'OTE 5' });
+    expect(title.brainMemories.edges.map((e) => e.node.title)).toEqual(['Note 5']);
+    const literal = await server.operator.brainMemories({ agentId: agent, query: '0%_d' });
+    expect(literal.brainMemories.edges.map((e) => e.node.title)).toEqual(['Note 5', 'Note 3', 'Note 1']);
+    expect((await server.operator.brainMemories({ agentId: agent, query: 'n%e' })).brainMemories.edges).toEqual([]);
+    // Blank query means no filter.
+    expect((await server.operator.brainMemories({ agentId: agent, query: '   ', first: 100 })).brainMemories.edges).toHaveLength(7);
+  });
+
+  it('rejects a cursor reused with another agent or query, malformed cursors and bad page sizes', async () => {
+    const page = await server.operator.brainMemories({ agentId: agent, query: 'kestrel', first: 1 });
+    const cursor = page.brainMemories.pageInfo.endCursor!;
+    expect((await requestError(server.operator.brainMemories({ agentId: 'ada', query: 'kestrel', after: cursor }))).code).toBe('CURSOR_MISMATCH');
+    expect((await requestError(server.operator.brainMemories({ agentId: agent, query: 'plain', after: cursor }))).code).toBe('CURSOR_MISMATCH');
+    expect((await requestError(server.operator.brainMemories({ agentId: agent, after: cursor }))).code).toBe('CURSOR_MISMATCH');
+    expect((await requestError(server.operator.brainMemories({ agentId: agent, query: 'kestrel', after: 'not a cursor!' }))).code).toBe('BAD_CURSOR');
+    for (const first of [0, -1, 101, 1_000_000]) {
+      expect((await requestError(server.operator.brainMemories({ agentId: agent, first }))).code).toBe('BAD_REQUEST');
+    }
+    expect((await server.operator.brainMemories({ agentId: agent, first: 100 })).brainMemories.edges).toHaveLength(7);
+    expect((await requestError(server.operator.brainMemories({ agentId: agent, query: 'ke' }))).code).toBe('QUERY_TOO_SHORT');
+    expect((await requestError(server.operator.brainMemories({ agentId: agent, query: 'k'.repeat(501) }))).code).toBe('QUERY_TOO_LONG');
+  });
+
+  it('lists 50 memories with their revisions in a constant number of SQL statements', async () => {
+    const bulk = 'bulk-lister';
+    await server.agentClient(bulk);
+    const measure = async () => {
+      const before = server.database.statements.count;
+      const { brainMemories } = await server.operator.brainMemoriesWithRevisions({ agentId: bulk, first: 50 });
+      return { statements: server.database.statements.count - before, rows: brainMemories.edges };
+    };
+    for (let i = 0; i < 10; i++) await save(server.operator, { agentId: bulk, title: `b${i}`, content: 'x' });
+    const small = await measure();
+    expect(small.rows).toHaveLength(10);
+    for (let i = 10; i < 60; i++) {
+      const m = await save(server.operator, { agentId: bulk, title: `b${i}`, content: 'x' });
+      await server.operator.brainUpdate({ input: { agentId: bulk, id: m.id, expectedRevision: 1, content: 'y' } });
+    }
+    const large = await measure();
+    expect(large.rows).toHaveLength(50);
+    expect(large.rows[0].node.revisions.map((r) => r.revision)).toEqual([2, 1]);
+    expect(large.statements).toBe(small.statements);
+    // token lookup + list + one batched revisions query
+    expect(large.statements).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('per-item bulk deletion', () => {
+  it('deletes each item independently and reports one result per item', async () => {
+    const agent = 'bulkdel';
+    const agentClient = await server.agentClient(agent);
+    const a = await save(agentClient, { title: 'A', content: 'a' });
+    const b = await save(agentClient, { title: 'B', content: 'b' });
+    const c = await save(server.operator, { agentId: agent, title: 'C', content: 'c' });
+    const d = await save(agentClient, { title: 'D', content: 'd' });
+    await agentClient.brainUpdate({ input: { id: b.id, expectedRevision: 1, content: 'b2' } });
+
+    // Agent token: the operator-owned one is forbidden, the stale one conflicts, the rest go.
+    const byAgent = await agentClient.deleteBrainMemories({
+      agentId: agent,
+      items: [
+        { id: a.id, expectedRevision: 1 },
+        { id: b.id, expectedRevision: 1 },
+        { id: c.id, expectedRevision: 1 },
+        { id: 'missing', expectedRevision: 1 },
+        { id: d.id, expectedRevision: 0 },
+      ],
+    });
+    if (byAgent.deleteBrainMemories.__typename !== 'DeleteBrainMemoriesSuccess') throw new Error(JSON.stringify(byAgent));
+    expect(byAgent.deleteBrainMemories.results.map((r) => [r.id, r.status, r.currentRevision])).toEqual([
+      [a.id, 'DELETED', 2],
+      [b.id, 'REVISION_CONFLICT', 2],
+      [c.id, 'FORBIDDEN', null],
+      ['missing', 'NOT_FOUND', null],
+      [d.id, 'INVALID', null],
+    ]);
+    expect((await agentClient.brainRead({ id: a.id })).brainRead).toBeNull();
+    expect((await agentClient.brainRead({ id: b.id })).brainRead?.revision).toBe(2);
+    expect((await agentClient.brainRead({ id: d.id })).brainRead?.revision).toBe(1);
+
+    const byOperator = await server.operator.deleteBrainMemories({
+      agentId: agent,
+      items: [
+        { id: c.id, expectedRevision: 1 },
+        { id: a.id, expectedRevision: 2 },
+      ],
+    });
+    if (byOperator.deleteBrainMemories.__typename !== 'DeleteBrainMemoriesSuccess') throw new Error(JSON.stringify(byOperator));
+    expect(byOperator.deleteBrainMemories.results.map((r) => r.status)).toEqual(['DELETED', 'NOT_FOUND']);
+    // Only the selected ids were touched.
+    const left = await server.operator.brainMemories({ agentId: agent });
+    expect(left.brainMemories.edges.map((e) => e.node.title).sort()).toEqual(['B', 'D']);
+  });
+
+  it('rejects an empty or oversized selection', async () => {
+    const empty = await server.operator.deleteBrainMemories({ agentId: 'ada', items: [] });
+    expect(empty.deleteBrainMemories).toMatchObject({ __typename: 'ValidationFailed', field: 'items' });
+    const tooMany = await server.operator.deleteBrainMemories({ agentId: 'ada', items: Array.from({ length: 101 }, (_, i) => ({ id: `x${i}`, expectedRevision: 1 })) });
+    expect(tooMany.deleteBrainMemories).toMatchObject({ __typename: 'ValidationFailed', field: 'items', limit: 100 });
+  });
+});
+
+describe('lexical search', () => {
+  it('finds memories by words of the query and says what matched', async () => {
+    const agent = 'searcher';
+    const client = await server.agentClient(agent);
+    await save(client, { title: 'Coffee order', content: 'Oat milk flat white, no sugar.' });
+    await save(client, { title: 'Tea', content: 'Earl grey with MILK.' });
+    await save(client, { title: 'Unrelated', content: 'Bicycle maintenance.' });
+    const result = (await client.brainSearch({ query: 'milk coffee' })).brainSearch;
+    expect(result.retrieval).toEqual({ mode: 'LEXICAL', fallback: null, reason: null });
+    expect(result.hits.map((h) => [h.memory.title, h.matchedBy, h.matchedTerms])).toEqual([
+      ['Coffee order', ['LEXICAL'], ['milk', 'coffee']],
+      ['Tea', ['LEXICAL'], ['milk']],
+    ]);
+    expect((await client.brainSearch({ query: 'milk', limit: 1 })).brainSearch.hits).toHaveLength(1);
+    // Operators search an agent's memories by naming it.
+    expect((await server.operator.brainSearch({ query: 'bicycle', agentId: agent })).brainSearch.hits.map((h) => h.memory.title)).toEqual(['Unrelated']);
+  });
+
+  it('rejects empty and too-short queries and bad limits with typed errors', async () => {
+    expect((await requestError(ada.brainSearch({ query: '  ' }))).code).toBe('QUERY_REQUIRED');
+    expect((await requestError(ada.brainSearch({ query: 'ab c' }))).code).toBe('QUERY_TOO_SHORT');
+    expect((await requestError(ada.brainSearch({ query: 'x'.repeat(501) }))).code).toBe('QUERY_TOO_LONG');
+    expect((await requestError(ada.brainSearch({ query: 'tabs\u0000' }))).code).toBe('BAD_REQUEST');
+    expect((await requestError(server.operator.brainMemories({ agentId: 'ada', query: 'tabs\u0000' }))).code).toBe('BAD_REQUEST');
+    // LIKE wildcards are literal: a query of only wildcards matches nothing rather than everything.
+    expect((await ada.brainSearch({ query: '%%%' })).brainSearch.hits).toEqual([]);
+    for (const limit of [0, -5, 51]) expect((await requestError(ada.brainSearch({ query: 'tabs', limit }))).code).toBe('BAD_REQUEST');
+  });
+
+  it('reports embeddings as disabled by default', async () => {
+    const status = (await ada.brainEmbeddingStatus({ agentId: 'ada' })).brainEmbeddingStatus;
+    expect(status).toMatchObject({ enabled: false, model: null, vectorSearch: false, indexed: 0, pending: 0, failed: 0 });
+    expect(status.reason).toMatch(/BURROW_EMBEDDINGS_URL/);
+  });
+});
+
+describe('events', () => {
+  it('every brain change appears in agentEvents with its sequence', async () => {
+    const agent = 'evented';
+    const client = await server.agentClient(agent);
+    const { agent: info } = await server.operator.agent({ id: agent });
+    const start = info!.lastEventSequence;
+    const m = await save(client, { title: 'E', content: 'one' });
+    await client.brainUpdate({ input: { id: m.id, expectedRevision: 1, content: 'two' } });
+    await client.brainUpdate({ input: { id: m.id, expectedRevision: 1, content: 'stale' } });
+    await client.brainRemove({ input: { id: m.id, expectedRevision: 2 } });
+    // Replay from `start` delivers exactly what the live stream delivered, in sequence order.
+    const items = await take(server.operator.brainEvents({ agentId: agent, after: start }), 3);
+    expect(items.map(({ agentEvents: e }) => [e.sequence, e.stream, e.type, e.subjectId, (e.payload as { revision: number }).revision])).toEqual([
+      [start + 1, 'brain', 'brain.created', m.id, 1],
+      [start + 2, 'brain', 'brain.updated', m.id, 2],
+      [start + 3, 'brain', 'brain.removed', m.id, 3],
+    ]);
+  });
+});
+
+describe.skipIf(!onRealServer)(`concurrent updates (${NEEDS_REAL_SERVER})`, () => {
+  it('20 concurrent updates with the same expectedRevision: exactly one wins, history gains one entry', async () => {
+    const agent = 'racer';
+    await server.agentClient(agent);
+    const clients = await Promise.all(Array.from({ length: 20 }, () => server.client({ agentId: agent })));
+    const m = await save(clients[0], { title: 'Race', content: 'start' });
+    const results = await Promise.all(
+      clients.map((client, i) => client.brainUpdate({ input: { id: m.id, expectedRevision: 1, content: `writer ${i}` } })),
+    );
+    const winners = results.filter((r) => r.brainUpdate.__typename === 'BrainUpdateSuccess');
+    const conflicts = results.filter((r) => r.brainUpdate.__typename === 'RevisionConflict');
+    expect(winners).toHaveLength(1);
+    expect(conflicts).toHaveLength(19);
+    const read = (await clients[0].brainRead({ id: m.id })).brainRead!;
+    expect(read.revision).toBe(2);
+    expect(read.revisions.map((r) => r.revision)).toEqual([2, 1]);
+    const winner = winners[0].brainUpdate;
+    if (winner.__typename !== 'BrainUpdateSuccess') throw new Error('unreachable');
+    expect(read.content).toBe(winner.memory.content);
+    for (const c of conflicts) expect(c.brainUpdate).toMatchObject({ currentRevision: 2, currentContent: winner.memory.content });
+  });
+});

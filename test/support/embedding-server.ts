@@ -1,0 +1,82 @@
+/**
+ * A tiny OpenAI-compatible /v1/embeddings server on 127.0.0.1 with deterministic vectors: each
+ * dimension is a topic, and words (with a few synonyms) add weight to their topic. The mode
+ * switches between answering, failing with HTTP 500, and answering too late.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const TOPICS = ['cat', 'dog', 'car', 'train', 'food'] as const;
+const SYNONYMS: Record<string, Partial<Record<(typeof TOPICS)[number], number>>> = {
+  cat: { cat: 1 },
+  cats: { cat: 1 },
+  kitten: { cat: 1 },
+  feline: { cat: 1 },
+  whiskers: { cat: 1 },
+  dog: { dog: 1 },
+  puppy: { dog: 1 },
+  canine: { dog: 1 },
+  barks: { dog: 1 },
+  car: { car: 1 },
+  automobile: { car: 1 },
+  drive: { car: 1 },
+  vehicle: { car: 0.6, train: 0.4 },
+  train: { train: 1 },
+  railway: { train: 1 },
+  soup: { food: 1 },
+  recipe: { food: 1 },
+};
+
+export function embedText(text: string): number[] {
+  const vector: number[] = [...TOPICS.map(() => 0), 0.05];
+  for (const word of text.toLowerCase().split(/[^a-z]+/)) {
+    const weights = SYNONYMS[word];
+    if (!weights) continue;
+    for (const [topic, weight] of Object.entries(weights)) vector[TOPICS.indexOf(topic as (typeof TOPICS)[number])] += weight!;
+  }
+  return vector;
+}
+
+export type EmbeddingMode = 'ok' | 'fail' | 'slow';
+
+export interface EmbeddingServer {
+  url: string;
+  mode: EmbeddingMode;
+  requests: { model: string; input: string[]; authorization: string | null }[];
+  close(): Promise<void>;
+}
+
+export async function startEmbeddingServer(slowMs = 2_000): Promise<EmbeddingServer> {
+  const state: EmbeddingServer = { url: '', mode: 'ok', requests: [], close: async () => {} };
+  const server: Server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      if (request.url !== '/v1/embeddings' || request.method !== 'POST') {
+        response.writeHead(404).end();
+        return;
+      }
+      const parsed = JSON.parse(body) as { model: string; input: string | string[] };
+      const input = Array.isArray(parsed.input) ? parsed.input : [parsed.input];
+      state.requests.push({ model: parsed.model, input, authorization: request.headers.authorization ?? null });
+      const answer = () => {
+        if (response.destroyed) return;
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ object: 'list', model: parsed.model, data: input.map((text, index) => ({ object: 'embedding', index, embedding: embedText(text) })) }));
+      };
+      if (state.mode === 'fail') {
+        response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'provider down' } }));
+      } else if (state.mode === 'slow') {
+        const timer = setTimeout(answer, slowMs);
+        response.on('close', () => clearTimeout(timer));
+      } else answer();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  state.close = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return state;
+}
