@@ -3,6 +3,7 @@
  * statement, tombstones instead of erasure, operator ownership, lexical search with optional
  * embedding ranking that falls back instead of failing, and the repeat-safe Albdruck import.
  */
+import { assertNoNul } from '../../lib/nul.js';
 import { and, asc, desc, eq, gt, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Capabilities, Db, DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
@@ -749,13 +750,8 @@ function truncate(text: string, limit: number): string {
   return charLength(text) <= limit ? text : Array.from(text).slice(0, limit).join('');
 }
 
-/** PostgreSQL text cannot hold NUL; refuse it up front rather than fail in the database. */
-function rejectNul(field: string, text: string, limit: number | null) {
-  if (text.includes('\u0000')) throw new ValidationError(field, `${field} must not contain NUL characters`, limit);
-}
-
 function validateTitle(title: string): string {
-  rejectNul('title', title, BRAIN_TITLE_LIMIT);
+  assertNoNul('title', title, BRAIN_TITLE_LIMIT);
   const trimmed = title.trim();
   if (trimmed.length === 0) throw new ValidationError('title', 'title must not be empty', BRAIN_TITLE_LIMIT);
   const length = charLength(trimmed);
@@ -764,7 +760,7 @@ function validateTitle(title: string): string {
 }
 
 function validateContent(content: string): string {
-  rejectNul('content', content, BRAIN_CONTENT_LIMIT);
+  assertNoNul('content', content, BRAIN_CONTENT_LIMIT);
   const length = charLength(content);
   if (length > BRAIN_CONTENT_LIMIT) {
     throw new ValidationError('content', `content is limited to ${BRAIN_CONTENT_LIMIT} characters (got ${length})`, BRAIN_CONTENT_LIMIT);
@@ -777,7 +773,7 @@ function validateSourceRefs(refs: string[]): string[] {
     throw new ValidationError('sourceRefs', `at most ${BRAIN_SOURCE_REFS_LIMIT} source references (got ${refs.length})`, BRAIN_SOURCE_REFS_LIMIT);
   }
   return refs.map((ref, index) => {
-    rejectNul(`sourceRefs.${index}`, ref, BRAIN_SOURCE_REF_LENGTH_LIMIT);
+    assertNoNul(`sourceRefs.${index}`, ref, BRAIN_SOURCE_REF_LENGTH_LIMIT);
     const trimmed = ref.trim();
     if (trimmed.length === 0) throw new ValidationError(`sourceRefs.${index}`, 'a source reference must not be empty', BRAIN_SOURCE_REF_LENGTH_LIMIT);
     if (charLength(trimmed) > BRAIN_SOURCE_REF_LENGTH_LIMIT) {

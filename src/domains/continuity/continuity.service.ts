@@ -11,6 +11,7 @@
  * also names the states the transition may start from; when it matches nothing, one read says
  * why (NotFound / STALE_GENERATION / NOT_OWNER / FORBIDDEN_TRANSITION) and nothing changed.
  */
+import { assertNoNul } from '../../lib/nul.js';
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
 import { lockForTransaction, LockClass } from '../../db/locks.js';
@@ -206,7 +207,7 @@ export class ContinuityService {
       throw new ValidationError('effectId', 'effectId must be 1 to 128 characters of letters, digits, ".", "_", ":" or "-"', CONTINUITY_LIMITS.runId);
     }
     const kind = input.kind.trim();
-    if (kind.includes('\u0000')) throw new ValidationError('kind', 'kind may not contain NUL characters');
+    assertNoNul('kind', kind);
     if (kind.length < 1 || charLength(kind) > CONTINUITY_LIMITS.effectKind) {
       throw new ValidationError('kind', `kind must be 1 to ${CONTINUITY_LIMITS.effectKind} characters`, CONTINUITY_LIMITS.effectKind);
     }
@@ -309,7 +310,7 @@ export class ContinuityService {
   async interrupt(viewer: Viewer | null, input: Fence & { reason: string }): Promise<ContinuityRunRow> {
     const agentId = this.fenceAgent(viewer, input);
     const reason = input.reason.trim();
-    if (reason.includes('\u0000')) throw new ValidationError('reason', 'reason may not contain NUL characters');
+    assertNoNul('reason', reason);
     if (reason.length < 1 || charLength(reason) > CONTINUITY_LIMITS.reason) {
       throw new ValidationError('reason', `reason must be 1 to ${CONTINUITY_LIMITS.reason} characters`, CONTINUITY_LIMITS.reason);
     }
