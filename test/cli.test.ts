@@ -66,9 +66,15 @@ describe('startup errors', () => {
   });
 });
 
-describe('commands on the embedded database', () => {
+describe('commands on the database under test', () => {
   it('migrates, then manages tokens: create prints once, list shows no secret, revoke', async () => {
-    const env = embeddedEnv();
+    // Each command is its own process: on the real server they connect in a second; embedded,
+    // each boots PGlite on the same data directory in turn.
+    const database = onRealServer ? await createTestDatabase() : null;
+    const env: Record<string, string> = database
+      ? { BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: database.url!, BURROW_POSTGRES_REQUIRED_MAJOR: '13' }
+      : embeddedEnv();
+    try {
     const migrated = await burrow(['migrate'], env);
     expect(migrated.code).toBe(0);
     expect(migrated.stdout).toMatch(/^applied: 0000_platform, 0001_extensions/);
@@ -91,8 +97,14 @@ describe('commands on the embedded database', () => {
     const revoked = await burrow(['token', 'revoke', id], env);
     expect(revoked.stdout).toBe(`revoked ${id} "ops"\n`);
     expect((await burrow(['token', 'list'], env)).stdout).toMatch(/\trevoked /);
+    } finally {
+      await database?.drop();
+    }
   }, 300_000);
 
+});
+
+describe('the quick start on the embedded database', () => {
   it('serves with a banner naming the lifecycle and database and how to get an operator token', async () => {
     const env = { ...embeddedEnv(), BURROW_PORT: '0' };
     const run = await burrow(['serve'], env, (out) => out.includes('operator token'));
