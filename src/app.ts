@@ -39,6 +39,22 @@ const unauthenticatedError = () =>
 const isGraphQLErrorLike = (value: unknown): value is GraphQLError =>
   typeof value === 'object' && value !== null && (value instanceof GraphQLError || (value as Error).name === 'GraphQLError');
 
+/**
+ * A PostgreSQL error caused by the data a client sent (SQLSTATE class 22, data exception, or a
+ * CHECK violation), found anywhere in the cause chain: Drizzle wraps driver errors. Returns a
+ * message safe to show (no SQL, no parameters), or null.
+ */
+function clientDataRefusal(error: unknown): string | null {
+  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code !== 'string') continue;
+    if (code === '22021' || code === '22P05') return 'text must not contain the NUL character (U+0000) or invalid Unicode';
+    if (code === '23514') return `a value breaks the limit "${(current as { constraint?: string }).constraint ?? 'check'}"`;
+    if (code.startsWith('22')) return 'a value is out of range or not of the expected form';
+  }
+  return null;
+}
+
 export function buildApp(deps: AppDeps) {
   const logger = deps.logger;
   const services: Services = createServices({
@@ -56,17 +72,24 @@ export function buildApp(deps: AppDeps) {
     landingPage: false,
     logging: false,
     maskedErrors: {
+      isDev: false,
       maskError: (error, message) => {
         // Executors may wrap a resolver's error more than once, with GraphQLError classes from more
         // than one copy of graphql (ESM and CJS), so unwrap by shape rather than instanceof.
         let cause: unknown = error;
         while (isGraphQLErrorLike(cause) && cause.originalError) cause = cause.originalError;
         const located = isGraphQLErrorLike(error) ? error : null;
-        if (cause instanceof BurrowError) {
-          return createGraphQLError(cause.message, { nodes: located?.nodes, path: located?.path, extensions: { code: cause.code } });
+        const at = { nodes: located?.nodes, path: located?.path };
+        if (cause instanceof BurrowError) return createGraphQLError(cause.message, { ...at, extensions: { code: cause.code } });
+        // Errors GraphQL itself raised (syntax, validation, coercion, bad global ids) are the
+        // client's to see; every error carries a code.
+        if (isGraphQLErrorLike(cause)) {
+          return cause.extensions?.code ? cause : createGraphQLError(cause.message, { nodes: cause.nodes, path: cause.path, extensions: { ...cause.extensions, code: 'BAD_REQUEST' } });
         }
-        // Errors GraphQL itself raised (syntax, validation, variable coercion) are the client's to see.
-        if (isGraphQLErrorLike(cause)) return cause;
+        // The database refused the client's data (e.g. U+0000 in text, a value out of range)
+        // where no earlier check caught it: still the client's mistake, and nothing was written.
+        const refusal = clientDataRefusal(cause);
+        if (refusal) return createGraphQLError(refusal, { ...at, extensions: { code: 'BAD_REQUEST' } });
         logger.error('unexpected error', { error: (cause as Error)?.message ?? String(cause) });
         return createGraphQLError(message, { path: located?.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
       },

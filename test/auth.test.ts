@@ -125,6 +125,15 @@ describe('bad input', () => {
     expect(negativePage.body.errors?.[0].extensions?.code).toBe('BAD_REQUEST');
     const notJson = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{not json' });
     expect(notJson.status).toBe(400);
+    // Errors GraphQL raises itself carry a code too.
+    const badGlobalId = await post({ query: '{ node(id: "garbage") { id } }' }, headers);
+    expect(badGlobalId.body.errors?.[0].extensions?.code).toBe('BAD_REQUEST');
+    const badVariable = await post({ query: 'query($n: Int) { agents(first: $n) { edges { cursor } } }', variables: { n: 'abc' } }, headers);
+    expect(badVariable.status).toBeLessThan(500);
+    expect(badVariable.body.errors?.[0].extensions?.code).toBeTruthy();
+    // Text PostgreSQL cannot store (U+0000) is the client's mistake wherever it arrives.
+    const nulId = await post({ query: 'query($id: String!) { agent(id: $id) { name } }', variables: { id: 'a\u0000' } }, headers);
+    expect(nulId.body.errors?.[0].extensions?.code).toBe('BAD_REQUEST');
   });
 
   it('rejects a cursor from another list (CURSOR_MISMATCH)', async () => {

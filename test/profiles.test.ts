@@ -74,6 +74,13 @@ describe('updateProfileDocument', () => {
     expect(ok.updateProfileDocument.__typename).toBe('UpdateProfileDocumentSuccess');
   });
 
+  it('refuses the NUL character as a typed error, changing nothing', async () => {
+    await createAgent('profile-nul');
+    const result = await server.operator.updateProfileDocument({ input: { agentId: 'profile-nul', kind: 'SOUL', content: 'a\u0000b', expectedRevision: 1 } });
+    expect(result.updateProfileDocument).toMatchObject({ __typename: 'ValidationFailed', field: 'content' });
+    expect((await document(server.operator, 'profile-nul', 'SOUL')).revision).toBe(1);
+  });
+
   it('also holds the bound as a CHECK constraint in the database', async () => {
     await createAgent('profile-check');
     await expect(
@@ -206,6 +213,17 @@ describe('applyPreferenceLearning', () => {
       expect(after.agent!.lastEventSequence).toBe(before.agent!.lastEventSequence);
     },
   );
+
+  it('refuses signals that are not pending signals of this agent, changing nothing', async () => {
+    await createAgent('learn-signals');
+    const result = await server.operator.applyPreferenceLearning({
+      input: { agentId: 'learn-signals', content: 'x', expectedRevision: 1, reason: 'r', signalIds: ['no-such-signal'] },
+    });
+    expect(result.applyPreferenceLearning).toMatchObject({ __typename: 'ValidationFailed', field: 'signalIds' });
+    const doc = await document(server.operator, 'learn-signals', 'PREFERENCES');
+    expect([doc.revision, doc.content]).toEqual([1, '']);
+    expect((await server.operator.preferenceLearning({ agentId: 'learn-signals' })).preferenceLearning.appliedCount).toBe(0);
+  });
 
   it('is revision-checked like any other write', async () => {
     await createAgent('learn-stale');

@@ -294,6 +294,9 @@ describe('scheduled passes', () => {
     expect(run.tiddleRunPass.outcomes.map((o) => [o.project, o.status, o.trigger, o.residueConsidered])).toEqual([['alpha', 'SUCCEEDED', 'operator', 1]]);
     const missing = await server.operator.tiddleRunPass({ agentId: 'now-a', project: 'nowhere' });
     expect(missing.tiddleRunPass.__typename).toBe('NotFound');
+    const nobody = await server.operator.tiddleRunPass({ agentId: 'nobody-here' });
+    expect(nobody.tiddleRunPass).toMatchObject({ __typename: 'NotFound', resource: 'Agent', id: 'nobody-here' });
+    await expect(server.operator.tiddleStatus({ agentId: 'nobody-here' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const cross = await server.operator.tiddleRunPass({ agentId: 'now-a', project: '*' });
     expect(cross.tiddleRunPass).toMatchObject({ __typename: 'ValidationFailed', field: 'project' });
     // Agent tokens read their own scope's history only.

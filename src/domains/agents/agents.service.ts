@@ -9,6 +9,7 @@ import { NotFoundError, RevisionConflictError, ValidationError } from '../../lib
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
 import { charLength } from '../../lib/text.js';
+import { assertNoNul } from '../../lib/nul.js';
 import { actorOf, assertAgentAccess, requireOperator, requireViewer, type Actor, type Viewer } from '../../auth/viewer.js';
 import { appendEvent } from '../../events/events.service.js';
 import {
@@ -48,16 +49,16 @@ export class AgentsService {
   async createAgent(viewer: Viewer | null, input: { id?: string | null; name: string }): Promise<AgentRow> {
     const operator = requireOperator(viewer);
     const id = input.id?.trim() || `agent-${newId().slice(0, 8)}`;
-    if (!AGENT_ID_PATTERN.test(id)) {
-      throw new ValidationError('id', 'agent id must be 1 to 63 characters of a-z, 0-9, "_" or "-", starting with a letter or digit', 63);
-    }
+    validateAgentId(id);
     const name = input.name.trim();
-    if (name.length < 1 || name.length > 200) throw new ValidationError('name', 'agent name must be 1 to 200 characters', 200);
+    assertNoNul('name', name, 200);
+    if (name.length < 1 || charLength(name) > 200) throw new ValidationError('name', 'agent name must be 1 to 200 characters', 200);
     return this.insertAgent(this.db, { id, name }, actorOf(operator));
   }
 
   /** Returns the agent, creating it (with its documents) when absent. Used by importers. */
   async ensureAgent(tx: DbOrTx, id: string, name: string, actor: Actor): Promise<AgentRow> {
+    validateAgentId(id);
     const [existing] = await tx.select().from(agents).where(eq(agents.id, id));
     return existing ?? this.insertAgent(tx, { id, name }, actor);
   }
@@ -196,6 +197,7 @@ export class AgentsService {
     validateContent(input.content);
     validateRevision(input.expectedRevision);
     const reason = input.reason.trim();
+    assertNoNul('reason', reason, 2000);
     if (reason.length < 1 || charLength(reason) > 2000) throw new ValidationError('reason', 'reason must be 1 to 2,000 characters', 2000);
     const actor = actorOf(v);
     return this.db.transaction(async (tx) => {
@@ -215,10 +217,18 @@ export class AgentsService {
           },
         });
       if (input.signalIds?.length) {
-        await tx
+        const wanted = [...new Set(input.signalIds)];
+        const applied = await tx
           .update(preferenceSignals)
           .set({ status: 'applied' })
-          .where(and(eq(preferenceSignals.agentId, input.agentId), inArray(preferenceSignals.id, input.signalIds)));
+          .where(and(eq(preferenceSignals.agentId, input.agentId), inArray(preferenceSignals.id, wanted), eq(preferenceSignals.status, 'pending')))
+          .returning({ id: preferenceSignals.id });
+        if (applied.length !== wanted.length) {
+          const found = new Set(applied.map((row) => row.id));
+          const missing = wanted.filter((id) => !found.has(id));
+          // Throwing rolls back the document change made above: all or nothing.
+          throw new ValidationError('signalIds', `not pending preference signals of this agent: ${missing.join(', ')}`);
+        }
       }
       this.faults('preferences.after_learning_state');
       await tx.insert(profileAuditLog).values({
@@ -321,7 +331,14 @@ export class AgentsService {
   }
 }
 
+function validateAgentId(id: string) {
+  if (!AGENT_ID_PATTERN.test(id)) {
+    throw new ValidationError('id', `agent id "${id}" is not 1 to 63 characters of a-z, 0-9, "_" or "-" starting with a letter or digit`, 63);
+  }
+}
+
 function validateContent(content: string, field = 'content') {
+  assertNoNul(field, content, PROFILE_CONTENT_LIMIT);
   const length = charLength(content);
   if (length > PROFILE_CONTENT_LIMIT) {
     throw new ValidationError(field, `profile documents are bounded to ${PROFILE_CONTENT_LIMIT} characters (got ${length})`, PROFILE_CONTENT_LIMIT);

@@ -7,7 +7,7 @@ import { assertNoNul } from '../../lib/nul.js';
 import { and, asc, desc, eq, gt, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Capabilities, Db, DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
-import { ForbiddenError, NotFoundError, RequestError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
+import { BurrowError, ForbiddenError, NotFoundError, RequestError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
@@ -655,7 +655,10 @@ export class BrainsService {
           }
         } catch (error) {
           summary.failed++;
-          summary.failures.push({ legacyId: record.id, reason: (error as Error).message });
+          // Our own errors explain themselves; anything else stays in the log, not in the summary.
+          const reason = error instanceof BurrowError ? error.message : 'unexpected error while importing (see the server log)';
+          if (!(error instanceof BurrowError)) this.logger.warn('albdruck import failed', { legacyId: record.id, error: (error as Error).message });
+          summary.failures.push({ legacyId: record.id, reason });
         }
         done++;
         onProgress?.(done, total);

@@ -361,6 +361,7 @@ export class TiddleService {
 
   async status(viewer: Viewer | null, agentId: string) {
     assertAgentAccess(viewer, agentId);
+    await this.requireAgent(agentId);
     const [settings] = await this.db.select().from(tiddleSettings).where(eq(tiddleSettings.agentId, agentId));
     const scopes = await this.db
       .select()
@@ -374,6 +375,11 @@ export class TiddleService {
       lastSynthesisAt: settings?.lastSynthesisAt ?? null,
       scopes,
     };
+  }
+
+  private async requireAgent(agentId: string): Promise<void> {
+    const [agent] = await this.agents.agentsByIds([agentId]);
+    if (!agent) throw new NotFoundError('Agent', agentId);
   }
 
   // ---------------------------------------------------------------- passes
@@ -394,6 +400,7 @@ export class TiddleService {
   /** An operator's pass now, for one scope or every scope of the agent. Does not move the synthesis date. */
   async runPassNow(viewer: Viewer | null, input: { agentId: string; project?: string | null }): Promise<PassOutcome[]> {
     requireOperator(viewer);
+    await this.requireAgent(input.agentId);
     if (input.project === CROSS_SCOPE_PROJECT) {
       throw new ValidationError('project', `"${CROSS_SCOPE_PROJECT}" is the cross-scope synthesis, which runs at the first due pass of a UTC date`);
     }
