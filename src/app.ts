@@ -36,8 +36,11 @@ const unauthenticatedError = () =>
     extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
   });
 
+// Subclasses (e.g. Pothos' validation errors) and other copies of graphql share the shape.
 const isGraphQLErrorLike = (value: unknown): value is GraphQLError =>
-  typeof value === 'object' && value !== null && (value instanceof GraphQLError || (value as Error).name === 'GraphQLError');
+  typeof value === 'object' &&
+  value !== null &&
+  (value instanceof GraphQLError || (value as Error).name === 'GraphQLError' || ('extensions' in value && 'locations' in value && 'path' in value));
 
 /**
  * A PostgreSQL error caused by the data a client sent (SQLSTATE class 22, data exception, or a
