@@ -40,8 +40,11 @@ export const QUERY_MAX_LENGTH = 500;
 export const DELETE_BATCH_MAX = 100;
 /** How many of the newest memories the substring list scans before using the trigram index. */
 const LIST_PROBE_ROWS = 2_000;
-/** How many of the most recently updated memories brainSearch scores before asking for older, better hits. */
-const SEARCH_PROBE_ROWS = 1_000;
+/**
+ * brainSearch scores the max(500, 20 × candidates) most recently updated memories before asking
+ * for older, better hits: enough for a term in 5% of them to fill the candidates.
+ */
+export const searchProbeRows = (candidates: number) => Math.max(500, 20 * candidates);
 /** A failed embedding is retried this many times per revision, then left failed. */
 const EMBEDDING_MAX_ATTEMPTS = 3;
 const EMBEDDING_BATCH = 16;
@@ -444,7 +447,7 @@ export class BrainsService {
    * bonus. Ranked by score, then updatedAt (newest first), then id.
    *
    * Exact, but without scoring every match: a common term would make that cost hundreds of
-   * milliseconds. The newest SEARCH_PROBE_ROWS live memories (by updatedAt, id — the order of the
+   * milliseconds. The searchProbeRows(limit) most recently updated live memories (by updatedAt, id — the order of the
    * tie-break) are scored first through the newest-updated index. Any older memory can only
    * enter the top `limit` by scoring strictly more than the probe's `limit`-th best hit, since
    * at an equal score the newer probe hit wins the tie-break; so the second query asks only for
@@ -462,7 +465,7 @@ export class BrainsService {
       .from(brainMemories)
       .where(live)
       .orderBy(desc(brainMemories.updatedAt), asc(brainMemories.id))
-      .offset(SEARCH_PROBE_ROWS - 1)
+      .offset(searchProbeRows(limit) - 1)
       .limit(1);
     if (!boundary) {
       // Fewer live memories than the probe: scoring them all is the probe.
