@@ -147,7 +147,7 @@ async function main() {
         const explained = await database.pool.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${statement.query}`, statement.params);
         const lines = explained.rows.map((r) => r['QUERY PLAN'] as string);
         const scans = lines.filter((l) => /Scan|Execution Time|Rows Removed/.test(l)).map((l) => l.trim());
-        console.log(`  ${n + 1}. ${['probe boundary (row 500 by updatedAt, id)', 'probe: matches among the 500 most recently updated', 'older memories scoring above the probe\'s 10th hit'][n] ?? 'statement'}:`);
+        console.log(`  ${n + 1}. ${['probe boundary (row 500 by updatedAt, id)', 'probe: matches among the 500 most recently updated', 'older memories that can still rank (above the probe\'s 10th score; any match if it had fewer)'][n] ?? 'statement'}:`);
         for (const line of scans) console.log(`      ${line}`);
       }
     }
