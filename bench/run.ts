@@ -24,6 +24,34 @@ const percentile = (values: number[], p: number) => {
 };
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 
+/**
+ * p50/p95 of the same bench at 5888d56 (before brainSearch's probe), run on this machine with
+ * other work going on; each figure is printed with its ratio to these.
+ */
+const BASELINE: Record<'embedded' | 'external', Record<string, [number, number]>> = {
+  embedded: {
+    'brainMemories substring, rare (1 match), first 20': [67.0, 116.1],
+    'brainMemories substring, common (20% match), first 20': [41.5, 87.1],
+    'brainMemories no filter, first 100': [68.8, 317.9],
+    'brainSearch lexical, rare term, limit 10': [51.7, 174.4],
+    'brainSearch lexical, two rare terms, limit 10': [67.0, 185.1],
+    'brainSearch lexical, common term (20% match), limit 10': [885.6, 1972.1],
+  },
+  external: {
+    'brainMemories substring, rare (1 match), first 20': [42.9, 74.3],
+    'brainMemories substring, common (20% match), first 20': [25.0, 82.0],
+    'brainMemories no filter, first 100': [20.2, 33.9],
+    'brainSearch lexical, rare term, limit 10': [30.9, 57.1],
+    'brainSearch lexical, two rare terms, limit 10': [20.4, 39.4],
+    'brainSearch lexical, common term (20% match), limit 10': [407.9, 505.7],
+  },
+};
+/** The issue's figure for a common word in brainSearch (p50), the number it asked to beat. */
+const ISSUE_BASELINE_COMMON_SEARCH_P50 = { embedded: 693, external: 363 };
+let mode: 'embedded' | 'external' = 'embedded';
+const measured: Record<string, [number, number]> = {};
+const ratio = (now: number, before: number | undefined) => (before ? `${(now / before).toFixed(3)}x` : 'n/a');
+
 async function timed(label: string, run: (i: number) => Promise<unknown>) {
   await run(-1); // warm-up
   const times: number[] = [];
@@ -32,7 +60,13 @@ async function timed(label: string, run: (i: number) => Promise<unknown>) {
     await run(i);
     times.push(performance.now() - start);
   }
-  console.log(`  ${label.padEnd(58)} p50 ${fmt(percentile(times, 50)).padStart(9)}   p95 ${fmt(percentile(times, 95)).padStart(9)}   (${ITERATIONS} requests over HTTP)`);
+  const [p50, p95] = [percentile(times, 50), percentile(times, 95)];
+  measured[label] = [p50, p95];
+  const [b50, b95] = BASELINE[mode][label] ?? [];
+  console.log(
+    `  ${label.padEnd(58)} p50 ${fmt(p50).padStart(9)}   p95 ${fmt(p95).padStart(9)}   (${ITERATIONS} requests over HTTP)` +
+      `   vs baseline p50 ${ratio(p50, b50)}, p95 ${ratio(p95, b95)}`,
+  );
 }
 
 async function main() {
@@ -42,6 +76,7 @@ async function main() {
   const realServer = process.env.BURROW_TEST_DATABASE_URL ? await createTestDatabase() : null;
   if (realServer) config.database = externalConfig(realServer.url!);
   const database = await openDatabase(config.database);
+  mode = database.lifecycle === 'embedded' ? 'embedded' : 'external';
   await migrate(database.pool);
   const app = buildApp({ config, database, logger: createLogger('silent') });
   const port = await app.start(0, '127.0.0.1');
@@ -94,6 +129,28 @@ async function main() {
       client.brainSearch({ agentId: AGENT, query: `${needleValues[i + 1]} ${needleValues[(i + 2) % needleValues.length]}`, limit: 10 }),
     );
     await timed('brainSearch lexical, common term (20% match), limit 10', () => client.brainSearch({ agentId: AGENT, query: 'kestrel', limit: 10 }));
+
+    const common = measured['brainSearch lexical, common term (20% match), limit 10'][0];
+    console.log(
+      `\n  brainSearch common term p50 ${fmt(common)} against the issue's ${ISSUE_BASELINE_COMMON_SEARCH_P50[mode]} ms on this database: ` +
+        `${ratio(common, ISSUE_BASELINE_COMMON_SEARCH_P50[mode])} (${(ISSUE_BASELINE_COMMON_SEARCH_P50[mode] / common).toFixed(1)} times faster)`,
+    );
+
+    // The statements one brainSearch issues, captured as sent and explained as they ran.
+    for (const [label, query] of [['a common term ("kestrel")', 'kestrel'], ['a rare term', needleValues[0]]] as const) {
+      const captured: { query: string; params: unknown[] }[] = [];
+      database.statements.onQuery = (q, params) => captured.push({ query: q, params });
+      await client.brainSearch({ agentId: AGENT, query, limit: 10 });
+      database.statements.onQuery = undefined;
+      console.log(`\nPlans of brainSearch for ${label}, limit 10 (${captured.filter((c) => c.query.includes('brain_memories')).length} statements):`);
+      for (const [n, statement] of captured.filter((c) => c.query.includes('brain_memories')).entries()) {
+        const explained = await database.pool.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${statement.query}`, statement.params);
+        const lines = explained.rows.map((r) => r['QUERY PLAN'] as string);
+        const scans = lines.filter((l) => /Scan|Execution Time|Rows Removed/.test(l)).map((l) => l.trim());
+        console.log(`  ${n + 1}. ${['probe boundary (row 500 by updatedAt, id)', 'probe: matches among the 500 most recently updated', 'older memories that can still rank (above the probe\'s 10th score; any match if it had fewer)'][n] ?? 'statement'}:`);
+        for (const line of scans) console.log(`      ${line}`);
+      }
+    }
 
     console.log('\nPlan of the brainMemories substring search for a rare needle (after the newest-2,000 probe came back short):');
     const plan = await database.pool.query(

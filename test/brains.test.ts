@@ -387,6 +387,52 @@ describe('lexical search', () => {
     for (const limit of [0, -5, 51]) expect((await requestError(ada.brainSearch({ query: 'tabs', limit }))).code).toBe('BAD_REQUEST');
   });
 
+  it('ranks exactly by score, then updatedAt newest first, then id, however many memories match', async () => {
+    // More memories than brainSearch's probe of the 500 most recently updated, with a common
+    // word in every other one: better-scoring memories far older than the probe, and equal
+    // timestamps straddling the probe's last row, must rank exactly as if every match were scored.
+    const agent = 'ranker';
+    await server.agentClient(agent);
+    const memories = Array.from({ length: 1_200 }, (_, i) => {
+      const n = i + 1;
+      let title = `Entry ${n}`;
+      let content = n % 2 === 0 ? `seen a kestrel today (${n})` : `nothing here (${n})`;
+      if (n === 3) title = 'Kestrel sighting'; // title only, very old: score 2
+      if (n === 5) content = 'a kestrel over the garden'; // both words apart: 2 for "kestrel garden"
+      if (n === 7) [title, content] = ['KESTREL', 'kestrel again']; // title and content: 3
+      if (n === 9) content = 'the kestrel garden at dusk'; // the phrase: 1 + 1 + 3
+      // Whole seconds, three memories per second, so ties on updatedAt are everywhere.
+      return { id: `m${String(n).padStart(5, '0')}`, title, content, updatedAt: new Date(Date.UTC(2026, 0, 1) + Math.floor(n / 3) * 1000) };
+    });
+    await server.database.pool.query(
+      `INSERT INTO brain_memories (agent_id, id, title, content, revision, ownership, created_by_kind, created_by_id, updated_by_kind, updated_by_id, created_at, updated_at)
+       SELECT $1, m.id, m.title, m.content, 1, 'AGENT', 'AGENT', $1, 'AGENT', $1, m.at, m.at
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[]) AS m(id, title, content, at)`,
+      [agent, memories.map((m) => m.id), memories.map((m) => m.title), memories.map((m) => m.content), memories.map((m) => m.updatedAt.toISOString())],
+    );
+    const expected = (query: string, limit: number) => {
+      const terms = [...new Set(query.split(/\s+/).map((w) => w.toLowerCase()))];
+      return memories
+        .map((m) => {
+          const [title, content] = [m.title.toLowerCase(), m.content.toLowerCase()];
+          let score = terms.reduce((sum, t) => sum + (title.includes(t) ? 2 : 0) + (content.includes(t) ? 1 : 0), 0);
+          if (terms.length > 1 && (title.includes(query) || content.includes(query))) score += 3;
+          return { ...m, score };
+        })
+        .filter((m) => m.score > 0)
+        .sort((a, b) => b.score - a.score || b.updatedAt.getTime() - a.updatedAt.getTime() || (a.id < b.id ? -1 : 1))
+        .slice(0, limit)
+        .map((m) => [m.id, m.score]);
+    };
+    const client = await server.client({ agentId: agent });
+    for (const [query, limit] of [['kestrel', 10], ['kestrel', 50], ['kestrel garden', 10], ['garden kestrel', 5], ['nothing', 3], ['sighting', 10]] as const) {
+      const hits = (await client.brainSearch({ query, limit })).brainSearch.hits;
+      expect(hits.map((h) => [h.memory.id, h.lexicalScore]), `${query}, limit ${limit}`).toEqual(expected(query, limit));
+    }
+    const top = (await client.brainSearch({ query: 'kestrel', limit: 4 })).brainSearch.hits.map((h) => [h.memory.title, h.lexicalScore]);
+    expect(top).toEqual([['KESTREL', 3], ['Kestrel sighting', 2], ['Entry 1200', 1], ['Entry 1198', 1]]);
+  });
+
   it('reports embeddings as disabled by default', async () => {
     const status = (await ada.brainEmbeddingStatus({ agentId: 'ada' })).brainEmbeddingStatus;
     expect(status).toMatchObject({ enabled: false, model: null, vectorSearch: false, indexed: 0, pending: 0, failed: 0 });

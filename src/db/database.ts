@@ -28,7 +28,7 @@ export interface Database {
   db: Db;
   capabilities: Capabilities;
   /** Counts SQL statements issued through Drizzle; tests read it to prove constant query counts. */
-  statements: { count: number };
+  statements: { count: number; onQuery?: (query: string, params: unknown[]) => void };
   /** LISTEN on one dedicated connection (external) or PGlite's own listener (embedded). */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   /**
@@ -46,8 +46,16 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
 }
 
 function wrapDrizzle(pool: pg.Pool) {
-  const statements = { count: 0 };
-  const db = drizzle(pool, { logger: { logQuery: () => void statements.count++ } }) as unknown as Db;
+  // onQuery lets the bench capture the statements a request issued, to EXPLAIN them.
+  const statements: Database['statements'] = { count: 0 };
+  const db = drizzle(pool, {
+    logger: {
+      logQuery: (query, params) => {
+        statements.count++;
+        statements.onQuery?.(query, params);
+      },
+    },
+  }) as unknown as Db;
   return { db, statements };
 }
 

@@ -200,7 +200,9 @@ builder.queryFields((t) => ({
   }),
   brainSearch: t.field({
     type: BrainSearchResultRef,
-    description: 'Explicit search of the acting agent\'s memories: lexical, plus embedding ranking when configured. Never fails because of the embedding provider.',
+    description:
+      'Explicit search of the acting agent\'s memories: lexical, plus embedding ranking when configured. Never fails because of the embedding provider. ' +
+      'Lexical hits are ranked by lexicalScore (per word: title match 2, content match 1; with several words the whole phrase adds 3), then updatedAt newest first, then id, exactly over every match.',
     args: {
       query: t.arg.string({ required: true, description: 'Words of at least 3 characters are matched; at most 500 characters' }),
       limit: t.arg.int({ required: false, description: '1 to 50, default 10' }),

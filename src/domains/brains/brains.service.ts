@@ -4,7 +4,7 @@
  * embedding ranking that falls back instead of failing, and the repeat-safe Albdruck import.
  */
 import { assertNoNul } from '../../lib/nul.js';
-import { and, asc, desc, eq, gt, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Capabilities, Db, DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { BurrowError, ForbiddenError, NotFoundError, RequestError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
@@ -41,6 +41,11 @@ export const QUERY_MAX_LENGTH = 500;
 export const DELETE_BATCH_MAX = 100;
 /** How many of the newest memories the substring list scans before using the trigram index. */
 const LIST_PROBE_ROWS = 2_000;
+/**
+ * brainSearch scores the max(500, 20 × candidates) most recently updated memories before asking
+ * for older, better hits: enough for a term in 5% of them to fill the candidates.
+ */
+export const searchProbeRows = (candidates: number) => Math.max(500, 20 * candidates);
 /** A failed embedding is retried this many times per revision, then left failed. */
 const EMBEDDING_MAX_ATTEMPTS = 3;
 const EMBEDDING_BATCH = 16;
@@ -438,33 +443,62 @@ export class BrainsService {
     return { ...base, retrieval: { mode: 'HYBRID', fallback: null, reason: null }, hits: hits.slice(0, limit) };
   }
 
-  /** Any term as a case-insensitive substring; title matches count double, the whole phrase adds a bonus. */
+  /**
+   * Any term as a case-insensitive substring; title matches count double, the whole phrase adds a
+   * bonus. Ranked by score, then updatedAt (newest first), then id.
+   *
+   * Exact, but without scoring every match: a common term would make that cost hundreds of
+   * milliseconds. The searchProbeRows(limit) most recently updated live memories (by updatedAt, id — the order of the
+   * tie-break) are scored first through the newest-updated index. Any older memory can only
+   * enter the top `limit` by scoring strictly more than the probe's `limit`-th best hit, since
+   * at an equal score the newer probe hit wins the tie-break; so the second query asks only for
+   * older memories above that score, with an indexable condition implied by it (e.g. a title
+   * match for a single term), which the trigram indexes answer in milliseconds.
+   */
   private async lexicalCandidates(agentId: string, query: string, terms: string[], limit: number): Promise<BrainSearchHit[]> {
-    const patterns = terms.map((term) => `%${escapeLike(term)}%`);
-    const matchesAny = or(...patterns.flatMap((p) => [sql`${brainMemories.title} ILIKE ${p}`, sql`${brainMemories.content} ILIKE ${p}`]));
-    const phrase = `%${escapeLike(query)}%`;
-    const scoreParts = patterns.map(
-      (p) => sql`(CASE WHEN ${brainMemories.title} ILIKE ${p} THEN 2 ELSE 0 END + CASE WHEN ${brainMemories.content} ILIKE ${p} THEN 1 ELSE 0 END)`,
-    );
-    if (terms.length > 1) scoreParts.push(sql`(CASE WHEN ${brainMemories.title} ILIKE ${phrase} OR ${brainMemories.content} ILIKE ${phrase} THEN 3 ELSE 0 END)`);
-    const score = sql<number>`(${sql.join(scoreParts, sql` + `)})`.mapWith(Number);
-    const rows = await this.db
-      .select({ memory: brainMemories, score })
+    const lexical = lexicalSql(query, terms);
+    const live = and(eq(brainMemories.agentId, agentId), sql`${brainMemories.deletedAt} IS NULL`)!;
+    const ranked = [desc(lexical.score), desc(brainMemories.updatedAt), asc(brainMemories.id)];
+
+    // The probe's last row bounds it; the timestamp travels as text so microseconds survive.
+    const [boundary] = await this.db
+      .select({ updatedAt: sql<string>`to_char(${brainMemories.updatedAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`, id: brainMemories.id })
       .from(brainMemories)
-      .where(and(eq(brainMemories.agentId, agentId), sql`${brainMemories.deletedAt} IS NULL`, matchesAny))
-      .orderBy(desc(score), desc(brainMemories.updatedAt), asc(brainMemories.id))
+      .where(live)
+      .orderBy(desc(brainMemories.updatedAt), asc(brainMemories.id))
+      .offset(searchProbeRows(limit) - 1)
+      .limit(1);
+    if (!boundary) {
+      // Fewer live memories than the probe: scoring them all is the probe.
+      const rows = await this.db.select({ memory: brainMemories, score: lexical.score }).from(brainMemories).where(and(live, lexical.matchesAny)).orderBy(...ranked).limit(limit);
+      return rows.map((row) => lexicalHit(row.memory, row.score, terms));
+    }
+    const boundaryAt = sql`${boundary.updatedAt}::timestamptz`;
+    const inProbe = or(sql`${brainMemories.updatedAt} > ${boundaryAt}`, and(sql`${brainMemories.updatedAt} = ${boundaryAt}`, lte(brainMemories.id, boundary.id)));
+    const afterProbe = or(sql`${brainMemories.updatedAt} < ${boundaryAt}`, and(sql`${brainMemories.updatedAt} = ${boundaryAt}`, gt(brainMemories.id, boundary.id)));
+    const probe = await this.db
+      .select({ memory: brainMemories, score: lexical.score })
+      .from(brainMemories)
+      .where(and(live, inProbe, lexical.matchesAny))
+      .orderBy(...ranked)
       .limit(limit);
-    return rows.map(({ memory, score: lexicalScore }) => {
-      const haystack = `${memory.title}\n${memory.content}`.toLowerCase();
-      return {
-        memory,
-        matchedBy: ['LEXICAL'],
-        matchedTerms: terms.filter((term) => haystack.includes(term.toLowerCase())),
-        lexicalScore,
-        similarity: null,
-        score: lexicalScore,
-      };
-    });
+
+    const floor = probe.length === limit ? probe[limit - 1].score : 0;
+    let older: { memory: BrainMemoryRow; score: number }[] = [];
+    if (floor < lexical.maxScore) {
+      older = await this.db
+        .select({ memory: brainMemories, score: lexical.score })
+        .from(brainMemories)
+        .where(and(live, afterProbe, lexical.scoringAbove(floor), sql`${lexical.score} > ${floor}`))
+        .orderBy(...ranked)
+        .limit(limit);
+    }
+    // Probe rows precede older rows in (updatedAt, id) order, so a stable sort on score alone
+    // keeps the database's tie-break without comparing timestamps or collations in JavaScript.
+    return [...probe, ...older]
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit)
+      .map((row) => lexicalHit(row.memory, row.score, terms));
   }
 
   /** Exact (no ANN index) cosine ranking over the agent's memories indexed at their current revision. */
@@ -830,4 +864,60 @@ function searchTerms(query: string): string[] {
     throw new RequestError('QUERY_TOO_SHORT', `brainSearch needs at least one word of ${QUERY_MIN_LENGTH} or more characters`);
   }
   return terms;
+}
+
+/**
+ * The lexical match and score over a title and a content column: per term, 2 for a title match
+ * plus 1 for a content match; with several terms, 3 more when the whole phrase matches either.
+ */
+function lexicalSql(query: string, terms: string[]) {
+  const { title, content } = brainMemories;
+  const patterns = terms.map((term) => `%${escapeLike(term)}%`);
+  const titleHas = (p: string) => sql`${title} ILIKE ${p}`;
+  const contentHas = (p: string) => sql`${content} ILIKE ${p}`;
+  const matchesAny = or(...patterns.flatMap((p) => [titleHas(p), contentHas(p)]))!;
+  const phrase = `%${escapeLike(query)}%`;
+  const scoreParts = patterns.map((p) => sql`(CASE WHEN ${titleHas(p)} THEN 2 ELSE 0 END + CASE WHEN ${contentHas(p)} THEN 1 ELSE 0 END)`);
+  const phraseBonus = terms.length > 1 ? 3 : 0;
+  if (phraseBonus) scoreParts.push(sql`(CASE WHEN ${titleHas(phrase)} OR ${contentHas(phrase)} THEN 3 ELSE 0 END)`);
+  const score = sql<number>`(${sql.join(scoreParts, sql` + `)})`.mapWith(Number);
+  const maxScore = 3 * terms.length + phraseBonus;
+  /**
+   * A condition implied by "score > floor" that the trigram indexes can answer (a bitmap OR of
+   * ANDs), so older rows are not all scored. Without a title match a memory scores at most
+   * (content terms matched) + phrase bonus, and the phrase matching means every term does.
+   */
+  const scoringAbove = (floor: number): SQL => {
+    if (floor <= 0) return matchesAny;
+    const titleAny = or(...patterns.map(titleHas))!;
+    if (terms.length === 1) {
+      // 2 = title only, 3 = title and content.
+      return floor >= 2 ? and(titleHas(patterns[0]), contentHas(patterns[0]))! : titleAny;
+    }
+    if (floor >= terms.length + phraseBonus) return titleAny;
+    const need = Math.min(floor + 1, terms.length);
+    const groups = combinations(patterns, need);
+    if (groups.length > 8) return matchesAny;
+    return or(titleAny, ...groups.map((group) => and(...group.map(contentHas))))!;
+  };
+  return { matchesAny, score, maxScore, scoringAbove };
+}
+
+function combinations<T>(items: T[], size: number): T[][] {
+  if (size === 0) return [[]];
+  if (items.length < size) return [];
+  const [first, ...rest] = items;
+  return [...combinations(rest, size - 1).map((c) => [first, ...c]), ...combinations(rest, size)];
+}
+
+function lexicalHit(memory: BrainMemoryRow, lexicalScore: number, terms: string[]): BrainSearchHit {
+  const haystack = `${memory.title}\n${memory.content}`.toLowerCase();
+  return {
+    memory,
+    matchedBy: ['LEXICAL'],
+    matchedTerms: terms.filter((term) => haystack.includes(term.toLowerCase())),
+    lexicalScore,
+    similarity: null,
+    score: lexicalScore,
+  };
 }

@@ -45,6 +45,8 @@ export const brainMemories = pgTable(
     check('brain_memories_source_refs_count', sql`cardinality(${t.sourceRefs}) <= 12`),
     check('brain_memories_revision_positive', sql`${t.revision} >= 1`),
     check('brain_memories_ownership', sql`${t.ownership} IN ('OPERATOR', 'AGENT')`),
+    // brainSearch's tie-break order: its probe reads the most recently updated memories first.
+    index('brain_memories_live_updated_idx').on(t.agentId, t.updatedAt.desc().nullsFirst(), t.id.asc().nullsLast()).where(sql`${t.deletedAt} IS NULL`),
     index('brain_memories_live_newest_idx').on(t.agentId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.deletedAt} IS NULL`),
     // Case-insensitive substring search (ILIKE '%q%') over title and content, one index each so
     // a match never spans the boundary between them.

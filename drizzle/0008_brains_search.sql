@@ -1,0 +1,1 @@
+CREATE INDEX "brain_memories_live_updated_idx" ON "brain_memories" USING btree ("agent_id","updated_at" DESC NULLS FIRST,"id") WHERE "brain_memories"."deleted_at" IS NULL;
