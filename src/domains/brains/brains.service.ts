@@ -430,6 +430,8 @@ export class BrainsService {
     const merged = new Map<string, BrainSearchHit>();
     for (const hit of lexical) merged.set(hit.memory.id, { ...hit });
     for (const { memory, similarity } of semantic) {
+      // Cosine similarity of zero or less means unrelated: such a memory did not match by meaning.
+      if (similarity <= 0) continue;
       const existing = merged.get(memory.id);
       if (existing) {
         existing.similarity = similarity;
