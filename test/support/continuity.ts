@@ -33,7 +33,8 @@ export async function waitUntilOwnerGone(client: BurrowClient, agentId: string, 
   for (;;) {
     const { continuityOwners } = await client.continuityOwners({ agentId, includeClosed: true });
     const owner = continuityOwners.find((o) => o.ownerId === ownerId);
-    if (owner && !owner.live) return;
+    // The lock goes first (that is what ends the owner for everyone); closedAt is recorded just after.
+    if (owner && !owner.live && owner.closedAt) return;
     if (Date.now() > deadline) throw new Error(`owner ${ownerId} still alive after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
