@@ -20,9 +20,8 @@ async function update(agentId: string, content: string, expectedRevision: number
 describe('agentEvents', () => {
   it('streams profile changes live with per-agent sequences', async () => {
     await newAgent('ev-live');
-    const stream = collect(server.operator.agentEvents({ agentId: 'ev-live' }));
-    // The subscription is registered once the server has answered the first read; make sure.
-    await new Promise((r) => setTimeout(r, 200));
+    // After sequence 1 (agent.created): no race with the subscription's registration.
+    const stream = collect(server.operator.agentEvents({ agentId: 'ev-live', after: 1 }));
     await update('ev-live', 'one', 1);
     await update('ev-live', 'two', 2, 'SOUL');
     const events = await stream.waitFor(2);
