@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BurrowRequestError, type BurrowClient, type ConversationOriginalFieldsFragment } from '../client/sdk.js';
-import { startServer, NEEDS_REAL_SERVER, onRealServer, take, type TestServer, faultSwitch } from './support/harness.js';
+import { type BurrowClient, type ConversationOriginalFieldsFragment } from '../client/sdk.js';
+import { startServer, NEEDS_REAL_SERVER, onRealServer, take, type TestServer, faultSwitch, requestError } from './support/harness.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -22,15 +22,6 @@ async function allOriginals(client: BurrowClient, sessionId: string, first = 100
     if (!page.conversationOriginals.pageInfo.hasNextPage) return rows;
     after = page.conversationOriginals.pageInfo.endCursor;
   }
-}
-async function requestError(promise: Promise<unknown>): Promise<BurrowRequestError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof BurrowRequestError) return error;
-    throw error;
-  }
-  throw new Error('expected a request error');
 }
 
 // Key order, a duplicate key, a number beyond every float, escapes, unicode, emoji and odd spacing.

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  BurrowRequestError,
   type BurrowClient,
   type RecordAutomaticHandoffInput,
   type SessionWriteHandoffInput,
   type SessionWriteHandoffMutation,
 } from '../client/sdk.js';
 import { DAY_MS } from '../src/lib/clock.js';
-import { NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer } from './support/harness.js';
+import { NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer, requestError } from './support/harness.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -42,15 +41,6 @@ async function writeAutomatic(client: BurrowClient, input: RecordAutomaticHandof
   const result = (await client.recordAutomaticHandoff({ input })).recordAutomaticHandoff;
   if (result.__typename !== 'RecordAutomaticHandoffSuccess') throw new Error(`expected success, got ${JSON.stringify(result)}`);
   return result.outcome;
-}
-async function requestError(promise: Promise<unknown>): Promise<BurrowRequestError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof BurrowRequestError) return error;
-    throw error;
-  }
-  throw new Error('expected a request error');
 }
 
 describe('sessionWriteHandoff', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BurrowRequestError, type BurrowClient, type MemoryWorkingWriteInput, type MemoryWorkingWriteMutation } from '../client/sdk.js';
+import { type BurrowClient, type MemoryWorkingWriteInput, type MemoryWorkingWriteMutation } from '../client/sdk.js';
 import { DAY_MS } from '../src/lib/clock.js';
-import { NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer } from './support/harness.js';
+import { NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer, requestError } from './support/harness.js';
 
 let server: TestServer;
 let agent: BurrowClient;
@@ -39,15 +39,6 @@ async function countAll(client: BurrowClient) {
     if (!page.workingRecords.pageInfo.hasNextPage) return total;
     after = page.workingRecords.pageInfo.endCursor;
   }
-}
-async function requestError(promise: Promise<unknown>): Promise<BurrowRequestError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof BurrowRequestError) return error;
-    throw error;
-  }
-  throw new Error('expected a request error');
 }
 
 describe('memoryWorkingWrite', () => {

@@ -13,7 +13,7 @@ import { migrate } from '../../src/db/migrator.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { InjectedFault, noFaults, type FaultInjector } from '../../src/lib/faults.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { createBurrowClient, type BurrowClient } from '../../client/sdk.js';
+import { BurrowRequestError, createBurrowClient, type BurrowClient } from '../../client/sdk.js';
 
 export const REAL_DATABASE_URL = process.env.BURROW_TEST_DATABASE_URL?.trim() || null;
 export const onRealServer = REAL_DATABASE_URL !== null;
@@ -151,6 +151,17 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       if (owned) await testDatabase.drop();
     },
   };
+}
+
+/** The request-level error a call fails with (auth, scope, cursors); fails the test otherwise. */
+export async function requestError(promise: Promise<unknown>): Promise<BurrowRequestError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof BurrowRequestError) return error;
+    throw error;
+  }
+  throw new Error('expected a request error');
 }
 
 /** A fault injector that a test arms at one named point at a time (see src/lib/faults.ts). */
