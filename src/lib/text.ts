@@ -4,3 +4,8 @@ export function charLength(text: string): number {
   for (const _ of text) length++;
   return length;
 }
+
+/** Escapes LIKE/ILIKE wildcards so user text matches literally (the default escape is backslash). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

@@ -11,7 +11,7 @@ import { BurrowError, ForbiddenError, NotFoundError, RequestError, RevisionConfl
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
-import { charLength } from '../../lib/text.js';
+import { charLength, escapeLike } from '../../lib/text.js';
 import { actorOf, assertAgentAccess, requireOperator, resolveActingAgent, type Actor, type Viewer } from '../../auth/viewer.js';
 import { appendEvent } from '../../events/events.service.js';
 import type { AgentsService } from '../agents/agents.service.js';
@@ -108,7 +108,6 @@ export interface UpdateInput {
   sourceRefs?: string[] | null;
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export class BrainsService {
   private readonly embeddings: EmbeddingsClient | null;

@@ -14,7 +14,7 @@ import { NotFoundError, RequestError, ValidationError, forbidden } from '../../l
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
-import { charLength } from '../../lib/text.js';
+import { charLength, escapeLike } from '../../lib/text.js';
 import { IntervalJob } from '../../lib/interval.js';
 import { assertAgentAccess, requireOperator, requireViewer, resolveScope, actorOf, type Viewer } from '../../auth/viewer.js';
 import type { AgentsService } from '../agents/agents.service.js';
@@ -119,7 +119,11 @@ function withoutNul<T>(value: T): T {
   if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k), withoutNul(v)])) as T;
   return value;
 }
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** One scope's residue rows. */
+const residueOf = (agentId: string, project: string) =>
+  and(eq(tiddleEntries.agentId, agentId), eq(tiddleEntries.project, project), eq(tiddleEntries.kind, 'residue'))!;
+/** The 24-hour cutoff: appends prune before it, passes consider what is after it. */
+const residueCutoff = (now: Date) => new Date(now.getTime() - RESIDUE_WINDOW_MS);
 
 function recordable(proposal: unknown): unknown {
   const text = JSON.stringify(proposal) ?? 'null';
@@ -226,12 +230,7 @@ export class TiddleService {
       const pruned = await tx
         .delete(tiddleEntries)
         .where(
-          and(
-            eq(tiddleEntries.agentId, agentId),
-            eq(tiddleEntries.project, project),
-            eq(tiddleEntries.kind, 'residue'),
-            lt(tiddleEntries.createdAt, new Date(now.getTime() - RESIDUE_WINDOW_MS)),
-          ),
+          and(residueOf(agentId, project), lt(tiddleEntries.createdAt, residueCutoff(now))),
         )
         .returning({ id: tiddleEntries.id });
       const id = newId();
@@ -253,7 +252,7 @@ export class TiddleService {
     return this.db
       .select()
       .from(tiddleEntries)
-      .where(and(eq(tiddleEntries.agentId, agentId), eq(tiddleEntries.project, project), eq(tiddleEntries.kind, 'residue')))
+      .where(residueOf(agentId, project))
       .orderBy(desc(tiddleEntries.createdAt), desc(tiddleEntries.reference))
       .limit(limit);
   }
@@ -493,10 +492,8 @@ export class TiddleService {
       .from(tiddleEntries)
       .where(
         and(
-          eq(tiddleEntries.agentId, agentId),
-          eq(tiddleEntries.project, project),
-          eq(tiddleEntries.kind, 'residue'),
-          gte(tiddleEntries.createdAt, new Date(now.getTime() - RESIDUE_WINDOW_MS)),
+          residueOf(agentId, project),
+          gte(tiddleEntries.createdAt, residueCutoff(now)),
           sql`${tiddleEntries.createdAt} <= ${now.toISOString()}::timestamptz`,
         ),
       )

@@ -10,7 +10,7 @@ import { addDays, type Clock } from '../../lib/clock.js';
 import { ForbiddenError, NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
-import { charLength } from '../../lib/text.js';
+import { charLength, escapeLike } from '../../lib/text.js';
 import { assertNoNul } from '../../lib/nul.js';
 import { actorOf, type Actor, type Viewer } from '../../auth/viewer.js';
 import { resolveRuntime, type RuntimeContext } from '../../auth/runtime.js';
@@ -359,10 +359,6 @@ function validateSupersedeLink(state: WorkingState, supersededById: string | nul
 
 function validateRevision(revision: number) {
   if (!Number.isInteger(revision) || revision < 1) throw new ValidationError('expectedRevision', 'expectedRevision must be a positive integer', 1);
-}
-
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** A text[] built in SQL from one JSON parameter (Drizzle would spread a JS array into a list). */
