@@ -4,6 +4,7 @@
  * model's arguments; arguments may only repeat them.
  */
 import { RequestError, badRequest } from '../lib/errors.js';
+import { charLength } from '../lib/text.js';
 import { resolveActingAgent, resolveScope, type Viewer } from './viewer.js';
 
 export const RUNTIME_ID_LIMIT = 200;
@@ -20,7 +21,7 @@ export const sessionRequired = () =>
   new RequestError('session_required', 'this operation needs a runtime session (Burrow-Session header or connectionParams)');
 
 function checkLength(value: string | null, what: string) {
-  if (value !== null && [...value].length > RUNTIME_ID_LIMIT) throw badRequest(`the ${what} is longer than ${RUNTIME_ID_LIMIT} characters`);
+  if (value !== null && charLength(value) > RUNTIME_ID_LIMIT) throw badRequest(`the ${what} is longer than ${RUNTIME_ID_LIMIT} characters`);
 }
 
 /** Agent + scope (fails closed without a scope; a differing project is continuity_scope_mismatch). */
