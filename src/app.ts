@@ -3,7 +3,6 @@
  * context factory and one envelop pipeline (graphql-ws runs through yoga.getEnveloped).
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createYoga, type YogaInitialContext } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
@@ -20,6 +19,11 @@ import { newId } from './lib/ids.js';
 import type { Logger } from './lib/logger.js';
 import { schema } from './schema/index.js';
 import { createServices, type Services } from './services.js';
+import { createEdge, createMetricsServer, listenOrExplain } from './ops/edge.js';
+import { createHealth } from './ops/health.js';
+import { createMetrics } from './ops/metrics.js';
+import { useObservability } from './ops/observe.js';
+import { createTracing } from './ops/tracing.js';
 
 export interface AppDeps {
   config: BurrowConfig;
@@ -41,8 +45,12 @@ export function buildApp(deps: AppDeps) {
     faults: deps.faults ?? noFaults,
   });
 
+  const metrics = createMetrics({ pool: deps.database.pool, hub: services.hub });
+  const tracing = createTracing(deps.config.ops.tracing);
+
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
+    plugins: [useObservability(logger, metrics), ...(tracing ? [tracing.plugin] : [])],
     graphqlEndpoint: '/graphql',
     graphiql: deps.config.graphiql ? { title: 'Burrow', subscriptionsProtocol: 'WS' } : false,
     landingPage: false,
@@ -61,7 +69,17 @@ export function buildApp(deps: AppDeps) {
     },
   });
 
-  const server: Server = createServer(yoga);
+  const edge = createEdge({
+    next: yoga,
+    health: createHealth({ pool: deps.database.pool, hub: services.hub, isDraining: () => edge.draining }),
+    metrics,
+    isOperator: async (authorization) => {
+      const secret = authorization?.toLowerCase().startsWith('bearer ') ? authorization.slice(7).trim() : null;
+      return (await services.tokens.authenticate(secret, scopeFromHeaders(() => null)))?.principal === 'OPERATOR';
+    },
+  });
+  const server: Server = createServer(edge.listener);
+  const metricsServer = deps.config.ops.metrics ? createMetricsServer(metrics) : null;
   const wsServer = new WebSocketServer({ server, path: '/graphql' });
   useServer<Record<string, unknown> | undefined, WsExtra>(
     {
@@ -117,27 +135,50 @@ export function buildApp(deps: AppDeps) {
     yoga,
     server,
     services,
+    metrics,
     /** Listens, starts LISTEN fan-out and background jobs. Returns the bound port. */
     async start(port = deps.config.port, host = deps.config.host): Promise<number> {
       await services.hub.start();
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => resolve());
-      });
-      for (const job of services.background) job.start();
-      started = true;
-      return (server.address() as AddressInfo).port;
+      try {
+        const bound = await listenOrExplain(server, port, host);
+        if (metricsServer && deps.config.ops.metrics) {
+          await listenOrExplain(metricsServer, deps.config.ops.metrics.port, deps.config.ops.metrics.host, { port: 'BURROW_METRICS_PORT', host: 'BURROW_METRICS_HOST' });
+        }
+        for (const job of services.background) job.start();
+        started = true;
+        return bound;
+      } catch (error) {
+        if (server.listening) server.close();
+        await services.hub.stop();
+        throw error;
+      }
     },
-    /** Stops background jobs, closes sockets and the HTTP server. Leaves the database open. */
-    async stop(): Promise<void> {
-      for (const job of services.background) await job.stop();
+    /** The port of the BURROW_METRICS_PORT listener, when there is one and it listens. */
+    metricsPort: () => (metricsServer?.listening ? (metricsServer.address() as import('node:net').AddressInfo).port : null),
+    /**
+     * Graceful stop (see ops/shutdown.ts): readiness turns 503 and new connections are refused;
+     * WebSockets close with 1001 (clients resume elsewhere with `after`) and SSE streams end;
+     * in-flight requests get `graceMs` to finish; then background jobs stop and ownership
+     * sessions end (locks released, close recorded). Leaves the database open.
+     * Returns whether every in-flight request finished in time.
+     */
+    async stop(graceMs = 0): Promise<{ drained: boolean }> {
+      edge.drain();
+      if (started) server.close();
+      server.closeIdleConnections();
+      for (const client of wsServer.clients) client.close(1001, 'server shutting down');
+      await services.hub.stop();
+      const drained = await edge.settled(graceMs);
+      if (started) server.closeAllConnections();
       for (const client of wsServer.clients) client.terminate();
       await new Promise<void>((resolve) => wsServer.close(() => resolve()));
-      if (started) {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const job of services.background) await job.stop();
+      if (metricsServer?.listening) {
+        metricsServer.closeAllConnections();
+        await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
       }
-      await services.hub.stop();
+      await tracing?.shutdown();
+      return { drained };
     },
   };
 }

@@ -9,6 +9,7 @@ import { TokensService } from './auth/tokens.service.js';
 import { systemClock } from './lib/clock.js';
 import { noFaults } from './lib/faults.js';
 import { createServices } from './services.js';
+import { guardProcess, installShutdown } from './ops/shutdown.js';
 
 const USAGE = `usage: burrow <command>
   serve                                     start the GraphQL server (HTTP, SSE, WebSocket on one port)
@@ -28,7 +29,15 @@ const commands: Record<string, () => Promise<void>> = {
   async serve() {
     const runtime = await openRuntime();
     const app = buildApp({ config: runtime.config, database: runtime.database, logger: runtime.logger });
-    const port = await app.start();
+    guardProcess(runtime.logger);
+    let port: number;
+    try {
+      port = await app.start();
+    } catch (error) {
+      await app.stop().catch(() => {});
+      await runtime.close();
+      throw error;
+    }
     const lines = [
       `Burrow is serving GraphQL on http://${runtime.config.host}:${port}/graphql (HTTP, SSE and graphql-ws)`,
       `  lifecycle: ${runtime.config.database.lifecycle} — ${runtime.database.description}`,
@@ -46,16 +55,8 @@ const commands: Record<string, () => Promise<void>> = {
       );
     }
     process.stdout.write(`${lines.join('\n')}\n`);
-    let stopping = false;
-    const shutdown = async () => {
-      if (stopping) return;
-      stopping = true;
-      await app.stop();
-      await runtime.close();
-      process.exit(0);
-    };
-    process.on('SIGTERM', shutdown);
-    process.on('SIGINT', shutdown);
+    if (app.metricsPort() !== null) process.stdout.write(`  metrics (no token): http://${runtime.config.ops.metrics!.host}:${app.metricsPort()}/metrics\n`);
+    installShutdown({ app, closeDatabase: runtime.close, logger: runtime.logger, graceMs: runtime.config.ops.shutdownGraceMs });
   },
 
   async migrate() {

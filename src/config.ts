@@ -19,6 +19,8 @@ export interface ExternalDatabaseConfig {
   caPem: string | null;
   requiredMajor: number;
   poolMax: number;
+  /** How long startup keeps retrying an unreachable server before giving up. */
+  connectTimeoutSeconds: number;
 }
 
 export interface EmbeddedDatabaseConfig {
@@ -45,6 +47,17 @@ export interface BurrowConfig {
     proposer: { kind: 'noop' } | { kind: 'openai'; url: string; model: string; apiKey: string | null; timeoutMs: number };
   };
   continuity: { reconcileIntervalSeconds: number };
+  ops: OpsConfig;
+}
+
+/** The server's edges (src/ops/): shutdown, metrics, tracing. */
+export interface OpsConfig {
+  /** How long in-flight requests may take to finish after SIGTERM/SIGINT. */
+  shutdownGraceMs: number;
+  /** A separate, token-less listener for /metrics (null: only the main port, with an operator token). */
+  metrics: { port: number; host: string } | null;
+  /** OpenTelemetry tracing over OTLP/HTTP when an endpoint is configured. */
+  tracing: { endpoint: string; serviceName: string } | null;
 }
 
 export class ConfigError extends Error {
@@ -131,9 +144,25 @@ export function loadConfig(env: Env = process.env): BurrowConfig {
     embeddings,
     tiddle: { scheduler: bool('BURROW_TIDDLE_SCHEDULER', true), proposer },
     continuity: { reconcileIntervalSeconds: int('BURROW_CONTINUITY_RECONCILE_INTERVAL_SECONDS', 30, 0, 86_400) },
+    ops: readOps(read, int, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+function readOps(
+  read: (name: string) => string | undefined,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): OpsConfig {
+  const metricsPort = read('BURROW_METRICS_PORT') === undefined ? null : int('BURROW_METRICS_PORT', 0, 0, 65535);
+  const otlp = read('OTEL_EXPORTER_OTLP_ENDPOINT');
+  if (otlp && !isHttpUrl(otlp)) problems.push(`OTEL_EXPORTER_OTLP_ENDPOINT="${otlp}" must be the http(s) URL of an OTLP/HTTP collector (e.g. http://localhost:4318)`);
+  return {
+    shutdownGraceMs: int('BURROW_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    metrics: metricsPort === null ? null : { port: metricsPort, host: read('BURROW_METRICS_HOST') ?? read('BURROW_HOST') ?? '127.0.0.1' },
+    tracing: otlp ? { endpoint: otlp, serviceName: read('OTEL_SERVICE_NAME') ?? 'burrow' } : null,
+  };
 }
 
 function isHttpUrl(value: string): boolean {
@@ -233,5 +262,6 @@ function readDatabase(
     caPem,
     requiredMajor: int('BURROW_POSTGRES_REQUIRED_MAJOR', 17, 9, 99),
     poolMax: int('BURROW_POSTGRES_POOL_MAX', 10, 1, 200),
+    connectTimeoutSeconds: int('BURROW_POSTGRES_CONNECT_TIMEOUT_S', 30, 0, 3600),
   };
 }

@@ -63,6 +63,7 @@ export function externalConfig(connectionString: string, overrides: Partial<Extr
     // The suite runs on whatever server CI has; the version gate itself is tested on its own.
     requiredMajor: 13,
     poolMax: 25,
+    connectTimeoutSeconds: 5,
     ...overrides,
   };
 }
@@ -80,6 +81,7 @@ export function testConfig(database: DatabaseConfig, overrides: Partial<BurrowCo
     embeddings: null,
     tiddle: { scheduler: false, proposer: { kind: 'noop' } },
     continuity: { reconcileIntervalSeconds: 0 },
+    ops: { shutdownGraceMs: 10_000, metrics: null, tracing: null },
     ...overrides,
   };
 }
