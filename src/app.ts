@@ -80,7 +80,13 @@ export function buildApp(deps: AppDeps) {
   });
   const server: Server = createServer(edge.listener);
   const metricsServer = deps.config.ops.metrics ? createMetricsServer(metrics) : null;
-  const wsServer = new WebSocketServer({ server, path: '/graphql' });
+  // noServer: the HTTP server's own errors (a port in use) stay with listenOrExplain instead of
+  // being re-emitted on the WebSocket server, and upgrades are refused while draining.
+  const wsServer = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (request, socket, head) => {
+    if ((request.url ?? '').split('?')[0] !== '/graphql' || edge.draining) return void socket.destroy();
+    wsServer.handleUpgrade(request, socket, head, (ws) => wsServer.emit('connection', ws, request));
+  });
   useServer<Record<string, unknown> | undefined, WsExtra>(
     {
       onConnect: async (ctx) => {
