@@ -69,9 +69,10 @@ export function buildApp(deps: AppDeps) {
     },
   });
 
+  const health = createHealth({ pool: deps.database.pool, hub: services.hub, isDraining: () => edge.draining });
   const edge = createEdge({
     next: yoga,
-    health: createHealth({ pool: deps.database.pool, hub: services.hub, isDraining: () => edge.draining }),
+    health,
     metrics,
     isOperator: async (authorization) => {
       const secret = authorization?.toLowerCase().startsWith('bearer ') ? authorization.slice(7).trim() : null;
@@ -137,11 +138,13 @@ export function buildApp(deps: AppDeps) {
   );
 
   let started = false;
+  let stopping: Promise<{ drained: boolean; inFlightAtStop: number }> | null = null;
   return {
     yoga,
     server,
     services,
     metrics,
+    health,
     /** Listens, starts LISTEN fan-out and background jobs. Returns the bound port. */
     async start(port = deps.config.port, host = deps.config.host): Promise<number> {
       await services.hub.start();
@@ -166,27 +169,32 @@ export function buildApp(deps: AppDeps) {
      * WebSockets close with 1001 (clients resume elsewhere with `after`) and SSE streams end;
      * in-flight requests get `graceMs` to finish; then background jobs stop and ownership
      * sessions end (locks released, close recorded). Leaves the database open.
-     * Returns whether every in-flight request finished in time.
+     * Returns whether every in-flight request finished in time. Idempotent.
      */
-    async stop(graceMs = 0): Promise<{ drained: boolean }> {
-      edge.drain();
-      if (started) server.close();
-      server.closeIdleConnections();
-      for (const client of wsServer.clients) client.close(1001, 'server shutting down');
-      await services.hub.stop();
-      const drained = await edge.settled(graceMs);
-      if (started) server.closeAllConnections();
-      for (const client of wsServer.clients) client.terminate();
-      await new Promise<void>((resolve) => wsServer.close(() => resolve()));
-      for (const job of services.background) await job.stop();
-      if (metricsServer?.listening) {
-        metricsServer.closeAllConnections();
-        await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
-      }
-      await tracing?.shutdown();
-      return { drained };
+    stop(graceMs = 0): Promise<{ drained: boolean; inFlightAtStop: number }> {
+      return (stopping ??= stopGracefully(graceMs));
     },
   };
+
+  async function stopGracefully(graceMs: number) {
+    const inFlightAtStop = edge.inFlight;
+    edge.drain();
+    if (started) server.close();
+    server.closeIdleConnections();
+    for (const client of wsServer.clients) client.close(1001, 'server shutting down');
+    await services.hub.stop();
+    const drained = await edge.settled(graceMs);
+    if (started) server.closeAllConnections();
+    for (const client of wsServer.clients) client.terminate();
+    await new Promise<void>((resolve) => wsServer.close(() => resolve()));
+    for (const job of services.background) await job.stop();
+    if (metricsServer?.listening) {
+      metricsServer.closeAllConnections();
+      await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
+    }
+    await tracing?.shutdown();
+    return { drained, inFlightAtStop };
+  }
 }
 
 export type App = ReturnType<typeof buildApp>;

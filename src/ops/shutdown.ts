@@ -11,7 +11,7 @@ import { describeError, isConnectionLoss } from '../lib/connection-errors.js';
 import type { Logger } from '../lib/logger.js';
 
 export interface Stoppable {
-  stop(graceMs: number): Promise<{ drained: boolean }>;
+  stop(graceMs: number): Promise<{ drained: boolean; inFlightAtStop: number }>;
 }
 
 export function installShutdown(opts: { app: Stoppable; closeDatabase: () => Promise<void>; logger: Logger; graceMs: number }) {
@@ -29,11 +29,12 @@ export function installShutdown(opts: { app: Stoppable; closeDatabase: () => Pro
       process.exit(1);
     }, graceMs + 2000).unref();
     void (async () => {
-      const { drained } = await app.stop(graceMs);
+      const { drained, inFlightAtStop } = await app.stop(graceMs);
       await closeDatabase();
       logger.info('shut down', {
         signal,
         durationMs: Math.round(performance.now() - began),
+        inFlightAtSignal: inFlightAtStop,
         inFlightFinished: drained,
         graceMs,
       });
