@@ -4,10 +4,12 @@
  * and on the real server.
  */
 import { spawn } from 'node:child_process';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildApp } from '../src/app.js';
+import { ConfigError, loadConfig } from '../src/config.js';
 import { StartupError } from '../src/db/database.js';
 import { createLogger } from '../src/lib/logger.js';
 import { collect, startServer, testConfig, type TestServer } from './support/harness.js';
@@ -211,5 +213,60 @@ describe('graceful stop', () => {
     } finally {
       await own.stop();
     }
+  });
+});
+
+describe('configuration of the edges', () => {
+  const base = { BURROW_POSTGRES_LIFECYCLE: 'embedded' };
+  it('defaults: 10 s grace, no metrics listener, no tracing, 30 s connect retry', () => {
+    expect(loadConfig(base).ops).toEqual({ shutdownGraceMs: 10_000, metrics: null, tracing: null });
+    const external = loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: 'postgres://a@h/db' }).database;
+    expect(external).toMatchObject({ connectTimeoutSeconds: 30 });
+  });
+  it('reads every variable and names the bad ones', () => {
+    expect(
+      loadConfig({ ...base, BURROW_SHUTDOWN_GRACE_MS: '2500', BURROW_METRICS_PORT: '9464', BURROW_HOST: '0.0.0.0', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).ops,
+    ).toEqual({ shutdownGraceMs: 2500, metrics: { port: 9464, host: '0.0.0.0' }, tracing: { endpoint: 'http://collector:4318', serviceName: 'burrow' } });
+    let problems: string[] = [];
+    try {
+      loadConfig({ ...base, BURROW_SHUTDOWN_GRACE_MS: '-1', BURROW_METRICS_PORT: '70000', OTEL_EXPORTER_OTLP_ENDPOINT: 'collector' });
+    } catch (error) {
+      problems = (error as ConfigError).problems;
+    }
+    expect(problems).toEqual([
+      'BURROW_METRICS_PORT="70000" must be a whole number from 0 to 65535',
+      'OTEL_EXPORTER_OTLP_ENDPOINT="collector" must be the http(s) URL of an OTLP/HTTP collector (e.g. http://localhost:4318)',
+      'BURROW_SHUTDOWN_GRACE_MS="-1" must be a whole number from 0 to 600000',
+    ]);
+  });
+});
+
+describe('tracing', () => {
+  it('exports a span per execution over OTLP/HTTP when an endpoint is set, without variables', async () => {
+    const received: { path: string; body: string }[] = [];
+    const collector = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        received.push({ path: req.url ?? '', body });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', () => resolve()));
+    const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+    const traced = await startServer({ config: { ops: { shutdownGraceMs: 0, metrics: null, tracing: { endpoint, serviceName: 'burrow-trace-test' } } } });
+    try {
+      const agent = await traced.agentClient('traced-agent');
+      await agent.brainSave({ input: { agentId: 'traced-agent', title: 'traced', content: 'private-trace-content' } });
+    } finally {
+      await traced.stop();
+      collector.close();
+    }
+    expect(received.length).toBeGreaterThan(0);
+    expect(received.every((r) => r.path === '/v1/traces')).toBe(true);
+    const all = received.map((r) => r.body).join('\n');
+    expect(all).toContain('burrow-trace-test');
+    expect(all).toContain('brainSave');
+    expect(all).not.toContain('private-trace-content');
   });
 });
