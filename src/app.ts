@@ -24,6 +24,7 @@ import { createHealth } from './ops/health.js';
 import { createMetrics } from './ops/metrics.js';
 import { useObservability } from './ops/observe.js';
 import { createTracing } from './ops/tracing.js';
+import { closeReason } from './lib/connection-errors.js';
 
 export interface AppDeps {
   config: BurrowConfig;
@@ -100,7 +101,7 @@ export function buildApp(deps: AppDeps) {
             const value = Object.entries(params).find(([key]) => key.toLowerCase() === name)?.[1];
             return value == null ? null : String(value);
           }),
-        );
+        ).catch(closeReason);
         if (!viewer) return false;
         ctx.extra.viewer = viewer;
         return true;

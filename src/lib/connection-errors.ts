@@ -75,3 +75,11 @@ export function describeError(error: unknown): Record<string, unknown> {
     message: message.startsWith('Failed query') ? 'query failed' : message.slice(0, 200),
   };
 }
+
+/**
+ * For graphql-ws, which closes a socket whose onConnect throws with the error's message as the
+ * close reason (code 4500): never the SQL and parameters a driver error carries.
+ */
+export function closeReason(error: unknown): never {
+  throw new Error(isConnectionLoss(error) ? 'DATABASE_UNAVAILABLE: the database is unavailable right now; retry shortly' : 'Internal server error');
+}
