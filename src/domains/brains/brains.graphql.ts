@@ -3,16 +3,10 @@ import { WRITE_ERRORS } from '../../schema/errors.js';
 import { ForbiddenError, NotFoundError, ValidationError, badRequest } from '../../lib/errors.js';
 import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { PrincipalKindEnum } from '../agents/agents.graphql.js';
-import {
-  LIST_PAGE_MAX,
-  listQuery,
-  type BrainMemoryRow,
-  type BrainRevisionRow,
-  type BrainSearchHit,
-  type BrainSearchResult,
-  type DeletionResult,
-  type ImportSummary,
-} from './brains.service.js';
+import type { ImportSummary } from './brains.albdruck-import.js';
+import { LIST_PAGE_MAX, listQuery } from './brains.listing.js';
+import type { BrainMemoryRow, BrainRevisionRow, DeletionResult } from './brains.memories.js';
+import type { BrainSearchHit, BrainSearchResult } from './brains.search.js';
 
 type Principal = 'OPERATOR' | 'AGENT';
 
