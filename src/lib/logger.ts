@@ -15,6 +15,20 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
 }
 
+/**
+ * Drizzle's query errors start their message with the SQL and every parameter ("Failed query:
+ * … params: …"); a caller that logs `error.message` must not put user content in the log.
+ */
+const DRIZZLE_QUERY_MESSAGE = /^Failed query:/;
+function scrub(fields: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, value] of Object.entries(fields)) {
+    if (typeof value === 'string' && DRIZZLE_QUERY_MESSAGE.test(value)) {
+      fields[key] = 'a database query failed (SQL and parameters withheld)';
+    }
+  }
+  return fields;
+}
+
 function wrap(base: pino.Logger): Logger {
   return {
     debug: (msg, fields) => base.debug(fields ?? {}, msg),
@@ -32,7 +46,7 @@ export function createLogger(level: LogLevel, base: Record<string, unknown> = {}
       level,
       base,
       timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
+      formatters: { level: (label) => ({ level: label }), log: scrub },
     },
     pino.destination({ fd: 2, sync: true }),
   );
