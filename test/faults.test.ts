@@ -158,6 +158,8 @@ describe.skipIf(!onRealServer)(`database faults (${NEEDS_REAL_SERVER})`, () => {
     const agentId = AGENTS[1];
     const client = await server.agentClient(agentId);
     const stream = collect(client.agentEvents({ agentId, after: 0 }));
+    // The subscription is set up (its socket authenticated) before the sessions end.
+    await stream.waitFor(1);
     const { rows } = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [dbName]);
     expect(rows.length).toBeGreaterThan(0);
     // The next request gets a fresh connection.
