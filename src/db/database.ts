@@ -66,6 +66,32 @@ function guardPool(pool: pg.Pool): void {
   pool.on('error', ignoreConnectionError);
   // pg-pool removes its own idle listener while a client is checked out: this one stays.
   pool.on('connect', (client) => client.on('error', ignoreConnectionError));
+  // A checked-out client whose connection dies goes back to the pool (and out of it) at once.
+  // Drizzle's transaction() sends BEGIN before its try/finally, so a connection lost at BEGIN
+  // would otherwise never be released: each fault would leak a pool slot until none is left.
+  // A later release() by the holder is then a no-op. (pool.query uses the callback form and
+  // releases by itself.)
+  const connect = pool.connect.bind(pool) as (cb?: unknown) => unknown;
+  pool.connect = ((callback?: unknown) => {
+    if (callback) return connect(callback);
+    return (connect() as Promise<pg.PoolClient>).then((client) => {
+      const release = client.release.bind(client);
+      let released = false;
+      const onEnd = () => {
+        if (released) return;
+        released = true;
+        release(new Error('the connection ended while checked out'));
+      };
+      client.once('end', onEnd);
+      client.release = ((error?: Error | boolean) => {
+        client.removeListener('end', onEnd);
+        if (released) return;
+        released = true;
+        release(error);
+      }) as pg.PoolClient['release'];
+      return client;
+    });
+  }) as typeof pool.connect;
 }
 
 function wrapDrizzle(pool: pg.Pool) {
