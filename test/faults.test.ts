@@ -123,6 +123,12 @@ describe.skipIf(!onRealServer)(`database faults (${NEEDS_REAL_SERVER})`, () => {
     // No writer saw anything but a typed GraphQL error (no reset connection, no HTML, no 500).
     expect(settled.filter((result) => result.status === 'rejected')).toEqual([]);
 
+    // No client is left checked out by a request that died with its connection (a leak would
+    // starve the pool after a few faults).
+    const pool = server.database.pool;
+    for (let i = 0; i < 100 && pool.totalCount !== pool.idleCount; i++) await sleep(50);
+    expect(pool.totalCount - pool.idleCount).toBe(0);
+
     // Only DATABASE_UNAVAILABLE (HTTP 503), never INTERNAL_SERVER_ERROR or anything else.
     expect(failures.length).toBeGreaterThan(0);
     expect(new Set(failures.map((f) => `${f.code}/${f.status}`))).toEqual(new Set(['DATABASE_UNAVAILABLE/503']));
