@@ -11,13 +11,15 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { BurrowConfig } from './config.js';
 import type { Context } from './context.js';
 import type { Database } from './db/database.js';
-import { scopeFromHeaders } from './auth/tokens.service.js';
+import { bearerSecret, scopeFromHeaders } from './auth/tokens.service.js';
 import type { Viewer } from './auth/viewer.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { BurrowError } from './lib/errors.js';
+import { clientDataRefusal } from './lib/db-refusal.js';
 import { noFaults, type FaultInjector } from './lib/faults.js';
 import { newId } from './lib/ids.js';
 import type { Logger } from './lib/logger.js';
+import { createMcpHttpHandler, isMcpPath } from './mcp/http.js';
 import { schema } from './schema/index.js';
 import { createServices, type Services } from './services.js';
 
@@ -41,22 +43,6 @@ const isGraphQLErrorLike = (value: unknown): value is GraphQLError =>
   typeof value === 'object' &&
   value !== null &&
   (value instanceof GraphQLError || (value as Error).name === 'GraphQLError' || ('extensions' in value && 'locations' in value && 'path' in value));
-
-/**
- * A PostgreSQL error caused by the data a client sent (SQLSTATE class 22, data exception, or a
- * CHECK violation), found anywhere in the cause chain: Drizzle wraps driver errors. Returns a
- * message safe to show (no SQL, no parameters), or null.
- */
-function clientDataRefusal(error: unknown): string | null {
-  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code !== 'string') continue;
-    if (code === '22021' || code === '22P05') return 'text must not contain the NUL character (U+0000) or invalid Unicode';
-    if (code === '23514') return `a value breaks the limit "${(current as { constraint?: string }).constraint ?? 'check'}"`;
-    if (code.startsWith('22')) return 'a value is out of range or not of the expected form';
-  }
-  return null;
-}
 
 export function buildApp(deps: AppDeps) {
   const logger = deps.logger;
@@ -101,8 +87,7 @@ export function buildApp(deps: AppDeps) {
       const requestId = newId();
       let viewer: Viewer | null = initial.viewer ?? null;
       if (!viewer) {
-        const header = initial.request.headers.get('authorization') ?? '';
-        const secret = header.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : null;
+        const secret = bearerSecret(initial.request.headers.get('authorization'));
         viewer = await services.tokens.authenticate(secret, scopeFromHeaders((name) => initial.request.headers.get(name)));
         if (!viewer) throw unauthenticatedError();
       }
@@ -110,7 +95,9 @@ export function buildApp(deps: AppDeps) {
     },
   });
 
-  const server: Server = createServer(yoga);
+  const mcp = createMcpHttpHandler({ services, logger: logger.child({ component: 'mcp' }) });
+  // MCP (Streamable HTTP) shares the port: /mcp goes to the MCP server, everything else to Yoga.
+  const server: Server = createServer((req, res) => (isMcpPath(req.url) ? void mcp(req, res) : yoga(req, res)));
   const wsServer = new WebSocketServer({ server, path: '/graphql' });
   useServer<Record<string, unknown> | undefined, WsExtra>(
     {

@@ -9,6 +9,8 @@ import { TokensService } from './auth/tokens.service.js';
 import { systemClock } from './lib/clock.js';
 import { noFaults } from './lib/faults.js';
 import { createServices } from './services.js';
+import { loadMcpStdioIdentity } from './config.js';
+import { serveMcpStdio } from './mcp/stdio.js';
 
 const USAGE = `usage: burrow <command>
   serve                                     start the GraphQL server (HTTP, SSE, WebSocket on one port)
@@ -20,6 +22,9 @@ const USAGE = `usage: burrow <command>
   retention run                             remove working records and handoffs expired longer than
                                             BURROW_RETENTION_GRACE_DAYS ago, and report per store
   import-albdruck                           copy legacy Albdruck knowledge into Brains (repeat-safe)
+  mcp --stdio                               the MCP tools over stdin/stdout for a runtime on this machine:
+                                            BURROW_TOKEN (agent token, required), BURROW_CONTINUITY_SCOPE,
+                                            BURROW_SESSION, BURROW_CONVERSATION (see docs/mcp.md)
 The database comes from BURROW_POSTGRES_LIFECYCLE (embedded | external | managed); see README.`;
 
 const [command, ...rest] = process.argv.slice(2);
@@ -56,6 +61,19 @@ const commands: Record<string, () => Promise<void>> = {
     };
     process.on('SIGTERM', shutdown);
     process.on('SIGINT', shutdown);
+  },
+
+  async mcp() {
+    const { values } = parseArgs({ args: rest, options: { stdio: { type: 'boolean' } } });
+    if (!values.stdio) throw new Error('burrow mcp needs --stdio (Streamable HTTP is served by `burrow serve` at /mcp)');
+    const identity = loadMcpStdioIdentity();
+    const runtime = await openRuntime();
+    try {
+      const services = createServices({ config: runtime.config, database: runtime.database, clock: systemClock, logger: runtime.logger, faults: noFaults });
+      await serveMcpStdio({ services, logger: runtime.logger.child({ component: 'mcp' }), identity });
+    } finally {
+      await runtime.close();
+    }
   },
 
   async migrate() {
