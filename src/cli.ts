@@ -13,7 +13,7 @@ import { loadMcpStdioIdentity } from './config.js';
 import { serveMcpStdio } from './mcp/stdio.js';
 
 const USAGE = `usage: burrow <command>
-  serve                                     start the GraphQL server (HTTP, SSE, WebSocket on one port)
+  serve                                     start the GraphQL server (HTTP, SSE, WebSocket on one port; MCP at /mcp)
   migrate                                   apply pending migrations and exit
   token create --operator --name NAME       print a new operator token (shown once)
   token create --agent AGENT_ID --name NAME print a new token bound to one agent (shown once)
@@ -36,6 +36,7 @@ const commands: Record<string, () => Promise<void>> = {
     const port = await app.start();
     const lines = [
       `Burrow is serving GraphQL on http://${runtime.config.host}:${port}/graphql (HTTP, SSE and graphql-ws)`,
+      `  MCP tools (Streamable HTTP, agent tokens): http://${runtime.config.host}:${port}/mcp`,
       `  lifecycle: ${runtime.config.database.lifecycle} — ${runtime.database.description}`,
       `  migrations applied at this start: ${runtime.migrations.length ? runtime.migrations.join(', ') : 'none pending'}`,
       runtime.config.graphiql ? `  GraphiQL: open http://${runtime.config.host}:${port}/graphql in a browser` : '  GraphiQL: off',
