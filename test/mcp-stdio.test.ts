@@ -6,7 +6,7 @@
  * database, so what it writes is checked through GraphQL too.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -161,6 +161,12 @@ describe('burrow mcp --stdio', () => {
       expect(run.stdout).toBe('');
       expect(run.stderr).not.toMatch(/\n\s+at /);
     }
+  }, 60_000);
+
+  it('ends cleanly when the runtime closes stdin: exit code 0, the data directory released', async () => {
+    const run = await runCli(identity());
+    expect(run).toMatchObject({ code: 0, stdout: '' });
+    if (databaseEnv.BURROW_DATA_DIR) expect(existsSync(join(databaseEnv.BURROW_DATA_DIR, 'burrow.pid'))).toBe(false);
   }, 60_000);
 
   it.skipIf(!onRealServer)('a token revoked while the process runs stops working at the next call', async () => {

@@ -21,15 +21,17 @@ const INSTRUCTIONS =
   'Brains (brain_*) hold durable saved memories. The runtime chooses your agent, scope, session and conversation. ' +
   'Failures come back as tool errors with a code (VALIDATION_FAILED, NOT_FOUND, REVISION_CONFLICT, OPERATOR_OWNED, continuity_scope_mismatch, continuity_scope_required, AGENT_MISMATCH, session_required, ...); nothing was changed by a failed call.';
 
-/** The tool list as MCP publishes it: schemas built from the shared input descriptors. */
+let published: Tool[] | null = null;
+
+/** The tool list as MCP publishes it: schemas built once from the shared input descriptors. */
 export const toolList = (): Tool[] =>
-  TOOLS.map((t) => ({
+  (published ??= TOOLS.map((t) => ({
     name: t.name,
     title: t.title,
     description: t.description,
     inputSchema: jsonSchemaOf(t.input),
     annotations: { title: t.title, readOnlyHint: t.readOnly, destructiveHint: t.destructive ?? false, openWorldHint: false },
-  }));
+  })));
 
 export interface McpServerDeps {
   services: Services;

@@ -10,7 +10,7 @@ import type { Logger } from '../lib/logger.js';
 import type { Services } from '../services.js';
 import { createMcpServer } from './server.js';
 
-/** Serves until stdin ends (the runtime closed the pipe or exited). */
+/** Serves until stdin ends or the process is asked to stop. */
 export async function serveMcpStdio(deps: { services: Services; logger: Logger; identity: McpStdioIdentity }): Promise<void> {
   const { services, logger, identity } = deps;
   // Authenticated per call as well as at start, so a revoked token stops working at once.
@@ -24,9 +24,12 @@ export async function serveMcpStdio(deps: { services: Services; logger: Logger; 
   if (!identity.scope) logger.warn('BURROW_CONTINUITY_SCOPE is unset: scoped tools will fail with continuity_scope_required');
   const server = createMcpServer({ services, logger, viewer });
   const transport = new StdioServerTransport();
+  // The runtime closing the pipe or stopping the process both end it cleanly (database closed).
   const ended = new Promise<void>((resolve) => {
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
   });
   await server.connect(transport);
   await ended;
