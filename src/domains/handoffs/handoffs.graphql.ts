@@ -1,9 +1,8 @@
 import { builder } from '../../schema/builder.js';
 import { WRITE_ERRORS } from '../../schema/errors.js';
-import { badRequest } from '../../lib/errors.js';
 import { SourceOriginalRef } from '../conversations/conversations.graphql.js';
 import { parseOriginalReference } from '../conversations/conversations.service.js';
-import { HANDOFF_EVIDENCE, HANDOFF_LIMITS, HANDOFF_ORIGINS, type HandoffEvidence, type HandoffOrigin, type HandoffSourceRef } from './handoffs.sql.js';
+import { HANDOFF_EVIDENCE, HANDOFF_ORIGINS, type HandoffEvidence, type HandoffOrigin, type HandoffSourceRef } from './handoffs.sql.js';
 import type { AutomaticHandoffOutcome, HandoffRow } from './handoffs.service.js';
 import { handoffReadArgs, handoffSourceRefInput, handoffWriteInput } from './handoffs.inputs.js';
 import { argsFrom, inputFieldsFrom } from '../../schema/inputs.js';
@@ -78,12 +77,8 @@ builder.queryFields((t) => ({
     type: [SessionHandoffRef],
     description: 'Recent unexpired handoffs of the current agent and scope: explicit first, then the current session, then the newest',
     args: argsFrom(t.arg, handoffReadArgs, {}),
-    resolve: (_, args, ctx) => {
-      if (args.first != null && (args.first < 1 || args.first > HANDOFF_LIMITS.read)) {
-        throw badRequest(`first must be between 1 and ${HANDOFF_LIMITS.read} (got ${args.first})`);
-      }
-      return ctx.services.handoffs.readRecent(ctx.viewer, args);
-    },
+    // The service checks `first` (VALIDATION_FAILED, as over MCP).
+    resolve: (_, args, ctx) => ctx.services.handoffs.readRecent(ctx.viewer, args),
   }),
 }));
 

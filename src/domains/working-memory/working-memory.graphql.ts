@@ -63,12 +63,8 @@ builder.queryFields((t) => ({
     description:
       'Lexical search over title and content of the current agent and continuity scope: every term must occur (case-insensitive). At most 10 results; expired records never appear.',
     args: argsFrom(t.arg, workingSearchArgs, { kind: WorkingRecordKindEnum, state: WorkingRecordStateEnum }),
-    resolve: async (_, args, ctx) => {
-      if (args.first != null && (args.first < 1 || args.first > WORKING_LIMITS.search)) {
-        throw badRequest(`first must be between 1 and ${WORKING_LIMITS.search} (got ${args.first})`);
-      }
-      return ctx.services.working.search(ctx.viewer, args);
-    },
+    // The service checks `first` (VALIDATION_FAILED, as over MCP).
+    resolve: (_, args, ctx) => ctx.services.working.search(ctx.viewer, args),
   }),
   workingRecords: t.connection({
     type: WorkingRecordRef,
