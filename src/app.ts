@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createGraphQLError, createYoga, type YogaInitialContext } from 'graphql-yoga';
+import { createYoga, type YogaInitialContext } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -14,8 +14,7 @@ import type { Database } from './db/database.js';
 import { bearerSecret, scopeFromHeaders } from './auth/tokens.service.js';
 import type { Viewer } from './auth/viewer.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { BurrowError } from './lib/errors.js';
-import { clientDataRefusal } from './lib/db-refusal.js';
+import { errorMasker, unauthenticatedError } from './lib/error-masking.js';
 import { noFaults, type FaultInjector } from './lib/faults.js';
 import { newId } from './lib/ids.js';
 import type { Logger } from './lib/logger.js';
@@ -33,17 +32,6 @@ export interface AppDeps {
 
 type WsExtra = { viewer: Viewer } & Record<PropertyKey, unknown>;
 
-const unauthenticatedError = () =>
-  createGraphQLError('a valid bearer token is required (Authorization: Bearer <token>)', {
-    extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
-  });
-
-// Subclasses (e.g. Pothos' validation errors) and other copies of graphql share the shape.
-const isGraphQLErrorLike = (value: unknown): value is GraphQLError =>
-  typeof value === 'object' &&
-  value !== null &&
-  (value instanceof GraphQLError || (value as Error).name === 'GraphQLError' || ('extensions' in value && 'locations' in value && 'path' in value));
-
 export function buildApp(deps: AppDeps) {
   const logger = deps.logger;
   const services: Services = createServices({
@@ -60,29 +48,7 @@ export function buildApp(deps: AppDeps) {
     graphiql: deps.config.graphiql ? { title: 'Burrow', subscriptionsProtocol: 'WS' } : false,
     landingPage: false,
     logging: false,
-    maskedErrors: {
-      isDev: false,
-      maskError: (error, message) => {
-        // Executors may wrap a resolver's error more than once, with GraphQLError classes from more
-        // than one copy of graphql (ESM and CJS), so unwrap by shape rather than instanceof.
-        let cause: unknown = error;
-        while (isGraphQLErrorLike(cause) && cause.originalError) cause = cause.originalError;
-        const located = isGraphQLErrorLike(error) ? error : null;
-        const at = { nodes: located?.nodes, path: located?.path };
-        if (cause instanceof BurrowError) return createGraphQLError(cause.message, { ...at, extensions: { code: cause.code } });
-        // Errors GraphQL itself raised (syntax, validation, coercion, bad global ids) are the
-        // client's to see; every error carries a code.
-        if (isGraphQLErrorLike(cause)) {
-          return cause.extensions?.code ? cause : createGraphQLError(cause.message, { nodes: cause.nodes, path: cause.path, extensions: { ...cause.extensions, code: 'BAD_REQUEST' } });
-        }
-        // The database refused the client's data (e.g. U+0000 in text, a value out of range)
-        // where no earlier check caught it: still the client's mistake, and nothing was written.
-        const refusal = clientDataRefusal(cause);
-        if (refusal) return createGraphQLError(refusal, { ...at, extensions: { code: 'BAD_REQUEST' } });
-        logger.error('unexpected error', { error: (cause as Error)?.message ?? String(cause) });
-        return createGraphQLError(message, { path: located?.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
-      },
-    },
+    maskedErrors: { isDev: false, maskError: errorMasker(logger) },
     context: async (initial: YogaInitialContext & { viewer?: Viewer }): Promise<Context> => {
       const requestId = newId();
       let viewer: Viewer | null = initial.viewer ?? null;

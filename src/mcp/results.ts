@@ -4,12 +4,13 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BurrowError, ForbiddenError, NotFoundError, RevisionConflictError, ValidationError } from '../lib/errors.js';
-import { clientDataRefusal } from '../lib/db-refusal.js';
+import { clientDataRefusal } from '../lib/error-masking.js';
 import type { Logger } from '../lib/logger.js';
 import type { WorkingRecordRow } from '../domains/working-memory/working-memory.service.js';
 import type { HandoffRow } from '../domains/handoffs/handoffs.service.js';
-import type { BrainMemoryRow, BrainSearchResult } from '../domains/brains/brains.service.js';
-import { cardEvidence, cardExpiresAt, type CardRow } from '../domains/tiddle/tiddle.service.js';
+import type { BrainMemoryRow } from '../domains/brains/brains.memories.js';
+import type { BrainSearchResult } from '../domains/brains/brains.search.js';
+import { cardEvidence, cardExpiresAt, type CardRow } from '../domains/tiddle/tiddle.model.js';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 

@@ -1,18 +1,12 @@
 import { builder } from '../../schema/builder.js';
 import { WRITE_ERRORS } from '../../schema/errors.js';
 import { ForbiddenError, NotFoundError, ValidationError, badRequest } from '../../lib/errors.js';
-import { bindingOf, decodeCursor, encodeCursor, pageSize, toConnection } from '../../lib/cursor.js';
+import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { PrincipalKindEnum } from '../agents/agents.graphql.js';
-import {
-  LIST_PAGE_MAX,
-  listQuery,
-  type BrainMemoryRow,
-  type BrainRevisionRow,
-  type BrainSearchHit,
-  type BrainSearchResult,
-  type DeletionResult,
-  type ImportSummary,
-} from './brains.service.js';
+import type { ImportSummary } from './brains.albdruck-import.js';
+import { LIST_PAGE_MAX, listQuery } from './brains.listing.js';
+import type { BrainMemoryRow, BrainRevisionRow, DeletionResult } from './brains.memories.js';
+import type { BrainSearchHit, BrainSearchResult } from './brains.search.js';
 import { brainReadArgs, brainRemoveInput, brainSaveInput, brainSearchArgs, brainUpdateInput } from './brains.inputs.js';
 import { argsFrom, inputFieldsFrom } from '../../schema/inputs.js';
 
@@ -218,15 +212,10 @@ builder.queryFields((t) => ({
       const limit = pageSize(args.first, LIST_PAGE_MAX, 20);
       const query = listQuery(args.query);
       const binding = bindingOf('brainMemories', args.agentId, query);
-      const position = decodeCursor(args.after, binding);
-      let after: { createdAt: Date; id: string } | null = null;
-      if (position) {
-        const createdAt = new Date(String(position[0]));
-        if (position.length !== 2 || Number.isNaN(createdAt.getTime()) || typeof position[1] !== 'string') throw badRequest('the cursor is malformed');
-        after = { createdAt, id: position[1] };
-      }
+      const position = decodeTimeIdCursor(args.after, binding);
+      const after = position && { createdAt: position.at, id: position.id };
       const rows = await ctx.services.brains.list(ctx.viewer, { agentId: args.agentId, query, limit: limit + 1, after });
-      return toConnection(rows, limit, (m) => encodeCursor(binding, [m.createdAt.toISOString(), m.id]));
+      return toConnection(rows, limit, (m) => encodeTimeIdCursor(binding, m.createdAt, m.id));
     },
   }),
   brainEmbeddingStatus: t.field({

@@ -5,7 +5,7 @@
 import { formatLimit as n, type InputFields } from '../../lib/input-spec.js';
 import { agentIdField } from '../../auth/runtime.inputs.js';
 import { BRAIN_CONTENT_LIMIT, BRAIN_SOURCE_REF_LENGTH_LIMIT, BRAIN_SOURCE_REFS_LIMIT, BRAIN_TITLE_LIMIT } from './brains.sql.js';
-import { QUERY_MAX_LENGTH, QUERY_MIN_LENGTH, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from './brains.service.js';
+import { QUERY_MAX_LENGTH, QUERY_MIN_LENGTH, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from './brains.search.js';
 
 const idField = { type: 'id', required: true, description: 'The memory id (from brain_search, brain_read or brain_save).' } as const;
 const expectedRevisionField = {
