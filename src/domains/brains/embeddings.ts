@@ -1,7 +1,11 @@
 /**
  * A client for any OpenAI-compatible `/v1/embeddings` endpoint. Every failure (network, HTTP
  * status, timeout, malformed body) is an EmbeddingUnavailable: callers fall back, never fail.
+ * A zero vector is well-formed but useless (its cosine distance to anything is NaN): callers
+ * treat it as a fault of the provider for that one input (see zeroVectorFault).
  */
+import type { Clock } from '../../lib/clock.js';
+
 export interface EmbeddingsConfig {
   url: string;
   model: string;
@@ -12,14 +16,40 @@ export interface EmbeddingsConfig {
 export class EmbeddingUnavailable extends Error {}
 
 export class EmbeddingsClient {
-  constructor(readonly config: EmbeddingsConfig) {}
+  private lastCallFailed = false;
+  private recovered: Date | null = null;
+
+  constructor(
+    readonly config: EmbeddingsConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * When this process last saw the provider answer again after it had failed: memories whose
+   * embedding failed before then are worth retrying at once rather than after their backoff.
+   */
+  get recoveredAt(): Date | null {
+    return this.recovered;
+  }
+
+  async embed(inputs: string[]): Promise<number[][]> {
+    try {
+      const vectors = await this.request(inputs);
+      if (this.lastCallFailed) this.recovered = this.clock.now();
+      this.lastCallFailed = false;
+      return vectors;
+    } catch (error) {
+      if (error instanceof EmbeddingUnavailable) this.lastCallFailed = true;
+      throw error;
+    }
+  }
 
   get endpoint(): string {
     const base = this.config.url.replace(/\/+$/, '');
     return base.endsWith('/embeddings') ? base : `${base}/embeddings`;
   }
 
-  async embed(inputs: string[]): Promise<number[][]> {
+  private async request(inputs: string[]): Promise<number[][]> {
     let response: Response;
     try {
       response = await fetch(this.endpoint, {
@@ -58,6 +88,14 @@ export class EmbeddingsClient {
     }
     return vectors as number[][];
   }
+}
+
+/**
+ * Why a vector cannot be used for cosine ranking, or null when it can: a vector whose stored
+ * (single-precision) components are all zero has no direction.
+ */
+export function zeroVectorFault(vector: number[]): string | null {
+  return vector.some((x) => Math.fround(x) !== 0) ? null : 'the embedding provider returned a zero vector';
 }
 
 export const vectorLiteral = (vector: number[]) => `[${vector.join(',')}]`;
