@@ -23,6 +23,8 @@ export type ApplyPreferenceLearningInput = {
 };
 
 export type AutomaticHandoffSkip =
+  /** The session's explicit handoff has expired but is kept until retention removes it; an automatic one never overwrites it (sessionReadHandoff shows neither) */
+  | 'EXPLICIT_EXPIRED'
   /** The session has a live explicit handoff, which an automatic one never overwrites */
   | 'EXPLICIT_PRESENT'
   /** No tool evidence and under 80 characters of goal, outcome and body */
