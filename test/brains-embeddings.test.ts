@@ -274,6 +274,44 @@ describe('an outage longer than a few retries loses no memory (issue 11)', () =>
   });
 });
 
+describe('a memory the provider refuses (issue 11)', () => {
+  it('fails alone: its batch-mates are indexed, and it is retried with backoff without a request per pass', async () => {
+    const picky = await server.agentClient('picky');
+    const pass = () => server.app.services.brains.indexPendingEmbeddings({ agentId: 'picky' });
+    const pickyStatus = async () => (await picky.brainEmbeddingStatus({ agentId: 'picky' })).brainEmbeddingStatus;
+    for (const [title, content] of [
+      ['Kitten', 'A kitten naps.'],
+      ['Huge', 'An oversized poison pill of a note.'],
+      ['Puppy', 'A puppy plays.'],
+    ]) {
+      await picky.brainSave({ input: { title, content } });
+      server.clock.advance(1);
+    }
+    provider.rejectFor = 'poison';
+    try {
+      const calls = provider.requests.length;
+      // The batch of three is refused, then each memory is tried alone: one request each.
+      expect(await pass()).toEqual({ indexed: 2, failed: 1 });
+      expect(provider.requests.slice(calls).map((r) => r.input.length)).toEqual([3, 1, 1, 1]);
+      const s = await pickyStatus();
+      expect(s).toMatchObject({ indexed: 2, failed: 1, backlog: 1, nextRetryAt: new Date(server.clock.now().getTime() + 30_000).toISOString() });
+      expect(s.lastError).toMatch(/HTTP 400/);
+      // A refusal is an answer, not an outage: nothing is re-queued, the next pass calls nobody.
+      server.clock.advance(1_000);
+      expect(await pass()).toEqual({ indexed: 0, failed: 0 });
+      expect(provider.requests.length).toBe(calls + 4);
+      server.clock.advance(29_000);
+      expect(await pass()).toEqual({ indexed: 0, failed: 1 });
+      expect(provider.requests.slice(calls + 4).map((r) => r.input)).toEqual([[expect.stringMatching(/^Huge\n/)]]);
+    } finally {
+      provider.rejectFor = null;
+    }
+    server.clock.set((await pickyStatus()).nextRetryAt!);
+    expect(await pass()).toEqual({ indexed: 1, failed: 0 });
+    expect(await pickyStatus()).toMatchObject({ indexed: 3, failed: 0, backlog: 0 });
+  });
+});
+
 describe('zero vectors are never an embedding match (issue 11)', () => {
   let blank: BurrowClient;
   const blankStatus = async () => (await blank.brainEmbeddingStatus({ agentId: 'blank' })).brainEmbeddingStatus;

@@ -2,7 +2,8 @@
  * A tiny OpenAI-compatible /v1/embeddings server on 127.0.0.1 with deterministic vectors: each
  * dimension is a topic, and words (with a few synonyms) add weight to their topic. The mode
  * switches between answering, failing with HTTP 500, answering too late, and answering a zero
- * vector for every input; `zeroFor` answers a zero vector only for inputs containing it.
+ * vector for every input; `zeroFor` answers a zero vector only for inputs containing it, and
+ * `rejectFor` answers HTTP 400 to any request with an input containing it.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -45,12 +46,14 @@ export interface EmbeddingServer {
   mode: EmbeddingMode;
   /** In mode 'ok', inputs containing this text get the zero vector (a broken model's answer). */
   zeroFor: string | null;
+  /** In mode 'ok', a request with an input containing this text is refused with HTTP 400. */
+  rejectFor: string | null;
   requests: { model: string; input: string[]; authorization: string | null }[];
   close(): Promise<void>;
 }
 
 export async function startEmbeddingServer(slowMs = 2_000): Promise<EmbeddingServer> {
-  const state: EmbeddingServer = { url: '', mode: 'ok', zeroFor: null, requests: [], close: async () => {} };
+  const state: EmbeddingServer = { url: '', mode: 'ok', zeroFor: null, rejectFor: null, requests: [], close: async () => {} };
   const server: Server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
@@ -68,7 +71,9 @@ export async function startEmbeddingServer(slowMs = 2_000): Promise<EmbeddingSer
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ object: 'list', model: parsed.model, data: input.map((text, index) => ({ object: 'embedding', index, embedding: zero(text) ? embedText('').map(() => 0) : embedText(text) })) }));
       };
-      if (state.mode === 'fail') {
+      if (state.rejectFor !== null && input.some((text) => text.includes(state.rejectFor!))) {
+        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'input too long' } }));
+      } else if (state.mode === 'fail') {
         response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'provider down' } }));
       } else if (state.mode === 'slow') {
         const timer = setTimeout(answer, slowMs);

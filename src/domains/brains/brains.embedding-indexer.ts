@@ -12,14 +12,14 @@ import { EmbeddingUnavailable, zeroVectorFault, type EmbeddingsClient } from './
 
 const EMBEDDING_BATCH = 16;
 /** One pass embeds at most this many batches, so a large backlog never makes one endless pass. */
-export const EMBEDDING_BATCHES_PER_PASS = 32;
+const EMBEDDING_BATCHES_PER_PASS = 32;
 /**
  * A failed embedding is retried forever (a memory must not silently drop out of search because
  * the provider was down for a while), 30 s after its first failure, then twice as long after
  * each further failure, at most 15 minutes apart.
  */
-export const RETRY_BASE_SECONDS = 30;
-export const RETRY_MAX_SECONDS = 15 * 60;
+const RETRY_BASE_SECONDS = 30;
+const RETRY_MAX_SECONDS = 15 * 60;
 
 export class BrainEmbeddingIndexer {
   constructor(
@@ -107,19 +107,10 @@ export class BrainEmbeddingIndexer {
         .orderBy(sql`CASE WHEN ${failedNow} THEN ${brainEmbeddings.attempts} ELSE 0 END`, asc(brainMemories.updatedAt), asc(brainMemories.id))
         .limit(EMBEDDING_BATCH);
       if (pending.length === 0) break;
-      let vectors: number[][] | null = null;
-      let failure: string | null = null;
-      try {
-        vectors = await this.embeddings.embed(pending.map((m) => `${m.title}\n\n${m.content}`));
-      } catch (error) {
-        if (!(error instanceof EmbeddingUnavailable)) throw error;
-        failure = error.message;
-      }
+      const { results, providerDown } = await this.embedBatch(pending.map((m) => `${m.title}\n\n${m.content}`));
       const answeredAt = this.clock.now();
       for (const [index, memory] of pending.entries()) {
-        const vector = vectors?.[index] ?? null;
-        // A zero vector fails this memory only: it is retried like any failure, its batch-mates are indexed.
-        const fault = vector ? zeroVectorFault(vector) : failure;
+        const { vector, fault } = results[index];
         const values = {
           agentId: memory.agentId,
           memoryId: memory.id,
@@ -145,12 +136,39 @@ export class BrainEmbeddingIndexer {
         if (fault) failed++;
         else indexed++;
       }
-      if (!vectors) {
-        this.logger.warn('brain embedding batch failed', { error: failure, count: pending.length });
+      if (providerDown) {
+        this.logger.warn('brain embedding batch failed', { error: providerDown, count: pending.length });
         break;
       }
     }
     return { indexed, failed };
+  }
+
+  /**
+   * Embeds one batch. Each text gets its vector or the fault that keeps it failed: a zero vector
+   * fails that memory only. When the provider refuses the batch (HTTP 400/413/422, e.g. a text
+   * too long for the model), its texts are embedded one by one, so the memory it refuses cannot
+   * hold its batch-mates back. `providerDown` says the provider is not answering (the pass stops).
+   */
+  private async embedBatch(texts: string[]): Promise<{ results: { vector: number[] | null; fault: string | null }[]; providerDown: string | null }> {
+    try {
+      const vectors = await this.embeddings!.embed(texts);
+      return { results: vectors.map((vector) => ({ vector, fault: zeroVectorFault(vector) })), providerDown: null };
+    } catch (error) {
+      if (!(error instanceof EmbeddingUnavailable)) throw error;
+      const allFailed = (fault: string) => texts.map(() => ({ vector: null, fault }));
+      if (!error.rejected) return { results: allFailed(error.message), providerDown: error.message };
+      if (texts.length === 1) return { results: allFailed(error.message), providerDown: null };
+      const results: { vector: number[] | null; fault: string | null }[] = [];
+      for (const [index, text] of texts.entries()) {
+        const single = await this.embedBatch([text]);
+        if (single.providerDown) {
+          return { results: [...results, ...texts.slice(index).map(() => ({ vector: null, fault: single.providerDown }))], providerDown: single.providerDown };
+        }
+        results.push(single.results[0]);
+      }
+      return { results, providerDown: null };
+    }
   }
 
   /**

@@ -13,7 +13,21 @@ export interface EmbeddingsConfig {
   timeoutMs: number;
 }
 
-export class EmbeddingUnavailable extends Error {}
+export class EmbeddingUnavailable extends Error {
+  /**
+   * The provider answered and refused this input (HTTP 400, 413 or 422: e.g. a text too long
+   * for the model): the provider is up, the request is what failed. Every other failure
+   * (unreachable, timeout, 5xx, 429, 401/403/404 configuration) means it is not usable now.
+   */
+  constructor(
+    message: string,
+    readonly rejected = false,
+  ) {
+    super(message);
+  }
+}
+
+const INPUT_REJECTED_STATUSES = new Set([400, 413, 422]);
 
 export class EmbeddingsClient {
   private lastCallFailed = false;
@@ -39,7 +53,11 @@ export class EmbeddingsClient {
       this.lastCallFailed = false;
       return vectors;
     } catch (error) {
-      if (error instanceof EmbeddingUnavailable) this.lastCallFailed = true;
+      if (error instanceof EmbeddingUnavailable) {
+        // A refusal of one input is an answer: the provider is up.
+        if (error.rejected && this.lastCallFailed) this.recovered = this.clock.now();
+        this.lastCallFailed = !error.rejected;
+      }
       throw error;
     }
   }
@@ -69,13 +87,14 @@ export class EmbeddingsClient {
           : `the embedding provider is unreachable (${(error as Error).message})`,
       );
     }
+    const rejected = INPUT_REJECTED_STATUSES.has(response.status);
     let body: { data?: { embedding?: unknown; index?: number }[] };
     try {
       body = (await response.json()) as typeof body;
     } catch {
-      throw new EmbeddingUnavailable(`the embedding provider answered HTTP ${response.status} without JSON`);
+      throw new EmbeddingUnavailable(`the embedding provider answered HTTP ${response.status} without JSON`, rejected);
     }
-    if (!response.ok) throw new EmbeddingUnavailable(`the embedding provider answered HTTP ${response.status}`);
+    if (!response.ok) throw new EmbeddingUnavailable(`the embedding provider answered HTTP ${response.status}`, rejected);
     const data = Array.isArray(body.data) ? [...body.data] : null;
     if (!data || data.length !== inputs.length) throw new EmbeddingUnavailable('the embedding provider returned the wrong number of embeddings');
     data.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
