@@ -149,7 +149,7 @@ export function merge(base: Record<string, unknown>, patch: Record<string, unkno
   return out;
 }
 
-const SELECTION_DEPTH = 4;
+const SELECTION_DEPTH = 3;
 
 /**
  * A selection of the whole result down to SELECTION_DEPTH levels: every field without required
