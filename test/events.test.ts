@@ -102,7 +102,7 @@ describe('agentEvents', () => {
 describe('sequences across pruning', () => {
   const lastEventSequence = async (agentId: string) => (await server.operator.agent({ id: agentId })).agent!.lastEventSequence;
 
-  /** One run of the server's sweeper (it runs once when started; stop waits for that run). */
+  /** One run of the event log sweeper with the server's retention (it runs once when started; stop waits for that run). */
   async function sweep() {
     const sweeper = new EventLogSweeper(server.database.db, server.clock, server.app.services.config.events.retentionDays, createLogger('silent'));
     sweeper.start();
