@@ -276,6 +276,7 @@ export class ConversationsService {
           summarizesGeneration: generation,
           historyPosition: from,
         });
+        this.faults('conversation.after_summary');
         await tx.execute(sql`
           UPDATE conversation_sessions SET last_position = ${position}, active_entry_count = active_entry_count + 1, updated_at = ${now}
            WHERE agent_id = ${agentId} AND session_id = ${sessionId}`);
