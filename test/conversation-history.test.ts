@@ -398,6 +398,38 @@ describe('search over originals', () => {
     expect((await requestError(a.conversationSearch({ query: 'kestrel', first: 2, after: forged }))).code).toBe('BAD_CURSOR');
   });
 
+  it('finds hits older than the newest-first window through the trigram path, in the same order, page after page', async () => {
+    const agent = 'ch-window';
+    const client = await server.agentClient(agent);
+    const { SEARCH_WINDOW } = await import('../src/domains/conversations/conversations.service.js');
+    const total = SEARCH_WINDOW + 100; // originals 1..100 lie beyond the window of the newest SEARCH_WINDOW
+    const half = total / 2;
+    const pool = server.database.pool;
+    // Seeded with SQL (like the bench) rather than thousands of API calls: original i is created i seconds after 2026-09-01.
+    const text = `json_build_object('i', i, 'text', CASE WHEN i IN (1, 2, 3, ${total - 50}) THEN 'an ancient Heron' ELSE 'nothing' END)`;
+    await pool.query(
+      `INSERT INTO conversation_archives (agent_id, session_id, generation, entry_count, first_position, last_position, reason, archived_at, archived_by_kind, archived_by_id)
+       VALUES ($1, 'w', 1, $2::int, 1, $2::int, 'seed', '2026-09-02', 'OPERATOR', 'seed')`,
+      [agent, half],
+    );
+    await pool.query(
+      `INSERT INTO conversation_archive_entries (agent_id, session_id, generation, id, position, role, payload, created_at, archived_at)
+       SELECT $1, 'w', 1, 'e' || i, i, 'user', ${text}, timestamptz '2026-09-01' + make_interval(secs => i), '2026-09-02' FROM generate_series(1, $2::int) AS i`,
+      [agent, half],
+    );
+    await pool.query(
+      `INSERT INTO conversation_entries (agent_id, session_id, id, position, role, payload, created_at)
+       SELECT $1, 'w', 'e' || i, i, 'user', ${text}, timestamptz '2026-09-01' + make_interval(secs => i) FROM generate_series($2::int, $3::int) AS i`,
+      [agent, half + 1, total],
+    );
+    const positions = (rows: ConversationEntryFieldsFragment[]) => rows.map((r) => r.position);
+    expect(positions(await searchAll(client, { query: 'HERON' }))).toEqual([total - 50, 3, 2, 1]);
+    for (const first of [1, 2, 3]) expect(positions(await searchAll(client, { query: 'heron', first }))).toEqual([total - 50, 3, 2, 1]);
+    expect(positions(await searchAll(client, { query: 'heron', sessionId: 'w', role: 'user', createdBefore: '2026-09-01T00:00:03.000Z' }))).toEqual([2, 1]);
+    expect((await searchAll(client, { query: 'heron', first: 2 })).map((r) => r.archiveGeneration)).toEqual([null, 1, 1, 1]);
+    expect(await searchAll(client, { query: 'heron', role: 'assistant' })).toEqual([]);
+  });
+
   it('the search predicate over the union view matches the trigram index of each payload store', async () => {
     const { rows } = await server.database.pool.query<{ indexdef: string }>(
       `SELECT indexdef FROM pg_indexes WHERE indexname IN ('conversation_entries_payload_trgm_idx', 'conversation_archive_entries_payload_trgm_idx') ORDER BY indexname`,
