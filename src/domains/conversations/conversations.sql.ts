@@ -53,8 +53,8 @@ export const conversationSessions = pgTable(
       'conversation_sessions_archived_by',
       sql`(${t.archivedAt} IS NULL AND ${t.archivedByKind} IS NULL AND ${t.archivedById} IS NULL AND ${t.archiveReason} IS NULL) OR (${t.archivedAt} IS NOT NULL AND ${t.archivedByKind} IS NOT NULL AND ${t.archivedById} IS NOT NULL)`,
     ),
-    // The session list: newest first activity first, per agent.
-    index('conversation_sessions_agent_created_idx').on(t.agentId, t.createdAt.desc(), t.sessionId.desc()),
+    // The session list, newest first activity first: a backward scan gives ORDER BY … DESC (NULLS FIRST) exactly.
+    index('conversation_sessions_agent_created_idx').on(t.agentId, t.createdAt, t.sessionId),
   ],
 );
 
@@ -81,8 +81,8 @@ export const conversationEntries = pgTable(
   (t) => [
     primaryKey({ columns: [t.agentId, t.id] }),
     unique('conversation_entries_position_key').on(t.agentId, t.sessionId, t.position),
-    // Search over originals: newest first.
-    index('conversation_entries_agent_created_idx').on(t.agentId, t.createdAt.desc(), t.sessionId.desc(), t.position.desc()),
+    // Search over originals, newest first: a backward scan gives ORDER BY … DESC (NULLS FIRST) exactly.
+    index('conversation_entries_agent_created_idx').on(t.agentId, t.createdAt, t.sessionId, t.position),
     check('conversation_entries_position_positive', sql`${t.position} >= 1`),
     check('conversation_entries_payload_length', sql`char_length(${t.payload}::text) <= 1000000`),
     check('conversation_entries_role_length', sql`char_length(${t.role}) BETWEEN 1 AND 64`),
@@ -136,6 +136,6 @@ export const conversationArchiveEntries = pgTable(
   (t) => [
     primaryKey({ columns: [t.agentId, t.id] }),
     unique('conversation_archive_entries_position_key').on(t.agentId, t.sessionId, t.position),
-    index('conversation_archive_entries_agent_created_idx').on(t.agentId, t.createdAt.desc(), t.sessionId.desc(), t.position.desc()),
+    index('conversation_archive_entries_agent_created_idx').on(t.agentId, t.createdAt, t.sessionId, t.position),
   ],
 );
