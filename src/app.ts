@@ -10,13 +10,14 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { BurrowConfig } from './config.js';
 import type { Context } from './context.js';
 import type { Database } from './db/database.js';
-import { scopeFromHeaders } from './auth/tokens.service.js';
+import { bearerSecret, scopeFromHeaders } from './auth/tokens.service.js';
 import type { Viewer } from './auth/viewer.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { errorMasker, unauthenticatedError } from './lib/error-masking.js';
 import { noFaults, type FaultInjector } from './lib/faults.js';
 import { newId } from './lib/ids.js';
 import type { Logger } from './lib/logger.js';
+import { createMcpHttpHandler, isMcpPath } from './mcp/http.js';
 import { schema } from './schema/index.js';
 import { createServices, type Services } from './services.js';
 import { createEdge, createMetricsServer, listenOrExplain } from './ops/edge.js';
@@ -61,8 +62,7 @@ export function buildApp(deps: AppDeps) {
       const requestId = newId();
       let viewer: Viewer | null = initial.viewer ?? null;
       if (!viewer) {
-        const header = initial.request.headers.get('authorization') ?? '';
-        const secret = header.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : null;
+        const secret = bearerSecret(initial.request.headers.get('authorization'));
         viewer = await services.tokens.authenticate(secret, scopeFromHeaders((name) => initial.request.headers.get(name)));
         if (!viewer) throw unauthenticatedError();
       }
@@ -71,8 +71,10 @@ export function buildApp(deps: AppDeps) {
   });
 
   const health = createHealth({ pool: deps.database.pool, hub: services.hub, isDraining: () => edge.draining });
+  const mcp = createMcpHttpHandler({ services, logger: logger.child({ component: 'mcp' }) });
   const edge = createEdge({
-    next: yoga,
+    // MCP (Streamable HTTP) shares the port: /mcp goes to the MCP server, everything else to Yoga.
+    next: (req, res) => (isMcpPath(req.url) ? void mcp(req, res) : yoga(req, res)),
     health,
     metrics,
     isOperator: async (authorization) => {
