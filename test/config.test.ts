@@ -128,6 +128,7 @@ describe('shipped defaults', () => {
       embeddings: null,
       tiddle: { scheduler: true, proposer: { kind: 'noop' } },
       continuity: { reconcileIntervalSeconds: 30 },
+      ops: { shutdownGraceMs: 10_000, metrics: null, tracing: null },
     });
     // The only thing an empty environment lacks is the lifecycle.
     expect(problems({})).toHaveLength(1);
@@ -142,6 +143,7 @@ describe('shipped defaults', () => {
       caPem: null,
       requiredMajor: 17,
       poolMax: 10,
+      connectTimeoutSeconds: 30,
     });
   });
 
@@ -191,6 +193,9 @@ describe('every numeric setting at its bounds', () => {
     { name: 'BURROW_POSTGRES_PORT', min: 1, max: 65_535, env: external, read: (c) => Number(new URL((c.database as { connectionString: string }).connectionString).port) },
     { name: 'BURROW_POSTGRES_REQUIRED_MAJOR', min: 9, max: 99, env: external, read: (c) => (c.database as { requiredMajor: number }).requiredMajor },
     { name: 'BURROW_POSTGRES_POOL_MAX', min: 1, max: 200, env: external, read: (c) => (c.database as { poolMax: number }).poolMax },
+    { name: 'BURROW_POSTGRES_CONNECT_TIMEOUT_S', min: 0, max: 3600, env: external, read: (c) => (c.database as { connectTimeoutSeconds: number }).connectTimeoutSeconds },
+    { name: 'BURROW_SHUTDOWN_GRACE_MS', min: 0, max: 600_000, env: embedded, read: (c) => c.ops.shutdownGraceMs },
+    { name: 'BURROW_METRICS_PORT', min: 0, max: 65_535, env: embedded, read: (c) => c.ops.metrics!.port },
   ];
 
   it('covers every whole-number variable config.ts reads', () => {
