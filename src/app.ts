@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createYoga, type YogaInitialContext } from 'graphql-yoga';
-import { GraphQLError } from 'graphql';
+import type { DocumentNode, GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { BurrowConfig } from './config.js';
@@ -20,6 +20,7 @@ import { newId } from './lib/ids.js';
 import type { Logger } from './lib/logger.js';
 import { schema } from './schema/index.js';
 import { createServices, type Services } from './services.js';
+import * as limits from './limits/index.js';
 
 export interface AppDeps {
   config: BurrowConfig;
@@ -41,31 +42,41 @@ export function buildApp(deps: AppDeps) {
     faults: deps.faults ?? noFaults,
   });
 
+  const maskError = errorMasker(logger);
+  const guards = limits.yogaLimits({
+    config: deps.config,
+    graphqlEndpoint: '/graphql',
+    unauthenticatedMessage: unauthenticatedError().message,
+    authenticate: (request) => {
+      const header = request.headers.get('authorization') ?? '';
+      const secret = header.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : null;
+      return services.tokens.authenticate(secret, scopeFromHeaders((name) => request.headers.get(name)));
+    },
+  });
+
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     graphiql: deps.config.graphiql ? { title: 'Burrow', subscriptionsProtocol: 'WS' } : false,
     landingPage: false,
     logging: false,
-    maskedErrors: { isDev: false, maskError: errorMasker(logger) },
+    maskedErrors: { isDev: false, maskError },
+    ...guards.options,
+    // The viewer was authenticated before parsing: by the HTTP gate, or by graphql-ws's onConnect.
     context: async (initial: YogaInitialContext & { viewer?: Viewer }): Promise<Context> => {
       const requestId = newId();
-      let viewer: Viewer | null = initial.viewer ?? null;
-      if (!viewer) {
-        const header = initial.request.headers.get('authorization') ?? '';
-        const secret = header.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : null;
-        viewer = await services.tokens.authenticate(secret, scopeFromHeaders((name) => initial.request.headers.get(name)));
-        if (!viewer) throw unauthenticatedError();
-      }
-      return { viewer, services, requestId, logger: logger.child({ requestId }) };
+      if (!initial.viewer) throw unauthenticatedError();
+      return { viewer: initial.viewer, services, requestId, logger: logger.child({ requestId }) };
     },
   });
 
   const server: Server = createServer(yoga);
-  const wsServer = new WebSocketServer({ server, path: '/graphql' });
+  const wsServer = new WebSocketServer({ server, path: '/graphql', ...limits.webSocketServerOptions(deps.config.limits, deps.config.security.corsOrigins) });
+  limits.guardConnectionInit(wsServer, deps.config.limits);
   useServer<Record<string, unknown> | undefined, WsExtra>(
     {
       onConnect: async (ctx) => {
+        if (limits.connectionInitTooLarge(ctx.extra.socket)) return false;
         const params = ctx.connectionParams ?? {};
         const raw = String(params.authorization ?? params.Authorization ?? params.token ?? '');
         const secret = raw.toLowerCase().startsWith('bearer ') ? raw.slice(7).trim() : raw.trim();
@@ -91,18 +102,16 @@ export function buildApp(deps: AppDeps) {
           viewer: ctx.extra.viewer,
           request: new Request('http://burrow.local/graphql', { method: 'POST' }),
         });
-        let document;
-        try {
-          document = parse(payload.query);
-        } catch (error) {
-          return [error as GraphQLError];
-        }
-        const errors = validate(envelopedSchema, document);
-        if (errors.length > 0) return errors;
+        const tooMany = limits.socketOperationsRefusal(ctx.subscriptions, deps.config.limits);
+        if (tooMany) return [tooMany];
+        const text = limits.resolveOperationText(payload, ctx.extra.viewer ?? null, guards.documents, deps.config.security.trustedDocuments);
+        if (typeof text !== 'string') return [text];
+        const document = limits.parseAndValidate({ parse, validate, schema: envelopedSchema }, text, (error) => maskError(error, 'Unexpected error.') as GraphQLError);
+        if (Array.isArray(document)) return document;
         return {
           schema: envelopedSchema,
           operationName: payload.operationName,
-          document,
+          document: document as DocumentNode,
           variableValues: payload.variables,
           contextValue: await contextFactory(),
           rootValue: { execute, subscribe },
