@@ -81,7 +81,7 @@ export const DEFAULT_LIMITS: LimitsConfig = {
   maxDepth: 12,
   maxAliases: 15,
   maxDirectives: 20,
-  maxCost: 20_000,
+  maxCost: 100_000,
   maxMutationFields: 10,
   wsMaxPayloadBytes: 1_048_576,
   connectionInitBytes: 16_384,
