@@ -110,7 +110,14 @@ export function createBurrowClient(options: BurrowClientOptions) {
     const results = socket().iterate<R>({ ...wire(operation), variables: variables as Record<string, unknown> });
     const iterator: AsyncIterableIterator<R> = {
       async next() {
-        const next = await results.next();
+        let next: IteratorResult<{ data?: unknown; errors?: readonly unknown[] }>;
+        try {
+          next = await results.next();
+        } catch (error) {
+          // graphql-ws rejects with the GraphQL errors of an operation refused before it ran.
+          if (Array.isArray(error)) throw new BurrowRequestError(error as GraphQLErrorShape[], 200);
+          throw error;
+        }
         if (next.done) return { done: true, value: undefined };
         if (next.value.errors?.length) {
           await results.return?.(undefined);

@@ -28,6 +28,8 @@ export interface AppDeps {
   logger: Logger;
   clock?: Clock;
   faults?: FaultInjector;
+  /** The trusted-documents manifest; default: the one codegen wrote (client/generated). */
+  trustedDocuments?: limits.TrustedDocuments;
 }
 
 type WsExtra = { viewer: Viewer } & Record<PropertyKey, unknown>;
@@ -46,6 +48,7 @@ export function buildApp(deps: AppDeps) {
   const guards = limits.yogaLimits({
     config: deps.config,
     graphqlEndpoint: '/graphql',
+    documents: deps.trustedDocuments,
     unauthenticatedMessage: unauthenticatedError().message,
     authenticate: (request) => {
       const header = request.headers.get('authorization') ?? '';

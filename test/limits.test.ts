@@ -136,9 +136,7 @@ describe('document limits, the same over HTTP and WebSocket', () => {
   });
 
   it('depth (BURROW_MAX_DEPTH, default 12): 12 levels are validated as usual, 13 are refused', async () => {
-    const nested = (levels: number) => `${'{ a '.repeat(levels)}${'}'.repeat(levels)}`.replace(/\{ a \}$/, '');
     const query = (levels: number) => `{ ${'a { '.repeat(levels - 1)}a${' }'.repeat(levels - 1)} }`;
-    expect(nested(1)).toBeDefined();
     const atLimit = await bothTransports(server.url, token, query(12));
     // Unknown fields: refused by ordinary validation, not by the depth limit.
     expect(atLimit.http.body?.errors?.[0].message).toMatch(/Cannot query field "a"/);

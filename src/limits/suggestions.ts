@@ -4,13 +4,18 @@
  * the enum form ("Did you mean the enum value …"), which also appears when variables are coerced
  * at execution; this covers validation, execution and subscription results alike.
  */
-import { GraphQLError, type ExecutionResult } from 'graphql';
+import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 const SUGGESTION = /\s*Did you mean [^?]*\?/g;
 
+/** The error and the errors it wraps: masking may show a wrapped error's message instead. */
 const scrub = <E extends Error>(error: E): E => {
-  if (error instanceof GraphQLError || error?.message) error.message = error.message.replace(SUGGESTION, '');
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    current.message = current.message.replace(SUGGESTION, '');
+    current = (current as GraphQLError).originalError ?? (current as { cause?: unknown }).cause;
+  }
   return error;
 };
 

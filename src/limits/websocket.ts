@@ -16,7 +16,9 @@ export const CLOSE_INIT_TOO_LARGE = 4413;
 export function webSocketServerOptions(limits: LimitsConfig, corsOrigins: readonly string[]) {
   return {
     maxPayload: limits.wsMaxPayloadBytes,
-    verifyClient: ({ origin, req }: { origin: string; req: IncomingMessage }) => originAllowed(origin, req.headers.host, corsOrigins),
+    // The callback form, to answer 403 (ws answers 401 to a plain false).
+    verifyClient: ({ origin, req }: { origin: string; req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string) => void) =>
+      originAllowed(origin, req.headers.host, corsOrigins) ? done(true) : done(false, 403, 'Origin not allowed (BURROW_CORS_ORIGINS)'),
   };
 }
 
