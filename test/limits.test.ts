@@ -285,4 +285,37 @@ describe('WebSocket limits', () => {
     expect([answer?.type, wsErrors(answer)]).toEqual(['next', null]);
     b.close();
   });
+
+  it('SSE streams count against the token too, and an aborted stream frees its slot', async () => {
+    const { token: secret } = await tight.app.services.tokens.create({ kind: 'operator', name: 'sse-per-token' });
+    const open = async () => {
+      const controller = new AbortController();
+      const response = await fetch(tight.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...bearer(secret) },
+        body: JSON.stringify(subscription('sse')),
+        signal: controller.signal,
+      });
+      const reader = response.body!.getReader();
+      let text = '';
+      /** Reads until `marker` shows up in the stream. */
+      const readUntil = async (marker: string) => {
+        while (!text.includes(marker)) text += new TextDecoder().decode((await reader.read()).value);
+        return text;
+      };
+      return { controller, readUntil };
+    };
+    const streams = [await open(), await open(), await open()];
+    await new Promise((r) => setTimeout(r, 300));
+    const fourth = await open();
+    expect(await fourth.readUntil('BURROW_SUBSCRIPTIONS_PER_TOKEN')).toContain('LIMIT_EXCEEDED');
+    streams[0].controller.abort();
+    await new Promise((r) => setTimeout(r, 500));
+    const replacement = await open();
+    await new Promise((r) => setTimeout(r, 200));
+    await tight.operator.updateProfileDocument({ input: { agentId: 'tight-a', kind: 'TOOLS', content: 'wake', expectedRevision: 1 } });
+    const text = await replacement.readUntil('"sequence"');
+    expect(text).not.toContain('LIMIT_EXCEEDED');
+    for (const stream of [...streams.slice(1), replacement]) stream.controller.abort();
+  });
 });
