@@ -128,6 +128,27 @@ describe('the migration ledger', () => {
   });
 });
 
+describe('a migration that fails', () => {
+  it('names the migration, the SQLSTATE and what to do, and applies nothing', async () => {
+    const database = await freshDatabase();
+    // A leftover table Burrow never recorded: the first migration creates it too.
+    await database.pool.query('CREATE TABLE api_tokens (id text)');
+    const files = loadMigrations();
+    const failure = await migrate(database.pool).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(MigrationError);
+    const message = (failure as Error).message;
+    expect(message).toContain(`migration 0 "${files[0].name}" failed`);
+    expect(message).toContain('SQLSTATE 42P07');
+    expect(message).toContain('an object it creates already exists');
+    expect(message).toContain('Nothing of this run was applied');
+    const ledger = await database.pool.query("SELECT to_regclass('burrow_schema_migrations') AS t");
+    expect(ledger.rows[0].t).toBeNull();
+  });
+});
+
 describe.skipIf(!onRealServer)(`concurrent migrators (${NEEDS_REAL_SERVER})`, () => {
   it('lets 5 pools migrate the same empty database at once: all succeed, one ledger row per migration', async () => {
     const testDatabase = await createTestDatabase();

@@ -75,6 +75,22 @@ export function validateLedger(ledger: LedgerRow[], files: MigrationFile[]): str
   return null;
 }
 
+/**
+ * Names the migration that failed, PostgreSQL's reason and SQLSTATE, and what to do. Nothing of
+ * it was applied: the whole run is one transaction.
+ */
+function failedMigrationMessage(file: MigrationFile, error: unknown): string {
+  const { message, code } = error as { message?: string; code?: string };
+  const reason = `${message ?? String(error)}${code ? ` (SQLSTATE ${code})` : ''}`;
+  const advice =
+    code === '42P07' || code === '42710' || code === '42701'
+      ? 'an object it creates already exists: this database holds tables Burrow did not record in burrow_schema_migrations; point Burrow at an empty database, or remove the leftover objects'
+      : code === '42501'
+        ? 'the database user lacks a privilege it needs: run migrations as the owner of the database'
+        : 'fix the cause in the database and start again';
+  return `migration ${file.version} "${file.name}" failed: ${reason}. Nothing of this run was applied (it is one transaction); ${advice}.`;
+}
+
 export async function migrate(pool: pg.Pool, files: MigrationFile[] = loadMigrations()): Promise<{ applied: string[] }> {
   const client = await pool.connect();
   let rollbackFailed = false;
@@ -92,8 +108,12 @@ export async function migrate(pool: pg.Pool, files: MigrationFile[] = loadMigrat
     if (problem) throw new MigrationError(`refusing to migrate: ${problem}`);
     const applied: string[] = [];
     for (const file of files.slice(rows.length)) {
-      for (const statement of file.sql.split(STATEMENT_BREAKPOINT)) {
-        if (statement.trim()) await client.query(statement);
+      try {
+        for (const statement of file.sql.split(STATEMENT_BREAKPOINT)) {
+          if (statement.trim()) await client.query(statement);
+        }
+      } catch (error) {
+        throw new MigrationError(failedMigrationMessage(file, error));
       }
       await client.query('INSERT INTO burrow_schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
         file.version,

@@ -1,18 +1,12 @@
 import { builder } from '../../schema/builder.js';
 import { WRITE_ERRORS } from '../../schema/errors.js';
 import { ForbiddenError, NotFoundError, ValidationError, badRequest } from '../../lib/errors.js';
-import { bindingOf, decodeCursor, encodeCursor, pageSize, toConnection } from '../../lib/cursor.js';
+import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { PrincipalKindEnum } from '../agents/agents.graphql.js';
-import {
-  LIST_PAGE_MAX,
-  listQuery,
-  type BrainMemoryRow,
-  type BrainRevisionRow,
-  type BrainSearchHit,
-  type BrainSearchResult,
-  type DeletionResult,
-  type ImportSummary,
-} from './brains.service.js';
+import type { ImportSummary } from './brains.albdruck-import.js';
+import { LIST_PAGE_MAX, listQuery } from './brains.listing.js';
+import type { BrainMemoryRow, BrainRevisionRow, DeletionResult } from './brains.memories.js';
+import type { BrainSearchHit, BrainSearchResult } from './brains.search.js';
 
 type Principal = 'OPERATOR' | 'AGENT';
 
@@ -158,9 +152,15 @@ const EmbeddingStatusRef = builder.simpleObject('BrainEmbeddingStatus', {
     dimensions: t.int({ nullable: true }),
     vectorSearch: t.boolean({ description: 'Embedding ranking can run (enabled and pgvector present)' }),
     reason: t.string({ nullable: true, description: 'Why search is lexical only, when it is' }),
-    indexed: t.int(),
-    pending: t.int(),
-    failed: t.int(),
+    indexed: t.int({ description: 'Live memories with an embedding of their current revision' }),
+    pending: t.int({ description: 'Live memories whose current revision has not been tried yet' }),
+    failed: t.int({ description: 'Live memories whose current revision failed to embed; they are retried with backoff until they succeed' }),
+    backlog: t.int({ description: 'Live memories without a usable embedding of their current revision: pending + failed' }),
+    nextRetryAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the earliest failed memory is tried again (a time already past: the next indexer pass); null when none failed',
+    }),
     lastError: t.string({ nullable: true }),
   }),
 });
@@ -220,15 +220,10 @@ builder.queryFields((t) => ({
       const limit = pageSize(args.first, LIST_PAGE_MAX, 20);
       const query = listQuery(args.query);
       const binding = bindingOf('brainMemories', args.agentId, query);
-      const position = decodeCursor(args.after, binding);
-      let after: { createdAt: Date; id: string } | null = null;
-      if (position) {
-        const createdAt = new Date(String(position[0]));
-        if (position.length !== 2 || Number.isNaN(createdAt.getTime()) || typeof position[1] !== 'string') throw badRequest('the cursor is malformed');
-        after = { createdAt, id: position[1] };
-      }
+      const position = decodeTimeIdCursor(args.after, binding);
+      const after = position && { createdAt: position.at, id: position.id };
       const rows = await ctx.services.brains.list(ctx.viewer, { agentId: args.agentId, query, limit: limit + 1, after });
-      return toConnection(rows, limit, (m) => encodeCursor(binding, [m.createdAt.toISOString(), m.id]));
+      return toConnection(rows, limit, (m) => encodeTimeIdCursor(binding, m.createdAt, m.id));
     },
   }),
   brainEmbeddingStatus: t.field({

@@ -20,7 +20,7 @@ export const CONTINUITY_LIMITS = {
 /**
  * Runtime-provided documents are stored as PostgreSQL `json`, which keeps the text exactly as
  * sent (key order, duplicate keys, number precision). The driver would parse `json` on the way
- * out, so every read casts these columns to text (see continuity.service.ts).
+ * out, so every read casts these columns to text (see continuity.reads.ts).
  */
 const jsonText = customType<{ data: string; driverData: string }>({
   dataType: () => 'json',

@@ -1,7 +1,7 @@
 import { builder } from '../../schema/builder.js';
 import { WRITE_ERRORS } from '../../schema/errors.js';
-import { bindingOf, decodeCursor, encodeCursor, pageSize, toConnection } from '../../lib/cursor.js';
-import { RequestError, badRequest } from '../../lib/errors.js';
+import { bindingOf, decodePositionCursor, encodeCursor, pageSize, toConnection } from '../../lib/cursor.js';
+import { badRequest } from '../../lib/errors.js';
 import { CONVERSATION_LIMITS } from './conversations.sql.js';
 import { originalReference, type ArchiveRow, type OriginalRow } from './conversations.service.js';
 
@@ -64,9 +64,7 @@ builder.queryFields((t) => ({
       const limit = pageSize(args.first, CONVERSATION_LIMITS.page, 50);
       const agentKey = ctx.viewer?.principal === 'AGENT' ? ctx.viewer.agentId : args.agentId;
       const binding = bindingOf('conversationOriginals', agentKey, args.sessionId);
-      const position = decodeCursor(args.after, binding);
-      const afterPosition = position ? Number(position[0]) : null;
-      if (afterPosition !== null && !Number.isSafeInteger(afterPosition)) throw new RequestError('BAD_CURSOR', 'the cursor is malformed');
+      const afterPosition = decodePositionCursor(args.after, binding);
       const { rows } = await ctx.services.conversations.originals(ctx.viewer, {
         agentId: args.agentId,
         sessionId: args.sessionId,

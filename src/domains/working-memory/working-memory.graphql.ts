@@ -1,7 +1,7 @@
 import { builder } from '../../schema/builder.js';
 import { WRITE_ERRORS } from '../../schema/errors.js';
-import { bindingOf, decodeCursor, encodeCursor, pageSize, toConnection } from '../../lib/cursor.js';
-import { RequestError, badRequest } from '../../lib/errors.js';
+import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
+import { badRequest } from '../../lib/errors.js';
 import { SourceOriginalRef } from '../conversations/conversations.graphql.js';
 import { WORKING_KINDS, WORKING_LIMITS, WORKING_STATES, type WorkingKind, type WorkingState } from './working-memory.sql.js';
 import type { WorkingRecordRow } from './working-memory.service.js';
@@ -89,11 +89,10 @@ builder.queryFields((t) => ({
       const limit = pageSize(args.first, WORKING_LIMITS.list, 20);
       const agentKey = ctx.viewer?.principal === 'AGENT' ? ctx.viewer.agentId : args.agentId;
       const binding = bindingOf('workingRecords', agentKey, ctx.viewer?.scope, args.kind, args.state);
-      const position = decodeCursor(args.after, binding);
-      const after = position ? { createdAt: new Date(String(position[0])), id: String(position[1]) } : null;
-      if (after && Number.isNaN(after.createdAt.getTime())) throw new RequestError('BAD_CURSOR', 'the cursor is malformed');
+      const position = decodeTimeIdCursor(args.after, binding);
+      const after = position && { createdAt: position.at, id: position.id };
       const { rows } = await ctx.services.working.list(ctx.viewer, { ...args, limit: limit + 1, after });
-      return toConnection(rows, limit, (r) => encodeCursor(binding, [r.createdAt.toISOString(), r.id]));
+      return toConnection(rows, limit, (r) => encodeTimeIdCursor(binding, r.createdAt, r.id));
     },
   }),
   workingRecord: t.field({
