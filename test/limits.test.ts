@@ -53,6 +53,7 @@ describe('authentication comes before parsing', () => {
   it('answers 401 to a request without a valid token whatever its body: too large, not JSON, not GraphQL', async () => {
     const huge = await postRaw(server.url, JSON.stringify({ query: `{ ${'a '.repeat(3_000_000)}}` }));
     expect(huge.status).toBe(401);
+    expect(huge.headers.get('connection')).toBe('close');
     expect(codeOf(huge)).toBe('UNAUTHENTICATED');
     const notJson = await postRaw(server.url, '{not json', bearer('brw_wrong'));
     expect([notJson.status, codeOf(notJson)]).toEqual([401, 'UNAUTHENTICATED']);
@@ -95,6 +96,7 @@ describe('request body (BURROW_MAX_BODY_BYTES, default 1 MB)', () => {
     const over = await postRaw(server.url, bodyOf(1_048_577), bearer(token));
     expect(over.status).toBe(413);
     expect(codeOf(over)).toBe('REQUEST_ENTITY_TOO_LARGE');
+    expect(over.headers.get('connection')).toBe('close');
   });
 
   it('counts a streamed body without Content-Length as it arrives', async () => {

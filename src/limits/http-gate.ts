@@ -45,6 +45,10 @@ export function useHttpGate(options: HttpGateOptions): Plugin {
       // The context factory and the execution-time checks read the viewer from here.
       (serverContext as { viewer?: Viewer }).viewer = viewer;
     },
+    onResponse({ response }) {
+      // Yoga refused an oversized body before reading it: close instead of draining the rest.
+      if (response.status === 413) response.headers.set('connection', 'close');
+    },
     onRequestParse({ request, setRequestParser }) {
       // Yoga's JSON parser does not match this (equally JSON) content type.
       if (mediaType(request.headers.get('content-type')) === 'application/graphql-response+json') setRequestParser((req) => req.json());
