@@ -1,4 +1,4 @@
-import type { BurrowConfig } from '../src/config.js';
+import { DEFAULT_LIMITS, type BurrowConfig } from '../src/config.js';
 
 /** A throwaway embedded database with every background job off. */
 export function testConfigForBench(): BurrowConfig {
@@ -15,5 +15,7 @@ export function testConfigForBench(): BurrowConfig {
     tiddle: { scheduler: false, proposer: { kind: 'noop' } },
     continuity: { reconcileIntervalSeconds: 0 },
     ops: { shutdownGraceMs: 10_000, metrics: null, tracing: null },
+    limits: DEFAULT_LIMITS,
+    security: { introspection: 'all', fieldSuggestions: true, corsOrigins: [], trustedDocuments: 'off' },
   };
 }

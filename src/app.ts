@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { createYoga, type YogaInitialContext } from 'graphql-yoga';
-import { GraphQLError } from 'graphql';
+import type { DocumentNode, GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { BurrowConfig } from './config.js';
@@ -26,6 +26,7 @@ import { createMetrics } from './ops/metrics.js';
 import { useObservability } from './ops/observe.js';
 import { createTracing } from './ops/tracing.js';
 import { closeReason } from './lib/connection-errors.js';
+import * as limits from './limits/index.js';
 
 export interface AppDeps {
   config: BurrowConfig;
@@ -33,6 +34,8 @@ export interface AppDeps {
   logger: Logger;
   clock?: Clock;
   faults?: FaultInjector;
+  /** The trusted-documents manifest; default: the one codegen wrote (client/generated). */
+  trustedDocuments?: limits.TrustedDocuments;
 }
 
 type WsExtra = { viewer: Viewer } & Record<PropertyKey, unknown>;
@@ -49,24 +52,33 @@ export function buildApp(deps: AppDeps) {
 
   const metrics = createMetrics({ pool: deps.database.pool, hub: services.hub });
   const tracing = createTracing(deps.config.ops.tracing);
+  const maskError = errorMasker(logger);
+  const guards = limits.yogaLimits({
+    config: deps.config,
+    graphqlEndpoint: '/graphql',
+    documents: deps.trustedDocuments,
+    unauthenticatedMessage: unauthenticatedError().message,
+    authenticate: (request) => {
+      const secret = bearerSecret(request.headers.get('authorization'));
+      return services.tokens.authenticate(secret, scopeFromHeaders((name) => request.headers.get(name)));
+    },
+  });
 
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
-    plugins: [useObservability(logger, metrics), ...(tracing ? [tracing.plugin] : [])],
     graphqlEndpoint: '/graphql',
     graphiql: deps.config.graphiql ? { title: 'Burrow', subscriptionsProtocol: 'WS' } : false,
     landingPage: false,
     logging: false,
-    maskedErrors: { isDev: false, maskError: errorMasker(logger) },
+    maskedErrors: { isDev: false, maskError },
+    ...guards.options,
+    // The limits' gate authenticates before anything is parsed; observability sees what passes it.
+    plugins: [...guards.options.plugins, useObservability(logger, metrics), ...(tracing ? [tracing.plugin] : [])],
+    // The viewer was authenticated before parsing: by the HTTP gate, or by graphql-ws's onConnect.
     context: async (initial: YogaInitialContext & { viewer?: Viewer }): Promise<Context> => {
       const requestId = newId();
-      let viewer: Viewer | null = initial.viewer ?? null;
-      if (!viewer) {
-        const secret = bearerSecret(initial.request.headers.get('authorization'));
-        viewer = await services.tokens.authenticate(secret, scopeFromHeaders((name) => initial.request.headers.get(name)));
-        if (!viewer) throw unauthenticatedError();
-      }
-      return { viewer, services, requestId, logger: logger.child({ requestId }) };
+      if (!initial.viewer) throw unauthenticatedError();
+      return { viewer: initial.viewer, services, requestId, logger: logger.child({ requestId }) };
     },
   });
 
@@ -77,23 +89,22 @@ export function buildApp(deps: AppDeps) {
     next: (req, res) => (isMcpPath(req.url) ? void mcp(req, res) : yoga(req, res)),
     health,
     metrics,
-    isOperator: async (authorization) => {
-      const secret = authorization?.toLowerCase().startsWith('bearer ') ? authorization.slice(7).trim() : null;
-      return (await services.tokens.authenticate(secret, scopeFromHeaders(() => null)))?.principal === 'OPERATOR';
-    },
+    isOperator: async (authorization) => (await services.tokens.authenticate(bearerSecret(authorization), scopeFromHeaders(() => null)))?.principal === 'OPERATOR',
   });
   const server: Server = createServer(edge.listener);
   const metricsServer = deps.config.ops.metrics ? createMetricsServer(metrics) : null;
   // noServer: the HTTP server's own errors (a port in use) stay with listenOrExplain instead of
   // being re-emitted on the WebSocket server, and upgrades are refused while draining.
-  const wsServer = new WebSocketServer({ noServer: true });
+  const wsServer = new WebSocketServer({ noServer: true, ...limits.webSocketServerOptions(deps.config.limits, deps.config.security.corsOrigins) });
   server.on('upgrade', (request, socket, head) => {
     if ((request.url ?? '').split('?')[0] !== '/graphql' || edge.draining) return void socket.destroy();
     wsServer.handleUpgrade(request, socket, head, (ws) => wsServer.emit('connection', ws, request));
   });
+  limits.guardConnectionInit(wsServer, deps.config.limits);
   useServer<Record<string, unknown> | undefined, WsExtra>(
     {
       onConnect: async (ctx) => {
+        if (limits.connectionInitTooLarge(ctx.extra.socket)) return false;
         const params = ctx.connectionParams ?? {};
         const raw = String(params.authorization ?? params.Authorization ?? params.token ?? '');
         const secret = raw.toLowerCase().startsWith('bearer ') ? raw.slice(7).trim() : raw.trim();
@@ -119,18 +130,16 @@ export function buildApp(deps: AppDeps) {
           viewer: ctx.extra.viewer,
           request: new Request('http://burrow.local/graphql', { method: 'POST' }),
         });
-        let document;
-        try {
-          document = parse(payload.query);
-        } catch (error) {
-          return [error as GraphQLError];
-        }
-        const errors = validate(envelopedSchema, document);
-        if (errors.length > 0) return errors;
+        const tooMany = limits.socketOperationsRefusal(ctx.subscriptions, deps.config.limits);
+        if (tooMany) return [tooMany];
+        const text = limits.resolveOperationText(payload, ctx.extra.viewer ?? null, guards.documents, deps.config.security.trustedDocuments);
+        if (typeof text !== 'string') return [text];
+        const document = limits.parseAndValidate({ parse, validate, schema: envelopedSchema }, text, (error) => maskError(error, 'Unexpected error.') as GraphQLError);
+        if (Array.isArray(document)) return document;
         return {
           schema: envelopedSchema,
           operationName: payload.operationName,
-          document,
+          document: document as DocumentNode,
           variableValues: payload.variables,
           contextValue: await contextFactory(),
           rootValue: { execute, subscribe },

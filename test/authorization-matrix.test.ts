@@ -13,6 +13,7 @@
 import { isInterfaceType, isObjectType, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BurrowRequestError, type BurrowClient } from '../client/sdk.js';
+import { DEFAULT_LIMITS } from '../src/config.js';
 import { schema as executable } from '../src/schema/index.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { ok, openOwner, type OwnerHandle } from './support/continuity.js';
@@ -107,7 +108,12 @@ const agentFields = rootList.filter((root) => agentPaths(root.field).length > 0)
 beforeAll(async () => {
   chat = await startChatServer();
   server = await startServer({
-    config: { tiddle: { scheduler: false, proposer: { kind: 'openai', url: chat.url, model: 'matrix', apiKey: null, timeoutMs: 5_000 } } },
+    config: {
+      tiddle: { scheduler: false, proposer: { kind: 'openai', url: chat.url, model: 'matrix', apiKey: null, timeoutMs: 5_000 } },
+      // Whole-result selections alias every union member's fields, far past the alias limit;
+      // the limits themselves are tested in limits.test.ts.
+      limits: { ...DEFAULT_LIMITS, maxAliases: 10_000 },
+    },
   });
   const runtime = { scope: SCOPE, session: SESSION, conversation: 'matrix-conversation' };
   const victim = await server.agentClient(VICTIM, runtime);

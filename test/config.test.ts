@@ -129,6 +129,20 @@ describe('shipped defaults', () => {
       tiddle: { scheduler: true, proposer: { kind: 'noop' } },
       continuity: { reconcileIntervalSeconds: 30 },
       ops: { shutdownGraceMs: 10_000, metrics: null, tracing: null },
+      limits: {
+        bodyBytes: 1_048_576,
+        maxTokens: 2000,
+        maxDepth: 12,
+        maxAliases: 15,
+        maxDirectives: 20,
+        maxCost: 100_000,
+        maxMutationFields: 10,
+        wsMaxPayloadBytes: 1_048_576,
+        connectionInitBytes: 16_384,
+        subscriptionsPerSocket: 100,
+        subscriptionsPerToken: 200,
+      },
+      security: { introspection: 'all', fieldSuggestions: true, corsOrigins: [], trustedDocuments: 'off' },
     });
     // The only thing an empty environment lacks is the lifecycle.
     expect(problems({})).toHaveLength(1);
@@ -196,6 +210,17 @@ describe('every numeric setting at its bounds', () => {
     { name: 'BURROW_POSTGRES_CONNECT_TIMEOUT_S', min: 0, max: 3600, env: external, read: (c) => (c.database as { connectTimeoutSeconds: number }).connectTimeoutSeconds },
     { name: 'BURROW_SHUTDOWN_GRACE_MS', min: 0, max: 600_000, env: embedded, read: (c) => c.ops.shutdownGraceMs },
     { name: 'BURROW_METRICS_PORT', min: 0, max: 65_535, env: embedded, read: (c) => c.ops.metrics!.port },
+    { name: 'BURROW_MAX_BODY_BYTES', min: 1024, max: 1_073_741_824, env: embedded, read: (c) => c.limits.bodyBytes },
+    { name: 'BURROW_MAX_TOKENS', min: 10, max: 1_000_000, env: embedded, read: (c) => c.limits.maxTokens },
+    { name: 'BURROW_MAX_DEPTH', min: 1, max: 1000, env: embedded, read: (c) => c.limits.maxDepth },
+    { name: 'BURROW_MAX_ALIASES', min: 0, max: 100_000, env: embedded, read: (c) => c.limits.maxAliases },
+    { name: 'BURROW_MAX_DIRECTIVES', min: 0, max: 100_000, env: embedded, read: (c) => c.limits.maxDirectives },
+    { name: 'BURROW_MAX_COST', min: 1, max: 1_000_000_000, env: embedded, read: (c) => c.limits.maxCost },
+    { name: 'BURROW_MAX_MUTATION_FIELDS', min: 1, max: 10_000, env: embedded, read: (c) => c.limits.maxMutationFields },
+    { name: 'BURROW_WS_MAX_PAYLOAD_BYTES', min: 1024, max: 1_073_741_824, env: embedded, read: (c) => c.limits.wsMaxPayloadBytes },
+    { name: 'BURROW_WS_CONNECTION_INIT_BYTES', min: 256, max: 1_073_741_824, env: embedded, read: (c) => c.limits.connectionInitBytes },
+    { name: 'BURROW_SUBSCRIPTIONS_PER_SOCKET', min: 1, max: 1_000_000, env: embedded, read: (c) => c.limits.subscriptionsPerSocket },
+    { name: 'BURROW_SUBSCRIPTIONS_PER_TOKEN', min: 1, max: 1_000_000, env: embedded, read: (c) => c.limits.subscriptionsPerToken },
   ];
 
   it('covers every whole-number variable config.ts reads', () => {

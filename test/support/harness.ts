@@ -7,7 +7,7 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { buildApp, type App } from '../../src/app.js';
-import type { BurrowConfig, DatabaseConfig } from '../../src/config.js';
+import { DEFAULT_LIMITS, type BurrowConfig, type DatabaseConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrator.js';
 import { ManualClock } from '../../src/lib/clock.js';
@@ -82,6 +82,8 @@ export function testConfig(database: DatabaseConfig, overrides: Partial<BurrowCo
     tiddle: { scheduler: false, proposer: { kind: 'noop' } },
     continuity: { reconcileIntervalSeconds: 0 },
     ops: { shutdownGraceMs: 10_000, metrics: null, tracing: null },
+    limits: DEFAULT_LIMITS,
+    security: { introspection: 'all', fieldSuggestions: true, corsOrigins: [], trustedDocuments: 'off' },
     ...overrides,
   };
 }
