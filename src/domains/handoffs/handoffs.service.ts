@@ -5,7 +5,8 @@
  */
 import { and, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
-import { addDays, type Clock } from '../../lib/clock.js';
+import type { Clock } from '../../lib/clock.js';
+import { expiryAfter } from '../../lib/expiry.js';
 import { ForbiddenError, ValidationError, forbidden } from '../../lib/errors.js';
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
@@ -91,7 +92,7 @@ export class HandoffsService {
       body: input.body,
       sourceRefs: refs,
       ttlDays,
-      expiresAt: addDays(now, ttlDays),
+      expiresAt: expiryAfter(now, ttlDays),
       updatedAt: now,
       writtenByKind: actor.kind,
       writtenById: actor.id,

@@ -5,7 +5,8 @@
  * conversation originals stay until an operator acts: no sweep touches them, and removing a
  * memory never removes the originals it cites.
  */
-import { addDays, type Clock } from '../../lib/clock.js';
+import type { Clock } from '../../lib/clock.js';
+import { daysBefore } from '../../lib/expiry.js';
 import { IntervalJob } from '../../lib/interval.js';
 import type { Logger } from '../../lib/logger.js';
 import { requireOperator, type Viewer } from '../../auth/viewer.js';
@@ -31,7 +32,7 @@ export class RetentionService {
   /** One sweep of every store with an expiry, against the injected clock. */
   async run(): Promise<RetentionReport> {
     const ranAt = this.clock.now();
-    const cutoff = addDays(ranAt, -this.graceDays);
+    const cutoff = daysBefore(ranAt, this.graceDays);
     const working = await this.working.sweepExpired(cutoff);
     const handoffs = await this.handoffs.sweepExpired(cutoff);
     return {

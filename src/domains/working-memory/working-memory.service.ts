@@ -6,7 +6,8 @@
  */
 import { and, desc, eq, gt, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
-import { addDays, type Clock } from '../../lib/clock.js';
+import type { Clock } from '../../lib/clock.js';
+import { expiryAfter, expiryAfterSql } from '../../lib/expiry.js';
 import { ForbiddenError, NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
@@ -107,7 +108,7 @@ export class WorkingMemoryService {
           sourceRefs: input.sourceRefs ?? [],
           pinned: input.pinned ?? false,
           ttlDays,
-          expiresAt: addDays(now, ttlDays),
+          expiresAt: expiryAfter(now, ttlDays),
           supersededBy: state === 'SUPERSEDED' ? input.supersededById! : null,
           revision: 1,
           createdAt: now,
@@ -151,7 +152,7 @@ export class WorkingMemoryService {
           pinned: sql`${newPinned}`,
           supersededBy: sql`${newSuperseded}`,
           ttlDays: sql`${newTtl}`,
-          expiresAt: sql`CASE WHEN ${changed} THEN ${now}::timestamptz + make_interval(days => ${newTtl}) ELSE ${w.expiresAt} END`,
+          expiresAt: sql`CASE WHEN ${changed} THEN ${expiryAfterSql(now, newTtl)} ELSE ${w.expiresAt} END`,
           revision: sql`CASE WHEN ${changed} THEN ${w.revision} + 1 ELSE ${w.revision} END`,
           updatedAt: sql`CASE WHEN ${changed} THEN ${now}::timestamptz ELSE ${w.updatedAt} END`,
           writtenByKind: sql`CASE WHEN ${changed} THEN ${actor.kind}::text ELSE ${w.writtenByKind} END`,
