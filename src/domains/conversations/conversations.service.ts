@@ -16,6 +16,7 @@ import { actorOf, resolveActingAgent, type Viewer } from '../../auth/viewer.js';
 import { RUNTIME_ID_LIMIT, requireSession } from '../../auth/runtime.js';
 import { appendEvent } from '../../events/events.service.js';
 import { CONVERSATION_LIMITS } from './conversations.sql.js';
+import { forExistingAgent } from '../../db/foreign-keys.js';
 
 export interface OriginalRow {
   agentId: string;
@@ -82,7 +83,7 @@ export class ConversationsService {
     }
     const now = this.clock.now();
     try {
-      return await this.db.transaction(async (tx) => {
+      return await forExistingAgent(agentId, () => this.db.transaction(async (tx) => {
         await tx.execute(sql`
           INSERT INTO conversation_sessions (agent_id, session_id, project, last_position, archive_generation, created_at, updated_at)
           VALUES (${agentId}, ${sessionId}, ${v.scope}, 0, 0, ${now}, ${now})
@@ -111,7 +112,7 @@ export class ConversationsService {
           payload: { sessionId, entryId: row.entryId, position },
         });
         return row;
-      });
+      }));
     } catch (error) {
       const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
       if (code && INVALID_JSON_CODES.has(code)) throw new ValidationError('payload', `PostgreSQL rejected the payload as json: ${(error as Error).message}`);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, integer, json, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
+import { bigint, check, foreignKey, integer, json, pgTable, primaryKey, text, unique, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../../db/columns.js';
+import { belongsToAgent } from '../agents/agents.sql.js';
 
 export const CONVERSATION_LIMITS = {
   /** Characters of one original payload's JSON text. */
@@ -29,9 +30,14 @@ export const conversationSessions = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.sessionId] }),
+    belongsToAgent('conversation_sessions', t.agentId),
     check('conversation_sessions_session_length', sql`char_length(${t.sessionId}) BETWEEN 1 AND 200`),
   ],
 );
+
+/** Originals and archives reference their session by (agent_id, session_id). */
+const sessionOf = (table: string, agentId: AnyPgColumn, sessionId: AnyPgColumn) =>
+  foreignKey({ name: `${table}_session_fk`, columns: [agentId, sessionId], foreignColumns: [conversationSessions.agentId, conversationSessions.sessionId] }).onDelete('restrict');
 
 /** Active originals. The payload is PostgreSQL `json` (text kept as sent), never `jsonb`. */
 export const conversationEntries = pgTable(
@@ -49,6 +55,7 @@ export const conversationEntries = pgTable(
   (t) => [
     primaryKey({ columns: [t.agentId, t.id] }),
     unique('conversation_entries_position_key').on(t.agentId, t.sessionId, t.position),
+    sessionOf('conversation_entries', t.agentId, t.sessionId),
     check('conversation_entries_position_positive', sql`${t.position} >= 1`),
     check('conversation_entries_payload_length', sql`char_length(${t.payload}::text) <= 1000000`),
     check('conversation_entries_role_length', sql`char_length(${t.role}) BETWEEN 1 AND 64`),
@@ -72,6 +79,7 @@ export const conversationArchives = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.sessionId, t.generation] }),
+    sessionOf('conversation_archives', t.agentId, t.sessionId),
     check('conversation_archives_generation_positive', sql`${t.generation} >= 1`),
     check('conversation_archives_reason_length', sql`char_length(${t.reason}) <= 2000`),
   ],
@@ -95,5 +103,7 @@ export const conversationArchiveEntries = pgTable(
   (t) => [
     primaryKey({ columns: [t.agentId, t.id] }),
     unique('conversation_archive_entries_position_key').on(t.agentId, t.sessionId, t.position),
+    // conversation_archive_entries_archive_fk (agent_id, session_id, generation) -> conversation_archives
+    // is declared in the hand-written migration 0003, which predates the keys declared here.
   ],
 );

@@ -16,6 +16,7 @@ import { actorOf, type Viewer } from '../../auth/viewer.js';
 import { requireSession, resolveRuntime, type RuntimeContext } from '../../auth/runtime.js';
 import { appendEvent } from '../../events/events.service.js';
 import { HANDOFF_LIMITS, sessionHandoffs, type HandoffEvidence, type HandoffOrigin, type HandoffSourceRef } from './handoffs.sql.js';
+import { forExistingAgent } from '../../db/foreign-keys.js';
 
 export type HandoffRow = typeof sessionHandoffs.$inferSelect;
 
@@ -97,7 +98,7 @@ export class HandoffsService {
       writtenByKind: actor.kind,
       writtenById: actor.id,
     };
-    return this.db.transaction(async (tx) => {
+    return forExistingAgent(runtime.agentId, () => this.db.transaction(async (tx) => {
       const rows = await tx
         .insert(h)
         .values({ agentId: runtime.agentId, id: newId(), project: runtime.scope, sessionId, revision: 1, createdAt: now, ...values })
@@ -115,7 +116,7 @@ export class HandoffsService {
       this.faults('handoff.after_write');
       for (const row of rows) await this.event(tx, row);
       return rows;
-    });
+    }));
   }
 
   /**

@@ -17,6 +17,7 @@ import { actorOf, type Actor, type Viewer } from '../../auth/viewer.js';
 import { resolveRuntime, type RuntimeContext } from '../../auth/runtime.js';
 import { appendEvent } from '../../events/events.service.js';
 import { WORKING_LIMITS, workingRecords, type WorkingKind, type WorkingState } from './working-memory.sql.js';
+import { forExistingAgent } from '../../db/foreign-keys.js';
 
 export type WorkingRecordRow = typeof workingRecords.$inferSelect;
 
@@ -91,7 +92,7 @@ export class WorkingMemoryService {
     const state = input.state ?? 'ACTIVE';
     const actor = actorOf(runtime.viewer);
     const id = newId();
-    return this.db.transaction(async (tx) => {
+    return forExistingAgent(runtime.agentId, () => this.db.transaction(async (tx) => {
       if (state === 'SUPERSEDED') await this.requireSuperseding(tx, runtime, id, input.supersededById!, now);
       const [row] = await tx
         .insert(workingRecords)
@@ -120,7 +121,7 @@ export class WorkingMemoryService {
       this.faults('working.after_write');
       await this.event(tx, row, 'working.created');
       return row;
-    });
+    }));
   }
 
   /**
