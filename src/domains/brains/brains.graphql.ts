@@ -152,9 +152,15 @@ const EmbeddingStatusRef = builder.simpleObject('BrainEmbeddingStatus', {
     dimensions: t.int({ nullable: true }),
     vectorSearch: t.boolean({ description: 'Embedding ranking can run (enabled and pgvector present)' }),
     reason: t.string({ nullable: true, description: 'Why search is lexical only, when it is' }),
-    indexed: t.int(),
-    pending: t.int(),
-    failed: t.int(),
+    indexed: t.int({ description: 'Live memories with an embedding of their current revision' }),
+    pending: t.int({ description: 'Live memories whose current revision has not been tried yet' }),
+    failed: t.int({ description: 'Live memories whose current revision failed to embed; they are retried with backoff until they succeed' }),
+    backlog: t.int({ description: 'Live memories without a usable embedding of their current revision: pending + failed' }),
+    nextRetryAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the earliest failed memory is tried again (a time already past: the next indexer pass); null when none failed',
+    }),
     lastError: t.string({ nullable: true }),
   }),
 });

@@ -10,7 +10,7 @@ import { charLength, escapeLike } from '../../lib/text.js';
 import { resolveActingAgent, type Viewer } from '../../auth/viewer.js';
 import { brainEmbeddings, brainMemories } from './brains.sql.js';
 import type { BrainMemoryRow } from './brains.memories.js';
-import { EmbeddingUnavailable, vectorLiteral, type EmbeddingsClient } from './embeddings.js';
+import { EmbeddingUnavailable, vectorLiteral, zeroVectorFault, type EmbeddingsClient } from './embeddings.js';
 
 export const SEARCH_LIMIT_MAX = 50;
 export const SEARCH_LIMIT_DEFAULT = 10;
@@ -75,6 +75,9 @@ export class BrainSearch {
     let queryVector: number[];
     try {
       [queryVector] = await this.embeddings.embed([query]);
+      // A zero query vector ranks nothing (every cosine distance is NaN): the provider failed us.
+      const fault = zeroVectorFault(queryVector);
+      if (fault) throw new EmbeddingUnavailable(fault);
     } catch (error) {
       if (!(error instanceof EmbeddingUnavailable)) throw error;
       return { ...base, retrieval: { mode: 'LEXICAL', fallback: 'EMBEDDING_UNAVAILABLE', reason: error.message }, hits: lexical.slice(0, limit) };
@@ -85,7 +88,8 @@ export class BrainSearch {
     for (const hit of lexical) merged.set(hit.memory.id, { ...hit });
     for (const { memory, similarity } of semantic) {
       // Cosine similarity of zero or less means unrelated: such a memory did not match by meaning.
-      if (similarity <= 0) continue;
+      // (NaN, which a zero-norm vector gives, is excluded by the query; this guard keeps it so.)
+      if (!(similarity > 0)) continue;
       const existing = merged.get(memory.id);
       if (existing) {
         existing.similarity = similarity;
@@ -157,7 +161,11 @@ export class BrainSearch {
       .map((row) => lexicalHit(row.memory, row.score, terms));
   }
 
-  /** Exact (no ANN index) cosine ranking over the agent's memories indexed at their current revision. */
+  /**
+   * Exact (no ANN index) cosine ranking over the agent's memories indexed at their current
+   * revision. A stored vector of zero norm (indexed before zero vectors were refused) has a NaN
+   * distance to everything, and PostgreSQL sorts NaN above every number: it is no match at all.
+   */
   private async vectorCandidates(agentId: string, vector: number[], limit: number) {
     const literal = vectorLiteral(vector);
     const distance = sql`(${brainEmbeddings.embedding}::vector <=> ${literal}::vector)`;
@@ -173,6 +181,7 @@ export class BrainSearch {
           eq(brainEmbeddings.dimensions, vector.length),
           eq(brainEmbeddings.revision, brainMemories.revision),
           sql`${brainMemories.deletedAt} IS NULL`,
+          sql`${distance} <> 'NaN'::float8`,
         ),
       )
       .orderBy(distance, asc(brainMemories.id))

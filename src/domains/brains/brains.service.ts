@@ -37,7 +37,7 @@ export class BrainsService {
     embeddingsConfig: EmbeddingsConfig | null,
     agents: AgentsService,
   ) {
-    this.embeddings = embeddingsConfig ? new EmbeddingsClient(embeddingsConfig) : null;
+    this.embeddings = embeddingsConfig ? new EmbeddingsClient(embeddingsConfig, clock) : null;
     this.memories = new BrainMemories(db, clock, faults);
     this.listing = new BrainListing(db);
     this.searcher = new BrainSearch(db, capabilities, this.embeddings);

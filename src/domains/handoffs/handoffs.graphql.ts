@@ -61,6 +61,10 @@ const AutomaticHandoffSkipEnum = builder.enumType('AutomaticHandoffSkip', {
   values: {
     TRIVIAL: { description: 'No tool evidence and under 80 characters of goal, outcome and body' },
     EXPLICIT_PRESENT: { description: 'The session has a live explicit handoff, which an automatic one never overwrites' },
+    EXPLICIT_EXPIRED: {
+      description:
+        "The session's explicit handoff has expired but is kept until retention removes it; an automatic one never overwrites it (sessionReadHandoff shows neither)",
+    },
   },
 });
 const AutomaticHandoffOutcomeRef = builder.objectRef<AutomaticHandoffOutcome>('AutomaticHandoffOutcome').implement({

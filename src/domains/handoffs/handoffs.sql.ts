@@ -29,7 +29,8 @@ export interface HandoffSourceRef {
 
 /**
  * One current handoff per agent, scope and session. An explicit handoff holds its slot against
- * automatic writes until it expires (the upsert's WHERE refuses the automatic replacement).
+ * automatic writes until retention removes it, past its expiry (the upsert's WHERE refuses the
+ * automatic replacement).
  */
 export const sessionHandoffs = pgTable(
   'session_handoffs',
