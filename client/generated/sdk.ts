@@ -60,8 +60,11 @@ export type BrainOwnership =
   | 'OPERATOR';
 
 export type BrainRemoveInput = {
+  /** Optional, and usually left out: an agent token acts only as its own agent, so this may only repeat that agent id (another fails with AGENT_MISMATCH). Operator tokens must name the agent. */
   agentId?: string | null | undefined;
+  /** The revision you last read. If the memory changed since, nothing is written and the current memory comes back (REVISION_CONFLICT). */
   expectedRevision: number;
+  /** The memory id (from brain_search, brain_read or brain_save). */
   id: string | number;
 };
 
@@ -82,23 +85,28 @@ export type BrainRevisionAction =
   | 'UPDATED';
 
 export type BrainSaveInput = {
-  /** Operators must name the owning agent; agent tokens may only repeat their own */
+  /** Optional, and usually left out: an agent token acts only as its own agent, so this may only repeat that agent id (another fails with AGENT_MISMATCH). Operator tokens must name the agent. */
   agentId?: string | null | undefined;
-  /** At most 24,000 characters */
+  /** The memory itself, at most 24,000 characters. */
   content: string;
-  /** At most 12, each at most 2,000 characters */
+  /** Where the claim came from: at most 12, each 1 to 2,000 characters. A reference is not verification of current state. */
   sourceRefs?: Array<string> | null | undefined;
-  /** 1 to 240 characters */
+  /** 1 to 240 characters (trimmed). */
   title: string;
 };
 
 export type BrainUpdateInput = {
+  /** Optional, and usually left out: an agent token acts only as its own agent, so this may only repeat that agent id (another fails with AGENT_MISMATCH). Operator tokens must name the agent. */
   agentId?: string | null | undefined;
+  /** New content, at most 24,000 characters; absent keeps the current one. */
   content?: string | null | undefined;
+  /** The revision you last read. If the memory changed since, nothing is written and the current memory comes back (REVISION_CONFLICT). */
   expectedRevision: number;
+  /** The memory id (from brain_search, brain_read or brain_save). */
   id: string | number;
-  /** Replaces the list when given */
+  /** Where the claim came from: at most 12, each 1 to 2,000 characters. A reference is not verification of current state. Replaces the list when given; absent keeps it. */
   sourceRefs?: Array<string> | null | undefined;
+  /** New title, 1 to 240 characters; absent keeps the current one. */
   title?: string | null | undefined;
 };
 
@@ -197,9 +205,9 @@ export type HandoffOrigin =
   | 'EXPLICIT';
 
 export type HandoffSourceRefInput = {
-  /** Default ASSISTANT_ASSERTION */
+  /** ASSISTANT_ASSERTION (default): something the assistant said, not verification of it. TOOL_EVIDENCE: the result of a tool call that succeeded. */
   evidence?: HandoffEvidence | null | undefined;
-  /** 1 to 1,000 characters, e.g. conversation:<sessionId>/<entryId> */
+  /** 1 to 1,000 characters, e.g. conversation:<sessionId>/<entryId>. */
   ref: string;
 };
 
@@ -214,26 +222,29 @@ export type InterruptContinuityRunInput = {
 
 /** The agent, session, conversation and continuity scope come from the runtime (token and headers). Without id a new record is created; with id and expectedRevision that record is rewritten. */
 export type MemoryWorkingWriteInput = {
-  /** Operators only */
+  /** Optional, and usually left out: an agent token acts only as its own agent, so this may only repeat that agent id (another fails with AGENT_MISMATCH). Operator tokens must name the agent. */
   agentId?: string | null | undefined;
-  /** At most 6,000 characters */
+  /** The evidence itself, at most 6,000 characters. */
   content: string;
+  /** Required with id: the revision you last read. If the record changed since, nothing is written and the current record comes back (REVISION_CONFLICT). */
   expectedRevision?: number | null | undefined;
-  /** Rewrite this record; needs expectedRevision */
+  /** Leave out to create a new record. Give the id of an existing record (with expectedRevision) to rewrite it. */
   id?: string | null | undefined;
+  /** DECISION: a choice that was made; FINDING: something learned; BLOCKER: what stops progress; HANDOFF: what the next worker needs; TASK: operational evidence about a task (not a board task). */
   kind: WorkingRecordKind;
-  /** Pinned records bypass expiry */
+  /** Pinned records never expire. Default false. */
   pinned?: boolean | null | undefined;
-  /** May only repeat the runtime scope */
+  /** Optional, and usually left out: the runtime chooses the continuity scope (Burrow-Continuity-Scope). If given it must repeat that scope exactly; a different value fails with continuity_scope_mismatch and changes nothing. */
   project?: string | null | undefined;
-  /** At most 12, each 1 to 1,000 characters; a rewrite keeps the current list when absent */
+  /** Where this came from (e.g. conversation:<sessionId>/<entryId>, a file, a URL): at most 12, each 1 to 1,000 characters. A rewrite keeps the current list when absent. */
   sourceRefs?: Array<string> | null | undefined;
-  /** New records default to ACTIVE; a rewrite keeps the current state when absent. SUPERSEDED needs supersededById. */
+  /** ACTIVE (still true or open), RESOLVED (dealt with) or SUPERSEDED (replaced by another record; needs supersededById). New records default to ACTIVE; a rewrite keeps the current state when absent. */
   state?: WorkingRecordState | null | undefined;
+  /** With state SUPERSEDED: the id of the record in this scope that replaces this one. */
   supersededById?: string | null | undefined;
-  /** At most 240 characters */
+  /** A short headline, 1 to 240 characters. */
   title: string;
-  /** 1 to 36,500; default from BURROW_WORKING_TTL_DAYS (90). A rewrite whose material is unchanged keeps its expiry; a real change sets a new one from now. */
+  /** Days until the record expires, 1 to 36,500; default from BURROW_WORKING_TTL_DAYS (90). A rewrite whose material is unchanged keeps its expiry; a real change sets a new one from now. */
   ttlDays?: number | null | undefined;
 };
 
@@ -265,21 +276,21 @@ export type ReactivateWorkingRecordInput = {
 
 /** The runtime's automatic handoff for its current session */
 export type RecordAutomaticHandoffInput = {
-  /** Operators only */
+  /** Optional, and usually left out: an agent token acts only as its own agent, so this may only repeat that agent id (another fails with AGENT_MISMATCH). Operator tokens must name the agent. */
   agentId?: string | null | undefined;
-  /** At most 24,000 characters */
+  /** What the next session needs to know, at most 24,000 characters. */
   body: string;
-  /** At most 4,000 characters */
+  /** What the session was trying to do, at most 4,000 characters. */
   goal: string;
-  /** At most 4,000 characters */
+  /** Where it ended up, at most 4,000 characters. */
   outcome: string;
-  /** May only repeat the runtime scope */
+  /** Optional, and usually left out: the runtime chooses the continuity scope (Burrow-Continuity-Scope). If given it must repeat that scope exactly; a different value fails with continuity_scope_mismatch and changes nothing. */
   project?: string | null | undefined;
-  /** At most 8 */
+  /** Evidence pointers, at most 8. */
   sourceRefs?: Array<HandoffSourceRefInput> | null | undefined;
-  /** At most 240 characters */
+  /** A short headline, 1 to 240 characters. */
   title: string;
-  /** 1 to 36,500; default 14 */
+  /** Days until the handoff expires, 1 to 36,500, default 14. */
   ttlDays?: number | null | undefined;
 };
 
@@ -329,21 +340,21 @@ export type ResolveWorkingRecordInput = {
 
 /** An explicit handoff for the runtime agent and session (session_required without a Burrow-Session) */
 export type SessionWriteHandoffInput = {
-  /** Operators only */
+  /** Optional, and usually left out: an agent token acts only as its own agent, so this may only repeat that agent id (another fails with AGENT_MISMATCH). Operator tokens must name the agent. */
   agentId?: string | null | undefined;
-  /** At most 24,000 characters */
+  /** What the next session needs to know, at most 24,000 characters. */
   body: string;
-  /** At most 4,000 characters */
+  /** What the session was trying to do, at most 4,000 characters. */
   goal: string;
-  /** At most 4,000 characters */
+  /** Where it ended up, at most 4,000 characters. */
   outcome: string;
-  /** May only repeat the runtime scope */
+  /** Optional, and usually left out: the runtime chooses the continuity scope (Burrow-Continuity-Scope). If given it must repeat that scope exactly; a different value fails with continuity_scope_mismatch and changes nothing. */
   project?: string | null | undefined;
-  /** At most 8 */
+  /** Evidence pointers, at most 8. */
   sourceRefs?: Array<HandoffSourceRefInput> | null | undefined;
-  /** At most 240 characters */
+  /** A short headline, 1 to 240 characters. */
   title: string;
-  /** 1 to 36,500; default 14 */
+  /** Days until the handoff expires, 1 to 36,500, default 14. */
   ttlDays?: number | null | undefined;
 };
 
