@@ -20,7 +20,7 @@ const USAGE = `usage: burrow <command>
   token create --agent AGENT_ID --name NAME print a new token bound to one agent (shown once)
   token list                                list tokens (never their secrets)
   token revoke TOKEN_ID                     revoke a token
-  retention run                             remove working records and handoffs expired longer than
+  retention run                             remove working records, handoffs and rolling cards expired longer than
                                             BURROW_RETENTION_GRACE_DAYS ago, and report per store
   import-albdruck                           copy legacy Albdruck knowledge into Brains (repeat-safe)
   mcp --stdio                               the MCP tools over stdin/stdout for a runtime on this machine:
@@ -134,7 +134,7 @@ const commands: Record<string, () => Promise<void>> = {
       const report = await services.retention.run();
       process.stdout.write(
         `retention run at ${report.ranAt.toISOString()} (grace ${report.graceDays} days): removed what expired before ${report.cutoff.toISOString()}\n`
-          + report.stores.map((s) => `  ${s.store}\t${s.removed} removed\n`).join('')
+          + report.stores.map((s) => `  ${s.store}\t${s.removed} removed\t(${s.rule}: before ${s.olderThan.toISOString()})\n`).join('')
           + '  brains and conversation originals are never removed by retention\n',
       );
     } finally {

@@ -48,7 +48,6 @@ export function createServices(deps: ServiceDeps) {
   const working = new WorkingMemoryService(db, clock, faults, config.workingMemory.defaultTtlDays);
   const handoffs = new HandoffsService(db, clock, faults);
   const conversations = new ConversationsService(db, clock, faults);
-  const retention = new RetentionService(clock, config.retention.graceDays, working, handoffs);
   const continuityLogger = logger.child({ component: 'continuity' });
   const owners = new OwnershipRegistry(database, clock, continuityLogger);
   const continuity = new ContinuityService(db, clock, faults, owners, continuityLogger);
@@ -62,6 +61,7 @@ export function createServices(deps: ServiceDeps) {
     logger.child({ component: 'tiddle' }),
     proposer.kind === 'openai' ? proposer.timeoutMs : 30_000,
   );
+  const retention = new RetentionService(db, clock, config.retention.graceDays, config.events.retentionDays, { working, handoffs, tiddle });
   const brains = new BrainsService(db, clock, faults, logger.child({ component: 'brains' }), database.capabilities, config.embeddings, agents);
   const background: BackgroundJob[] = [
     new EventLogSweeper(db, clock, config.events.retentionDays, logger),

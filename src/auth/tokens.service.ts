@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
+import { forExistingAgent } from '../db/foreign-keys.js';
 import type { Clock } from '../lib/clock.js';
 import { NotFoundError, ValidationError } from '../lib/errors.js';
 import { newId, randomToken, sha256Hex } from '../lib/ids.js';
@@ -36,17 +37,19 @@ export class TokensService {
     if (name.length < 1 || name.length > 200) throw new ValidationError('name', 'token name must be 1 to 200 characters', 200);
     if (input.kind === 'agent' && !input.agentId) throw new ValidationError('agentId', 'an agent token needs the agent it acts as');
     const token = `${TOKEN_PREFIX}${randomToken()}`;
-    const [record] = await this.db
-      .insert(apiTokens)
-      .values({
-        id: newId(),
-        name,
-        kind: input.kind,
-        agentId: input.kind === 'agent' ? input.agentId! : null,
-        tokenHash: sha256Hex(token),
-        createdAt: this.clock.now(),
-      })
-      .returning();
+    const [record] = await forExistingAgent(input.agentId ?? '', () =>
+      this.db
+        .insert(apiTokens)
+        .values({
+          id: newId(),
+          name,
+          kind: input.kind,
+          agentId: input.kind === 'agent' ? input.agentId! : null,
+          tokenHash: sha256Hex(token),
+          createdAt: this.clock.now(),
+        })
+        .returning(),
+    );
     return { token, record: toRecord(record) };
   }
 
