@@ -14,5 +14,7 @@ export function testConfigForBench(): BurrowConfig {
     embeddings: null,
     tiddle: { scheduler: false, proposer: { kind: 'noop' } },
     continuity: { reconcileIntervalSeconds: 0 },
+    settings: { key: null, newKey: null },
+    dreamDiary: { retentionDays: 365 },
   };
 }

@@ -9,6 +9,8 @@ import { TokensService } from './auth/tokens.service.js';
 import { systemClock } from './lib/clock.js';
 import { noFaults } from './lib/faults.js';
 import { createServices } from './services.js';
+import { withStoredModelConnections } from './domains/settings/settings.effective.js';
+import { exportCommand, importCommand, SETTINGS_USAGE, settingsCommand } from './domains/settings/settings.cli.js';
 
 const USAGE = `usage: burrow <command>
   serve                                     start the GraphQL server (HTTP, SSE, WebSocket on one port)
@@ -20,6 +22,7 @@ const USAGE = `usage: burrow <command>
   retention run                             remove working records and handoffs expired longer than
                                             BURROW_RETENTION_GRACE_DAYS ago, and report per store
   import-albdruck                           copy legacy Albdruck knowledge into Brains (repeat-safe)
+${SETTINGS_USAGE}
 The database comes from BURROW_POSTGRES_LIFECYCLE (embedded | external | managed); see README.`;
 
 const [command, ...rest] = process.argv.slice(2);
@@ -27,12 +30,14 @@ const [command, ...rest] = process.argv.slice(2);
 const commands: Record<string, () => Promise<void>> = {
   async serve() {
     const runtime = await openRuntime();
-    const app = buildApp({ config: runtime.config, database: runtime.database, logger: runtime.logger });
+    const { config, sources } = await withStoredModelConnections(runtime.config, runtime.database.db, runtime.logger);
+    const app = buildApp({ config, database: runtime.database, logger: runtime.logger });
     const port = await app.start();
     const lines = [
       `Burrow is serving GraphQL on http://${runtime.config.host}:${port}/graphql (HTTP, SSE and graphql-ws)`,
       `  lifecycle: ${runtime.config.database.lifecycle} — ${runtime.database.description}`,
       `  migrations applied at this start: ${runtime.migrations.length ? runtime.migrations.join(', ') : 'none pending'}`,
+      `  model connections: ${Object.entries(sources).map(([purpose, source]) => `${purpose} ${source}`).join(', ')}; settings key: ${config.settings.key ? config.settings.key.id : 'none (secrets cannot be written)'}`,
       runtime.config.graphiql ? `  GraphiQL: open http://${runtime.config.host}:${port}/graphql in a browser` : '  GraphiQL: off',
     ];
     const tokens = new TokensService(runtime.database.db, systemClock);
@@ -122,6 +127,19 @@ const commands: Record<string, () => Promise<void>> = {
     }
   },
 };
+
+/** Settings, export and import act through the services as the CLI operator. */
+const withServices = (body: (services: ReturnType<typeof createServices>) => Promise<void>) => async () => {
+  const runtime = await openRuntime();
+  try {
+    await body(createServices({ config: runtime.config, database: runtime.database, clock: systemClock, logger: runtime.logger, faults: noFaults }));
+  } finally {
+    await runtime.close();
+  }
+};
+commands.settings = withServices((services) => settingsCommand(rest, services.settings, services.config.settings.newKey));
+commands.export = withServices((services) => exportCommand(rest, services.transfer));
+commands.import = withServices((services) => importCommand(rest, services.transfer));
 
 /**
  * Copies legacy Albdruck knowledge into Brains. Repeat-safe: records imported before are

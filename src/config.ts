@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { LogLevel } from './lib/logger.js';
+import { parseSettingsKey, type SettingsKey } from './domains/settings/settings.crypto.js';
 
 export type Lifecycle = 'embedded' | 'external' | 'managed';
 export type TlsMode = 'disable' | 'verify-full';
@@ -45,6 +46,9 @@ export interface BurrowConfig {
     proposer: { kind: 'noop' } | { kind: 'openai'; url: string; model: string; apiKey: string | null; timeoutMs: number };
   };
   continuity: { reconcileIntervalSeconds: number };
+  /** BURROW_SETTINGS_KEY (current) and BURROW_SETTINGS_NEW_KEY (only `burrow settings rotate-key` reads it). */
+  settings: { key: SettingsKey | null; newKey: SettingsKey | null };
+  dreamDiary: { retentionDays: number };
 }
 
 export class ConfigError extends Error {
@@ -116,6 +120,15 @@ export function loadConfig(env: Env = process.env): BurrowConfig {
     problems.push(`BURROW_TIDDLE_PROPOSER="${proposerKind}" must be noop (default) or openai`);
   }
 
+  const settingsKey = (name: string): SettingsKey | null => {
+    const raw = read(name);
+    if (raw === undefined) return null;
+    const parsed = parseSettingsKey(raw);
+    // Never echo the value: it is the key.
+    if (typeof parsed === 'string') problems.push(`${name} ${parsed} (e.g. \`openssl rand -base64 32\`)`);
+    return typeof parsed === 'string' ? null : parsed;
+  };
+
   const config: BurrowConfig = {
     port: int('BURROW_PORT', 4000, 0, 65535),
     host: read('BURROW_HOST') ?? '127.0.0.1',
@@ -131,6 +144,8 @@ export function loadConfig(env: Env = process.env): BurrowConfig {
     embeddings,
     tiddle: { scheduler: bool('BURROW_TIDDLE_SCHEDULER', true), proposer },
     continuity: { reconcileIntervalSeconds: int('BURROW_CONTINUITY_RECONCILE_INTERVAL_SECONDS', 30, 0, 86_400) },
+    settings: { key: settingsKey('BURROW_SETTINGS_KEY'), newKey: settingsKey('BURROW_SETTINGS_NEW_KEY') },
+    dreamDiary: { retentionDays: int('BURROW_DREAM_DIARY_RETENTION_DAYS', 365, 1, 36_500) },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

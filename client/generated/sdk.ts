@@ -391,6 +391,10 @@ type ErrorFields_NotFound_Fragment = { __typename: 'NotFound', resource: string,
 
 type ErrorFields_RevisionConflict_Fragment = { __typename: 'RevisionConflict', expectedRevision: number, currentRevision: number, currentContent: string | null, currentValue: unknown, message: string, code: string };
 
+type ErrorFields_SecretUnreadable_Fragment = { __typename: 'SecretUnreadable', message: string, code: string };
+
+type ErrorFields_SettingsKeyRequired_Fragment = { __typename: 'SettingsKeyRequired', message: string, code: string };
+
 type ErrorFields_ValidationFailed_Fragment = { __typename: 'ValidationFailed', field: string, limit: number | null, message: string, code: string };
 
 export type ErrorFieldsFragment =
@@ -398,6 +402,8 @@ export type ErrorFieldsFragment =
   | ErrorFields_Forbidden_Fragment
   | ErrorFields_NotFound_Fragment
   | ErrorFields_RevisionConflict_Fragment
+  | ErrorFields_SecretUnreadable_Fragment
+  | ErrorFields_SettingsKeyRequired_Fragment
   | ErrorFields_ValidationFailed_Fragment
 ;
 
@@ -634,6 +640,10 @@ type ContinuityErrorFields_NotFound_Fragment = { __typename: 'NotFound', resourc
 
 type ContinuityErrorFields_RevisionConflict_Fragment = { __typename: 'RevisionConflict', expectedRevision: number, currentRevision: number, currentContent: string | null, currentValue: unknown, message: string, code: string };
 
+type ContinuityErrorFields_SecretUnreadable_Fragment = { __typename: 'SecretUnreadable', message: string, code: string };
+
+type ContinuityErrorFields_SettingsKeyRequired_Fragment = { __typename: 'SettingsKeyRequired', message: string, code: string };
+
 type ContinuityErrorFields_ValidationFailed_Fragment = { __typename: 'ValidationFailed', field: string, limit: number | null, message: string, code: string };
 
 export type ContinuityErrorFieldsFragment =
@@ -641,6 +651,8 @@ export type ContinuityErrorFieldsFragment =
   | ContinuityErrorFields_Forbidden_Fragment
   | ContinuityErrorFields_NotFound_Fragment
   | ContinuityErrorFields_RevisionConflict_Fragment
+  | ContinuityErrorFields_SecretUnreadable_Fragment
+  | ContinuityErrorFields_SettingsKeyRequired_Fragment
   | ContinuityErrorFields_ValidationFailed_Fragment
 ;
 

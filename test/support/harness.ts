@@ -80,6 +80,8 @@ export function testConfig(database: DatabaseConfig, overrides: Partial<BurrowCo
     embeddings: null,
     tiddle: { scheduler: false, proposer: { kind: 'noop' } },
     continuity: { reconcileIntervalSeconds: 0 },
+    settings: { key: null, newKey: null },
+    dreamDiary: { retentionDays: 365 },
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Retention is per store. Working records (default 90 days) and handoffs (14 days) expire by
- * their own `expires_at`; reads hide them at once, and this sweeper physically removes them once
+ * their own `expires_at`, and so do Dream diary entries (BURROW_DREAM_DIARY_RETENTION_DAYS, default 365); reads hide them at once, and this sweeper physically removes them once
  * they have been expired for longer than the grace period. Brains never expire here, and
  * conversation originals stay until an operator acts: no sweep touches them, and removing a
  * memory never removes the originals it cites.
@@ -11,13 +11,14 @@ import type { Logger } from '../../lib/logger.js';
 import { requireOperator, type Viewer } from '../../auth/viewer.js';
 import type { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import type { HandoffsService } from '../handoffs/handoffs.service.js';
+import type { DreamDiaryService } from '../dream-diary/dream-diary.service.js';
 
 export interface RetentionReport {
   ranAt: Date;
   graceDays: number;
   /** Records whose expiry is before this instant were removed. */
   cutoff: Date;
-  stores: { store: 'working_records' | 'session_handoffs'; removed: number }[];
+  stores: { store: 'working_records' | 'session_handoffs' | 'dream_diary_entries'; removed: number }[];
 }
 
 export class RetentionService {
@@ -26,6 +27,7 @@ export class RetentionService {
     private readonly graceDays: number,
     private readonly working: WorkingMemoryService,
     private readonly handoffs: HandoffsService,
+    private readonly dreamDiary: DreamDiaryService,
   ) {}
 
   /** One sweep of every store with an expiry, against the injected clock. */
@@ -34,6 +36,7 @@ export class RetentionService {
     const cutoff = addDays(ranAt, -this.graceDays);
     const working = await this.working.sweepExpired(cutoff);
     const handoffs = await this.handoffs.sweepExpired(cutoff);
+    const dreamDiary = await this.dreamDiary.sweepExpired(cutoff);
     return {
       ranAt,
       graceDays: this.graceDays,
@@ -41,6 +44,7 @@ export class RetentionService {
       stores: [
         { store: 'working_records', removed: working },
         { store: 'session_handoffs', removed: handoffs },
+        { store: 'dream_diary_entries', removed: dreamDiary },
       ],
     };
   }
