@@ -52,7 +52,7 @@ export function createServices(deps: ServiceDeps) {
   const handoffs = new HandoffsService(db, clock, faults);
   const conversations = new ConversationsService(db, clock, faults);
   const agentExists = async (id: string) => (await agents.agentsByIds([id])).length > 0;
-  const settings = new SettingsService(db, clock, config.settings.key, agentExists);
+  const settings = new SettingsService(db, clock, config.settings.key);
   const transfer = new ConfigurationTransfer(db, clock, settings, agents);
   const dreamDiary = new DreamDiaryService(db, clock, config.dreamDiary.retentionDays, agentExists);
   const retention = new RetentionService(clock, config.retention.graceDays, working, handoffs, dreamDiary);

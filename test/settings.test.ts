@@ -6,12 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BurrowRequestError, type BurrowClient } from '../client/sdk.js';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { decryptSecret, parseSettingsKey, type SettingsKey } from '../src/domains/settings/settings.crypto.js';
+import { decryptSecret, type SettingsKey } from '../src/domains/settings/settings.crypto.js';
 import { withStoredModelConnections } from '../src/domains/settings/settings.effective.js';
 import { createLogger } from '../src/lib/logger.js';
 import { startServer, type TestServer } from './support/harness.js';
+import { newKey } from './support/settings.js';
 
-export const newKey = (): SettingsKey => parseSettingsKey(randomBytes(32).toString('base64')) as SettingsKey;
 const API_KEY = 'sk-plaintext-model-api-key-7f3a';
 const MCP_TOKEN = 'mcp-plaintext-bearer-token-91c2';
 const AGENT_SECRET = 'agent-plaintext-secret-55aa';

@@ -11,6 +11,7 @@ import { NotFoundError, RevisionConflictError, ValidationError } from '../../lib
 import { assertNoNul } from '../../lib/nul.js';
 import { charLength } from '../../lib/text.js';
 import { actorOf, requireOperator, type Viewer } from '../../auth/viewer.js';
+import { agents } from '../agents/agents.sql.js';
 import { decryptSecret, encryptSecret, keyIdOfSecret, SettingsKeyRequiredError, type SettingsKey } from './settings.crypto.js';
 import { agentSettings, MCP_TRANSPORTS, mcpConnections, MODEL_PURPOSES, modelConnections, SETTINGS_LIMITS, type ModelPurpose } from './settings.sql.js';
 
@@ -67,7 +68,6 @@ export class SettingsService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly key: SettingsKey | null,
-    private readonly agentExists: (agentId: string) => Promise<boolean>,
   ) {}
 
   get keyConfigured(): boolean {
@@ -171,7 +171,9 @@ export class SettingsService {
       if (Buffer.byteLength(text) > SETTINGS_LIMITS.value) throw new ValidationError('value', `value must serialize to at most ${SETTINGS_LIMITS.value} bytes of JSON`, SETTINGS_LIMITS.value);
     }
     const secret = this.sealSecret('secret', secretSite.agent(input.agentId, name), input.secret);
-    if (!(await this.agentExists(input.agentId))) throw new NotFoundError('Agent', input.agentId);
+    // Through `db`: inside an import's transaction the embedded pool has no second connection.
+    const [agent] = await db.select({ id: agents.id }).from(agents).where(eq(agents.id, input.agentId));
+    if (!agent) throw new NotFoundError('Agent', input.agentId);
     const fields = {
       updatedAt: this.clock.now(),
       updatedBy: actor.id,
