@@ -9,7 +9,7 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { addDays, type Clock } from '../../lib/clock.js';
-import { NotFoundError, ValidationError } from '../../lib/errors.js';
+import { badRequest, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { assertNoNul } from '../../lib/nul.js';
 import { charLength } from '../../lib/text.js';
@@ -52,7 +52,7 @@ export class DreamDiaryService {
   async list(viewer: Viewer | null, agentId: string, first: number | null | undefined): Promise<DreamDiaryEntryRow[]> {
     requireOperator(viewer);
     const limit = first ?? DREAM_DIARY_LIMITS.defaultRead;
-    if (!Number.isInteger(limit) || limit < 1 || limit > DREAM_DIARY_LIMITS.read) throw new ValidationError('first', `first must be 1 to ${DREAM_DIARY_LIMITS.read}`, DREAM_DIARY_LIMITS.read);
+    if (!Number.isInteger(limit) || limit < 1 || limit > DREAM_DIARY_LIMITS.read) throw badRequest(`first must be 1 to ${DREAM_DIARY_LIMITS.read} (got ${limit})`);
     return this.db
       .select()
       .from(dreamDiaryEntries)
