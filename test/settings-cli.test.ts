@@ -132,7 +132,8 @@ describe('settings, rotation, export and import on the command line', () => {
       await source.drop();
       await target.drop();
     }
-  }, 300_000);
+    // Embedded, each of the ~14 commands boots PGlite in its own process: minutes on a busy machine.
+  }, 600_000);
 });
 
 describe.skipIf(!onRealServer)('backup and restore with pg_dump and pg_restore (docs/operations-data.md)', () => {
