@@ -23,10 +23,13 @@ interface Run {
   kill?: () => void;
 }
 
+/** Everything every command printed (stdout, stderr, debug logs): no secret may ever appear in it. */
+let printed = '';
+
 function burrow(args: string[], env: Record<string, string>, options: { stdin?: string; until?: (stdout: string) => boolean } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BURROW_') && k !== 'DATABASE_URL'));
-    const child = spawn(TSX, ['src/cli.ts', ...args], { cwd: ROOT, env: { ...baseEnv, BURROW_LOG_LEVEL: 'warn', ...env } as NodeJS.ProcessEnv });
+    const child = spawn(TSX, ['src/cli.ts', ...args], { cwd: ROOT, env: { ...baseEnv, BURROW_LOG_LEVEL: 'debug', ...env } as NodeJS.ProcessEnv });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -35,7 +38,10 @@ function burrow(args: string[], env: Record<string, string>, options: { stdin?: 
     });
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.on('exit', (code) => {
+      printed += stdout + stderr;
+      resolve({ code, stdout, stderr });
+    });
     child.stdin.end(options.stdin ?? '');
   });
 }
@@ -128,6 +134,8 @@ describe('settings, rotation, export and import on the command line', () => {
       expect(again.stdout).toContain('model-connections\tcreated 0\tupdated 0\tunchanged 1\n');
       const reexported = await burrow(['export', '--include-secrets', '--password-stdin'], withC, { stdin: 'another long password\n' });
       expect(openEnvelope('another long password', JSON.parse(reexported.stdout).secrets)).toEqual({ 'model-connections/BRAIN_EMBEDDINGS': API_KEY });
+      expect(printed.length).toBeGreaterThan(1000);
+      expect(printed).not.toContain(API_KEY);
     } finally {
       await source.drop();
       await target.drop();
