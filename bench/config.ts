@@ -17,5 +17,7 @@ export function testConfigForBench(): BurrowConfig {
     ops: { shutdownGraceMs: 10_000, metrics: null, tracing: null },
     limits: DEFAULT_LIMITS,
     security: { introspection: 'all', fieldSuggestions: true, corsOrigins: [], trustedDocuments: 'off' },
+    settings: { key: null, newKey: null },
+    dreamDiary: { retentionDays: 365 },
   };
 }

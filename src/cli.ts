@@ -10,6 +10,8 @@ import { systemClock } from './lib/clock.js';
 import { noFaults } from './lib/faults.js';
 import { createServices } from './services.js';
 import { guardProcess, installShutdown } from './ops/shutdown.js';
+import { withStoredModelConnections } from './domains/settings/settings.effective.js';
+import { exportCommand, importCommand, SETTINGS_USAGE, settingsCommand } from './domains/settings/settings.cli.js';
 import { loadMcpStdioIdentity } from './config.js';
 import { serveMcpStdio } from './mcp/stdio.js';
 
@@ -23,6 +25,7 @@ const USAGE = `usage: burrow <command>
   retention run                             remove working records, handoffs and rolling cards expired longer than
                                             BURROW_RETENTION_GRACE_DAYS ago, and report per store
   import-albdruck                           copy legacy Albdruck knowledge into Brains (repeat-safe)
+${SETTINGS_USAGE}
   mcp --stdio                               the MCP tools over stdin/stdout for a runtime on this machine:
                                             BURROW_TOKEN (agent token, required), BURROW_CONTINUITY_SCOPE,
                                             BURROW_SESSION, BURROW_CONVERSATION (see docs/mcp.md)
@@ -33,7 +36,8 @@ const [command, ...rest] = process.argv.slice(2);
 const commands: Record<string, () => Promise<void>> = {
   async serve() {
     const runtime = await openRuntime();
-    const app = buildApp({ config: runtime.config, database: runtime.database, logger: runtime.logger });
+    const { config, sources } = await withStoredModelConnections(runtime.config, runtime.database.db, runtime.logger);
+    const app = buildApp({ config, database: runtime.database, logger: runtime.logger });
     guardProcess(runtime.logger);
     let port: number;
     try {
@@ -48,6 +52,7 @@ const commands: Record<string, () => Promise<void>> = {
       `  MCP tools (Streamable HTTP, agent tokens): http://${runtime.config.host}:${port}/mcp`,
       `  lifecycle: ${runtime.config.database.lifecycle} — ${runtime.database.description}`,
       `  migrations applied at this start: ${runtime.migrations.length ? runtime.migrations.join(', ') : 'none pending'}`,
+      `  model connections: ${Object.entries(sources).map(([purpose, source]) => `${purpose} ${source}`).join(', ')}; settings key: ${config.settings.key ? config.settings.key.id : 'none (secrets cannot be written)'}`,
       runtime.config.graphiql ? `  GraphiQL: open http://${runtime.config.host}:${port}/graphql in a browser` : '  GraphiQL: off',
     ];
     const tokens = new TokensService(runtime.database.db, systemClock);
@@ -142,6 +147,19 @@ const commands: Record<string, () => Promise<void>> = {
     }
   },
 };
+
+/** Settings, export and import act through the services as the CLI operator. */
+const withServices = (body: (services: ReturnType<typeof createServices>) => Promise<void>) => async () => {
+  const runtime = await openRuntime();
+  try {
+    await body(createServices({ config: runtime.config, database: runtime.database, clock: systemClock, logger: runtime.logger, faults: noFaults }));
+  } finally {
+    await runtime.close();
+  }
+};
+commands.settings = withServices((services) => settingsCommand(rest, services.settings, services.config.settings.newKey));
+commands.export = withServices((services) => exportCommand(rest, services.transfer));
+commands.import = withServices((services) => importCommand(rest, services.transfer));
 
 /**
  * Copies legacy Albdruck knowledge into Brains. Repeat-safe: records imported before are

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { LogLevel } from './lib/logger.js';
+import { parseSettingsKey, type SettingsKey } from './domains/settings/settings.crypto.js';
 
 export type Lifecycle = 'embedded' | 'external' | 'managed';
 export type TlsMode = 'disable' | 'verify-full';
@@ -50,6 +51,9 @@ export interface BurrowConfig {
   limits: LimitsConfig;
   security: SecurityConfig;
   ops: OpsConfig;
+  /** BURROW_SETTINGS_KEY (current) and BURROW_SETTINGS_NEW_KEY (only `burrow settings rotate-key` reads it). */
+  settings: { key: SettingsKey | null; newKey: SettingsKey | null };
+  dreamDiary: { retentionDays: number };
 }
 
 /** The server's edges (src/ops/): shutdown, metrics, tracing. */
@@ -171,6 +175,15 @@ export function loadConfig(env: Env = process.env): BurrowConfig {
     problems.push(`BURROW_TIDDLE_PROPOSER="${proposerKind}" must be noop (default) or openai`);
   }
 
+  const settingsKey = (name: string): SettingsKey | null => {
+    const raw = read(name);
+    if (raw === undefined) return null;
+    const parsed = parseSettingsKey(raw);
+    // Never echo the value: it is the key.
+    if (typeof parsed === 'string') problems.push(`${name} ${parsed} (e.g. \`openssl rand -base64 32\`)`);
+    return typeof parsed === 'string' ? null : parsed;
+  };
+
   const config: BurrowConfig = {
     port: int('BURROW_PORT', 4000, 0, 65535),
     host: read('BURROW_HOST') ?? '127.0.0.1',
@@ -188,6 +201,8 @@ export function loadConfig(env: Env = process.env): BurrowConfig {
     continuity: { reconcileIntervalSeconds: int('BURROW_CONTINUITY_RECONCILE_INTERVAL_SECONDS', 30, 0, 86_400) },
     ops: readOps(read, int, problems),
     ...readSecurity(read, int, bool, problems),
+    settings: { key: settingsKey('BURROW_SETTINGS_KEY'), newKey: settingsKey('BURROW_SETTINGS_NEW_KEY') },
+    dreamDiary: { retentionDays: int('BURROW_DREAM_DIARY_RETENTION_DAYS', 365, 1, 36_500) },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

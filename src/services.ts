@@ -23,6 +23,9 @@ import { TiddleService } from './domains/tiddle/tiddle.service.js';
 import { proposerFromConfig } from './domains/tiddle/tiddle.proposer.js';
 import { BrainsService } from './domains/brains/brains.service.js';
 import { IntervalJob } from './lib/interval.js';
+import { SettingsService } from './domains/settings/settings.service.js';
+import { ConfigurationTransfer } from './domains/settings/settings.transfer.js';
+import { DreamDiaryService } from './domains/dream-diary/dream-diary.service.js';
 
 export interface ServiceDeps {
   config: BurrowConfig;
@@ -48,6 +51,10 @@ export function createServices(deps: ServiceDeps) {
   const working = new WorkingMemoryService(db, clock, faults, config.workingMemory.defaultTtlDays);
   const handoffs = new HandoffsService(db, clock, faults);
   const conversations = new ConversationsService(db, clock, faults);
+  const agentExists = async (id: string) => (await agents.agentsByIds([id])).length > 0;
+  const settings = new SettingsService(db, clock, config.settings.key);
+  const transfer = new ConfigurationTransfer(db, clock, settings, agents);
+  const dreamDiary = new DreamDiaryService(db, clock, config.dreamDiary.retentionDays, agentExists);
   const continuityLogger = logger.child({ component: 'continuity' });
   const owners = new OwnershipRegistry(database, clock, continuityLogger);
   const continuity = new ContinuityService(db, clock, faults, owners, continuityLogger);
@@ -61,7 +68,7 @@ export function createServices(deps: ServiceDeps) {
     logger.child({ component: 'tiddle' }),
     proposer.kind === 'openai' ? proposer.timeoutMs : 30_000,
   );
-  const retention = new RetentionService(db, clock, config.retention.graceDays, config.events.retentionDays, { working, handoffs, tiddle });
+  const retention = new RetentionService(db, clock, config.retention.graceDays, config.events.retentionDays, { working, handoffs, tiddle, dreamDiary });
   const brains = new BrainsService(db, clock, faults, logger.child({ component: 'brains' }), database.capabilities, config.embeddings, agents);
   const background: BackgroundJob[] = [
     new EventLogSweeper(db, clock, config.events.retentionDays, logger),
@@ -75,7 +82,7 @@ export function createServices(deps: ServiceDeps) {
     const interval = config.embeddings.indexIntervalMs;
     background.push(new IntervalJob('brain-embedding-indexer', interval, async () => void (await brains.indexPendingEmbeddings()), logger));
   }
-  return { config, database, clock, hub, tokens, agents, working, handoffs, conversations, retention, continuity, tiddle, brains, background };
+  return { config, database, clock, hub, tokens, agents, working, handoffs, conversations, retention, continuity, tiddle, brains, settings, transfer, dreamDiary, background };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -36,12 +36,30 @@ const NO_AGENT: Record<string, string> = {
   'mutation importAlbdruck': 'operators only (OPERATORS_ONLY below)',
   'mutation runRetention': 'operators only (OPERATORS_ONLY below)',
   'mutation tiddleAppendResidue': "always the token's own agent: it takes no agent argument",
+  'query settingsStatus': 'operators only: the installation settings key (OPERATORS_ONLY below)',
+  'query modelConnections': 'operators only: installation-wide model endpoints (OPERATORS_ONLY below)',
+  'query mcpConnections': 'operators only: installation-wide MCP connections (OPERATORS_ONLY below)',
+  'mutation setModelConnection': 'operators only (OPERATORS_ONLY below)',
+  'mutation deleteModelConnection': 'operators only (OPERATORS_ONLY below)',
+  'mutation setMcpConnection': 'operators only (OPERATORS_ONLY below)',
+  'mutation deleteMcpConnection': 'operators only (OPERATORS_ONLY below)',
+  'mutation exportConfiguration': 'operators only: every agent and setting (OPERATORS_ONLY below)',
+  'mutation importConfiguration': 'operators only: writes any agent and setting (OPERATORS_ONLY below)',
 };
 /** Root fields without an agent that act on every agent or none: an agent token is refused. */
 const OPERATORS_ONLY: Record<string, Outcome> = {
   'mutation createAgent': 'FORBIDDEN',
   'mutation importAlbdruck': 'FORBIDDEN',
   'mutation runRetention': 'FORBIDDEN',
+  'query settingsStatus': 'FORBIDDEN',
+  'query modelConnections': 'FORBIDDEN',
+  'query mcpConnections': 'FORBIDDEN',
+  'mutation setModelConnection': 'FORBIDDEN',
+  'mutation deleteModelConnection': 'FORBIDDEN',
+  'mutation setMcpConnection': 'FORBIDDEN',
+  'mutation deleteMcpConnection': 'FORBIDDEN',
+  'mutation exportConfiguration': 'FORBIDDEN',
+  'mutation importConfiguration': 'FORBIDDEN',
 };
 
 type Outcome = string;
@@ -51,6 +69,11 @@ const PINNED: Record<string, { other?: Outcome; operator?: Outcome; why: string 
   'mutation recordAutomaticHandoff': { operator: 'FORBIDDEN', why: 'written by the agent runtime only' },
   'mutation deleteBrainMemories': { operator: 'ok: DELETED', why: 'reports a status per item' },
   'mutation tiddleRunPass': { other: 'FORBIDDEN', operator: 'ok: SUCCEEDED', why: 'operators only; reports a status per pass' },
+  'query agentSettings': { other: 'FORBIDDEN', why: 'operators only, even for the agent itself' },
+  'mutation setAgentSetting': { other: 'FORBIDDEN', why: 'operators only, even for the agent itself' },
+  'mutation deleteAgentSetting': { other: 'FORBIDDEN', why: 'operators only, even for the agent itself' },
+  'query dreamDiary': { other: 'FORBIDDEN', why: 'operator-facing memory: never readable by an agent' },
+  'mutation appendDreamDiaryEntry': { other: 'FORBIDDEN', why: 'operator-facing memory: never written by an agent' },
 };
 
 /**
@@ -131,6 +154,10 @@ beforeAll(async () => {
   ok((await victim.resetConversation({ input: { reason: SECRET } })).resetConversation, 'ResetConversationSuccess');
   ok((await victim.appendConversationEntry({ input: { payload: JSON.stringify({ text: SECRET }) } })).appendConversationEntry, 'AppendConversationEntrySuccess');
 
+  // Operator-only stores: a per-agent setting and a Dream diary entry.
+  ok((await server.operator.setAgentSetting({ input: { agentId: VICTIM, name: 'matrix-setting', value: SECRET } })).setAgentSetting, 'SetAgentSettingSuccess');
+  ok((await server.operator.appendDreamDiaryEntry({ input: { agentId: VICTIM, body: SECRET } })).appendDreamDiaryEntry, 'AppendDreamDiaryEntrySuccess');
+
   // A rolling card, its history and Tiddle status events, from a pass over two residue entries.
   for (const turnRef of ['t1', 't2']) {
     ok((await victim.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'user', text: `${SECRET} ${turnRef}` }] } })).tiddleAppendResidue, 'TiddleAppendResidueSuccess');
@@ -206,6 +233,7 @@ const OVERRIDES: Record<string, () => Promise<Record<string, unknown>>> = {
     ok((await operator.resolveWorkingRecord({ input: { agentId: VICTIM, id, expectedRevision: 1 } })).resolveWorkingRecord, 'ResolveWorkingRecordSuccess');
     return { input: { id, expectedRevision: 2 } };
   },
+  'mutation setAgentSetting': async () => ({ input: { value: 1 } }),
   'mutation updateProfileDocument': async () => ({ input: { expectedRevision: await revisionOf('SOUL') } }),
   'mutation applyPreferenceLearning': async () => ({ input: { expectedRevision: await revisionOf('PREFERENCES') } }),
   'mutation replaceProfile': async () => ({

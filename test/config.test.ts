@@ -143,6 +143,8 @@ describe('shipped defaults', () => {
         subscriptionsPerToken: 200,
       },
       security: { introspection: 'all', fieldSuggestions: true, corsOrigins: [], trustedDocuments: 'off' },
+      settings: { key: null, newKey: null },
+      dreamDiary: { retentionDays: 365 },
     });
     // The only thing an empty environment lacks is the lifecycle.
     expect(problems({})).toHaveLength(1);
@@ -195,6 +197,7 @@ describe('every numeric setting at its bounds', () => {
     { name: 'BURROW_RETENTION_GRACE_DAYS', min: 0, max: 36_500, env: embedded, read: (c) => c.retention.graceDays },
     { name: 'BURROW_RETENTION_INTERVAL_SECONDS', min: 0, max: 604_800, env: embedded, read: (c) => c.retention.intervalSeconds },
     { name: 'BURROW_CONTINUITY_RECONCILE_INTERVAL_SECONDS', min: 0, max: 86_400, env: embedded, read: (c) => c.continuity.reconcileIntervalSeconds },
+    { name: 'BURROW_DREAM_DIARY_RETENTION_DAYS', min: 1, max: 36_500, env: embedded, read: (c) => c.dreamDiary.retentionDays },
     { name: 'BURROW_EMBEDDINGS_TIMEOUT_MS', min: 50, max: 120_000, env: withEmbeddings, read: (c) => c.embeddings!.timeoutMs },
     { name: 'BURROW_EMBEDDINGS_INDEX_INTERVAL_MS', min: 0, max: 86_400_000, env: withEmbeddings, read: (c) => c.embeddings!.indexIntervalMs },
     {

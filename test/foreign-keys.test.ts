@@ -59,6 +59,7 @@ describe('foreign keys', () => {
       [
         toAgent('agent_events'),
         toAgent('agent_profile_documents'),
+        toAgent('agent_settings'),
         { table: 'agent_profile_revisions', name: 'agent_profile_revisions_document_fk', columns: ['agent_id', 'kind'], references: 'agent_profile_documents', referencedColumns: ['agent_id', 'kind'], onDelete: 'r' },
         toAgent('api_tokens'),
         { table: 'brain_embeddings', name: 'brain_embeddings_memory_fk', columns: ['agent_id', 'memory_id'], references: 'brain_memories', referencedColumns: ['agent_id', 'id'], onDelete: 'r' },
@@ -68,6 +69,7 @@ describe('foreign keys', () => {
         { table: 'continuity_log', name: 'continuity_log_run_fk', columns: ['agent_id', 'run_id'], references: 'continuity_state', referencedColumns: ['agent_id', 'run_id'], onDelete: 'r' },
         toAgent('continuity_owners'),
         toAgent('continuity_state'),
+        toAgent('dream_diary_entries'),
         // Declared by the hand-written migration 0003 (NO ACTION, which refuses the same deletes).
         { table: 'conversation_archive_entries', name: 'conversation_archive_entries_archive_fk', columns: ['agent_id', 'session_id', 'generation'], references: 'conversation_archives', referencedColumns: ['agent_id', 'session_id', 'generation'], onDelete: 'a' },
         { table: 'conversation_archives', name: 'conversation_archives_session_fk', columns: ['agent_id', 'session_id'], references: 'conversation_sessions', referencedColumns: ['agent_id', 'session_id'], onDelete: 'r' },

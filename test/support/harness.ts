@@ -84,6 +84,8 @@ export function testConfig(database: DatabaseConfig, overrides: Partial<BurrowCo
     ops: { shutdownGraceMs: 10_000, metrics: null, tracing: null },
     limits: DEFAULT_LIMITS,
     security: { introspection: 'all', fieldSuggestions: true, corsOrigins: [], trustedDocuments: 'off' },
+    settings: { key: null, newKey: null },
+    dreamDiary: { retentionDays: 365 },
     ...overrides,
   };
 }

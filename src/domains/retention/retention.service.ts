@@ -9,6 +9,8 @@
  *   not keep them forever.
  * - the event log, older than BURROW_EVENT_RETENTION_DAYS (the same rule the hourly event
  *   pruning applies).
+ * - Dream diary entries, BURROW_DREAM_DIARY_RETENTION_DAYS (default 365) after they were written,
+ *   by their own `expires_at` and the same grace.
  * Brains never expire, and conversation originals stay until an operator acts: no sweep touches
  * them, and removing a record never removes the originals it cites.
  */
@@ -22,8 +24,9 @@ import { requireOperator, type Viewer } from '../../auth/viewer.js';
 import type { WorkingMemoryService } from '../working-memory/working-memory.service.js';
 import type { HandoffsService } from '../handoffs/handoffs.service.js';
 import type { TiddleService } from '../tiddle/tiddle.service.js';
+import type { DreamDiaryService } from '../dream-diary/dream-diary.service.js';
 
-export type RetentionStore = 'working_records' | 'session_handoffs' | 'rolling_cards' | 'tiddle_history' | 'tiddle_residue' | 'agent_events';
+export type RetentionStore = 'working_records' | 'session_handoffs' | 'rolling_cards' | 'tiddle_history' | 'tiddle_residue' | 'agent_events' | 'dream_diary_entries';
 
 export interface RetentionStoreReport {
   store: RetentionStore;
@@ -45,6 +48,7 @@ export interface RetentionStores {
   working: WorkingMemoryService;
   handoffs: HandoffsService;
   tiddle: TiddleService;
+  dreamDiary: DreamDiaryService;
 }
 
 export class RetentionService {
@@ -68,6 +72,7 @@ export class RetentionService {
     const residue = await this.stores.tiddle.sweepResidue(ranAt);
     const eventsOlderThan = daysBefore(ranAt, this.eventRetentionDays);
     const events = await pruneEvents(this.db, eventsOlderThan);
+    const dreamDiary = await this.stores.dreamDiary.sweepExpired(cutoff);
     return {
       ranAt,
       graceDays: this.graceDays,
@@ -79,6 +84,7 @@ export class RetentionService {
         { store: 'tiddle_history', removed: history.removed, olderThan: history.olderThan, rule: 'pass history older than 180 days' },
         { store: 'tiddle_residue', removed: residue.removed, olderThan: residue.olderThan, rule: 'residue older than 24 hours' },
         { store: 'agent_events', removed: events, olderThan: eventsOlderThan, rule: `events older than ${this.eventRetentionDays} days` },
+        { store: 'dream_diary_entries', removed: dreamDiary, olderThan: cutoff, rule: `diary entries ${grace}` },
       ],
     };
   }
