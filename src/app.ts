@@ -14,7 +14,7 @@ import type { Database } from './db/database.js';
 import { scopeFromHeaders } from './auth/tokens.service.js';
 import type { Viewer } from './auth/viewer.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { errorMasker, unauthenticatedError } from './lib/error-masking.js';
+import { errorMasker, unauthenticatedError, useTypedRequestParseErrors } from './lib/error-masking.js';
 import { noFaults, type FaultInjector } from './lib/faults.js';
 import { newId } from './lib/ids.js';
 import type { Logger } from './lib/logger.js';
@@ -48,6 +48,7 @@ export function buildApp(deps: AppDeps) {
     landingPage: false,
     logging: false,
     maskedErrors: { isDev: false, maskError: errorMasker(logger) },
+    plugins: [useTypedRequestParseErrors()],
     context: async (initial: YogaInitialContext & { viewer?: Viewer }): Promise<Context> => {
       const requestId = newId();
       let viewer: Viewer | null = initial.viewer ?? null;

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { NotFoundError, ValidationError } from '../lib/errors.js';
 import { newId, randomToken, sha256Hex } from '../lib/ids.js';
+import { assertCleanText } from '../lib/text-policy.js';
 import { apiTokens } from './auth.sql.js';
 import type { Viewer } from './viewer.js';
 
@@ -32,6 +33,7 @@ export class TokensService {
 
   /** Creates a token and returns its secret once; only the hash is stored. */
   async create(input: { kind: 'operator' | 'agent'; name: string; agentId?: string | null }): Promise<{ token: string; record: TokenRecord }> {
+    assertCleanText('name', input.name, 200);
     const name = input.name.trim();
     if (name.length < 1 || name.length > 200) throw new ValidationError('name', 'token name must be 1 to 200 characters', 200);
     if (input.kind === 'agent' && !input.agentId) throw new ValidationError('agentId', 'an agent token needs the agent it acts as');

@@ -3,7 +3,7 @@
  * statement, tombstones instead of erasure, operator ownership, lexical search with optional
  * embedding ranking that falls back instead of failing, and the repeat-safe Albdruck import.
  */
-import { assertNoNul } from '../../lib/nul.js';
+import { assertCleanText } from '../../lib/text-policy.js';
 import { and, asc, desc, eq, gt, inArray, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Capabilities, Db, DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
@@ -789,7 +789,7 @@ function truncate(text: string, limit: number): string {
 }
 
 function validateTitle(title: string): string {
-  assertNoNul('title', title, BRAIN_TITLE_LIMIT);
+  assertCleanText('title', title, BRAIN_TITLE_LIMIT);
   const trimmed = title.trim();
   if (trimmed.length === 0) throw new ValidationError('title', 'title must not be empty', BRAIN_TITLE_LIMIT);
   const length = charLength(trimmed);
@@ -798,7 +798,7 @@ function validateTitle(title: string): string {
 }
 
 function validateContent(content: string): string {
-  assertNoNul('content', content, BRAIN_CONTENT_LIMIT);
+  assertCleanText('content', content, BRAIN_CONTENT_LIMIT);
   const length = charLength(content);
   if (length > BRAIN_CONTENT_LIMIT) {
     throw new ValidationError('content', `content is limited to ${BRAIN_CONTENT_LIMIT} characters (got ${length})`, BRAIN_CONTENT_LIMIT);
@@ -811,7 +811,7 @@ function validateSourceRefs(refs: string[]): string[] {
     throw new ValidationError('sourceRefs', `at most ${BRAIN_SOURCE_REFS_LIMIT} source references (got ${refs.length})`, BRAIN_SOURCE_REFS_LIMIT);
   }
   return refs.map((ref, index) => {
-    assertNoNul(`sourceRefs.${index}`, ref, BRAIN_SOURCE_REF_LENGTH_LIMIT);
+    assertCleanText(`sourceRefs.${index}`, ref, BRAIN_SOURCE_REF_LENGTH_LIMIT);
     const trimmed = ref.trim();
     if (trimmed.length === 0) throw new ValidationError(`sourceRefs.${index}`, 'a source reference must not be empty', BRAIN_SOURCE_REF_LENGTH_LIMIT);
     if (charLength(trimmed) > BRAIN_SOURCE_REF_LENGTH_LIMIT) {

@@ -11,7 +11,7 @@ import { NotFoundError, RequestError, ValidationError } from '../../lib/errors.j
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
 import { charLength } from '../../lib/text.js';
-import { assertNoNul } from '../../lib/nul.js';
+import { assertCleanText, assertJsonText } from '../../lib/text-policy.js';
 import { actorOf, resolveActingAgent, type Viewer } from '../../auth/viewer.js';
 import { RUNTIME_ID_LIMIT, requireSession } from '../../auth/runtime.js';
 import { appendEvent } from '../../events/events.service.js';
@@ -76,7 +76,7 @@ export class ConversationsService {
     const sessionId = requireSession(v);
     if (charLength(sessionId) > RUNTIME_ID_LIMIT) throw new RequestError('BAD_REQUEST', `the session id is longer than ${RUNTIME_ID_LIMIT} characters`);
     validatePayload(input.payload);
-    assertNoNul('role', input.role);
+    assertCleanText('role', input.role);
     if (input.role != null && (input.role.trim().length === 0 || charLength(input.role) > CONVERSATION_LIMITS.role)) {
       throw new ValidationError('role', `role is 1 to ${CONVERSATION_LIMITS.role} characters`, CONVERSATION_LIMITS.role);
     }
@@ -126,8 +126,8 @@ export class ConversationsService {
    */
   async reset(viewer: Viewer | null, input: { agentId?: string | null; sessionId?: string | null; reason?: string | null }): Promise<ArchiveRow> {
     const { viewer: v, agentId } = resolveActingAgent(viewer, input.agentId);
-    assertNoNul('sessionId', input.sessionId);
-    assertNoNul('reason', input.reason);
+    assertCleanText('sessionId', input.sessionId);
+    assertCleanText('reason', input.reason);
     const sessionId = this.targetSession(v, input.sessionId);
     if (input.reason != null && charLength(input.reason) > CONVERSATION_LIMITS.reason) {
       throw new ValidationError('reason', `reason is bounded to ${CONVERSATION_LIMITS.reason} characters`, CONVERSATION_LIMITS.reason);
@@ -234,12 +234,8 @@ function validatePayload(payload: string) {
   if (length > CONVERSATION_LIMITS.payload) {
     throw new ValidationError('payload', `an original payload is bounded to ${CONVERSATION_LIMITS.payload} characters of JSON text (got ${length})`, CONVERSATION_LIMITS.payload);
   }
-  // Validation only: the parsed value is discarded; the text itself is what is stored.
-  try {
-    JSON.parse(payload);
-  } catch (error) {
-    throw new ValidationError('payload', `payload must be JSON text: ${(error as Error).message}`);
-  }
+  // Validation only: the text itself is what is stored.
+  assertJsonText('payload', payload);
 }
 
 interface RawOriginal {

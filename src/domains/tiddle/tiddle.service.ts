@@ -4,7 +4,7 @@
  * commits card changes, history and the scope's success mark in one transaction under the
  * agent-scoped advisory lock. Success is tracked per scope, so a failed scope retries alone.
  */
-import { assertNoNul } from '../../lib/nul.js';
+import { assertCleanText } from '../../lib/text-policy.js';
 import { and, asc, desc, eq, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
 import { LockClass, lockForTransaction } from '../../db/locks.js';
@@ -202,7 +202,7 @@ export class TiddleService {
     }
     if (!v.sessionId) throw new RequestError('continuity_session_required', 'residue belongs to a session: send the Burrow-Session header');
     const turnRef = input.turnRef.trim();
-    assertNoNul('turnRef', turnRef);
+    assertCleanText('turnRef', turnRef);
     if (turnRef.length < 1 || charLength(turnRef) > RESIDUE_REFERENCE_LIMIT) {
       throw new ValidationError('turnRef', `turnRef must be 1 to ${RESIDUE_REFERENCE_LIMIT} characters`, RESIDUE_REFERENCE_LIMIT);
     }
@@ -213,7 +213,7 @@ export class TiddleService {
       if (!(EXCERPT_ROLES as readonly string[]).includes(excerpt.role)) {
         throw new ValidationError(`excerpts.${index}.role`, `role must be one of ${EXCERPT_ROLES.join(', ')}`);
       }
-      assertNoNul(`excerpts.${index}.text`, excerpt.text);
+      assertCleanText(`excerpts.${index}.text`, excerpt.text);
       const length = charLength(excerpt.text);
       if (length < 1 || length > RESIDUE_EXCERPT_TEXT_LIMIT) {
         throw new ValidationError(`excerpts.${index}.text`, `an excerpt is 1 to ${RESIDUE_EXCERPT_TEXT_LIMIT} characters (got ${length})`, RESIDUE_EXCERPT_TEXT_LIMIT);
@@ -312,7 +312,7 @@ export class TiddleService {
     if (!agentId) throw forbidden('operators must choose the agent explicitly (agentId)');
     const project = resolveScope(v, input.project);
     const query = input.query.trim();
-    assertNoNul('query', query);
+    assertCleanText('query', query);
     if (charLength(query) > 500) throw new ValidationError('query', 'a rolling search query is at most 500 characters', 500);
     const limit = input.limit ?? 10;
     if (!Number.isInteger(limit) || limit < 1 || limit > 10) throw new ValidationError('limit', 'rolling search returns 1 to 10 results', 10);
