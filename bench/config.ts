@@ -14,5 +14,6 @@ export function testConfigForBench(): BurrowConfig {
     embeddings: null,
     tiddle: { scheduler: false, proposer: { kind: 'noop' } },
     continuity: { reconcileIntervalSeconds: 0 },
+    owners: { perAgent: 4, max: 0 },
   };
 }

@@ -49,7 +49,7 @@ export function buildApp(deps: AppDeps) {
     logging: false,
     maskedErrors: { isDev: false, maskError: errorMasker(logger) },
     plugins: [useTypedRequestParseErrors()],
-    context: async (initial: YogaInitialContext & { viewer?: Viewer }): Promise<Context> => {
+    context: async (initial: YogaInitialContext & { viewer?: Viewer; transport?: 'ws' }): Promise<Context> => {
       const requestId = newId();
       let viewer: Viewer | null = initial.viewer ?? null;
       if (!viewer) {
@@ -58,7 +58,7 @@ export function buildApp(deps: AppDeps) {
         viewer = await services.tokens.authenticate(secret, scopeFromHeaders((name) => initial.request.headers.get(name)));
         if (!viewer) throw unauthenticatedError();
       }
-      return { viewer, services, requestId, logger: logger.child({ requestId }) };
+      return { viewer, services, requestId, logger: logger.child({ requestId }), transport: initial.transport ?? 'http' };
     },
   });
 
@@ -90,6 +90,7 @@ export function buildApp(deps: AppDeps) {
           socket: ctx.extra.socket,
           params: payload,
           viewer: ctx.extra.viewer,
+          transport: 'ws',
           request: new Request('http://burrow.local/graphql', { method: 'POST' }),
         });
         let document;

@@ -45,6 +45,8 @@ export interface BurrowConfig {
     proposer: { kind: 'noop' } | { kind: 'openai'; url: string; model: string; apiKey: string | null; timeoutMs: number };
   };
   continuity: { reconcileIntervalSeconds: number };
+  /** Ownership sessions (runtimeOwnership): live owners per agent, and owner connections on the database (0: max_connections / 4). */
+  owners: { perAgent: number; max: number };
 }
 
 export class ConfigError extends Error {
@@ -131,6 +133,7 @@ export function loadConfig(env: Env = process.env): BurrowConfig {
     embeddings,
     tiddle: { scheduler: bool('BURROW_TIDDLE_SCHEDULER', true), proposer },
     continuity: { reconcileIntervalSeconds: int('BURROW_CONTINUITY_RECONCILE_INTERVAL_SECONDS', 30, 0, 86_400) },
+    owners: { perAgent: int('BURROW_OWNERS_PER_AGENT', 4, 1, 1000), max: int('BURROW_OWNERS_MAX', 0, 0, 100_000) },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -50,7 +50,7 @@ export function createServices(deps: ServiceDeps) {
   const conversations = new ConversationsService(db, clock, faults);
   const retention = new RetentionService(clock, config.retention.graceDays, working, handoffs);
   const continuityLogger = logger.child({ component: 'continuity' });
-  const owners = new OwnershipRegistry(database, clock, continuityLogger);
+  const owners = new OwnershipRegistry(database, clock, continuityLogger, { perAgent: config.owners.perAgent, total: config.owners.max });
   const continuity = new ContinuityService(db, clock, faults, owners, continuityLogger);
   const proposer = config.tiddle.proposer;
   const tiddle = new TiddleService(

@@ -80,6 +80,7 @@ export function testConfig(database: DatabaseConfig, overrides: Partial<BurrowCo
     embeddings: null,
     tiddle: { scheduler: false, proposer: { kind: 'noop' } },
     continuity: { reconcileIntervalSeconds: 0 },
+    owners: { perAgent: 4, max: 0 },
     ...overrides,
   };
 }
