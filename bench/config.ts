@@ -15,5 +15,6 @@ export function testConfigForBench(): BurrowConfig {
     tiddle: { scheduler: false, proposer: { kind: 'noop' } },
     continuity: { reconcileIntervalSeconds: 0 },
     owners: { perAgent: 4, max: 0 },
+    tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 10 },
   };
 }

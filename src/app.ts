@@ -12,6 +12,7 @@ import type { BurrowConfig } from './config.js';
 import type { Context } from './context.js';
 import type { Database } from './db/database.js';
 import { scopeFromHeaders } from './auth/tokens.service.js';
+import { TOKEN_ENDED_CLOSE_CODE, useEndStreamsWithToken } from './auth/token-watch.js';
 import type { Viewer } from './auth/viewer.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { errorMasker, unauthenticatedError, useTypedRequestParseErrors } from './lib/error-masking.js';
@@ -48,7 +49,7 @@ export function buildApp(deps: AppDeps) {
     landingPage: false,
     logging: false,
     maskedErrors: { isDev: false, maskError: errorMasker(logger) },
-    plugins: [useTypedRequestParseErrors()],
+    plugins: [useTypedRequestParseErrors(), useEndStreamsWithToken(services.tokenWatch)],
     context: async (initial: YogaInitialContext & { viewer?: Viewer; transport?: 'ws' }): Promise<Context> => {
       const requestId = newId();
       let viewer: Viewer | null = initial.viewer ?? null;
@@ -57,6 +58,9 @@ export function buildApp(deps: AppDeps) {
         const secret = header.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : null;
         viewer = await services.tokens.authenticate(secret, scopeFromHeaders((name) => initial.request.headers.get(name)));
         if (!viewer) throw unauthenticatedError();
+      } else if (services.tokenWatch.isEnded(viewer.tokenId)) {
+        // A WebSocket operation racing its socket's close after the token ended.
+        throw unauthenticatedError();
       }
       return { viewer, services, requestId, logger: logger.child({ requestId }), transport: initial.transport ?? 'http' };
     },
@@ -79,6 +83,8 @@ export function buildApp(deps: AppDeps) {
         );
         if (!viewer) return false;
         ctx.extra.viewer = viewer;
+        const untrack = services.tokenWatch.track(viewer.tokenId, () => ctx.extra.socket.close(TOKEN_ENDED_CLOSE_CODE, 'Forbidden: the token was revoked or has expired'));
+        ctx.extra.socket.once('close', untrack);
         return true;
       },
       execute: (args) => (args.rootValue as { execute: typeof import('graphql').execute }).execute(args),
@@ -122,6 +128,7 @@ export function buildApp(deps: AppDeps) {
     /** Listens, starts LISTEN fan-out and background jobs. Returns the bound port. */
     async start(port = deps.config.port, host = deps.config.host): Promise<number> {
       await services.hub.start();
+      await services.tokenWatch.start();
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => resolve());
@@ -140,6 +147,7 @@ export function buildApp(deps: AppDeps) {
         await new Promise<void>((resolve) => server.close(() => resolve()));
       }
       await services.hub.stop();
+      await services.tokenWatch.stop();
     },
   };
 }

@@ -47,6 +47,8 @@ export interface BurrowConfig {
   continuity: { reconcileIntervalSeconds: number };
   /** Ownership sessions (runtimeOwnership): live owners per agent, and owner connections on the database (0: max_connections / 4). */
   owners: { perAgent: number; max: number };
+  /** last_used_at is written at most once per interval per token; open connections' tokens are rechecked every recheckSeconds. */
+  tokens: { lastUsedIntervalSeconds: number; recheckSeconds: number };
 }
 
 export class ConfigError extends Error {
@@ -134,6 +136,10 @@ export function loadConfig(env: Env = process.env): BurrowConfig {
     tiddle: { scheduler: bool('BURROW_TIDDLE_SCHEDULER', true), proposer },
     continuity: { reconcileIntervalSeconds: int('BURROW_CONTINUITY_RECONCILE_INTERVAL_SECONDS', 30, 0, 86_400) },
     owners: { perAgent: int('BURROW_OWNERS_PER_AGENT', 4, 1, 1000), max: int('BURROW_OWNERS_MAX', 0, 0, 100_000) },
+    tokens: {
+      lastUsedIntervalSeconds: int('BURROW_TOKEN_LAST_USED_INTERVAL_SECONDS', 60, 0, 86_400),
+      recheckSeconds: int('BURROW_TOKEN_RECHECK_SECONDS', 10, 1, 3600),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

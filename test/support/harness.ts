@@ -81,6 +81,7 @@ export function testConfig(database: DatabaseConfig, overrides: Partial<BurrowCo
     tiddle: { scheduler: false, proposer: { kind: 'noop' } },
     continuity: { reconcileIntervalSeconds: 0 },
     owners: { perAgent: 4, max: 0 },
+    tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 10 },
     ...overrides,
   };
 }
