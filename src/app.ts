@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createYoga, type YogaInitialContext } from 'graphql-yoga';
+import { createGraphQLError, createYoga, type YogaInitialContext } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -12,6 +12,7 @@ import type { BurrowConfig } from './config.js';
 import type { Context } from './context.js';
 import type { Database } from './db/database.js';
 import { scopeFromHeaders } from './auth/tokens.service.js';
+import { rateLimitedError } from './limits/rate-limit.js';
 import { TOKEN_ENDED_CLOSE_CODE, useEndStreamsWithToken } from './auth/token-watch.js';
 import type { Viewer } from './auth/viewer.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -62,6 +63,8 @@ export function buildApp(deps: AppDeps) {
         // A WebSocket operation racing its socket's close after the token ended.
         throw unauthenticatedError();
       }
+      const retryAfter = services.rateLimiter.take(viewer.tokenId);
+      if (retryAfter !== null) throw rateLimitedError(retryAfter);
       return { viewer, services, requestId, logger: logger.child({ requestId }), transport: initial.transport ?? 'http' };
     },
   });
@@ -107,12 +110,23 @@ export function buildApp(deps: AppDeps) {
         }
         const errors = validate(envelopedSchema, document);
         if (errors.length > 0) return errors;
+        let contextValue;
+        try {
+          contextValue = await contextFactory();
+        } catch (error) {
+          // A typed refusal of this operation (rate limit, ended token) is its error, not the
+          // socket's end; the HTTP status and headers mean nothing here.
+          const { http: _http, ...extensions } = (error as GraphQLError).extensions ?? {};
+          if (!extensions.code) throw error;
+          // createGraphQLError: graphql-ws checks instanceof against the copy of graphql it loads.
+          return [createGraphQLError((error as Error).message, { extensions })];
+        }
         return {
           schema: envelopedSchema,
           operationName: payload.operationName,
           document,
           variableValues: payload.variables,
-          contextValue: await contextFactory(),
+          contextValue,
           rootValue: { execute, subscribe },
         };
       },

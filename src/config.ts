@@ -49,6 +49,8 @@ export interface BurrowConfig {
   owners: { perAgent: number; max: number };
   /** last_used_at is written at most once per interval per token; open connections' tokens are rechecked every recheckSeconds. */
   tokens: { lastUsedIntervalSeconds: number; recheckSeconds: number };
+  /** Per-token token bucket, per instance: perSecond refill (0: off), burst capacity. */
+  rateLimit: { perSecond: number; burst: number };
 }
 
 export class ConfigError extends Error {
@@ -140,6 +142,7 @@ export function loadConfig(env: Env = process.env): BurrowConfig {
       lastUsedIntervalSeconds: int('BURROW_TOKEN_LAST_USED_INTERVAL_SECONDS', 60, 0, 86_400),
       recheckSeconds: int('BURROW_TOKEN_RECHECK_SECONDS', 10, 1, 3600),
     },
+    rateLimit: { perSecond: int('BURROW_RATE_LIMIT_PER_SECOND', 50, 0, 1_000_000), burst: int('BURROW_RATE_LIMIT_BURST', 500, 1, 10_000_000) },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -10,6 +10,7 @@ import type { FaultInjector } from './lib/faults.js';
 import type { Logger } from './lib/logger.js';
 import { TokensService } from './auth/tokens.service.js';
 import { TokenWatch } from './auth/token-watch.js';
+import { RateLimiter } from './limits/rate-limit.js';
 import { EventHub } from './events/hub.js';
 import { EventLogSweeper } from './events/sweeper.js';
 import { AgentsService } from './domains/agents/agents.service.js';
@@ -45,6 +46,7 @@ export function createServices(deps: ServiceDeps) {
   const db = database.db;
   const hub = new EventHub(database, logger.child({ component: 'events' }));
   const tokens = new TokensService(db, clock, config.tokens.lastUsedIntervalSeconds * 1000);
+  const rateLimiter = new RateLimiter(clock, config.rateLimit);
   const tokenWatch = new TokenWatch(database, clock, logger.child({ component: 'tokens' }), config.tokens.recheckSeconds);
   const agents = new AgentsService(db, clock, faults);
   const working = new WorkingMemoryService(db, clock, faults, config.workingMemory.defaultTtlDays);
@@ -78,7 +80,7 @@ export function createServices(deps: ServiceDeps) {
     const interval = config.embeddings.indexIntervalMs;
     background.push(new IntervalJob('brain-embedding-indexer', interval, async () => void (await brains.indexPendingEmbeddings()), logger));
   }
-  return { config, database, clock, hub, tokens, tokenWatch, agents, working, handoffs, conversations, retention, continuity, tiddle, brains, background };
+  return { config, database, clock, hub, tokens, tokenWatch, rateLimiter, agents, working, handoffs, conversations, retention, continuity, tiddle, brains, background };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -105,3 +105,36 @@ describe('every problem at once', () => {
     expect(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'embedded', BURROW_PORT: '4555' }).port).toBe(4555);
   });
 });
+
+describe('security settings (docs/security.md)', () => {
+  it('defaults: 4 owners per agent, owner connections a quarter of max_connections, last use written once a minute, recheck every 10 s, 50 requests/s with bursts of 500 per token', () => {
+    const config = loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'embedded' });
+    expect([config.owners, config.tokens, config.rateLimit]).toEqual([
+      { perAgent: 4, max: 0 },
+      { lastUsedIntervalSeconds: 60, recheckSeconds: 10 },
+      { perSecond: 50, burst: 500 },
+    ]);
+  });
+
+  it('reads each from its variable and refuses values out of range', () => {
+    const config = loadConfig({
+      BURROW_POSTGRES_LIFECYCLE: 'embedded',
+      BURROW_OWNERS_PER_AGENT: '2',
+      BURROW_OWNERS_MAX: '20',
+      BURROW_TOKEN_LAST_USED_INTERVAL_SECONDS: '300',
+      BURROW_TOKEN_RECHECK_SECONDS: '5',
+      BURROW_RATE_LIMIT_PER_SECOND: '0',
+      BURROW_RATE_LIMIT_BURST: '10',
+    });
+    expect([config.owners, config.tokens, config.rateLimit]).toEqual([
+      { perAgent: 2, max: 20 },
+      { lastUsedIntervalSeconds: 300, recheckSeconds: 5 },
+      { perSecond: 0, burst: 10 },
+    ]);
+    expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'embedded', BURROW_OWNERS_PER_AGENT: '0', BURROW_RATE_LIMIT_BURST: '0', BURROW_TOKEN_RECHECK_SECONDS: 'x' })).toEqual([
+      'BURROW_OWNERS_PER_AGENT="0" must be a whole number from 1 to 1000',
+      'BURROW_TOKEN_RECHECK_SECONDS="x" must be a whole number from 1 to 3600',
+      'BURROW_RATE_LIMIT_BURST="0" must be a whole number from 1 to 10000000',
+    ]);
+  });
+});

@@ -82,6 +82,8 @@ export function testConfig(database: DatabaseConfig, overrides: Partial<BurrowCo
     continuity: { reconcileIntervalSeconds: 0 },
     owners: { perAgent: 4, max: 0 },
     tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 10 },
+    // Off: the manual clock never refills a bucket by itself (test/rate-limit.test.ts turns it on).
+    rateLimit: { perSecond: 0, burst: 500 },
     ...overrides,
   };
 }
