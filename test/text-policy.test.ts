@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient, CallOptions } from '../client/sdk.js';
-import { JSON_DEPTH_LIMIT } from '../src/lib/text-policy.js';
+import { IDENTIFIER_LIMIT, JSON_DEPTH_LIMIT } from '../src/lib/text-policy.js';
 import { openOwner, ok } from './support/continuity.js';
 import { recordingLogger, requestError, startServer, type TestServer } from './support/harness.js';
 
@@ -60,6 +60,11 @@ describe.each([['http'], ['ws']] as const)('over %s', (transport) => {
     expect((await server.operator.agent({ id: `text-${transport}-rlo` })).agent).toBeNull();
     const record = (await agent.memoryWorkingWrite({ input: { id: `rec\u200F${transport}`, kind: 'TASK', title: 't', content: 'c' } }, call)).memoryWorkingWrite;
     expect(record).toMatchObject({ __typename: 'ValidationFailed', field: 'id' });
+    // Identifiers and names are bounded (an index entry must fit a page), whatever the field.
+    const longRef = (await server.operator.brainSave({ input: { agentId: 'a'.repeat(IDENTIFIER_LIMIT + 1), title: 't', content: 'c' } }, call)).brainSave;
+    expect(longRef).toMatchObject({ __typename: 'ValidationFailed', field: 'agentId', limit: IDENTIFIER_LIMIT });
+    const mbId = (await agent.memoryWorkingWrite({ input: { id: 'i'.repeat(1_000_000), kind: 'TASK', title: 't', content: 'c' } }, call)).memoryWorkingWrite;
+    expect(mbId).toMatchObject({ __typename: 'ValidationFailed', field: 'id', limit: IDENTIFIER_LIMIT });
     // Right-to-left text is ordinary content.
     const arabic = `مرحبا \u202B embedded \u202C ${transport}`;
     const saved = ok((await agent.brainSave({ input: { title: arabic, content: arabic } }, call)).brainSave, 'BrainSaveSuccess');

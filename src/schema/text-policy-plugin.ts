@@ -8,7 +8,7 @@
  */
 import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from '@pothos/core';
 import type { GraphQLFieldResolver, GraphQLInputObjectType, GraphQLInputType, GraphQLList, GraphQLResolveInfo } from 'graphql';
-import { assertCleanText, assertJsonValue } from '../lib/text-policy.js';
+import { assertCleanText, assertJsonValue, IDENTIFIER_LIMIT } from '../lib/text-policy.js';
 
 // Types are told apart by their tag, not instanceof: the executor and the schema may hold
 // graphql classes from different copies of the module (ESM and CJS).
@@ -34,7 +34,9 @@ function checkValue(field: string, type: GraphQLInputType, value: unknown): void
     return;
   }
   if (kind === 'GraphQLScalarType') {
-    if ((nullable as { name: string }).name === 'JSON') assertJsonValue(field, value);
+    const name = (nullable as { name: string }).name;
+    if (name === 'JSON') assertJsonValue(field, value);
+    else if (name === 'ID' && typeof value === 'string') assertCleanText(field, value, null, { identifier: true, identifierLimit: 2 * IDENTIFIER_LIMIT });
     else if (typeof value === 'string') assertCleanText(field, value);
   }
 }
