@@ -1,6 +1,7 @@
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 
@@ -137,4 +138,107 @@ describe('security settings (docs/security.md)', () => {
       'BURROW_RATE_LIMIT_BURST="0" must be a whole number from 1 to 10000000',
     ]);
   });
+});
+
+/**
+ * The shipped defaults. The test harness writes its own config (testConfig), so without these
+ * checks a changed default would pass every other test. The lifetimes that are constants rather
+ * than configuration are pinned through behaviour elsewhere: handoffs 14 days
+ * (handoffs.test.ts), rolling cards 90 days (tiddle.test.ts).
+ */
+describe('shipped defaults', () => {
+  it('gives every limit, lifetime and interval its default with nothing but the lifecycle set', () => {
+    // Strict equality: a new setting fails here until its default is written down.
+    expect(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'embedded' })).toStrictEqual({
+      port: 4000,
+      host: '127.0.0.1',
+      graphiql: true,
+      logLevel: 'info',
+      database: { lifecycle: 'embedded', dataDir: './.burrow/data' },
+      events: { retentionDays: 30 },
+      workingMemory: { defaultTtlDays: 90 },
+      retention: { graceDays: 7, intervalSeconds: 3600 },
+      embeddings: null,
+      tiddle: { scheduler: true, proposer: { kind: 'noop' } },
+      continuity: { reconcileIntervalSeconds: 30 },
+    });
+    // The only thing an empty environment lacks is the lifecycle.
+    expect(problems({})).toHaveLength(1);
+  });
+
+  it('defaults the external database fields, pool and version gate', () => {
+    expect(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external' }).database).toStrictEqual({
+      lifecycle: 'external',
+      connectionString: 'postgres://postgres@localhost:5432/postgres',
+      display: 'localhost:5432/postgres',
+      tls: 'disable',
+      caPem: null,
+      requiredMajor: 17,
+      poolMax: 10,
+    });
+  });
+
+  it('defaults the embeddings and proposer timeouts and the indexing interval', () => {
+    expect(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'embedded', BURROW_EMBEDDINGS_URL: 'http://e/v1', BURROW_EMBEDDINGS_MODEL: 'm' }).embeddings).toStrictEqual({
+      url: 'http://e/v1',
+      model: 'm',
+      apiKey: null,
+      timeoutMs: 5000,
+      indexIntervalMs: 5000,
+    });
+    expect(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'embedded', BURROW_TIDDLE_PROPOSER: 'openai', BURROW_TIDDLE_URL: 'http://t/v1', BURROW_TIDDLE_MODEL: 'm' }).tiddle).toStrictEqual({
+      scheduler: true,
+      proposer: { kind: 'openai', url: 'http://t/v1', model: 'm', apiKey: null, timeoutMs: 30_000 },
+    });
+  });
+
+  it('turns GraphiQL off in production unless asked for, and takes BURROW_HOST', () => {
+    expect(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'embedded', NODE_ENV: 'production' }).graphiql).toBe(false);
+    expect(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'embedded', NODE_ENV: 'production', BURROW_GRAPHIQL: 'true' }).graphiql).toBe(true);
+    expect(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'embedded', BURROW_HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+  });
+});
+
+describe('every numeric setting at its bounds', () => {
+  const embedded = { BURROW_POSTGRES_LIFECYCLE: 'embedded' };
+  const external = { BURROW_POSTGRES_LIFECYCLE: 'external' };
+  const withEmbeddings = { ...embedded, BURROW_EMBEDDINGS_URL: 'http://e/v1', BURROW_EMBEDDINGS_MODEL: 'm' };
+  const withProposer = { ...embedded, BURROW_TIDDLE_PROPOSER: 'openai', BURROW_TIDDLE_URL: 'http://t/v1', BURROW_TIDDLE_MODEL: 'm' };
+  type Config = ReturnType<typeof loadConfig>;
+  const bounds: { name: string; min: number; max: number; env: Record<string, string>; read: (c: Config) => number }[] = [
+    { name: 'BURROW_PORT', min: 0, max: 65_535, env: embedded, read: (c) => c.port },
+    { name: 'BURROW_EVENT_RETENTION_DAYS', min: 1, max: 36_500, env: embedded, read: (c) => c.events.retentionDays },
+    { name: 'BURROW_WORKING_TTL_DAYS', min: 1, max: 36_500, env: embedded, read: (c) => c.workingMemory.defaultTtlDays },
+    { name: 'BURROW_RETENTION_GRACE_DAYS', min: 0, max: 36_500, env: embedded, read: (c) => c.retention.graceDays },
+    { name: 'BURROW_RETENTION_INTERVAL_SECONDS', min: 0, max: 604_800, env: embedded, read: (c) => c.retention.intervalSeconds },
+    { name: 'BURROW_CONTINUITY_RECONCILE_INTERVAL_SECONDS', min: 0, max: 86_400, env: embedded, read: (c) => c.continuity.reconcileIntervalSeconds },
+    { name: 'BURROW_EMBEDDINGS_TIMEOUT_MS', min: 50, max: 120_000, env: withEmbeddings, read: (c) => c.embeddings!.timeoutMs },
+    { name: 'BURROW_EMBEDDINGS_INDEX_INTERVAL_MS', min: 0, max: 86_400_000, env: withEmbeddings, read: (c) => c.embeddings!.indexIntervalMs },
+    {
+      name: 'BURROW_TIDDLE_TIMEOUT_MS',
+      min: 100,
+      max: 600_000,
+      env: withProposer,
+      read: (c) => (c.tiddle.proposer.kind === 'openai' ? c.tiddle.proposer.timeoutMs : NaN),
+    },
+    { name: 'BURROW_POSTGRES_PORT', min: 1, max: 65_535, env: external, read: (c) => Number(new URL((c.database as { connectionString: string }).connectionString).port) },
+    { name: 'BURROW_POSTGRES_REQUIRED_MAJOR', min: 9, max: 99, env: external, read: (c) => (c.database as { requiredMajor: number }).requiredMajor },
+    { name: 'BURROW_POSTGRES_POOL_MAX', min: 1, max: 200, env: external, read: (c) => (c.database as { poolMax: number }).poolMax },
+  ];
+
+  it('covers every whole-number variable config.ts reads', () => {
+    const source = readFileSync(fileURLToPath(new URL('../src/config.ts', import.meta.url)), 'utf8');
+    const read = [...source.matchAll(/\bint\('([A-Z0-9_]+)'/g)].map((m) => m[1]).sort();
+    expect(bounds.map((b) => b.name).sort()).toEqual(read);
+  });
+
+  for (const { name, min, max, env, read } of bounds) {
+    it(`${name}: ${min} and ${max} accepted, ${min - 1} and ${max + 1} refused naming it`, () => {
+      expect(read(loadConfig({ ...env, [name]: String(min) }))).toBe(min);
+      expect(read(loadConfig({ ...env, [name]: String(max) }))).toBe(max);
+      for (const refused of [min - 1, max + 1, min + 0.5]) {
+        expect(problems({ ...env, [name]: String(refused) })).toEqual([`${name}="${refused}" must be a whole number from ${min} to ${max}`]);
+      }
+    });
+  }
 });

@@ -318,6 +318,75 @@ describe('effects, manifests and recovery queues', () => {
     await heir.close();
   });
 
+  it('a durable final result survives any number of crashes: each recovery is queued to finish, never to run the turn again (issue 11)', async () => {
+    const { client, owner } = await agent('cont-crashes');
+    await start(client, owner, 'twice');
+    const result = '{"reply":"committed once"}';
+    ok((await client.finalizeContinuityRun({ input: { runId: 'twice', generation: 1, ownerId: owner.ownerId, result } })).finalizeContinuityRun, 'FinalizeContinuityRunSuccess');
+    ok(
+      (await client.interruptContinuityRun({ input: { runId: 'twice', generation: 1, ownerId: owner.ownerId, reason: 'delivery failed' } })).interruptContinuityRun,
+      'InterruptContinuityRunSuccess',
+    );
+    await owner.close();
+    const first = (await client.reconcileContinuity({ agentId: 'cont-crashes' })).reconcileContinuity;
+    expect(first.recoveryPending.map((r) => [r.runId, r.recoveryQueue])).toEqual([['twice', [{ kind: 'FINISH_FINALIZATION', headRevision: 0 }]]]);
+
+    // Heirs at generations 2 and 3 each claim the run and die before finishing it (RUNNING).
+    for (const generation of [2, 3]) {
+      const heir = await openOwner(client);
+      const claimed = ok(
+        (await client.claimContinuityRecovery({ input: { runId: 'twice', ownerId: heir.ownerId, expectedGeneration: generation - 1 } })).claimContinuityRecovery,
+        'ClaimContinuityRecoverySuccess',
+      ).run;
+      expect([claimed.state, claimed.generation, claimed.finalResult]).toEqual(['RUNNING', generation, result]);
+      await abandon(client, 'cont-crashes', heir);
+      const reconciled = (await client.reconcileContinuity({ agentId: 'cont-crashes' })).reconcileContinuity;
+      expect(reconciled.interrupted.map((r) => r.interruptionManifest)).toMatchObject([
+        { reason: 'owner_abandoned', stateAtInterruption: 'RUNNING', generation, ownerId: heir.ownerId, finalResultDurable: true },
+      ]);
+      expect(reconciled.recoveryPending.map((r) => [r.runId, r.state, r.finalResult, r.recoveryQueue])).toEqual([
+        ['twice', 'RECOVERY_PENDING', result, [{ kind: 'FINISH_FINALIZATION', headRevision: 0 }]],
+      ]);
+    }
+
+    // A fourth crash after the heir re-entered finalization is queued to finish as well.
+    const late = await openOwner(client);
+    ok((await client.claimContinuityRecovery({ input: { runId: 'twice', ownerId: late.ownerId, expectedGeneration: 3 } })).claimContinuityRecovery, 'ClaimContinuityRecoverySuccess');
+    ok((await client.finalizeContinuityRun({ input: { runId: 'twice', generation: 4, ownerId: late.ownerId } })).finalizeContinuityRun, 'FinalizeContinuityRunSuccess');
+    await abandon(client, 'cont-crashes', late);
+    const fourth = (await client.reconcileContinuity({ agentId: 'cont-crashes' })).reconcileContinuity;
+    expect(fourth.interrupted[0].interruptionManifest).toMatchObject({ stateAtInterruption: 'FINALIZING', generation: 4, finalResultDurable: true });
+    expect(fourth.recoveryPending[0].recoveryQueue).toEqual([{ kind: 'FINISH_FINALIZATION', headRevision: 0 }]);
+
+    // The last heir finishes with the result committed at generation 1.
+    const last = await openOwner(client);
+    ok((await client.claimContinuityRecovery({ input: { runId: 'twice', ownerId: last.ownerId, expectedGeneration: 4 } })).claimContinuityRecovery, 'ClaimContinuityRecoverySuccess');
+    const fence = { runId: 'twice', generation: 5, ownerId: last.ownerId };
+    expect(ok((await client.finalizeContinuityRun({ input: fence })).finalizeContinuityRun, 'FinalizeContinuityRunSuccess').run.finalResult).toBe(result);
+    ok((await client.completeContinuityRun({ input: fence })).completeContinuityRun, 'CompleteContinuityRunSuccess');
+    const log = (await run(client, 'twice')).transitions.map((t) => `${t.from ?? '*'}>${t.to}@${t.generation}:${t.reason}`);
+    expect(log).toEqual([
+      '*>RUNNING@1:claimed',
+      'RUNNING>FINALIZING@1:finalizing',
+      'FINALIZING>INTERRUPTED@1:delivery failed',
+      'INTERRUPTED>RECOVERY_PENDING@1:assessed',
+      'RECOVERY_PENDING>RUNNING@2:recovery_claimed',
+      'RUNNING>INTERRUPTED@2:owner_abandoned',
+      'INTERRUPTED>RECOVERY_PENDING@2:assessed',
+      'RECOVERY_PENDING>RUNNING@3:recovery_claimed',
+      'RUNNING>INTERRUPTED@3:owner_abandoned',
+      'INTERRUPTED>RECOVERY_PENDING@3:assessed',
+      'RECOVERY_PENDING>RUNNING@4:recovery_claimed',
+      'RUNNING>FINALIZING@4:finalizing',
+      'FINALIZING>INTERRUPTED@4:owner_abandoned',
+      'INTERRUPTED>RECOVERY_PENDING@4:assessed',
+      'RECOVERY_PENDING>RUNNING@5:recovery_claimed',
+      'RUNNING>FINALIZING@5:finalizing',
+      'FINALIZING>COMPLETED@5:completed',
+    ]);
+    await last.close();
+  });
+
   it('a durable completion is never re-queued', async () => {
     const { client, owner } = await agent('cont-done');
     await start(client, owner, 'done');

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventLogSweeper } from '../src/events/sweeper.js';
+import { DAY_MS } from '../src/lib/clock.js';
+import { createLogger } from '../src/lib/logger.js';
 import { collect, NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer, faultSwitch } from './support/harness.js';
 
 let server: TestServer;
@@ -93,6 +96,46 @@ describe('agentEvents', () => {
     while (!text.includes('"sequence":2')) text += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
     expect(text).toContain('{"data":{"agentEvents":{"sequence":1,"type":"agent.created"}}}');
+  });
+});
+
+describe('sequences across pruning', () => {
+  const lastEventSequence = async (agentId: string) => (await server.operator.agent({ id: agentId })).agent!.lastEventSequence;
+
+  /** One run of the event log sweeper with the server's retention (it runs once when started; stop waits for that run). */
+  async function sweep() {
+    const sweeper = new EventLogSweeper(server.database.db, server.clock, server.app.services.config.events.retentionDays, createLogger('silent'));
+    sweeper.start();
+    await sweeper.stop();
+  }
+
+  it('continues an agent\'s sequence after its whole log was pruned, and lastEventSequence is the newest delivered', async () => {
+    await newAgent('ev-pruned');
+    await update('ev-pruned', 'one', 1);
+    await update('ev-pruned', 'two', 2);
+    expect(await lastEventSequence('ev-pruned')).toBe(3);
+    const logged = async () =>
+      (await server.database.pool.query('SELECT sequence FROM agent_events WHERE agent_id = $1 ORDER BY sequence', ['ev-pruned'])).rows.map((r) => Number(r.sequence));
+    expect(await logged()).toEqual([1, 2, 3]);
+
+    // One day past the retention: the sweeper removes every event of the agent.
+    server.clock.advance((server.app.services.config.events.retentionDays + 1) * DAY_MS);
+    await sweep();
+    expect(await logged()).toEqual([]);
+    expect(await lastEventSequence('ev-pruned')).toBe(3);
+
+    await update('ev-pruned', 'three', 3);
+    const replayed = await take(server.operator.agentEvents({ agentId: 'ev-pruned', after: 0 }), 1);
+    expect(replayed.map((e) => [e.agentEvents.sequence, e.agentEvents.type])).toEqual([[4, 'profile.updated']]);
+    expect(await lastEventSequence('ev-pruned')).toBe(4);
+
+    const live = collect(server.operator.agentEvents({ agentId: 'ev-pruned', after: 4 }));
+    await update('ev-pruned', 'four', 4);
+    const delivered = await live.waitFor(1);
+    await live.stop();
+    expect(delivered.map((e) => e.agentEvents.sequence)).toEqual([5]);
+    expect(await lastEventSequence('ev-pruned')).toBe(5);
+    expect(await logged()).toEqual([4, 5]);
   });
 });
 

@@ -190,12 +190,38 @@ describe('automatic handoffs', () => {
     const read = (await client.sessionReadHandoff({})).sessionReadHandoff;
     expect(read).toHaveLength(1);
     expect(read[0]).toMatchObject({ origin: 'EXPLICIT', title: 'mine', revision: 3, updatedAt: explicit.updatedAt });
-    // Once the explicit handoff has expired it holds nothing back.
+  });
+
+  it('never overwrite an expired explicit handoff either: it keeps its slot until retention removes it (issue 11)', async () => {
+    const client = await server.agentClient('ho-expired', { scope: 'p', session: 's' });
+    const other = await server.client({ agentId: 'ho-expired', scope: 'p', session: 's-other' });
     const start = server.clock.now();
-    server.clock.advance(14 * DAY_MS);
-    expect((await client.sessionReadHandoff({})).sessionReadHandoff).toEqual([]);
-    const after = await writeAutomatic(client, automaticInput({ title: 'auto after expiry' }));
-    expect(after).toMatchObject({ written: true, handoff: { origin: 'AUTOMATIC', title: 'auto after expiry' } });
+    const explicit = handoff(await writeExplicit(client, explicitInput({ title: 'mine', ttlDays: 1 })));
+    server.clock.advance(1000);
+    await writeAutomatic(other, automaticInput({ title: 'other session' }));
+    const row = async () =>
+      (await server.database.pool.query('SELECT origin, title, revision, expires_at FROM session_handoffs WHERE agent_id = $1 AND session_id = $2', ['ho-expired', 's'])).rows;
+    const stored = await row();
+
+    // At the instant it expires, and long after (but within retention's grace), the explicit row stays.
+    for (const at of [DAY_MS, DAY_MS + 1000, 7 * DAY_MS]) {
+      server.clock.set(new Date(start.getTime() + at));
+      const refused = await writeAutomatic(client, automaticInput({ title: 'auto over expired' }));
+      expect(refused).toMatchObject({ written: false, skippedReason: 'EXPLICIT_EXPIRED', handoff: { id: explicit.id, origin: 'EXPLICIT', title: 'mine', revision: 1, expiresAt: explicit.expiresAt } });
+      expect(await row()).toEqual(stored);
+      // Reading shows unexpired handoffs only: the session's expired explicit one is not among them,
+      // and the refused automatic one was never stored.
+      expect((await client.sessionReadHandoff({})).sessionReadHandoff.map((h) => [h.sessionId, h.title])).toEqual([['s-other', 'other session']]);
+    }
+    // The agent itself may replace it with a new explicit handoff at any time; here it does not.
+    // Retention removes the explicit row once its grace (7 days after expiry) has passed ...
+    server.clock.set(new Date(start.getTime() + 8 * DAY_MS + 1));
+    const report = (await server.operator.runRetention()).runRetention;
+    expect(report.stores.find((s) => s.store === 'session_handoffs')!.removed).toBeGreaterThanOrEqual(1);
+    expect(await row()).toEqual([]);
+    // ... and only then does an automatic handoff take the session's slot.
+    const after = await writeAutomatic(client, automaticInput({ title: 'auto after retention' }));
+    expect(after).toMatchObject({ written: true, skippedReason: null, handoff: { origin: 'AUTOMATIC', title: 'auto after retention', revision: 1 } });
     server.clock.set(start);
   });
 });
@@ -237,7 +263,7 @@ describe('sessionReadHandoff', () => {
     const titles = async (first?: number) => (await current.sessionReadHandoff({ first })).sessionReadHandoff.map((h) => h.title);
     expect(await titles()).toEqual(['explicit short-lived', 'explicit oldest', 'current session', 'newest other', 'older other']);
     expect(await titles(2)).toEqual(['explicit short-lived', 'explicit oldest']);
-    expect((await requestError(current.sessionReadHandoff({ first: 11 }))).code).toBe('BAD_REQUEST');
+    expect((await requestError(current.sessionReadHandoff({ first: 11 }))).code).toBe('VALIDATION_FAILED');
     server.clock.set(new Date(start.getTime() + 4000 + DAY_MS));
     expect(await titles()).toEqual(['explicit oldest', 'current session', 'newest other', 'older other']);
     server.clock.set(new Date(start.getTime() + 14 * DAY_MS + 500));

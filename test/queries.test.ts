@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NEEDS_REAL_SERVER, onRealServer, startServer, type TestServer } from './support/harness.js';
+import { NEEDS_REAL_SERVER, onRealServer, requestError, startServer, type TestServer } from './support/harness.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -40,6 +40,33 @@ describe('no N+1', () => {
     }
     expect(seen).toHaveLength(new Set(seen).size);
     expect(seen.length).toBeGreaterThanOrEqual(50);
+  });
+});
+
+/** The same cursor with its binding kept and its position replaced. */
+function tampered(cursor: string, position: unknown[]): string {
+  const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return Buffer.from(JSON.stringify({ ...parsed, p: position })).toString('base64url');
+}
+
+describe('tampered cursors', () => {
+  it('answers BAD_CURSOR for a forged position with a valid binding, on agents and brainMemories', async () => {
+    const agents = await server.operator.agents({ first: 1 });
+    const agentsCursor = agents.agents.pageInfo.endCursor!;
+    for (const position of [['not a date', 'x'], [agents.agents.edges[0].node.agentId], [null, null], ['2026-01-01T00:00:00.000Z', 42]]) {
+      expect((await requestError(server.operator.agents({ first: 1, after: tampered(agentsCursor, position) }))).code).toBe('BAD_CURSOR');
+    }
+    const owner = agents.agents.edges[0].node.agentId;
+    for (let i = 0; i < 2; i++) await server.operator.brainSave({ input: { agentId: owner, title: `cursor ${i}`, content: 'tampering' } });
+    const memories = await server.operator.brainMemories({ agentId: owner, first: 1 });
+    const memoriesCursor = memories.brainMemories.pageInfo.endCursor!;
+    expect((await requestError(server.operator.brainMemories({ agentId: owner, first: 1, after: tampered(memoriesCursor, ['x', 'y']) }))).code).toBe('BAD_CURSOR');
+  });
+
+  it('binds agents cursors to who lists: an operator cursor is not an agent token\'s', async () => {
+    const agents = await server.operator.agents({ first: 1 });
+    const own = await server.client({ agentId: agents.agents.edges[0].node.agentId });
+    expect((await requestError(own.agents({ first: 1, after: agents.agents.pageInfo.endCursor }))).code).toBe('CURSOR_MISMATCH');
   });
 });
 

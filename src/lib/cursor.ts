@@ -16,6 +16,8 @@ export function encodeCursor(binding: string, position: unknown[]): string {
   return Buffer.from(JSON.stringify({ b: binding, p: position })).toString('base64url');
 }
 
+const malformed = () => new RequestError('BAD_CURSOR', 'the cursor is malformed');
+
 /** Returns the position, or null for no cursor. Malformed: BAD_CURSOR; other binding: CURSOR_MISMATCH. */
 export function decodeCursor(cursor: string | null | undefined, binding: string): unknown[] | null {
   if (cursor == null) return null;
@@ -23,15 +25,39 @@ export function decodeCursor(cursor: string | null | undefined, binding: string)
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    throw new RequestError('BAD_CURSOR', 'the cursor is malformed');
+    throw malformed();
   }
   if (typeof parsed !== 'object' || parsed === null || typeof parsed.b !== 'string' || !Array.isArray(parsed.p)) {
-    throw new RequestError('BAD_CURSOR', 'the cursor is malformed');
+    throw malformed();
   }
   if (parsed.b !== binding) {
     throw new RequestError('CURSOR_MISMATCH', 'this cursor belongs to another list (another agent, query or filter); start again without it');
   }
   return parsed.p;
+}
+
+/**
+ * A (timestamp, id) keyset cursor, the shape every newest-first list uses. A cursor whose binding
+ * is right but whose position was tampered with is BAD_CURSOR, like any other malformed cursor.
+ */
+export function decodeTimeIdCursor(cursor: string | null | undefined, binding: string): { at: Date; id: string } | null {
+  const position = decodeCursor(cursor, binding);
+  if (!position) return null;
+  const [time, id] = position;
+  const at = typeof time === 'string' ? new Date(time) : null;
+  if (position.length !== 2 || !at || Number.isNaN(at.getTime()) || typeof id !== 'string') throw malformed();
+  return { at, id };
+}
+
+export const encodeTimeIdCursor = (binding: string, at: Date, id: string) => encodeCursor(binding, [at.toISOString(), id]);
+
+/** A cursor holding one non-negative integer position (e.g. a conversation entry's position). */
+export function decodePositionCursor(cursor: string | null | undefined, binding: string): number | null {
+  const position = decodeCursor(cursor, binding);
+  if (!position) return null;
+  const [value] = position;
+  if (position.length !== 1 || typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw malformed();
+  return value;
 }
 
 /** Validates a page size: 1..max, default `fallback`. */

@@ -1,7 +1,9 @@
 /**
  * A tiny OpenAI-compatible /v1/embeddings server on 127.0.0.1 with deterministic vectors: each
  * dimension is a topic, and words (with a few synonyms) add weight to their topic. The mode
- * switches between answering, failing with HTTP 500, and answering too late.
+ * switches between answering, failing with HTTP 500, answering too late, and answering a zero
+ * vector for every input; `zeroFor` answers a zero vector only for inputs containing it, and
+ * `rejectFor` answers HTTP 400 to any request with an input containing it.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,17 +39,21 @@ export function embedText(text: string): number[] {
   return vector;
 }
 
-export type EmbeddingMode = 'ok' | 'fail' | 'slow';
+export type EmbeddingMode = 'ok' | 'fail' | 'slow' | 'zero';
 
 export interface EmbeddingServer {
   url: string;
   mode: EmbeddingMode;
+  /** In mode 'ok', inputs containing this text get the zero vector (a broken model's answer). */
+  zeroFor: string | null;
+  /** In mode 'ok', a request with an input containing this text is refused with HTTP 400. */
+  rejectFor: string | null;
   requests: { model: string; input: string[]; authorization: string | null }[];
   close(): Promise<void>;
 }
 
 export async function startEmbeddingServer(slowMs = 2_000): Promise<EmbeddingServer> {
-  const state: EmbeddingServer = { url: '', mode: 'ok', requests: [], close: async () => {} };
+  const state: EmbeddingServer = { url: '', mode: 'ok', zeroFor: null, rejectFor: null, requests: [], close: async () => {} };
   const server: Server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
@@ -59,12 +65,15 @@ export async function startEmbeddingServer(slowMs = 2_000): Promise<EmbeddingSer
       const parsed = JSON.parse(body) as { model: string; input: string | string[] };
       const input = Array.isArray(parsed.input) ? parsed.input : [parsed.input];
       state.requests.push({ model: parsed.model, input, authorization: request.headers.authorization ?? null });
+      const zero = (text: string) => state.mode === 'zero' || (state.zeroFor !== null && text.includes(state.zeroFor));
       const answer = () => {
         if (response.destroyed) return;
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ object: 'list', model: parsed.model, data: input.map((text, index) => ({ object: 'embedding', index, embedding: embedText(text) })) }));
+        response.end(JSON.stringify({ object: 'list', model: parsed.model, data: input.map((text, index) => ({ object: 'embedding', index, embedding: zero(text) ? embedText('').map(() => 0) : embedText(text) })) }));
       };
-      if (state.mode === 'fail') {
+      if (state.rejectFor !== null && input.some((text) => text.includes(state.rejectFor!))) {
+        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'input too long' } }));
+      } else if (state.mode === 'fail') {
         response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'provider down' } }));
       } else if (state.mode === 'slow') {
         const timer = setTimeout(answer, slowMs);

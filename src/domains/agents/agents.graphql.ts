@@ -2,7 +2,7 @@ import { builder } from '../../schema/builder.js';
 import { WRITE_ERRORS } from '../../schema/errors.js';
 import { AgentEventRef, afterSequence } from '../../schema/events.js';
 import { assertAgentAccess, requireViewer, type Viewer } from '../../auth/viewer.js';
-import { bindingOf, decodeCursor, encodeCursor, pageSize, toConnection } from '../../lib/cursor.js';
+import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { badRequest } from '../../lib/errors.js';
 import { PROFILE_KINDS, type ProfileKind } from './agents.sql.js';
 import { profileReference, type AgentRow, type ProfileDocumentRow, type ProfileRevisionRow } from './agents.service.js';
@@ -131,11 +131,12 @@ builder.queryFields((t) => ({
     resolve: async (_, args, ctx) => {
       if (args.last != null || args.before != null) throw badRequest('agents pages forward only: use first/after');
       const limit = pageSize(args.first, 100, 20);
-      const binding = bindingOf('agents');
-      const position = decodeCursor(args.after, binding);
-      const after = position ? { createdAt: new Date(String(position[0])), id: String(position[1]) } : null;
+      // An agent token lists only itself: its cursors belong to its own list, not the operator's.
+      const binding = bindingOf('agents', ctx.viewer?.principal === 'AGENT' ? ctx.viewer.agentId : null);
+      const position = decodeTimeIdCursor(args.after, binding);
+      const after = position && { createdAt: position.at, id: position.id };
       const rows = await ctx.services.agents.listAgents(ctx.viewer, { limit: limit + 1, after });
-      return toConnection(rows, limit, (a) => encodeCursor(binding, [a.createdAt.toISOString(), a.id]));
+      return toConnection(rows, limit, (a) => encodeTimeIdCursor(binding, a.createdAt, a.id));
     },
   }),
   profileDocument: t.field({

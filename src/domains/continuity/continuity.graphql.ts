@@ -2,7 +2,7 @@ import { builder } from '../../schema/builder.js';
 import { ErrorInterface } from '../../schema/errors.js';
 import { AgentEventRef, afterSequence } from '../../schema/events.js';
 import { assertAgentAccess } from '../../auth/viewer.js';
-import { bindingOf, decodeCursor, encodeCursor, pageSize, toConnection } from '../../lib/cursor.js';
+import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { badRequest, ForbiddenError, NotFoundError, RequestError, ValidationError } from '../../lib/errors.js';
 import { CONTINUITY_RUN_STATES, EFFECT_OUTCOMES, type ContinuityRunState, type EffectOutcome } from './continuity.sql.js';
 import { ContinuityFenceError } from './continuity.errors.js';
@@ -165,11 +165,10 @@ builder.queryFields((t) => ({
       const limit = pageSize(args.first, 100, 20);
       const states = args.states ? [...new Set(args.states)].sort() : null;
       const binding = bindingOf('continuityRuns', args.agentId ?? ctx.viewer?.agentId ?? null, ...(states ?? []));
-      const position = decodeCursor(args.after, binding);
-      const after = position ? { createdAt: new Date(String(position[0])), runId: String(position[1]) } : null;
-      if (after && Number.isNaN(after.createdAt.getTime())) throw badRequest('the cursor is malformed');
+      const position = decodeTimeIdCursor(args.after, binding);
+      const after = position && { createdAt: position.at, runId: position.id };
       const { rows } = await ctx.services.continuity.listRuns(ctx.viewer, { agentId: args.agentId, states, limit: limit + 1, after });
-      return toConnection(rows, limit, (r) => encodeCursor(binding, [r.createdAt.toISOString(), r.runId]));
+      return toConnection(rows, limit, (r) => encodeTimeIdCursor(binding, r.createdAt, r.runId));
     },
   }),
   continuityOwners: t.field({

@@ -12,7 +12,7 @@ import { continuityState, type ContinuityRunState } from './continuity.sql.js';
 import { ContinuityFenceError } from './continuity.errors.js';
 import { effectsOf, readRun, runColumns, type ContinuityRunRow } from './continuity.reads.js';
 import { assertLiveOwner } from './continuity.fencing.js';
-import { bump, logTransition, writeManifest, type InterruptionManifest } from './continuity.transitions.js';
+import { bump, logTransition, writeManifest } from './continuity.transitions.js';
 import type { ContinuityDeps } from './continuity.service.js';
 
 export interface ReconcileResult {
@@ -123,13 +123,15 @@ async function assess(deps: ContinuityDeps, agentId: string, runId: string): Pro
   return deps.db.transaction(async (tx) => {
     const interruptedRun = and(eq(continuityState.agentId, agentId), eq(continuityState.runId, runId), eq(continuityState.state, 'INTERRUPTED'));
     const [locked] = await tx
-      .select({ headRevision: continuityState.headRevision, manifest: continuityState.interruptionManifest })
+      .select({ headRevision: continuityState.headRevision, resultStored: sql<boolean>`${continuityState.finalResult} IS NOT NULL` })
       .from(continuityState)
       .where(interruptedRun)
       .for('update', { skipLocked: true });
     if (!locked) return null;
-    // Only a run interrupted while finalizing with its result durable has finished its turn.
-    const turnDone = (locked.manifest as InterruptionManifest | null)?.finalResultDurable === true;
+    // A stored final result means the turn has finished, however many recoveries (and crashes
+    // of recovering heirs) came after the terminal commit: the row is the evidence, not the
+    // latest manifest, so an assessment can never forget it.
+    const turnDone = locked.resultStored === true;
     const effects = await effectsOf(tx, agentId, runId);
     const queue: RecoveryQueueItem[] = effects
       .filter((e) => e.outcome === 'UNKNOWN')

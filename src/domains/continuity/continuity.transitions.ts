@@ -18,6 +18,7 @@ export interface InterruptionManifest {
   generation: number;
   ownerId: string;
   headRevision: number;
+  /** A fenced terminal commit stored the final result, in this generation or an earlier one. */
   finalResultDurable: boolean;
   confirmedEffects: { effectId: string; kind: string; outcome: EffectOutcome; receiptAt: string | null }[];
   unconfirmedEffects: {
@@ -80,7 +81,9 @@ export async function writeManifest(tx: DbOrTx, run: ContinuityRunRow, from: Con
     generation: run.generation,
     ownerId: run.ownerId,
     headRevision: run.headRevision,
-    finalResultDurable: from === 'FINALIZING' && run.finalResult !== null,
+    // Only finalization stores a result, and nothing clears it: once stored, the turn is done
+    // whatever state a later generation was in when it died (a recovering heir is RUNNING).
+    finalResultDurable: run.finalResult !== null,
     confirmedEffects: effects
       .filter((e) => e.outcome !== 'UNKNOWN')
       .map((e) => ({ effectId: e.effectId, kind: e.kind, outcome: e.outcome as EffectOutcome, receiptAt: e.receiptAt?.toISOString() ?? null })),

@@ -1,7 +1,8 @@
 /**
  * Session handoffs: a compact goal, outcome and evidence pointers, one current handoff per agent,
  * scope and session. Explicit handoffs (the agent's own tool call) win over automatic ones (the
- * runtime's curator): an automatic write never replaces a live explicit handoff.
+ * runtime's curator): an automatic write never replaces an explicit handoff, live or expired;
+ * only retention removes an explicit one.
  */
 import { and, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
@@ -31,7 +32,7 @@ export interface HandoffInput {
 
 export type AutomaticHandoffOutcome =
   | { written: true; skippedReason: null; handoff: HandoffRow }
-  | { written: false; skippedReason: 'TRIVIAL' | 'EXPLICIT_PRESENT'; handoff: HandoffRow | null };
+  | { written: false; skippedReason: 'TRIVIAL' | 'EXPLICIT_PRESENT' | 'EXPLICIT_EXPIRED'; handoff: HandoffRow | null };
 
 export class HandoffsService {
   constructor(
@@ -53,7 +54,8 @@ export class HandoffsService {
   /**
    * The runtime's automatic handoff (agent tokens only). Trivial exchanges are skipped: no
    * successful tool evidence and fewer than 80 characters of goal, outcome and body together.
-   * Substantive planning is kept even when no tool ran. A live explicit handoff is never replaced.
+   * Substantive planning is kept even when no tool ran. An explicit handoff is never replaced,
+   * not even once it has expired: it keeps the session's slot until retention removes it.
    */
   async recordAutomatic(viewer: Viewer | null, input: HandoffInput): Promise<AutomaticHandoffOutcome> {
     const runtime = resolveRuntime(viewer, input);
@@ -69,13 +71,15 @@ export class HandoffsService {
       .select()
       .from(sessionHandoffs)
       .where(and(eq(sessionHandoffs.agentId, runtime.agentId), eq(sessionHandoffs.project, runtime.scope), eq(sessionHandoffs.sessionId, sessionId)));
-    return { written: false, skippedReason: 'EXPLICIT_PRESENT', handoff: explicit ?? null };
+    const expired = explicit !== undefined && explicit.expiresAt.getTime() <= this.clock.now().getTime();
+    return { written: false, skippedReason: expired ? 'EXPLICIT_EXPIRED' : 'EXPLICIT_PRESENT', handoff: explicit ?? null };
   }
 
   /**
    * One statement: an explicit write takes the session's slot unless an agent would replace a
-   * live operator-written handoff; an automatic one only when the slot holds an automatic or an
-   * expired handoff. Otherwise no row comes back and nothing changed.
+   * live operator-written handoff; an automatic one only when the slot holds an automatic
+   * handoff (an explicit one, even expired, stays until retention removes it). Otherwise no row
+   * comes back and nothing changed.
    */
   private async upsert(runtime: RuntimeContext, sessionId: string, origin: HandoffOrigin, input: HandoffInput, refs: HandoffSourceRef[]) {
     const now = this.clock.now();
@@ -105,7 +109,7 @@ export class HandoffsService {
           set: { ...values, revision: sql`${h.revision} + 1` },
           setWhere:
             origin === 'AUTOMATIC'
-              ? or(eq(h.origin, 'AUTOMATIC'), sql`${h.expiresAt} <= ${now}`)
+              ? eq(h.origin, 'AUTOMATIC')
               : actor.kind === 'AGENT'
                 ? or(sql`${h.writtenByKind} <> 'OPERATOR'`, sql`${h.expiresAt} <= ${now}`)
                 : undefined,
@@ -123,7 +127,7 @@ export class HandoffsService {
    */
   async readRecent(viewer: Viewer | null, input: { agentId?: string | null; project?: string | null; first?: number | null }): Promise<HandoffRow[]> {
     const runtime = resolveRuntime(viewer, input);
-    const limit = input.first ?? 5;
+    const limit = input.first ?? HANDOFF_LIMITS.readDefault;
     if (!Number.isInteger(limit) || limit < 1 || limit > HANDOFF_LIMITS.read) {
       throw new ValidationError('first', `sessionReadHandoff returns 1 to ${HANDOFF_LIMITS.read} handoffs`, HANDOFF_LIMITS.read);
     }

@@ -13,6 +13,8 @@ export const HANDOFF_LIMITS = {
   ttlMax: 36_500,
   defaultTtlDays: 14,
   read: 10,
+  /** How many handoffs a read returns when it does not say. */
+  readDefault: 5,
   /** Below this many characters of goal+outcome+body, and with no tool evidence, an exchange is trivial. */
   trivialText: 80,
 } as const;
@@ -28,7 +30,8 @@ export interface HandoffSourceRef {
 
 /**
  * One current handoff per agent, scope and session. An explicit handoff holds its slot against
- * automatic writes until it expires (the upsert's WHERE refuses the automatic replacement).
+ * automatic writes until retention removes it, past its expiry (the upsert's WHERE refuses the
+ * automatic replacement).
  */
 export const sessionHandoffs = pgTable(
   'session_handoffs',

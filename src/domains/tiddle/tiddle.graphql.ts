@@ -2,7 +2,7 @@ import { builder } from '../../schema/builder.js';
 import { WRITE_ERRORS } from '../../schema/errors.js';
 import { AgentEventRef, afterSequence } from '../../schema/events.js';
 import { assertAgentAccess, requireViewer, resolveActingAgent, resolveScope } from '../../auth/viewer.js';
-import { bindingOf, decodeCursor, encodeCursor, pageSize, toConnection } from '../../lib/cursor.js';
+import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { badRequest, NotFoundError, ValidationError } from '../../lib/errors.js';
 import {
   CROSS_SCOPE_PROJECT,
@@ -14,6 +14,8 @@ import {
   type RejectedProposal,
   type ResidueRow,
 } from './tiddle.service.js';
+import { rollingSearchArgs } from './tiddle.inputs.js';
+import { argsFrom } from '../../schema/inputs.js';
 import { RESIDUE_EXCERPT_COUNT_LIMIT, RESIDUE_EXCERPT_TEXT_LIMIT } from './tiddle.sql.js';
 
 const ExcerptRef = builder.objectRef<{ role: string; text: string }>('TiddleExcerpt').implement({
@@ -165,21 +167,16 @@ builder.queryFields((t) => ({
       if (!project) throw badRequest('rollingCards needs a project (argument or Burrow-Continuity-Scope)');
       const limit = pageSize(args.first, 100, 20);
       const binding = bindingOf('rollingCards', agentId, project);
-      const position = decodeCursor(args.after, binding);
-      const after = position ? { updatedAt: new Date(String(position[0])), cardId: String(position[1]) } : null;
+      const position = decodeTimeIdCursor(args.after, binding);
+      const after = position && { updatedAt: position.at, cardId: position.id };
       const rows = await ctx.services.tiddle.listCards(viewer, agentId, project, { limit: limit + 1, after });
-      return toConnection(rows, limit, (c) => encodeCursor(binding, [c.updatedAt.toISOString(), c.cardId]));
+      return toConnection(rows, limit, (c) => encodeTimeIdCursor(binding, c.updatedAt, c.cardId));
     },
   }),
   memoryRollingSearch: t.field({
     type: RollingSearchRef,
     description: 'memory_rolling_search: the current agent\'s live cards in the current scope (at most 10). owner is "rolling_continuity", entersPrompt false.',
-    args: {
-      query: t.arg.string({ required: true }),
-      project: t.arg.string({ required: false, description: 'May only repeat the runtime scope' }),
-      agentId: t.arg.string({ required: false, description: 'Operators name the agent; agent tokens act as themselves' }),
-      limit: t.arg.int({ required: false }),
-    },
+    args: argsFrom(t.arg, rollingSearchArgs, {}),
     resolve: (_, args, ctx) => ctx.services.tiddle.search(ctx.viewer, args),
   }),
   tiddleStatus: t.field({

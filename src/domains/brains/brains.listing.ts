@@ -1,0 +1,78 @@
+/**
+ * The operator list of an agent's memories: live memories newest first, optionally filtered by a
+ * case-insensitive substring over title or content.
+ */
+import { and, desc, eq, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { RequestError } from '../../lib/errors.js';
+import { charLength, escapeLike } from '../../lib/text.js';
+import { assertAgentAccess, type Viewer } from '../../auth/viewer.js';
+import { brainMemories } from './brains.sql.js';
+import type { BrainMemoryRow } from './brains.memories.js';
+import { QUERY_MAX_LENGTH, QUERY_MIN_LENGTH } from './brains.search.js';
+
+export const LIST_PAGE_MAX = 100;
+/** How many of the newest memories the substring list scans before using the trigram index. */
+const LIST_PROBE_ROWS = 2_000;
+
+export class BrainListing {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * The operator list: live memories newest first, optionally filtered by case-insensitive
+   * substring over title or content (trigram-indexed). Fetches `limit` rows (callers pass +1).
+   */
+  async list(
+    viewer: Viewer | null,
+    input: { agentId: string; query: string | null; limit: number; after: { createdAt: Date; id: string } | null },
+  ): Promise<BrainMemoryRow[]> {
+    assertAgentAccess(viewer, input.agentId);
+    const conditions: (SQL | undefined)[] = [eq(brainMemories.agentId, input.agentId), sql`${brainMemories.deletedAt} IS NULL`];
+    if (input.after) {
+      conditions.push(
+        or(lt(brainMemories.createdAt, input.after.createdAt), and(eq(brainMemories.createdAt, input.after.createdAt), lt(brainMemories.id, input.after.id))),
+      );
+    }
+    const newestFirst = [desc(brainMemories.createdAt), desc(brainMemories.id)];
+    if (!input.query) {
+      return this.db.select().from(brainMemories).where(and(...conditions)).orderBy(...newestFirst).limit(input.limit);
+    }
+    const pattern = `%${escapeLike(input.query)}%`;
+    // A common term fills a page from the newest few thousand memories, which the newest-first
+    // index reads in milliseconds; sorting every trigram match would not. When the probe comes
+    // back short, the term is rare and the trigram-indexed query answers exactly.
+    const recent = this.db
+      .select()
+      .from(brainMemories)
+      .where(and(...conditions))
+      .orderBy(...newestFirst)
+      .limit(LIST_PROBE_ROWS)
+      .as('recent');
+    const probe = await this.db
+      .select()
+      .from(recent)
+      .where(or(sql`${recent.title} ILIKE ${pattern}`, sql`${recent.content} ILIKE ${pattern}`))
+      .orderBy(desc(recent.createdAt), desc(recent.id))
+      .limit(input.limit);
+    if (probe.length === input.limit) return probe as BrainMemoryRow[];
+    return this.db
+      .select()
+      .from(brainMemories)
+      .where(and(...conditions, or(sql`${brainMemories.title} ILIKE ${pattern}`, sql`${brainMemories.content} ILIKE ${pattern}`)))
+      .orderBy(...newestFirst)
+      .limit(input.limit);
+  }
+}
+
+/** Normalises the operator list's substring query: null/blank means "no filter". */
+export function listQuery(query: string | null | undefined): string | null {
+  if (query?.includes('\u0000')) throw new RequestError('BAD_REQUEST', 'query must not contain NUL characters');
+  const trimmed = query?.trim() ?? '';
+  if (trimmed === '') return null;
+  const length = charLength(trimmed);
+  if (length < QUERY_MIN_LENGTH) {
+    throw new RequestError('QUERY_TOO_SHORT', `a substring query needs at least ${QUERY_MIN_LENGTH} characters (got ${length}); omit it to list everything`);
+  }
+  if (length > QUERY_MAX_LENGTH) throw new RequestError('QUERY_TOO_LONG', `a query is limited to ${QUERY_MAX_LENGTH} characters (got ${length})`);
+  return trimmed;
+}

@@ -1,0 +1,319 @@
+/**
+ * Brains memories: one owning agent per memory, revision-checked edits in one statement,
+ * tombstones instead of erasure, operator ownership, and the revision history of each memory.
+ */
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import { ForbiddenError, NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
+import type { FaultInjector } from '../../lib/faults.js';
+import { newId } from '../../lib/ids.js';
+import { assertCleanText } from '../../lib/text-policy.js';
+import { charLength } from '../../lib/text.js';
+import { actorOf, resolveActingAgent, type Actor, type Viewer } from '../../auth/viewer.js';
+import { appendEvent } from '../../events/events.service.js';
+import { brainMemories, brainMemoryRevisions, BRAIN_CONTENT_LIMIT, BRAIN_SOURCE_REF_LENGTH_LIMIT, BRAIN_SOURCE_REFS_LIMIT, BRAIN_TITLE_LIMIT } from './brains.sql.js';
+
+export type BrainMemoryRow = typeof brainMemories.$inferSelect;
+export type BrainRevisionRow = typeof brainMemoryRevisions.$inferSelect;
+
+export const DELETE_BATCH_MAX = 100;
+
+export type DeletionStatus = 'DELETED' | 'NOT_FOUND' | 'REVISION_CONFLICT' | 'FORBIDDEN' | 'INVALID';
+
+export interface DeletionResult {
+  id: string;
+  status: DeletionStatus;
+  message: string;
+  currentRevision: number | null;
+  memory: BrainMemoryRow | null;
+}
+
+export interface SaveInput {
+  agentId?: string | null;
+  title: string;
+  content: string;
+  sourceRefs?: string[] | null;
+}
+
+export interface UpdateInput {
+  agentId?: string | null;
+  id: string;
+  expectedRevision: number;
+  title?: string | null;
+  content?: string | null;
+  sourceRefs?: string[] | null;
+}
+
+export class BrainMemories {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly faults: FaultInjector,
+  ) {}
+
+  // ---------------------------------------------------------------- writes
+
+  async save(viewer: Viewer | null, input: SaveInput): Promise<BrainMemoryRow> {
+    const { viewer: v, agentId } = resolveActingAgent(viewer, input.agentId);
+    const title = validateTitle(input.title);
+    const content = validateContent(input.content);
+    const sourceRefs = validateSourceRefs(input.sourceRefs ?? []);
+    const actor = actorOf(v);
+    const now = this.clock.now();
+    return this.db.transaction(async (tx) => {
+      const [memory] = await tx
+        .insert(brainMemories)
+        .values({
+          agentId,
+          id: newId(),
+          title,
+          content,
+          sourceRefs,
+          revision: 1,
+          ownership: actor.kind,
+          createdByKind: actor.kind,
+          createdById: actor.id,
+          updatedByKind: actor.kind,
+          updatedById: actor.id,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      await recordRevision(tx, this.clock, memory, 'created', actor);
+      this.faults('brains.save.after_revision');
+      await emitBrainEvent(tx, this.clock, memory, 'brain.created', actor);
+      return memory;
+    });
+  }
+
+  async update(viewer: Viewer | null, input: UpdateInput): Promise<BrainMemoryRow> {
+    const { viewer: v, agentId } = resolveActingAgent(viewer, input.agentId);
+    validateRevision(input.expectedRevision);
+    const changes: Partial<Pick<BrainMemoryRow, 'title' | 'content' | 'sourceRefs'>> = {};
+    if (input.title != null) changes.title = validateTitle(input.title);
+    if (input.content != null) changes.content = validateContent(input.content);
+    if (input.sourceRefs != null) changes.sourceRefs = validateSourceRefs(input.sourceRefs);
+    if (Object.keys(changes).length === 0) throw new ValidationError('input', 'an update needs at least one of title, content or sourceRefs');
+    const actor = actorOf(v);
+    return this.db.transaction(async (tx) => {
+      const now = this.clock.now();
+      const [memory] = await tx
+        .update(brainMemories)
+        .set({
+          ...changes,
+          revision: sql`${brainMemories.revision} + 1`,
+          ownership: actor.kind === 'OPERATOR' ? 'OPERATOR' : sql`${brainMemories.ownership}`,
+          updatedAt: now,
+          updatedByKind: actor.kind,
+          updatedById: actor.id,
+        })
+        .where(this.writable(agentId, input.id, input.expectedRevision, actor))
+        .returning();
+      if (!memory) throw await this.explainRejectedWrite(tx, agentId, input.id, input.expectedRevision, actor);
+      await recordRevision(tx, this.clock, memory, 'updated', actor);
+      this.faults('brains.update.after_revision');
+      await emitBrainEvent(tx, this.clock, memory, 'brain.updated', actor);
+      return memory;
+    });
+  }
+
+  async remove(viewer: Viewer | null, input: { agentId?: string | null; id: string; expectedRevision: number }): Promise<BrainMemoryRow> {
+    const { viewer: v, agentId } = resolveActingAgent(viewer, input.agentId);
+    validateRevision(input.expectedRevision);
+    return this.removeOne(agentId, input.id, input.expectedRevision, actorOf(v));
+  }
+
+  /**
+   * Each item is removed in its own transaction: a conflict on one never undoes another. A
+   * selected page is exactly the ids given, never "all memories".
+   */
+  async deleteMany(viewer: Viewer | null, input: { agentId: string; items: { id: string; expectedRevision: number }[] }): Promise<DeletionResult[]> {
+    const { viewer: v, agentId } = resolveActingAgent(viewer, input.agentId);
+    if (input.items.length === 0) throw new ValidationError('items', 'select at least one memory to delete', 1);
+    if (input.items.length > DELETE_BATCH_MAX) {
+      throw new ValidationError('items', `at most ${DELETE_BATCH_MAX} memories per request (got ${input.items.length})`, DELETE_BATCH_MAX);
+    }
+    const actor = actorOf(v);
+    const results: DeletionResult[] = [];
+    for (const item of input.items) {
+      try {
+        validateRevision(item.expectedRevision);
+        const memory = await this.removeOne(agentId, item.id, item.expectedRevision, actor);
+        results.push({ id: item.id, status: 'DELETED', message: `removed at revision ${memory.revision}`, currentRevision: memory.revision, memory });
+      } catch (error) {
+        if (error instanceof NotFoundError) results.push({ id: item.id, status: 'NOT_FOUND', message: error.message, currentRevision: null, memory: null });
+        else if (error instanceof RevisionConflictError) {
+          results.push({ id: item.id, status: 'REVISION_CONFLICT', message: error.message, currentRevision: error.currentRevision, memory: null });
+        } else if (error instanceof ForbiddenError) results.push({ id: item.id, status: 'FORBIDDEN', message: error.message, currentRevision: null, memory: null });
+        else if (error instanceof ValidationError) results.push({ id: item.id, status: 'INVALID', message: error.message, currentRevision: null, memory: null });
+        else throw error;
+      }
+    }
+    return results;
+  }
+
+  private async removeOne(agentId: string, id: string, expectedRevision: number, actor: Actor): Promise<BrainMemoryRow> {
+    return this.db.transaction(async (tx) => {
+      const now = this.clock.now();
+      const [memory] = await tx
+        .update(brainMemories)
+        .set({
+          revision: sql`${brainMemories.revision} + 1`,
+          deletedAt: now,
+          ownership: actor.kind === 'OPERATOR' ? 'OPERATOR' : sql`${brainMemories.ownership}`,
+          updatedAt: now,
+          updatedByKind: actor.kind,
+          updatedById: actor.id,
+        })
+        .where(this.writable(agentId, id, expectedRevision, actor))
+        .returning();
+      if (!memory) throw await this.explainRejectedWrite(tx, agentId, id, expectedRevision, actor);
+      await recordRevision(tx, this.clock, memory, 'removed', actor);
+      this.faults('brains.remove.after_revision');
+      await emitBrainEvent(tx, this.clock, memory, 'brain.removed', actor);
+      return memory;
+    });
+  }
+
+  /** The whole revision check (revision, tombstone, ownership) in the UPDATE's WHERE. */
+  private writable(agentId: string, id: string, expectedRevision: number, actor: Actor): SQL {
+    return and(
+      eq(brainMemories.agentId, agentId),
+      eq(brainMemories.id, id),
+      eq(brainMemories.revision, expectedRevision),
+      sql`${brainMemories.deletedAt} IS NULL`,
+      actor.kind === 'AGENT' ? eq(brainMemories.ownership, 'AGENT') : undefined,
+    )!;
+  }
+
+  /** Only after the UPDATE matched nothing: one read tells which rule refused it. */
+  private async explainRejectedWrite(tx: DbOrTx, agentId: string, id: string, expectedRevision: number, actor: Actor): Promise<Error> {
+    const [current] = await tx
+      .select()
+      .from(brainMemories)
+      .where(and(eq(brainMemories.agentId, agentId), eq(brainMemories.id, id)));
+    if (!current) return new NotFoundError('BrainMemory', id);
+    if (current.deletedAt) {
+      const error = new NotFoundError('BrainMemory', id);
+      error.message = `BrainMemory ${id} was removed (tombstone at revision ${current.revision})`;
+      return error;
+    }
+    if (actor.kind === 'AGENT' && current.ownership === 'OPERATOR') {
+      return new ForbiddenError('OPERATOR_OWNED', `BrainMemory ${id} is operator-owned: an agent may not update or remove it`);
+    }
+    return new RevisionConflictError('BrainMemory', id, expectedRevision, current.revision, current.content, {
+      id: current.id,
+      title: current.title,
+      content: current.content,
+      sourceRefs: current.sourceRefs,
+      revision: current.revision,
+      ownership: current.ownership,
+      updatedAt: current.updatedAt.toISOString(),
+    });
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** A live memory of the acting agent, or null (unknown or removed). */
+  async read(viewer: Viewer | null, input: { agentId?: string | null; id: string }): Promise<BrainMemoryRow | null> {
+    const { agentId } = resolveActingAgent(viewer, input.agentId);
+    const [row] = await this.db
+      .select()
+      .from(brainMemories)
+      .where(and(eq(brainMemories.agentId, agentId), eq(brainMemories.id, input.id), sql`${brainMemories.deletedAt} IS NULL`));
+    return row ?? null;
+  }
+
+  /** Revisions of many memories in one statement (the DataLoader batch), newest first. */
+  async revisionsFor(keys: readonly { agentId: string; memoryId: string }[], limit: number): Promise<BrainRevisionRow[][]> {
+    if (keys.length === 0) return [];
+    const agentIds = [...new Set(keys.map((k) => k.agentId))];
+    const memoryIds = [...new Set(keys.map((k) => k.memoryId))];
+    // Revisions of a memory are gap-free (1..current), so "the newest N" is a range on revision.
+    const rows = await this.db
+      .select()
+      .from(brainMemoryRevisions)
+      .where(
+        and(
+          inArray(brainMemoryRevisions.agentId, agentIds),
+          inArray(brainMemoryRevisions.memoryId, memoryIds),
+          sql`${brainMemoryRevisions.revision} > (SELECT m.revision FROM brain_memories m WHERE m.agent_id = ${brainMemoryRevisions.agentId} AND m.id = ${brainMemoryRevisions.memoryId}) - ${limit}`,
+        ),
+      );
+    const byKey = new Map<string, BrainRevisionRow[]>();
+    for (const row of rows) {
+      const key = `${row.agentId}/${row.memoryId}`;
+      if (!byKey.has(key)) byKey.set(key, []);
+      byKey.get(key)!.push(row);
+    }
+    return keys.map((k) => (byKey.get(`${k.agentId}/${k.memoryId}`) ?? []).sort((a, b) => b.revision - a.revision));
+  }
+}
+
+/** One revision row per change (the Albdruck import records its own as 'imported'). */
+export async function recordRevision(tx: DbOrTx, clock: Clock, memory: BrainMemoryRow, action: 'created' | 'updated' | 'removed' | 'imported', actor: Actor) {
+  await tx.insert(brainMemoryRevisions).values({
+    agentId: memory.agentId,
+    memoryId: memory.id,
+    revision: memory.revision,
+    action,
+    title: memory.title,
+    content: memory.content,
+    sourceRefs: memory.sourceRefs,
+    ownership: memory.ownership,
+    actorKind: actor.kind,
+    actorId: actor.id,
+    createdAt: clock.now(),
+  });
+}
+
+/** The brain.* event of a change, appended in the same transaction. */
+export async function emitBrainEvent(tx: DbOrTx, clock: Clock, memory: BrainMemoryRow, type: string, actor: Actor, extra: Record<string, unknown> = {}) {
+  await appendEvent(tx, clock, {
+    agentId: memory.agentId,
+    stream: 'brain',
+    type,
+    subjectId: memory.id,
+    payload: { id: memory.id, revision: memory.revision, title: memory.title, ownership: memory.ownership, actor, ...extra },
+  });
+}
+
+// ---------------------------------------------------------------- validation
+
+function validateTitle(title: string): string {
+  assertCleanText('title', title, BRAIN_TITLE_LIMIT);
+  const trimmed = title.trim();
+  if (trimmed.length === 0) throw new ValidationError('title', 'title must not be empty', BRAIN_TITLE_LIMIT);
+  const length = charLength(trimmed);
+  if (length > BRAIN_TITLE_LIMIT) throw new ValidationError('title', `title is limited to ${BRAIN_TITLE_LIMIT} characters (got ${length})`, BRAIN_TITLE_LIMIT);
+  return trimmed;
+}
+
+function validateContent(content: string): string {
+  assertCleanText('content', content, BRAIN_CONTENT_LIMIT);
+  const length = charLength(content);
+  if (length > BRAIN_CONTENT_LIMIT) {
+    throw new ValidationError('content', `content is limited to ${BRAIN_CONTENT_LIMIT} characters (got ${length})`, BRAIN_CONTENT_LIMIT);
+  }
+  return content;
+}
+
+function validateSourceRefs(refs: string[]): string[] {
+  if (refs.length > BRAIN_SOURCE_REFS_LIMIT) {
+    throw new ValidationError('sourceRefs', `at most ${BRAIN_SOURCE_REFS_LIMIT} source references (got ${refs.length})`, BRAIN_SOURCE_REFS_LIMIT);
+  }
+  return refs.map((ref, index) => {
+    assertCleanText(`sourceRefs.${index}`, ref, BRAIN_SOURCE_REF_LENGTH_LIMIT);
+    const trimmed = ref.trim();
+    if (trimmed.length === 0) throw new ValidationError(`sourceRefs.${index}`, 'a source reference must not be empty', BRAIN_SOURCE_REF_LENGTH_LIMIT);
+    if (charLength(trimmed) > BRAIN_SOURCE_REF_LENGTH_LIMIT) {
+      throw new ValidationError(`sourceRefs.${index}`, `a source reference is limited to ${BRAIN_SOURCE_REF_LENGTH_LIMIT} characters`, BRAIN_SOURCE_REF_LENGTH_LIMIT);
+    }
+    return trimmed;
+  });
+}
+
+function validateRevision(revision: number) {
+  if (!Number.isInteger(revision) || revision < 1) throw new ValidationError('expectedRevision', 'expectedRevision must be a positive integer', 1);
+}

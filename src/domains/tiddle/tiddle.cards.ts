@@ -1,0 +1,99 @@
+/**
+ * Reads of rolling cards (the listing, memory_rolling_search, the cards a pass or synthesis is
+ * shown) and the event every card change announces.
+ */
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/database.js';
+import { appendEvent } from '../../events/events.service.js';
+import { ValidationError, forbidden } from '../../lib/errors.js';
+import { assertCleanText } from '../../lib/text-policy.js';
+import { charLength, escapeLike } from '../../lib/text.js';
+import { assertAgentAccess, requireViewer, resolveScope, type Viewer } from '../../auth/viewer.js';
+import { tiddleCards } from './tiddle.sql.js';
+import { ROLLING_SEARCH_LIMITS } from './tiddle.inputs.js';
+import {
+  CROSS_SCOPE_PROJECT,
+  liveCard,
+  cardSelection,
+  checkScopedRead,
+  type TiddleDeps,
+  type CardRow,
+  type CardIdentity,
+} from './tiddle.model.js';
+
+export async function listCards(
+  deps: TiddleDeps,
+  viewer: Viewer | null,
+  agentId: string,
+  project: string,
+  page: { limit: number; after: { updatedAt: Date; cardId: string } | null },
+): Promise<CardRow[]> {
+  checkScopedRead(viewer, agentId, project);
+  const conditions = [liveCard(agentId, deps.clock.now()), eq(tiddleCards.project, project)];
+  if (page.after) {
+    conditions.push(
+      sql`(${tiddleCards.updatedAt}, ${tiddleCards.cardId}) < (${page.after.updatedAt.toISOString()}::timestamptz, ${page.after.cardId})`,
+    );
+  }
+  return deps.db
+    .select(cardSelection(agentId))
+    .from(tiddleCards)
+    .where(and(...conditions))
+    .orderBy(desc(tiddleCards.updatedAt), desc(tiddleCards.cardId))
+    .limit(page.limit);
+}
+
+/**
+ * memory_rolling_search: the current agent's live cards in the current scope, matching any word
+ * of the query in title or body, most words matched first. Bounded to 10 results.
+ */
+export async function search(deps: TiddleDeps, viewer: Viewer | null, input: { agentId?: string | null; project?: string | null; query: string; limit?: number | null }) {
+  const v = requireViewer(viewer);
+  const agentId = v.principal === 'AGENT' ? v.agentId! : input.agentId;
+  if (v.principal === 'AGENT' && input.agentId && input.agentId !== v.agentId) assertAgentAccess(v, input.agentId);
+  if (!agentId) throw forbidden('operators must choose the agent explicitly (agentId)');
+  const project = resolveScope(v, input.project);
+  const query = input.query.trim();
+  assertCleanText('query', query);
+  const bounds = ROLLING_SEARCH_LIMITS;
+  if (charLength(query) > bounds.query) throw new ValidationError('query', `a rolling search query is at most ${bounds.query} characters`, bounds.query);
+  const limit = input.limit ?? bounds.results;
+  if (!Number.isInteger(limit) || limit < 1 || limit > bounds.results) throw new ValidationError('limit', `rolling search returns 1 to ${bounds.results} results`, bounds.results);
+  const words = [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))].slice(0, 16);
+  const matches = words.map((word) => {
+    const pattern = `%${escapeLike(word)}%`;
+    return sql`(CASE WHEN ${tiddleCards.title} ILIKE ${pattern} OR ${tiddleCards.body} ILIKE ${pattern} THEN 1 ELSE 0 END)`;
+  });
+  const score = matches.length ? sql.join(matches, sql` + `) : sql`0::int`;
+  const rows = await deps.db
+    .select({ ...cardSelection(agentId), score: sql<number>`${score}`.mapWith(Number) })
+    .from(tiddleCards)
+    .where(and(liveCard(agentId, deps.clock.now()), eq(tiddleCards.project, project), words.length ? sql`${score} > 0` : undefined))
+    .orderBy(desc(sql`${score}`), desc(tiddleCards.refreshedAt), asc(tiddleCards.cardId))
+    .limit(limit);
+  return { owner: 'rolling_continuity' as const, entersPrompt: false as const, agentId, project, query, cards: rows as CardRow[] };
+}
+
+export async function liveCards(db: DbOrTx, agentId: string, project: string | null, now: Date, limit: number, since?: Date): Promise<CardRow[]> {
+  const conditions = [liveCard(agentId, now)];
+  if (project !== null) conditions.push(eq(tiddleCards.project, project));
+  else conditions.push(ne(tiddleCards.project, CROSS_SCOPE_PROJECT));
+  if (since) conditions.push(sql`${tiddleCards.refreshedAt} >= ${since.toISOString()}::timestamptz`);
+  return db
+    .select(cardSelection(agentId))
+    .from(tiddleCards)
+    .where(and(...conditions))
+    .orderBy(desc(tiddleCards.refreshedAt), asc(tiddleCards.project), asc(tiddleCards.cardId))
+    .limit(limit);
+}
+
+export async function cardEvent(deps: TiddleDeps, tx: DbOrTx, type: string, identity: CardIdentity, payload: Record<string, unknown>) {
+  await appendEvent(tx, deps.clock, {
+    agentId: identity.agentId,
+    stream: 'rolling_card',
+    type,
+    subjectId: `${identity.project}/${identity.cardId}`,
+    project: identity.project,
+    payload: { ...identity, ...payload },
+  });
+}

@@ -1,0 +1,36 @@
+import { IntervalJob } from '../../lib/interval.js';
+import type { Logger } from '../../lib/logger.js';
+import { SCHEDULER_INTERVAL_MS, type PassOutcome } from './tiddle.model.js';
+import type { TiddleService } from './tiddle.service.js';
+
+/**
+ * Checks every 60 seconds and ticks once immediately at start. tick() is public and serialised
+ * within the instance, so a caller awaiting it knows every earlier tick has finished too.
+ */
+export class TiddleScheduler {
+  readonly name = 'tiddle scheduler';
+  private readonly job: IntervalJob;
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly service: TiddleService,
+    logger: Logger,
+  ) {
+    this.job = new IntervalJob(this.name, SCHEDULER_INTERVAL_MS, async () => void (await this.tick()), logger);
+  }
+
+  tick(): Promise<PassOutcome[]> {
+    const run = this.chain.then(() => this.service.runDuePasses());
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  start(): void {
+    this.job.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.job.stop();
+    await this.chain;
+  }
+}
