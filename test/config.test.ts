@@ -108,15 +108,6 @@ describe('every problem at once', () => {
 });
 
 describe('security settings (docs/security.md)', () => {
-  it('defaults: 4 owners per agent, owner connections a quarter of max_connections, last use written once a minute, recheck every 10 s, 50 requests/s with bursts of 500 per token', () => {
-    const config = loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'embedded' });
-    expect([config.owners, config.tokens, config.rateLimit]).toEqual([
-      { perAgent: 4, max: 0 },
-      { lastUsedIntervalSeconds: 60, recheckSeconds: 10 },
-      { perSecond: 50, burst: 500 },
-    ]);
-  });
-
   it('reads each from its variable and refuses values out of range', () => {
     const config = loadConfig({
       BURROW_POSTGRES_LIFECYCLE: 'embedded',
@@ -161,6 +152,9 @@ describe('shipped defaults', () => {
       embeddings: null,
       tiddle: { scheduler: true, proposer: { kind: 'noop' } },
       continuity: { reconcileIntervalSeconds: 30 },
+      owners: { perAgent: 4, max: 0 },
+      tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 10 },
+      rateLimit: { perSecond: 50, burst: 500 },
     });
     // The only thing an empty environment lacks is the lifecycle.
     expect(problems({})).toHaveLength(1);
@@ -224,6 +218,12 @@ describe('every numeric setting at its bounds', () => {
     { name: 'BURROW_POSTGRES_PORT', min: 1, max: 65_535, env: external, read: (c) => Number(new URL((c.database as { connectionString: string }).connectionString).port) },
     { name: 'BURROW_POSTGRES_REQUIRED_MAJOR', min: 9, max: 99, env: external, read: (c) => (c.database as { requiredMajor: number }).requiredMajor },
     { name: 'BURROW_POSTGRES_POOL_MAX', min: 1, max: 200, env: external, read: (c) => (c.database as { poolMax: number }).poolMax },
+    { name: 'BURROW_OWNERS_PER_AGENT', min: 1, max: 1000, env: embedded, read: (c) => c.owners.perAgent },
+    { name: 'BURROW_OWNERS_MAX', min: 0, max: 100_000, env: embedded, read: (c) => c.owners.max },
+    { name: 'BURROW_TOKEN_LAST_USED_INTERVAL_SECONDS', min: 0, max: 86_400, env: embedded, read: (c) => c.tokens.lastUsedIntervalSeconds },
+    { name: 'BURROW_TOKEN_RECHECK_SECONDS', min: 1, max: 3600, env: embedded, read: (c) => c.tokens.recheckSeconds },
+    { name: 'BURROW_RATE_LIMIT_PER_SECOND', min: 0, max: 1_000_000, env: embedded, read: (c) => c.rateLimit.perSecond },
+    { name: 'BURROW_RATE_LIMIT_BURST', min: 1, max: 10_000_000, env: embedded, read: (c) => c.rateLimit.burst },
   ];
 
   it('covers every whole-number variable config.ts reads', () => {
