@@ -19,5 +19,9 @@ export function testConfigForBench(): BurrowConfig {
     security: { introspection: 'all', fieldSuggestions: true, corsOrigins: [], trustedDocuments: 'off' },
     settings: { key: null, newKey: null },
     dreamDiary: { retentionDays: 365 },
+    owners: { perAgent: 4, max: 0 },
+    tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 10 },
+    // Off: the manual clock never refills a bucket by itself (test/rate-limit.test.ts turns it on).
+    rateLimit: { perSecond: 0, burst: 500 },
   };
 }

@@ -114,7 +114,8 @@ export function createBurrowClient(options: BurrowClientOptions) {
         try {
           next = await results.next();
         } catch (error) {
-          // graphql-ws rejects with the GraphQL errors of an operation refused before it ran.
+          // An operation the server refused before running it (validation, rate limit) arrives
+          // as a graphql-ws `error` message: the errors themselves, thrown.
           if (Array.isArray(error)) throw new BurrowRequestError(error as GraphQLErrorShape[], 200);
           throw error;
         }

@@ -3,7 +3,7 @@
  * context factory and one envelop pipeline (graphql-ws runs through yoga.getEnveloped).
  */
 import { createServer, type Server } from 'node:http';
-import { createYoga, type YogaInitialContext } from 'graphql-yoga';
+import { createGraphQLError, createYoga, type YogaInitialContext } from 'graphql-yoga';
 import type { DocumentNode, GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -11,9 +11,11 @@ import type { BurrowConfig } from './config.js';
 import type { Context } from './context.js';
 import type { Database } from './db/database.js';
 import { bearerSecret, scopeFromHeaders } from './auth/tokens.service.js';
+import { rateLimitedError } from './limits/rate-limit.js';
+import { TOKEN_ENDED_CLOSE_CODE, useEndStreamsWithToken } from './auth/token-watch.js';
 import type { Viewer } from './auth/viewer.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { errorMasker, unauthenticatedError } from './lib/error-masking.js';
+import { errorMasker, unauthenticatedError, useTypedRequestParseErrors } from './lib/error-masking.js';
 import { noFaults, type FaultInjector } from './lib/faults.js';
 import { newId } from './lib/ids.js';
 import type { Logger } from './lib/logger.js';
@@ -73,12 +75,22 @@ export function buildApp(deps: AppDeps) {
     maskedErrors: { isDev: false, maskError },
     ...guards.options,
     // The limits' gate authenticates before anything is parsed; observability sees what passes it.
-    plugins: [...guards.options.plugins, useObservability(logger, metrics), ...(tracing ? [tracing.plugin] : [])],
+    plugins: [
+      ...guards.options.plugins,
+      useTypedRequestParseErrors(),
+      useEndStreamsWithToken(services.tokenWatch),
+      useObservability(logger, metrics),
+      ...(tracing ? [tracing.plugin] : []),
+    ],
     // The viewer was authenticated before parsing: by the HTTP gate, or by graphql-ws's onConnect.
-    context: async (initial: YogaInitialContext & { viewer?: Viewer }): Promise<Context> => {
+    context: async (initial: YogaInitialContext & { viewer?: Viewer; transport?: 'ws' }): Promise<Context> => {
       const requestId = newId();
-      if (!initial.viewer) throw unauthenticatedError();
-      return { viewer: initial.viewer, services, requestId, logger: logger.child({ requestId }) };
+      const viewer = initial.viewer;
+      // No viewer, or a WebSocket operation racing its socket's close after the token ended.
+      if (!viewer || services.tokenWatch.isEnded(viewer.tokenId)) throw unauthenticatedError();
+      const retryAfter = services.rateLimiter.take(viewer.tokenId);
+      if (retryAfter !== null) throw rateLimitedError(retryAfter);
+      return { viewer, services, requestId, logger: logger.child({ requestId }), transport: initial.transport ?? 'http' };
     },
   });
 
@@ -117,6 +129,8 @@ export function buildApp(deps: AppDeps) {
         ).catch(closeReason);
         if (!viewer) return false;
         ctx.extra.viewer = viewer;
+        const untrack = services.tokenWatch.track(viewer.tokenId, () => ctx.extra.socket.close(TOKEN_ENDED_CLOSE_CODE, 'Forbidden: the token was revoked or has expired'));
+        ctx.extra.socket.once('close', untrack);
         return true;
       },
       execute: (args) => (args.rootValue as { execute: typeof import('graphql').execute }).execute(args),
@@ -128,6 +142,7 @@ export function buildApp(deps: AppDeps) {
           socket: ctx.extra.socket,
           params: payload,
           viewer: ctx.extra.viewer,
+          transport: 'ws',
           request: new Request('http://burrow.local/graphql', { method: 'POST' }),
         });
         const tooMany = limits.socketOperationsRefusal(ctx.subscriptions, deps.config.limits);
@@ -136,12 +151,23 @@ export function buildApp(deps: AppDeps) {
         if (typeof text !== 'string') return [text];
         const document = limits.parseAndValidate({ parse, validate, schema: envelopedSchema }, text, (error) => maskError(error, 'Unexpected error.') as GraphQLError);
         if (Array.isArray(document)) return document;
+        let contextValue;
+        try {
+          contextValue = await contextFactory();
+        } catch (error) {
+          // A typed refusal of this operation (rate limit, ended token) is its error, not the
+          // socket's end; the HTTP status and headers mean nothing here.
+          const { http: _http, ...extensions } = (error as GraphQLError).extensions ?? {};
+          if (!extensions.code) throw error;
+          // createGraphQLError: graphql-ws checks instanceof against the copy of graphql it loads.
+          return [createGraphQLError((error as Error).message, { extensions })];
+        }
         return {
           schema: envelopedSchema,
           operationName: payload.operationName,
           document: document as DocumentNode,
           variableValues: payload.variables,
-          contextValue: await contextFactory(),
+          contextValue,
           rootValue: { execute, subscribe },
         };
       },
@@ -160,6 +186,7 @@ export function buildApp(deps: AppDeps) {
     /** Listens, starts LISTEN fan-out and background jobs. Returns the bound port. */
     async start(port = deps.config.port, host = deps.config.host): Promise<number> {
       await services.hub.start();
+      await services.tokenWatch.start();
       try {
         const bound = await listenOrExplain(server, port, host);
         if (metricsServer && deps.config.ops.metrics) {
@@ -171,6 +198,7 @@ export function buildApp(deps: AppDeps) {
       } catch (error) {
         if (server.listening) server.close();
         await services.hub.stop();
+        await services.tokenWatch.stop();
         throw error;
       }
     },
@@ -195,6 +223,7 @@ export function buildApp(deps: AppDeps) {
     server.closeIdleConnections();
     for (const client of wsServer.clients) client.close(1001, 'server shutting down');
     await services.hub.stop();
+    await services.tokenWatch.stop();
     const drained = await edge.settled(graceMs);
     if (started) server.closeAllConnections();
     for (const client of wsServer.clients) client.terminate();

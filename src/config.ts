@@ -54,6 +54,12 @@ export interface BurrowConfig {
   /** BURROW_SETTINGS_KEY (current) and BURROW_SETTINGS_NEW_KEY (only `burrow settings rotate-key` reads it). */
   settings: { key: SettingsKey | null; newKey: SettingsKey | null };
   dreamDiary: { retentionDays: number };
+  /** Ownership sessions (runtimeOwnership): live owners per agent, and owner connections on the database (0: max_connections / 4). */
+  owners: { perAgent: number; max: number };
+  /** last_used_at is written at most once per interval per token; open connections' tokens are rechecked every recheckSeconds. */
+  tokens: { lastUsedIntervalSeconds: number; recheckSeconds: number };
+  /** Per-token token bucket, per instance: perSecond refill (0: off), burst capacity. */
+  rateLimit: { perSecond: number; burst: number };
 }
 
 /** The server's edges (src/ops/): shutdown, metrics, tracing. */
@@ -203,6 +209,12 @@ export function loadConfig(env: Env = process.env): BurrowConfig {
     ...readSecurity(read, int, bool, problems),
     settings: { key: settingsKey('BURROW_SETTINGS_KEY'), newKey: settingsKey('BURROW_SETTINGS_NEW_KEY') },
     dreamDiary: { retentionDays: int('BURROW_DREAM_DIARY_RETENTION_DAYS', 365, 1, 36_500) },
+    owners: { perAgent: int('BURROW_OWNERS_PER_AGENT', 4, 1, 1000), max: int('BURROW_OWNERS_MAX', 0, 0, 100_000) },
+    tokens: {
+      lastUsedIntervalSeconds: int('BURROW_TOKEN_LAST_USED_INTERVAL_SECONDS', 60, 0, 86_400),
+      recheckSeconds: int('BURROW_TOKEN_RECHECK_SECONDS', 10, 1, 3600),
+    },
+    rateLimit: { perSecond: int('BURROW_RATE_LIMIT_PER_SECOND', 50, 0, 1_000_000), burst: int('BURROW_RATE_LIMIT_BURST', 500, 1, 10_000_000) },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

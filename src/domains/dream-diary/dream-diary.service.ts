@@ -12,7 +12,7 @@ import type { Clock } from '../../lib/clock.js';
 import { expiryAfter } from '../../lib/expiry.js';
 import { badRequest, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { assertNoNul } from '../../lib/nul.js';
+import { assertCleanText } from '../../lib/text-policy.js';
 import { charLength } from '../../lib/text.js';
 import { actorOf, requireOperator, type Viewer } from '../../auth/viewer.js';
 import { DREAM_DIARY_LIMITS, dreamDiaryEntries } from './dream-diary.sql.js';
@@ -34,8 +34,8 @@ export class DreamDiaryService {
     const entryDate = input.entryDate ?? now.toISOString().slice(0, 10);
     if (!isCalendarDate(entryDate)) throw new ValidationError('entryDate', 'entryDate must be a calendar date YYYY-MM-DD');
     const title = (input.title ?? '').trim();
-    assertNoNul('title', title, DREAM_DIARY_LIMITS.title);
-    assertNoNul('body', input.body, DREAM_DIARY_LIMITS.body);
+    assertCleanText('title', title, DREAM_DIARY_LIMITS.title);
+    assertCleanText('body', input.body, DREAM_DIARY_LIMITS.body);
     if (charLength(title) > DREAM_DIARY_LIMITS.title) throw new ValidationError('title', `title must be at most ${DREAM_DIARY_LIMITS.title} characters`, DREAM_DIARY_LIMITS.title);
     const bodyLength = charLength(input.body);
     if (input.body.trim() === '' || bodyLength > DREAM_DIARY_LIMITS.body) {

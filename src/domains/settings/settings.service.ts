@@ -8,7 +8,7 @@ import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
-import { assertNoNul } from '../../lib/nul.js';
+import { assertCleanText } from '../../lib/text-policy.js';
 import { charLength } from '../../lib/text.js';
 import { actorOf, requireOperator, type Viewer } from '../../auth/viewer.js';
 import { agents } from '../agents/agents.sql.js';
@@ -85,7 +85,7 @@ export class SettingsService {
     if (change?.clear) return null;
     if (change?.value == null) return undefined;
     const value = change.value;
-    assertNoNul(field, value, SETTINGS_LIMITS.secret);
+    assertCleanText(field, value, SETTINGS_LIMITS.secret);
     if (value.length < 1 || charLength(value) > SETTINGS_LIMITS.secret) throw new ValidationError(field, `${field} must be 1 to ${SETTINGS_LIMITS.secret} characters`, SETTINGS_LIMITS.secret);
     if (!this.key) throw new SettingsKeyRequiredError(field);
     return encryptSecret(this.key, site, value);
@@ -273,7 +273,7 @@ const violates = (error: unknown, constraint: string): boolean => {
 const isColumn = (value: unknown) => typeof value === 'object' && value !== null && 'columnType' in value;
 
 function boundedText(field: string, value: string, min: number, max: number): string {
-  assertNoNul(field, value, max);
+  assertCleanText(field, value, max);
   const text = value.trim();
   const length = charLength(text);
   if (length < min || length > max) throw new ValidationError(field, `${field} must be ${min} to ${max} characters`, max);
