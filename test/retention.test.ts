@@ -31,7 +31,7 @@ afterAll(async () => {
   await chat?.close();
 });
 
-const STORES = ['working_records', 'session_handoffs', 'rolling_cards', 'tiddle_history', 'tiddle_residue', 'agent_events'] as const;
+const STORES = ['working_records', 'session_handoffs', 'rolling_cards', 'tiddle_history', 'tiddle_residue', 'agent_events', 'dream_diary_entries'] as const;
 type Removed = Partial<Record<(typeof STORES)[number], number>>;
 
 /** One sweep over GraphQL at `at`; the removed count of every store (unnamed stores must be 0). */
@@ -148,6 +148,7 @@ describe('retention sweeps every store with a lifetime', () => {
       { store: 'tiddle_history', removed: 0, olderThan: iso(at - 180 * DAY_MS), rule: 'pass history older than 180 days' },
       { store: 'tiddle_residue', removed: 0, olderThan: iso(at - 24 * HOUR_MS), rule: 'residue older than 24 hours' },
       { store: 'agent_events', removed: 0, olderThan: iso(at - 30 * DAY_MS), rule: 'events older than 30 days' },
+      { store: 'dream_diary_entries', removed: 0, olderThan: iso(at - 7 * DAY_MS), rule: 'diary entries expired more than 7 days ago' },
     ]);
     const agent = await server.agentClient('ret-agent-token');
     await expect(agent.runRetention()).rejects.toMatchObject({ code: 'FORBIDDEN' });
