@@ -27,7 +27,17 @@ export interface EmbeddedDatabaseConfig {
   dataDir: string;
 }
 
-export type DatabaseConfig = ExternalDatabaseConfig | EmbeddedDatabaseConfig;
+export interface ManagedDatabaseConfig {
+  lifecycle: 'managed';
+  /** Burrow's own cluster: `postgres/` (PGDATA), `socket/` (the private Unix socket), `postgres.log`. */
+  dataDir: string;
+  requiredMajor: number;
+  poolMax: number;
+  /** Restarts of a postmaster that died, allowed within MANAGED_RESTART_WINDOW_MS, before Burrow exits. */
+  restartLimit: number;
+}
+
+export type DatabaseConfig = ExternalDatabaseConfig | EmbeddedDatabaseConfig | ManagedDatabaseConfig;
 
 export interface BurrowConfig {
   port: number;
@@ -163,10 +173,15 @@ function readDatabase(
     return null;
   }
   if (lifecycle === 'managed') {
-    problems.push(
-      `${lifecycleVar}=managed is not available in this release (Burrow does not yet initialise its own PostgreSQL cluster); use embedded or external`,
-    );
-    return null;
+    // The seed: managed startup uses the current OS user and the postgres database over the
+    // private socket, so URL, host, user and password settings are deliberately not read here.
+    return {
+      lifecycle: 'managed',
+      dataDir: read('BURROW_DATA_DIR') ?? './.burrow/managed',
+      requiredMajor: int('BURROW_POSTGRES_REQUIRED_MAJOR', 17, 9, 99),
+      poolMax: int('BURROW_POSTGRES_POOL_MAX', 10, 1, 200),
+      restartLimit: int('BURROW_POSTGRES_RESTART_LIMIT', 3, 0, 100),
+    };
   }
   if (lifecycle === 'embedded') {
     return { lifecycle: 'embedded', dataDir: read('BURROW_DATA_DIR') ?? './.burrow/data' };
