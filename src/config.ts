@@ -172,14 +172,18 @@ function readDatabase(
     problems.push(`${lifecycleVar}="${lifecycle}" must be one of embedded, external, managed`);
     return null;
   }
+  // Shared by external and managed: the version floor and the pool size.
+  const serverSettings = () => ({
+    requiredMajor: int('BURROW_POSTGRES_REQUIRED_MAJOR', 17, 9, 99),
+    poolMax: int('BURROW_POSTGRES_POOL_MAX', 10, 1, 200),
+  });
   if (lifecycle === 'managed') {
     // The seed: managed startup uses the current OS user and the postgres database over the
     // private socket, so URL, host, user and password settings are deliberately not read here.
     return {
       lifecycle: 'managed',
       dataDir: read('BURROW_DATA_DIR') ?? './.burrow/managed',
-      requiredMajor: int('BURROW_POSTGRES_REQUIRED_MAJOR', 17, 9, 99),
-      poolMax: int('BURROW_POSTGRES_POOL_MAX', 10, 1, 200),
+      ...serverSettings(),
       restartLimit: int('BURROW_POSTGRES_RESTART_LIMIT', 3, 0, 100),
     };
   }
@@ -246,7 +250,6 @@ function readDatabase(
     display,
     tls,
     caPem,
-    requiredMajor: int('BURROW_POSTGRES_REQUIRED_MAJOR', 17, 9, 99),
-    poolMax: int('BURROW_POSTGRES_POOL_MAX', 10, 1, 200),
+    ...serverSettings(),
   };
 }

@@ -209,6 +209,7 @@ describe('every numeric setting at its bounds', () => {
     { name: 'BURROW_POSTGRES_PORT', min: 1, max: 65_535, env: external, read: (c) => Number(new URL((c.database as { connectionString: string }).connectionString).port) },
     { name: 'BURROW_POSTGRES_REQUIRED_MAJOR', min: 9, max: 99, env: external, read: (c) => (c.database as { requiredMajor: number }).requiredMajor },
     { name: 'BURROW_POSTGRES_POOL_MAX', min: 1, max: 200, env: external, read: (c) => (c.database as { poolMax: number }).poolMax },
+    { name: 'BURROW_POSTGRES_RESTART_LIMIT', min: 0, max: 100, env: { BURROW_POSTGRES_LIFECYCLE: 'managed' }, read: (c) => (c.database as { restartLimit: number }).restartLimit },
   ];
 
   it('covers every whole-number variable config.ts reads', () => {

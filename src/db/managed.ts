@@ -452,9 +452,14 @@ async function enableVector(pool: pg.Pool): Promise<string | null> {
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // An exited process that nobody reaped (a container whose pid 1 does not) is gone too.
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0] !== 'Z';
+  } catch {
+    return true;
   }
 }
 
