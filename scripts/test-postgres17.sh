@@ -37,7 +37,7 @@ case "$action" in
     echo "postgres://postgres@127.0.0.1:$port/postgres"
     ;;
   stop)
-    [ -f "$dir/data/postmaster.pid" ] && as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+    if [ -f "$dir/data/postmaster.pid" ]; then as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null; fi
     ;;
   *)
     echo "usage: $0 start|stop" >&2
