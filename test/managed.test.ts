@@ -5,7 +5,7 @@
  * as root only the refusal is tested.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -82,13 +82,14 @@ const managedEnv = (dataDir: string, extra: Record<string, string> = {}) => ({
 });
 
 afterAll(() => {
-  // Data directories of the unprivileged user live under the temp dir; leave nothing running.
+  // Leave nothing running and nothing behind (a SIGQUIT postmaster may still be exiting: force).
   for (const dir of dirs) {
     const pidFile = join(dir, 'data', 'postgres', 'postmaster.pid');
     if (existsSync(pidFile)) {
       const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
       if (pid && alive(pid)) process.kill(pid, 'SIGQUIT');
     }
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
