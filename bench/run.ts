@@ -180,4 +180,6 @@ async function main() {
   }
 }
 
-await main();
+// `npm run bench -- conversations` runs the search-over-originals scenario (bench/conversations.ts) instead.
+if (process.argv[2] === 'conversations') await (await import('./conversations.js')).runConversationsBench();
+else await main();

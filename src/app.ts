@@ -11,13 +11,14 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { BurrowConfig } from './config.js';
 import type { Context } from './context.js';
 import type { Database } from './db/database.js';
-import { scopeFromHeaders } from './auth/tokens.service.js';
+import { bearerSecret, scopeFromHeaders } from './auth/tokens.service.js';
 import type { Viewer } from './auth/viewer.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { errorMasker, unauthenticatedError } from './lib/error-masking.js';
 import { noFaults, type FaultInjector } from './lib/faults.js';
 import { newId } from './lib/ids.js';
 import type { Logger } from './lib/logger.js';
+import { createMcpHttpHandler, isMcpPath } from './mcp/http.js';
 import { schema } from './schema/index.js';
 import { createServices, type Services } from './services.js';
 
@@ -52,8 +53,7 @@ export function buildApp(deps: AppDeps) {
       const requestId = newId();
       let viewer: Viewer | null = initial.viewer ?? null;
       if (!viewer) {
-        const header = initial.request.headers.get('authorization') ?? '';
-        const secret = header.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : null;
+        const secret = bearerSecret(initial.request.headers.get('authorization'));
         viewer = await services.tokens.authenticate(secret, scopeFromHeaders((name) => initial.request.headers.get(name)));
         if (!viewer) throw unauthenticatedError();
       }
@@ -61,7 +61,9 @@ export function buildApp(deps: AppDeps) {
     },
   });
 
-  const server: Server = createServer(yoga);
+  const mcp = createMcpHttpHandler({ services, logger: logger.child({ component: 'mcp' }) });
+  // MCP (Streamable HTTP) shares the port: /mcp goes to the MCP server, everything else to Yoga.
+  const server: Server = createServer((req, res) => (isMcpPath(req.url) ? void mcp(req, res) : yoga(req, res)));
   const wsServer = new WebSocketServer({ server, path: '/graphql' });
   useServer<Record<string, unknown> | undefined, WsExtra>(
     {

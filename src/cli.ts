@@ -9,9 +9,11 @@ import { TokensService } from './auth/tokens.service.js';
 import { systemClock } from './lib/clock.js';
 import { noFaults } from './lib/faults.js';
 import { createServices } from './services.js';
+import { loadMcpStdioIdentity } from './config.js';
+import { serveMcpStdio } from './mcp/stdio.js';
 
 const USAGE = `usage: burrow <command>
-  serve                                     start the GraphQL server (HTTP, SSE, WebSocket on one port)
+  serve                                     start the GraphQL server (HTTP, SSE, WebSocket on one port; MCP at /mcp)
   migrate                                   apply pending migrations and exit
   token create --operator --name NAME       print a new operator token (shown once)
   token create --agent AGENT_ID --name NAME print a new token bound to one agent (shown once)
@@ -20,6 +22,9 @@ const USAGE = `usage: burrow <command>
   retention run                             remove working records and handoffs expired longer than
                                             BURROW_RETENTION_GRACE_DAYS ago, and report per store
   import-albdruck                           copy legacy Albdruck knowledge into Brains (repeat-safe)
+  mcp --stdio                               the MCP tools over stdin/stdout for a runtime on this machine:
+                                            BURROW_TOKEN (agent token, required), BURROW_CONTINUITY_SCOPE,
+                                            BURROW_SESSION, BURROW_CONVERSATION (see docs/mcp.md)
 The database comes from BURROW_POSTGRES_LIFECYCLE (embedded | external | managed); see README.`;
 
 const [command, ...rest] = process.argv.slice(2);
@@ -31,6 +36,7 @@ const commands: Record<string, () => Promise<void>> = {
     const port = await app.start();
     const lines = [
       `Burrow is serving GraphQL on http://${runtime.config.host}:${port}/graphql (HTTP, SSE and graphql-ws)`,
+      `  MCP tools (Streamable HTTP, agent tokens): http://${runtime.config.host}:${port}/mcp`,
       `  lifecycle: ${runtime.config.database.lifecycle} — ${runtime.database.description}`,
       `  migrations applied at this start: ${runtime.migrations.length ? runtime.migrations.join(', ') : 'none pending'}`,
       runtime.config.graphiql ? `  GraphiQL: open http://${runtime.config.host}:${port}/graphql in a browser` : '  GraphiQL: off',
@@ -57,6 +63,19 @@ const commands: Record<string, () => Promise<void>> = {
     };
     process.on('SIGTERM', shutdown);
     process.on('SIGINT', shutdown);
+  },
+
+  async mcp() {
+    const { values } = parseArgs({ args: rest, options: { stdio: { type: 'boolean' } } });
+    if (!values.stdio) throw new Error('burrow mcp needs --stdio (Streamable HTTP is served by `burrow serve` at /mcp)');
+    const identity = loadMcpStdioIdentity();
+    const runtime = await openRuntime();
+    try {
+      const services = createServices({ config: runtime.config, database: runtime.database, clock: systemClock, logger: runtime.logger, faults: noFaults });
+      await serveMcpStdio({ services, logger: runtime.logger.child({ component: 'mcp' }), identity });
+    } finally {
+      await runtime.close();
+    }
   },
 
   async migrate() {

@@ -62,6 +62,8 @@ const HIDDEN: Record<string, Outcome> = {
   'query continuityRun': 'null',
   'query conversationOriginals': 'empty',
   'query conversationArchives': 'empty',
+  'query conversationHistory': 'empty',
+  'query conversationSession': 'null',
   'mutation brainUpdate': 'NotFound',
   'mutation brainRemove': 'NotFound',
   'mutation deleteBrainMemories': 'ok: NOT_FOUND',
@@ -178,6 +180,7 @@ const named = (): NamedValues => ({
   payload: '{"matrix":1}',
   head: '{"matrix":1}',
   request: '{"matrix":1}',
+  summary: '{"matrix":1}',
   receipt: '{"matrix":1}',
   // The shipped rolling TTL: an operator call that changes nothing the other fields rely on.
   days: 90,
@@ -202,6 +205,15 @@ const OVERRIDES: Record<string, () => Promise<Record<string, unknown>>> = {
   'mutation replaceProfile': async () => ({
     input: { documents: (['SOUL', 'RULES', 'ORIENTATION', 'PREFERENCES', 'TOOLS', 'DREAM_MEMORY'] as const).map((kind) => ({ kind, content: 'matrix' })) },
   }),
+  // The victim's originals hold {"text": …}; the search matches the JSON text as stored.
+  'query conversationSearch': async () => ({ query: 'text' }),
+  'mutation compactConversation': async () => {
+    const { entry } = ok(
+      (await operator.appendConversationEntry({ input: { agentId: VICTIM, payload: JSON.stringify({ text: SECRET }) } })).appendConversationEntry,
+      'AppendConversationEntrySuccess',
+    );
+    return { input: { fromPosition: entry.position, toPosition: entry.position } };
+  },
   'mutation finalizeContinuityRun': async () => ({ input: { runId: await startRun() } }),
   'mutation interruptContinuityRun': async () => ({ input: { runId: await startRun() } }),
   'mutation completeContinuityRun': async () => {

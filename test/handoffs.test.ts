@@ -263,7 +263,7 @@ describe('sessionReadHandoff', () => {
     const titles = async (first?: number) => (await current.sessionReadHandoff({ first })).sessionReadHandoff.map((h) => h.title);
     expect(await titles()).toEqual(['explicit short-lived', 'explicit oldest', 'current session', 'newest other', 'older other']);
     expect(await titles(2)).toEqual(['explicit short-lived', 'explicit oldest']);
-    expect((await requestError(current.sessionReadHandoff({ first: 11 }))).code).toBe('BAD_REQUEST');
+    expect((await requestError(current.sessionReadHandoff({ first: 11 }))).code).toBe('VALIDATION_FAILED');
     server.clock.set(new Date(start.getTime() + 4000 + DAY_MS));
     expect(await titles()).toEqual(['explicit oldest', 'current session', 'newest other', 'older other']);
     server.clock.set(new Date(start.getTime() + 14 * DAY_MS + 500));

@@ -308,8 +308,8 @@ describe('bounded search and lists', () => {
     const noQuery = (await client.memoryWorkingSearch({})).memoryWorkingSearch;
     expect(noQuery).toHaveLength(10);
     expect(noQuery[0].title).toBe('100% literal_match');
-    expect((await requestError(client.memoryWorkingSearch({ query: 'gamma', first: 11 }))).code).toBe('BAD_REQUEST');
-    expect((await requestError(client.memoryWorkingSearch({ query: 'gamma', first: 0 }))).code).toBe('BAD_REQUEST');
+    expect((await requestError(client.memoryWorkingSearch({ query: 'gamma', first: 11 }))).code).toBe('VALIDATION_FAILED');
+    expect((await requestError(client.memoryWorkingSearch({ query: 'gamma', first: 0 }))).code).toBe('VALIDATION_FAILED');
   });
 
   it('lists at most 100 per page with bound cursors', async () => {

@@ -117,3 +117,8 @@ export function scopeFromHeaders(get: (name: string) => string | null | undefine
     conversationId: read('burrow-conversation'),
   };
 }
+
+/** The secret of an `Authorization: Bearer <token>` header, or null. */
+export function bearerSecret(header: string | null | undefined): string | null {
+  return header && header.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : null;
+}

@@ -25,7 +25,7 @@ const isGraphQLErrorLike = (value: unknown): value is GraphQLError =>
  * CHECK violation), found anywhere in the cause chain: Drizzle wraps driver errors. Returns a
  * message safe to show (no SQL, no parameters), or null.
  */
-function clientDataRefusal(error: unknown): string | null {
+export function clientDataRefusal(error: unknown): string | null {
   for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code !== 'string') continue;

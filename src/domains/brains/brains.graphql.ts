@@ -7,6 +7,8 @@ import type { ImportSummary } from './brains.albdruck-import.js';
 import { LIST_PAGE_MAX, listQuery } from './brains.listing.js';
 import type { BrainMemoryRow, BrainRevisionRow, DeletionResult } from './brains.memories.js';
 import type { BrainSearchHit, BrainSearchResult } from './brains.search.js';
+import { brainReadArgs, brainRemoveInput, brainSaveInput, brainSearchArgs, brainUpdateInput } from './brains.inputs.js';
+import { argsFrom, inputFieldsFrom } from '../../schema/inputs.js';
 
 type Principal = 'OPERATOR' | 'AGENT';
 
@@ -195,7 +197,7 @@ builder.queryFields((t) => ({
     type: BrainMemoryRef,
     nullable: true,
     description: 'A live memory of the acting agent; null when unknown or removed',
-    args: { id: t.arg.id({ required: true }), agentId: t.arg.string({ required: false, description: 'Operators must name the agent; agent tokens may only repeat their own' }) },
+    args: argsFrom(t.arg, brainReadArgs, {}),
     resolve: (_, args, ctx) => ctx.services.brains.read(ctx.viewer, { agentId: args.agentId, id: String(args.id) }),
   }),
   brainSearch: t.field({
@@ -203,11 +205,7 @@ builder.queryFields((t) => ({
     description:
       'Explicit search of the acting agent\'s memories: lexical, plus embedding ranking when configured. Never fails because of the embedding provider. ' +
       'Lexical hits are ranked by lexicalScore (per word: title match 2, content match 1; with several words the whole phrase adds 3), then updatedAt newest first, then id, exactly over every match.',
-    args: {
-      query: t.arg.string({ required: true, description: 'Words of at least 3 characters are matched; at most 500 characters' }),
-      limit: t.arg.int({ required: false, description: '1 to 50, default 10' }),
-      agentId: t.arg.string({ required: false }),
-    },
+    args: argsFrom(t.arg, brainSearchArgs, {}),
     resolve: (_, args, ctx) => ctx.services.brains.search(ctx.viewer, args),
   }),
   brainMemories: t.connection({
@@ -233,31 +231,9 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const BrainSaveInput = builder.inputType('BrainSaveInput', {
-  fields: (t) => ({
-    agentId: t.string({ required: false, description: 'Operators must name the owning agent; agent tokens may only repeat their own' }),
-    title: t.string({ required: true, description: '1 to 240 characters' }),
-    content: t.string({ required: true, description: 'At most 24,000 characters' }),
-    sourceRefs: t.stringList({ required: false, description: 'At most 12, each at most 2,000 characters' }),
-  }),
-});
-const BrainUpdateInput = builder.inputType('BrainUpdateInput', {
-  fields: (t) => ({
-    id: t.id({ required: true }),
-    agentId: t.string({ required: false }),
-    expectedRevision: t.int({ required: true }),
-    title: t.string({ required: false }),
-    content: t.string({ required: false }),
-    sourceRefs: t.stringList({ required: false, description: 'Replaces the list when given' }),
-  }),
-});
-const BrainRemoveInput = builder.inputType('BrainRemoveInput', {
-  fields: (t) => ({
-    id: t.id({ required: true }),
-    agentId: t.string({ required: false }),
-    expectedRevision: t.int({ required: true }),
-  }),
-});
+const BrainSaveInput = builder.inputType('BrainSaveInput', { fields: (t) => inputFieldsFrom(t, brainSaveInput, {}) });
+const BrainUpdateInput = builder.inputType('BrainUpdateInput', { fields: (t) => inputFieldsFrom(t, brainUpdateInput, {}) });
+const BrainRemoveInput = builder.inputType('BrainRemoveInput', { fields: (t) => inputFieldsFrom(t, brainRemoveInput, {}) });
 const BrainDeletionItem = builder.inputType('BrainDeletionItem', {
   fields: (t) => ({ id: t.id({ required: true }), expectedRevision: t.int({ required: true }) }),
 });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, integer, json, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, json, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../../db/columns.js';
 
 export const CONVERSATION_LIMITS = {
@@ -9,7 +9,14 @@ export const CONVERSATION_LIMITS = {
   sessionId: 200,
   reason: 2_000,
   page: 100,
+  /** Characters of a search term over originals. */
+  searchQuery: 200,
+  searchPage: 50,
+  sessionsPage: 100,
 } as const;
+
+export const ARCHIVE_KINDS = ['reset', 'compaction'] as const;
+export type ArchiveKind = (typeof ARCHIVE_KINDS)[number];
 
 /**
  * One row per agent session that has originals. Appends lock this row (SELECT … FOR UPDATE), so
@@ -24,12 +31,30 @@ export const conversationSessions = pgTable(
     project: text('project'),
     lastPosition: bigint('last_position', { mode: 'number' }).notNull().default(0),
     archiveGeneration: integer('archive_generation').notNull().default(0),
+    /** Counters kept under the session lock, so the session list never counts rows. */
+    activeEntryCount: integer('active_entry_count').notNull().default(0),
+    archivedEntryCount: integer('archived_entry_count').notNull().default(0),
+    /** First activity: the first append created the row. */
     createdAt: timestamptz('created_at').notNull(),
+    /** Last activity: the last append, compaction or reset (archiving a session does not touch it). */
     updatedAt: timestamptz('updated_at').notNull(),
+    /** Set while the session is archived (metadata only: every original stays where it is). */
+    archivedAt: timestamptz('archived_at'),
+    archivedByKind: text('archived_by_kind'),
+    archivedById: text('archived_by_id'),
+    archiveReason: text('archive_reason'),
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.sessionId] }),
     check('conversation_sessions_session_length', sql`char_length(${t.sessionId}) BETWEEN 1 AND 200`),
+    check('conversation_sessions_counts_nonnegative', sql`${t.activeEntryCount} >= 0 AND ${t.archivedEntryCount} >= 0`),
+    check('conversation_sessions_archive_reason_length', sql`char_length(${t.archiveReason}) <= 2000`),
+    check(
+      'conversation_sessions_archived_by',
+      sql`(${t.archivedAt} IS NULL AND ${t.archivedByKind} IS NULL AND ${t.archivedById} IS NULL AND ${t.archiveReason} IS NULL) OR (${t.archivedAt} IS NOT NULL AND ${t.archivedByKind} IS NOT NULL AND ${t.archivedById} IS NOT NULL)`,
+    ),
+    // The session list, newest first activity first: a backward scan gives ORDER BY … DESC (NULLS FIRST) exactly.
+    index('conversation_sessions_agent_created_idx').on(t.agentId, t.createdAt, t.sessionId),
   ],
 );
 
@@ -45,10 +70,19 @@ export const conversationEntries = pgTable(
     conversationId: text('conversation_id'),
     payload: json('payload').notNull(),
     createdAt: timestamptz('created_at').notNull(),
+    /** Set on a compaction summary: the archive generation holding the originals it stands for. */
+    summarizesGeneration: integer('summarizes_generation'),
+    /**
+     * Order in the active history when it differs from `position`: a summary takes the place of
+     * the first entry it replaced (null means `position`).
+     */
+    historyPosition: bigint('history_position', { mode: 'number' }),
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.id] }),
     unique('conversation_entries_position_key').on(t.agentId, t.sessionId, t.position),
+    // Search over originals, newest first: a backward scan gives ORDER BY … DESC (NULLS FIRST) exactly.
+    index('conversation_entries_agent_created_idx').on(t.agentId, t.createdAt, t.sessionId, t.position),
     check('conversation_entries_position_positive', sql`${t.position} >= 1`),
     check('conversation_entries_payload_length', sql`char_length(${t.payload}::text) <= 1000000`),
     check('conversation_entries_role_length', sql`char_length(${t.role}) BETWEEN 1 AND 64`),
@@ -69,15 +103,20 @@ export const conversationArchives = pgTable(
     archivedAt: timestamptz('archived_at').notNull(),
     archivedByKind: text('archived_by_kind').notNull(),
     archivedById: text('archived_by_id').notNull(),
+    /** What made this generation: a reset (everything active) or a compaction (one span). */
+    kind: text('kind').notNull().default('reset'),
+    /** A compaction's summary entry, which now stands for this generation in the active history. */
+    summaryEntryId: text('summary_entry_id'),
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.sessionId, t.generation] }),
     check('conversation_archives_generation_positive', sql`${t.generation} >= 1`),
+    check('conversation_archives_kind', sql`${t.kind} IN ('reset', 'compaction') AND (${t.kind} = 'compaction') = (${t.summaryEntryId} IS NOT NULL)`),
     check('conversation_archives_reason_length', sql`char_length(${t.reason}) <= 2000`),
   ],
 );
 
-/** Archived originals: moved, byte for byte, out of conversation_entries by a reset. */
+/** Archived originals: moved, byte for byte, out of conversation_entries by a reset or a compaction. */
 export const conversationArchiveEntries = pgTable(
   'conversation_archive_entries',
   {
@@ -91,9 +130,12 @@ export const conversationArchiveEntries = pgTable(
     payload: json('payload').notNull(),
     createdAt: timestamptz('created_at').notNull(),
     archivedAt: timestamptz('archived_at').notNull(),
+    summarizesGeneration: integer('summarizes_generation'),
+    historyPosition: bigint('history_position', { mode: 'number' }),
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.id] }),
     unique('conversation_archive_entries_position_key').on(t.agentId, t.sessionId, t.position),
+    index('conversation_archive_entries_agent_created_idx').on(t.agentId, t.createdAt, t.sessionId, t.position),
   ],
 );

@@ -1,10 +1,11 @@
 import { builder } from '../../schema/builder.js';
 import { WRITE_ERRORS } from '../../schema/errors.js';
-import { badRequest } from '../../lib/errors.js';
 import { SourceOriginalRef } from '../conversations/conversations.graphql.js';
 import { parseOriginalReference } from '../conversations/conversations.service.js';
-import { HANDOFF_EVIDENCE, HANDOFF_LIMITS, HANDOFF_ORIGINS, type HandoffEvidence, type HandoffOrigin, type HandoffSourceRef } from './handoffs.sql.js';
+import { HANDOFF_EVIDENCE, HANDOFF_ORIGINS, type HandoffEvidence, type HandoffOrigin, type HandoffSourceRef } from './handoffs.sql.js';
 import type { AutomaticHandoffOutcome, HandoffRow } from './handoffs.service.js';
+import { handoffReadArgs, handoffSourceRefInput, handoffWriteInput } from './handoffs.inputs.js';
+import { argsFrom, inputFieldsFrom } from '../../schema/inputs.js';
 
 const HandoffOriginEnum = builder.enumType('HandoffOrigin', {
   values: HANDOFF_ORIGINS,
@@ -79,39 +80,19 @@ builder.queryFields((t) => ({
   sessionReadHandoff: t.field({
     type: [SessionHandoffRef],
     description: 'Recent unexpired handoffs of the current agent and scope: explicit first, then the current session, then the newest',
-    args: {
-      first: t.arg.int({ required: false, description: '1 to 10, default 5' }),
-      project: t.arg.string({ required: false }),
-      agentId: t.arg.string({ required: false }),
-    },
-    resolve: (_, args, ctx) => {
-      if (args.first != null && (args.first < 1 || args.first > HANDOFF_LIMITS.read)) {
-        throw badRequest(`first must be between 1 and ${HANDOFF_LIMITS.read} (got ${args.first})`);
-      }
-      return ctx.services.handoffs.readRecent(ctx.viewer, args);
-    },
+    args: argsFrom(t.arg, handoffReadArgs, {}),
+    // The service checks `first` (VALIDATION_FAILED, as over MCP).
+    resolve: (_, args, ctx) => ctx.services.handoffs.readRecent(ctx.viewer, args),
   }),
 }));
 
 const HandoffSourceRefInput = builder.inputType('HandoffSourceRefInput', {
-  fields: (t) => ({
-    ref: t.string({ required: true, description: '1 to 1,000 characters, e.g. conversation:<sessionId>/<entryId>' }),
-    evidence: t.field({ type: HandoffEvidenceEnum, required: false, description: 'Default ASSISTANT_ASSERTION' }),
-  }),
+  fields: (t) => inputFieldsFrom(t, handoffSourceRefInput, { evidence: HandoffEvidenceEnum }),
 });
 const handoffFields = (name: string, description: string) =>
   builder.inputType(name, {
     description,
-    fields: (t) => ({
-      title: t.string({ required: true, description: 'At most 240 characters' }),
-      goal: t.string({ required: true, description: 'At most 4,000 characters' }),
-      outcome: t.string({ required: true, description: 'At most 4,000 characters' }),
-      body: t.string({ required: true, description: 'At most 24,000 characters' }),
-      sourceRefs: t.field({ type: [HandoffSourceRefInput], required: false, description: 'At most 8' }),
-      ttlDays: t.int({ required: false, description: '1 to 36,500; default 14' }),
-      project: t.string({ required: false, description: 'May only repeat the runtime scope' }),
-      agentId: t.string({ required: false, description: 'Operators only' }),
-    }),
+    fields: (t) => inputFieldsFrom(t, handoffWriteInput, { sourceRefs: HandoffSourceRefInput }),
   });
 const SessionWriteHandoffInput = handoffFields('SessionWriteHandoffInput', 'An explicit handoff for the runtime agent and session (session_required without a Burrow-Session)');
 const RecordAutomaticHandoffInput = handoffFields('RecordAutomaticHandoffInput', "The runtime's automatic handoff for its current session");

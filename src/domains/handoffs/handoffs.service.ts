@@ -127,7 +127,7 @@ export class HandoffsService {
    */
   async readRecent(viewer: Viewer | null, input: { agentId?: string | null; project?: string | null; first?: number | null }): Promise<HandoffRow[]> {
     const runtime = resolveRuntime(viewer, input);
-    const limit = input.first ?? 5;
+    const limit = input.first ?? HANDOFF_LIMITS.readDefault;
     if (!Number.isInteger(limit) || limit < 1 || limit > HANDOFF_LIMITS.read) {
       throw new ValidationError('first', `sessionReadHandoff returns 1 to ${HANDOFF_LIMITS.read} handoffs`, HANDOFF_LIMITS.read);
     }

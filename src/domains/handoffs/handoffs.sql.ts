@@ -13,6 +13,8 @@ export const HANDOFF_LIMITS = {
   ttlMax: 36_500,
   defaultTtlDays: 14,
   read: 10,
+  /** How many handoffs a read returns when it does not say. */
+  readDefault: 5,
   /** Below this many characters of goal+outcome+body, and with no tool evidence, an exchange is trivial. */
   trivialText: 80,
 } as const;

@@ -10,6 +10,7 @@ import { assertNoNul } from '../../lib/nul.js';
 import { charLength, escapeLike } from '../../lib/text.js';
 import { assertAgentAccess, requireViewer, resolveScope, type Viewer } from '../../auth/viewer.js';
 import { tiddleCards } from './tiddle.sql.js';
+import { ROLLING_SEARCH_LIMITS } from './tiddle.inputs.js';
 import {
   CROSS_SCOPE_PROJECT,
   liveCard,
@@ -54,9 +55,10 @@ export async function search(deps: TiddleDeps, viewer: Viewer | null, input: { a
   const project = resolveScope(v, input.project);
   const query = input.query.trim();
   assertNoNul('query', query);
-  if (charLength(query) > 500) throw new ValidationError('query', 'a rolling search query is at most 500 characters', 500);
-  const limit = input.limit ?? 10;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 10) throw new ValidationError('limit', 'rolling search returns 1 to 10 results', 10);
+  const bounds = ROLLING_SEARCH_LIMITS;
+  if (charLength(query) > bounds.query) throw new ValidationError('query', `a rolling search query is at most ${bounds.query} characters`, bounds.query);
+  const limit = input.limit ?? bounds.results;
+  if (!Number.isInteger(limit) || limit < 1 || limit > bounds.results) throw new ValidationError('limit', `rolling search returns 1 to ${bounds.results} results`, bounds.results);
   const words = [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))].slice(0, 16);
   const matches = words.map((word) => {
     const pattern = `%${escapeLike(word)}%`;

@@ -14,6 +14,8 @@ import {
   type RejectedProposal,
   type ResidueRow,
 } from './tiddle.service.js';
+import { rollingSearchArgs } from './tiddle.inputs.js';
+import { argsFrom } from '../../schema/inputs.js';
 import { RESIDUE_EXCERPT_COUNT_LIMIT, RESIDUE_EXCERPT_TEXT_LIMIT } from './tiddle.sql.js';
 
 const ExcerptRef = builder.objectRef<{ role: string; text: string }>('TiddleExcerpt').implement({
@@ -174,12 +176,7 @@ builder.queryFields((t) => ({
   memoryRollingSearch: t.field({
     type: RollingSearchRef,
     description: 'memory_rolling_search: the current agent\'s live cards in the current scope (at most 10). owner is "rolling_continuity", entersPrompt false.',
-    args: {
-      query: t.arg.string({ required: true }),
-      project: t.arg.string({ required: false, description: 'May only repeat the runtime scope' }),
-      agentId: t.arg.string({ required: false, description: 'Operators name the agent; agent tokens act as themselves' }),
-      limit: t.arg.int({ required: false }),
-    },
+    args: argsFrom(t.arg, rollingSearchArgs, {}),
     resolve: (_, args, ctx) => ctx.services.tiddle.search(ctx.viewer, args),
   }),
   tiddleStatus: t.field({

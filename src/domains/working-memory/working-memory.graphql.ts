@@ -5,6 +5,8 @@ import { badRequest } from '../../lib/errors.js';
 import { SourceOriginalRef } from '../conversations/conversations.graphql.js';
 import { WORKING_KINDS, WORKING_LIMITS, WORKING_STATES, type WorkingKind, type WorkingState } from './working-memory.sql.js';
 import type { WorkingRecordRow } from './working-memory.service.js';
+import { workingSearchArgs, workingWriteInput } from './working-memory.inputs.js';
+import { argsFrom, inputFieldsFrom } from '../../schema/inputs.js';
 
 export const WorkingRecordKindEnum = builder.enumType('WorkingRecordKind', {
   values: {
@@ -60,20 +62,9 @@ builder.queryFields((t) => ({
     type: [WorkingRecordRef],
     description:
       'Lexical search over title and content of the current agent and continuity scope: every term must occur (case-insensitive). At most 10 results; expired records never appear.',
-    args: {
-      query: t.arg.string({ required: false }),
-      kind: t.arg({ type: WorkingRecordKindEnum, required: false }),
-      state: t.arg({ type: WorkingRecordStateEnum, required: false }),
-      first: t.arg.int({ required: false, description: '1 to 10, default 10' }),
-      project: t.arg.string({ required: false, description: 'May only repeat the runtime scope (continuity_scope_mismatch otherwise)' }),
-      agentId: t.arg.string({ required: false, description: 'Operators only' }),
-    },
-    resolve: async (_, args, ctx) => {
-      if (args.first != null && (args.first < 1 || args.first > WORKING_LIMITS.search)) {
-        throw badRequest(`first must be between 1 and ${WORKING_LIMITS.search} (got ${args.first})`);
-      }
-      return ctx.services.working.search(ctx.viewer, args);
-    },
+    args: argsFrom(t.arg, workingSearchArgs, { kind: WorkingRecordKindEnum, state: WorkingRecordStateEnum }),
+    // The service checks `first` (VALIDATION_FAILED, as over MCP).
+    resolve: (_, args, ctx) => ctx.services.working.search(ctx.viewer, args),
   }),
   workingRecords: t.connection({
     type: WorkingRecordRef,
@@ -107,24 +98,7 @@ builder.queryFields((t) => ({
 const MemoryWorkingWriteInput = builder.inputType('MemoryWorkingWriteInput', {
   description:
     'The agent, session, conversation and continuity scope come from the runtime (token and headers). Without id a new record is created; with id and expectedRevision that record is rewritten.',
-  fields: (t) => ({
-    id: t.string({ required: false, description: 'Rewrite this record; needs expectedRevision' }),
-    expectedRevision: t.int({ required: false }),
-    kind: t.field({ type: WorkingRecordKindEnum, required: true }),
-    state: t.field({ type: WorkingRecordStateEnum, required: false, description: 'New records default to ACTIVE; a rewrite keeps the current state when absent. SUPERSEDED needs supersededById.' }),
-    title: t.string({ required: true, description: 'At most 240 characters' }),
-    content: t.string({ required: true, description: 'At most 6,000 characters' }),
-    sourceRefs: t.stringList({ required: false, description: 'At most 12, each 1 to 1,000 characters; a rewrite keeps the current list when absent' }),
-    pinned: t.boolean({ required: false, description: 'Pinned records bypass expiry' }),
-    ttlDays: t.int({
-      required: false,
-      description:
-        '1 to 36,500; default from BURROW_WORKING_TTL_DAYS (90). A rewrite whose material is unchanged keeps its expiry; a real change sets a new one from now.',
-    }),
-    supersededById: t.string({ required: false }),
-    project: t.string({ required: false, description: 'May only repeat the runtime scope' }),
-    agentId: t.string({ required: false, description: 'Operators only' }),
-  }),
+  fields: (t) => inputFieldsFrom(t, workingWriteInput, { kind: WorkingRecordKindEnum, state: WorkingRecordStateEnum }),
 });
 
 const WorkingRecordStateChangeInput = (name: string, withLink: boolean) =>

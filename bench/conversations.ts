@@ -1,0 +1,158 @@
+/**
+ * npm run bench -- conversations: search over originals at scale.
+ *
+ * Seeds BENCH_ORIGINALS (default 1,000,000) originals for one agent with SQL inside the bench
+ * (not through the API): 1,000 entries per session, the older 60% of each session archived in one
+ * generation and the rest active, so the search reads both stores of the union view. A fifth of
+ * all originals mention a kestrel (the common term); every original carries its own md5 words (a
+ * selective term matches exactly one). Then p50/p95 of conversationSearch through the server over
+ * HTTP, and the plans of the statements it sent. With BURROW_TEST_DATABASE_URL it runs on a fresh
+ * database of that real server (dropped after).
+ */
+import { buildApp } from '../src/app.js';
+import { testConfigForBench } from './config.js';
+import { openDatabase } from '../src/db/database.js';
+import { migrate } from '../src/db/migrator.js';
+import { createLogger } from '../src/lib/logger.js';
+import { createBurrowClient } from '../client/sdk.js';
+import { createTestDatabase, externalConfig } from '../test/support/harness.js';
+
+const ORIGINALS = Number(process.env.BENCH_ORIGINALS ?? 1_000_000);
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 40);
+const PER_SESSION = 1_000;
+const ARCHIVED_PER_SESSION = 600;
+const AGENT = 'bench-conversations';
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+
+async function timed(label: string, run: (i: number) => Promise<number>) {
+  await run(-1); // warm-up
+  const times: number[] = [];
+  let hits = 0;
+  for (let i = 0; i < ITERATIONS; i++) {
+    const start = performance.now();
+    hits = await run(i);
+    times.push(performance.now() - start);
+  }
+  console.log(
+    `  ${label.padEnd(62)} p50 ${fmt(percentile(times, 50)).padStart(9)}   p95 ${fmt(percentile(times, 95)).padStart(9)}   (${ITERATIONS} requests over HTTP, ${hits} hits on the last)`,
+  );
+}
+
+export async function runConversationsBench() {
+  const started = performance.now();
+  const config = testConfigForBench();
+  const realServer = process.env.BURROW_TEST_DATABASE_URL ? await createTestDatabase() : null;
+  if (realServer) config.database = externalConfig(realServer.url!);
+  const database = await openDatabase(config.database);
+  await migrate(database.pool);
+  const app = buildApp({ config, database, logger: createLogger('silent') });
+  const port = await app.start(0, '127.0.0.1');
+  const { token } = await app.services.tokens.create({ kind: 'operator', name: 'bench' });
+  const client = createBurrowClient({ url: `http://127.0.0.1:${port}/graphql`, token });
+  try {
+    console.log(`Burrow conversations bench on ${database.description}`);
+    await client.createAgent({ input: { id: AGENT, name: 'Bench conversations' } });
+    const sessions = Math.ceil(ORIGINALS / PER_SESSION);
+
+    // Original i (1-based) is entry ((i - 1) % 1000) + 1 of session ceil(i / 1000), created i seconds after 2026-01-01.
+    const seedStart = performance.now();
+    const payload = `json_build_object('role', CASE WHEN i % 2 = 0 THEN 'assistant' ELSE 'user' END,
+                         'content', 'Note ' || md5('c' || i) || ' about ' || (ARRAY['tea', 'deploys', 'the kestrel', 'builds', 'the garden'])[1 + i % 5]
+                                    || ' and ' || md5('d' || i) || CASE WHEN i % 200 = 7 THEN ' and a heron' ELSE '' END)`;
+    const session = `'s' || lpad(((i - 1) / ${PER_SESSION} + 1)::text, 5, '0')`;
+    const position = `((i - 1) % ${PER_SESSION} + 1)`;
+    const createdAt = `timestamptz '2026-01-01' + make_interval(secs => i)`;
+    await database.pool.query(
+      `INSERT INTO conversation_sessions (agent_id, session_id, project, last_position, archive_generation, active_entry_count, archived_entry_count, created_at, updated_at)
+       SELECT $1, 's' || lpad(s::text, 5, '0'), 'bench', n, 1, n - ${ARCHIVED_PER_SESSION}, ${ARCHIVED_PER_SESSION},
+              timestamptz '2026-01-01' + make_interval(secs => (s - 1) * ${PER_SESSION} + 1), timestamptz '2026-01-01' + make_interval(secs => (s - 1) * ${PER_SESSION} + n)
+         FROM generate_series(1, $2::int) AS s, LATERAL (SELECT LEAST(${PER_SESSION}, $3::int - (s - 1) * ${PER_SESSION}) AS n) AS size`,
+      [AGENT, sessions, ORIGINALS],
+    );
+    await database.pool.query(
+      `INSERT INTO conversation_archives (agent_id, session_id, generation, entry_count, first_position, last_position, reason, archived_at, archived_by_kind, archived_by_id, kind)
+       SELECT $1, 's' || lpad(s::text, 5, '0'), 1, ${ARCHIVED_PER_SESSION}, 1, ${ARCHIVED_PER_SESSION}, 'bench', timestamptz '2026-06-01', 'OPERATOR', 'bench', 'reset'
+         FROM generate_series(1, $2::int) AS s`,
+      [AGENT, sessions],
+    );
+    // Batches of 100,000 keep each statement's memory modest.
+    for (let from = 1; from <= ORIGINALS; from += 100_000) {
+      const to = Math.min(ORIGINALS, from + 99_999);
+      await database.pool.query(
+        `INSERT INTO conversation_archive_entries (agent_id, session_id, generation, id, position, role, payload, created_at, archived_at)
+         SELECT $1, ${session}, 1, md5('id' || i), ${position}, CASE WHEN i % 2 = 0 THEN 'assistant' ELSE 'user' END, ${payload}, ${createdAt}, timestamptz '2026-06-01'
+           FROM generate_series($2::int, $3::int) AS i WHERE ${position} <= ${ARCHIVED_PER_SESSION}`,
+        [AGENT, from, to],
+      );
+      await database.pool.query(
+        `INSERT INTO conversation_entries (agent_id, session_id, id, position, role, payload, created_at)
+         SELECT $1, ${session}, md5('id' || i), ${position}, CASE WHEN i % 2 = 0 THEN 'assistant' ELSE 'user' END, ${payload}, ${createdAt}
+           FROM generate_series($2::int, $3::int) AS i WHERE ${position} > ${ARCHIVED_PER_SESSION}`,
+        [AGENT, from, to],
+      );
+    }
+    await database.pool.query('ANALYZE conversation_sessions; ANALYZE conversation_entries; ANALYZE conversation_archive_entries; ANALYZE conversation_archives;');
+    const counts = await database.pool.query(
+      `SELECT (SELECT count(*) FROM conversation_entries)::int AS active, (SELECT count(*) FROM conversation_archive_entries)::int AS archived`,
+    );
+    console.log(
+      `  seeded ${ORIGINALS.toLocaleString('en')} originals (${counts.rows[0].active.toLocaleString('en')} active, ${counts.rows[0].archived.toLocaleString('en')} archived) ` +
+        `in ${sessions.toLocaleString('en')} sessions for agent "${AGENT}" in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+    );
+
+    // Selective needles: 8 characters of one original's own md5 (one match each), spread over active and archived.
+    const needles: string[] = [];
+    for (let i = 0; i <= ITERATIONS; i++) {
+      const n = 1 + ((i * 7919 + 13) % ORIGINALS);
+      const { rows } = await database.pool.query(`SELECT substr(md5('c' || $1::int), 5, 8) AS s`, [n]);
+      needles.push(rows[0].s as string);
+    }
+    const search = async (args: Parameters<typeof client.conversationSearch>[0]) => (await client.conversationSearch({ agentId: AGENT, ...args })).conversationSearch;
+
+    console.log(`\nconversationSearch, one agent with ${ORIGINALS.toLocaleString('en')} originals:`);
+    await timed('selective term (1 match), first 20', async (i) => (await search({ query: needles[i + 1], first: 20 })).edges.length);
+    await timed('common term ("KESTREL", 20% match), first 20', async () => (await search({ query: 'KESTREL', first: 20 })).edges.length);
+    await timed('medium term ("heron", 0.5% match), first 20', async () => (await search({ query: 'heron', first: 20 })).edges.length);
+    const firstPage = await search({ query: 'kestrel', first: 20 });
+    await timed('common term, second page (cursor), first 20', async () => (await search({ query: 'kestrel', first: 20, after: firstPage.pageInfo.endCursor })).edges.length);
+    await timed('common term in one session (role user), first 20', async (i) =>
+      (await search({ query: 'kestrel', sessionId: `s${String(1 + ((i + 1) * 37) % sessions).padStart(5, '0')}`, role: 'user', first: 20 })).edges.length,
+    );
+    await timed('selective term in a time range (one day), first 20', async (i) => {
+      const n = 1 + (((i + 1) * 7919 + 13) % ORIGINALS);
+      const day = new Date(Date.UTC(2026, 0, 1) + Math.floor(n / 86_400) * 86_400_000);
+      return (await search({ query: needles[i + 1], createdFrom: day.toISOString(), createdBefore: new Date(day.getTime() + 86_400_000).toISOString(), first: 20 })).edges.length;
+    });
+    await timed('sessions list, first 100', async () => (await client.conversationSessions({ agentId: AGENT, first: 100 })).conversationSessions.edges.length);
+
+    for (const [label, query] of [['a selective term', needles[0]], ['the medium term', 'heron'], ['the common term', 'kestrel']] as const) {
+      const captured: { query: string; params: unknown[] }[] = [];
+      database.statements.onQuery = (q, params) => captured.push({ query: q, params });
+      await search({ query, first: 20 });
+      database.statements.onQuery = undefined;
+      const statements = captured.filter((c) => c.query.includes('conversation_original_rows'));
+      console.log(`\nPlans of conversationSearch for ${label}, first 20 (${statements.length} statements):`);
+      for (const [n, statement] of statements.entries()) {
+        const explained = await database.pool.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${statement.query}`, statement.params);
+        console.log(`  ${n + 1}. ${['matches among the newest 2,000 candidates', 'the oldest candidate of that window', 'older matches (trigram path)'][n]}:`);
+        for (const row of explained.rows) console.log(`      ${row['QUERY PLAN'] as string}`);
+      }
+    }
+    const size = await database.pool.query(
+      `SELECT pg_size_pretty(pg_relation_size('conversation_entries_payload_trgm_idx') + pg_relation_size('conversation_archive_entries_payload_trgm_idx')) AS trgm,
+              pg_size_pretty(pg_total_relation_size('conversation_entries') + pg_total_relation_size('conversation_archive_entries')) AS total`,
+    );
+    console.log(`\n  trigram indexes ${size.rows[0].trgm}; both stores with all their indexes ${size.rows[0].total}`);
+    console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await client.close();
+    await app.stop();
+    await database.close();
+    await realServer?.drop();
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Inputs of the Brains verbs (brain_search, brain_read, brain_save, brain_update, brain_remove):
+ * one definition for GraphQL and MCP, with the limits BrainsService enforces.
+ */
+import { formatLimit as n, type InputFields } from '../../lib/input-spec.js';
+import { agentIdField } from '../../auth/runtime.inputs.js';
+import { BRAIN_CONTENT_LIMIT, BRAIN_SOURCE_REF_LENGTH_LIMIT, BRAIN_SOURCE_REFS_LIMIT, BRAIN_TITLE_LIMIT } from './brains.sql.js';
+import { QUERY_MAX_LENGTH, QUERY_MIN_LENGTH, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from './brains.search.js';
+
+const idField = { type: 'id', required: true, description: 'The memory id (from brain_search, brain_read or brain_save).' } as const;
+const expectedRevisionField = {
+  type: 'int',
+  required: true,
+  minimum: 1,
+  description: 'The revision you last read. If the memory changed since, nothing is written and the current memory comes back (REVISION_CONFLICT).',
+} as const;
+const title = <R extends boolean>(required: R) =>
+  ({ type: 'string', required, minLength: 1, maxLength: BRAIN_TITLE_LIMIT, description: `1 to ${n(BRAIN_TITLE_LIMIT)} characters (trimmed).` }) as const;
+const content = <R extends boolean>(required: R) =>
+  ({ type: 'string', required, maxLength: BRAIN_CONTENT_LIMIT, description: `The memory itself, at most ${n(BRAIN_CONTENT_LIMIT)} characters.` }) as const;
+const sourceRefs = (extra: string) =>
+  ({
+    type: 'stringList',
+    maxItems: BRAIN_SOURCE_REFS_LIMIT,
+    itemMinLength: 1,
+    itemMaxLength: BRAIN_SOURCE_REF_LENGTH_LIMIT,
+    description: `Where the claim came from: at most ${n(BRAIN_SOURCE_REFS_LIMIT)}, each 1 to ${n(BRAIN_SOURCE_REF_LENGTH_LIMIT)} characters. A reference is not verification of current state.${extra}`,
+  }) as const;
+
+export const brainSearchArgs = {
+  query: {
+    type: 'string',
+    required: true,
+    minLength: QUERY_MIN_LENGTH,
+    maxLength: QUERY_MAX_LENGTH,
+    description: `Words to look for; words of at least ${n(QUERY_MIN_LENGTH)} characters are matched, in title (counts double) and content. At most ${n(QUERY_MAX_LENGTH)} characters.`,
+  },
+  limit: {
+    type: 'int',
+    minimum: 1,
+    maximum: SEARCH_LIMIT_MAX,
+    default: SEARCH_LIMIT_DEFAULT,
+    description: `How many hits to return: 1 to ${n(SEARCH_LIMIT_MAX)}, default ${n(SEARCH_LIMIT_DEFAULT)}.`,
+  },
+  agentId: agentIdField,
+} as const satisfies InputFields;
+
+export const brainReadArgs = { id: idField, agentId: agentIdField } as const satisfies InputFields;
+
+export const brainSaveInput = {
+  agentId: agentIdField,
+  title: title(true),
+  content: content(true),
+  sourceRefs: sourceRefs(''),
+} as const satisfies InputFields;
+
+export const brainUpdateInput = {
+  id: idField,
+  agentId: agentIdField,
+  expectedRevision: expectedRevisionField,
+  title: { ...title(false), description: `New title, 1 to ${n(BRAIN_TITLE_LIMIT)} characters; absent keeps the current one.` },
+  content: { ...content(false), description: `New content, at most ${n(BRAIN_CONTENT_LIMIT)} characters; absent keeps the current one.` },
+  sourceRefs: sourceRefs(' Replaces the list when given; absent keeps it.'),
+} as const satisfies InputFields;
+
+export const brainRemoveInput = { id: idField, agentId: agentIdField, expectedRevision: expectedRevisionField } as const satisfies InputFields;

@@ -1,0 +1,55 @@
+/**
+ * MCP over Streamable HTTP at /mcp, on the GraphQL server's port. Stateless: every POST is
+ * authenticated like a GraphQL request (agent bearer token; scope, session and conversation from
+ * the Burrow-* headers) and served by a server bound to that viewer, so any instance can answer
+ * any request and nothing lives between requests.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { bearerSecret, scopeFromHeaders } from '../auth/tokens.service.js';
+import type { Logger } from '../lib/logger.js';
+import type { Services } from '../services.js';
+import { createMcpServer } from './server.js';
+
+export const MCP_PATH = '/mcp';
+
+export const isMcpPath = (url: string | undefined) => url !== undefined && (url === MCP_PATH || url.startsWith(`${MCP_PATH}?`));
+
+/** A JSON-RPC error answer before any MCP message is handled; `code` is Burrow's machine-readable one. */
+function refuse(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message, data: { code } }, id: null }));
+}
+
+export function createMcpHttpHandler(deps: { services: Services; logger: Logger }) {
+  const { services, logger } = deps;
+  return async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      // Stateless: no server-initiated stream (GET) and no session to delete (DELETE).
+      if (req.method !== 'POST') return refuse(res, 405, 'METHOD_NOT_ALLOWED', 'this MCP endpoint is stateless: send JSON-RPC messages with POST', { allow: 'POST' });
+      const header = (name: string) => {
+        const value = req.headers[name];
+        return Array.isArray(value) ? value[0] : value;
+      };
+      const viewer = await services.tokens.authenticate(bearerSecret(header('authorization')), scopeFromHeaders(header));
+      if (!viewer) {
+        return refuse(res, 401, 'UNAUTHENTICATED', 'a valid agent bearer token is required (Authorization: Bearer <token>)', { 'www-authenticate': 'Bearer' });
+      }
+      if (viewer.principal !== 'AGENT') {
+        return refuse(res, 403, 'FORBIDDEN', 'MCP tools act as one agent: use a token bound to the agent (burrow token create --agent AGENT_ID)');
+      }
+      const server = createMcpServer({ services, logger, viewer: async () => viewer });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    } catch (error) {
+      logger.error('MCP request failed', { error: (error as Error)?.message ?? String(error) });
+      if (!res.headersSent) refuse(res, 500, 'INTERNAL_SERVER_ERROR', 'Unexpected error.');
+      else res.end();
+    }
+  };
+}
