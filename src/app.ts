@@ -94,7 +94,7 @@ export function buildApp(deps: AppDeps) {
     },
   });
 
-  const health = createHealth({ pool: deps.database.pool, hub: services.hub, isDraining: () => edge.draining });
+  const health = createHealth({ pool: deps.database.pool, hub: services.hub, isDraining: () => edge.draining, supervisor: deps.database.supervisor });
   const mcp = createMcpHttpHandler({ services, logger: logger.child({ component: 'mcp' }) });
   const edge = createEdge({
     // MCP (Streamable HTTP) shares the port: /mcp goes to the MCP server, everything else to Yoga.

@@ -63,13 +63,14 @@ const commands: Record<string, () => Promise<void>> = {
       runtime.config.graphiql ? `  GraphiQL: open http://${runtime.config.host}:${port}/graphql in a browser` : '  GraphiQL: off',
     ];
     const tokens = new TokensService(runtime.database.db, systemClock);
-    if (runtime.config.database.lifecycle === 'embedded' && !(await tokens.hasOperatorToken())) {
+    // A database Burrow made itself (embedded, managed) gets a first operator token at its first start.
+    if (runtime.config.database.lifecycle !== 'external' && !(await tokens.hasOperatorToken())) {
       const { token } = await tokens.create({ kind: 'operator', name: 'bootstrap' });
       lines.push(`  operator token (first start of this data directory; shown once, only its hash is kept): ${token}`);
     } else {
       lines.push(
         `  operator token: stop the server, then run \`npm run burrow -- token create --operator --name NAME\` with the same environment`
-          + (runtime.config.database.lifecycle === 'external' ? ' (external: no need to stop it)' : ''),
+          + (runtime.config.database.lifecycle !== 'embedded' ? ` (${runtime.config.database.lifecycle}: no need to stop it)` : ''),
       );
     }
     process.stdout.write(`${lines.join('\n')}\n`);

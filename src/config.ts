@@ -30,7 +30,17 @@ export interface EmbeddedDatabaseConfig {
   dataDir: string;
 }
 
-export type DatabaseConfig = ExternalDatabaseConfig | EmbeddedDatabaseConfig;
+export interface ManagedDatabaseConfig {
+  lifecycle: 'managed';
+  /** Burrow's own cluster: `postgres/` (PGDATA), `socket/` (the private Unix socket), `postgres.log`. */
+  dataDir: string;
+  requiredMajor: number;
+  poolMax: number;
+  /** Restarts of a postmaster that died, allowed within MANAGED_RESTART_WINDOW_MS, before Burrow exits. */
+  restartLimit: number;
+}
+
+export type DatabaseConfig = ExternalDatabaseConfig | EmbeddedDatabaseConfig | ManagedDatabaseConfig;
 
 export interface BurrowConfig {
   port: number;
@@ -309,11 +319,20 @@ function readDatabase(
     problems.push(`${lifecycleVar}="${lifecycle}" must be one of embedded, external, managed`);
     return null;
   }
+  // Shared by external and managed: the version floor and the pool size.
+  const serverSettings = () => ({
+    requiredMajor: int('BURROW_POSTGRES_REQUIRED_MAJOR', 17, 9, 99),
+    poolMax: int('BURROW_POSTGRES_POOL_MAX', 10, 1, 200),
+  });
   if (lifecycle === 'managed') {
-    problems.push(
-      `${lifecycleVar}=managed is not available in this release (Burrow does not yet initialise its own PostgreSQL cluster); use embedded or external`,
-    );
-    return null;
+    // The seed: managed startup uses the current OS user and the postgres database over the
+    // private socket, so URL, host, user and password settings are deliberately not read here.
+    return {
+      lifecycle: 'managed',
+      dataDir: read('BURROW_DATA_DIR') ?? './.burrow/managed',
+      ...serverSettings(),
+      restartLimit: int('BURROW_POSTGRES_RESTART_LIMIT', 3, 0, 100),
+    };
   }
   if (lifecycle === 'embedded') {
     return { lifecycle: 'embedded', dataDir: read('BURROW_DATA_DIR') ?? './.burrow/data' };
@@ -378,8 +397,7 @@ function readDatabase(
     display,
     tls,
     caPem,
-    requiredMajor: int('BURROW_POSTGRES_REQUIRED_MAJOR', 17, 9, 99),
-    poolMax: int('BURROW_POSTGRES_POOL_MAX', 10, 1, 200),
+    ...serverSettings(),
     connectTimeoutSeconds: int('BURROW_POSTGRES_CONNECT_TIMEOUT_S', 30, 0, 3600),
   };
 }

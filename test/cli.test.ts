@@ -45,9 +45,10 @@ describe('startup errors', () => {
   });
 
   it('reports every bad variable at once', async () => {
-    const run = await burrow(['serve'], { BURROW_POSTGRES_LIFECYCLE: 'managed', BURROW_PORT: 'x', BURROW_POSTGRES_TLS: 'nope' });
+    const run = await burrow(['serve'], { BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: 'mysql://x', BURROW_PORT: 'x', BURROW_POSTGRES_TLS: 'nope' });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/managed is not available in this release/);
+    expect(run.stderr).toMatch(/BURROW_POSTGRES_URL is not a postgres:\/\/ URL/);
+    expect(run.stderr).toMatch(/BURROW_POSTGRES_TLS="nope"/);
     expect(run.stderr).toMatch(/BURROW_PORT="x"/);
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });

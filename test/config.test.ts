@@ -26,8 +26,26 @@ describe('database lifecycle', () => {
     expect(loadConfig({ BURROW_POSTGRES_MODE: 'external', BURROW_POSTGRES_LIFECYCLE: 'embedded' }).database.lifecycle).toBe('embedded');
   });
 
-  it('answers managed clearly as not available in this release', () => {
-    expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'managed' })).toEqual([expect.stringMatching(/managed is not available in this release/)]);
+  it('managed: BURROW_DATA_DIR, required major 17, and no URL, user or password from the environment', () => {
+    expect(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'managed' }).database).toEqual({
+      lifecycle: 'managed',
+      dataDir: './.burrow/managed',
+      requiredMajor: 17,
+      poolMax: 10,
+      restartLimit: 3,
+    });
+    const overridden = loadConfig({
+      BURROW_POSTGRES_LIFECYCLE: 'managed',
+      BURROW_DATA_DIR: '/srv/burrow',
+      BURROW_POSTGRES_URL: 'postgres://app:secret@db.example:5432/app',
+      DATABASE_URL: 'postgres://other@elsewhere/x',
+      BURROW_POSTGRES_USER: 'app',
+      BURROW_POSTGRES_PASSWORD: 'secret',
+      BURROW_POSTGRES_RESTART_LIMIT: '0',
+    });
+    expect(overridden.database).toEqual({ lifecycle: 'managed', dataDir: '/srv/burrow', requiredMajor: 17, poolMax: 10, restartLimit: 0 });
+    expect(JSON.stringify(overridden.database)).not.toMatch(/secret|db\.example|app/);
+    expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'managed', BURROW_POSTGRES_RESTART_LIMIT: '101' })[0]).toMatch(/BURROW_POSTGRES_RESTART_LIMIT="101" must be a whole number from 0 to 100/);
   });
 
   it('rejects an unknown lifecycle', () => {
@@ -257,6 +275,7 @@ describe('every numeric setting at its bounds', () => {
     { name: 'BURROW_TOKEN_RECHECK_SECONDS', min: 1, max: 3600, env: embedded, read: (c) => c.tokens.recheckSeconds },
     { name: 'BURROW_RATE_LIMIT_PER_SECOND', min: 0, max: 1_000_000, env: embedded, read: (c) => c.rateLimit.perSecond },
     { name: 'BURROW_RATE_LIMIT_BURST', min: 1, max: 10_000_000, env: embedded, read: (c) => c.rateLimit.burst },
+    { name: 'BURROW_POSTGRES_RESTART_LIMIT', min: 0, max: 100, env: { BURROW_POSTGRES_LIFECYCLE: 'managed' }, read: (c) => (c.database as { restartLimit: number }).restartLimit },
   ];
 
   it('covers every whole-number variable config.ts reads', () => {

@@ -1,6 +1,7 @@
 /**
  * One code path to the database: a pg.Pool with Drizzle over it. Embedded, the Pool is handed a
- * PGlite instance (one backend, so the Pool has size 1); external, it connects to a server.
+ * PGlite instance (one backend, so the Pool has size 1); external, it connects to a server;
+ * managed (db/managed.ts), Burrow runs the server itself and connects over its private socket.
  */
 import { mkdirSync } from 'node:fs';
 import pg from 'pg';
@@ -8,6 +9,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { PGlite } from '@electric-sql/pglite';
 import type { DatabaseConfig, EmbeddedDatabaseConfig, ExternalDatabaseConfig } from '../config.js';
 import { isConnectionLoss } from '../lib/connection-errors.js';
+import type { ManagedSupervisor } from './managed.js';
 
 export type Db = NodePgDatabase<Record<string, never>>;
 /** A Drizzle handle that is either the database or an open transaction. */
@@ -22,7 +24,7 @@ export interface Capabilities {
 }
 
 export interface Database {
-  lifecycle: 'embedded' | 'external';
+  lifecycle: 'embedded' | 'external' | 'managed';
   /** Human description for banners: never contains a password. */
   description: string;
   pool: pg.Pool;
@@ -40,6 +42,8 @@ export interface Database {
    * (continuity owners). Null embedded: there is only one backend.
    */
   openDedicatedConnection(): Promise<pg.Client | null>;
+  /** Managed only: the postmaster's supervisor; readiness fails while it is not running. */
+  supervisor?: ManagedSupervisor;
   close(): Promise<void>;
 }
 
@@ -51,6 +55,8 @@ export interface OpenOptions {
 }
 
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
+  // Loaded on demand: managed.ts builds on openDatabase for its socket connection.
+  if (config.lifecycle === 'managed') return (await import('./managed.js')).openManaged(config);
   return config.lifecycle === 'embedded' ? openEmbedded(config) : openExternal(config, options);
 }
 

@@ -16,7 +16,8 @@ const UNAVAILABLE_SQLSTATES = new Set([
   '25P03', // idle_in_transaction_session_timeout
 ]);
 
-const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+// ENOENT: a Unix socket that is gone (managed PostgreSQL restarting).
+const UNAVAILABLE_NODE_CODES = new Set(['ENOENT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 // node-postgres raises these without a code.
 const UNAVAILABLE_MESSAGES =

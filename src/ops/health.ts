@@ -31,7 +31,14 @@ function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
   ]);
 }
 
-export function createHealth(deps: { pool: pg.Pool; hub: EventHub; isDraining: () => boolean; migrations?: MigrationFile[] }) {
+export function createHealth(deps: {
+  pool: pg.Pool;
+  hub: EventHub;
+  isDraining: () => boolean;
+  migrations?: MigrationFile[];
+  /** Managed lifecycle: whether Burrow's own postmaster runs. */
+  supervisor?: { readiness(): CheckResult };
+}) {
   const files = deps.migrations ?? loadMigrations();
 
   async function database(): Promise<CheckResult> {
@@ -63,6 +70,7 @@ export function createHealth(deps: { pool: pg.Pool; hub: EventHub; isDraining: (
     async ready(): Promise<Readiness> {
       const checks: Record<string, CheckResult> = {};
       if (deps.isDraining()) checks.shutdown = { ok: false, detail: 'the server is shutting down' };
+      if (deps.supervisor) checks.postgres = deps.supervisor.readiness();
       [checks.database, checks.migrations] = await Promise.all([database(), migrations()]);
       checks.listen = deps.hub.listening ? { ok: true } : { ok: false, detail: 'the event LISTEN connection is down; reconnecting' };
       const failing = Object.entries(checks)

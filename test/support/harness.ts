@@ -17,6 +17,7 @@ import { BurrowRequestError, createBurrowClient, type BurrowClient } from '../..
 
 export const REAL_DATABASE_URL = process.env.BURROW_TEST_DATABASE_URL?.trim() || null;
 export const onRealServer = REAL_DATABASE_URL !== null;
+export const TEST_REQUIRED_MAJOR = Number(process.env.BURROW_TEST_REQUIRED_MAJOR?.trim() || 17);
 /** For describe/it names of tests that need several real connections. */
 export const NEEDS_REAL_SERVER = 'needs several real connections: runs in the real-PostgreSQL pass (BURROW_TEST_DATABASE_URL)';
 
@@ -60,8 +61,9 @@ export function externalConfig(connectionString: string, overrides: Partial<Extr
     display: new URL(connectionString).pathname,
     tls: 'disable',
     caPem: null,
-    // The suite runs on whatever server CI has; the version gate itself is tested on its own.
-    requiredMajor: 13,
+    // The product's default (17): CI's real-server pass runs on PostgreSQL 17 (scripts/test-postgres17.sh).
+    // On an older server set BURROW_TEST_REQUIRED_MAJOR (CI's PostgreSQL 15 step does).
+    requiredMajor: TEST_REQUIRED_MAJOR,
     poolMax: 25,
     connectTimeoutSeconds: 5,
     ...overrides,

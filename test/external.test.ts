@@ -1,0 +1,104 @@
+/**
+ * The external lifecycle's version and connection rules, on whatever real server
+ * BURROW_TEST_DATABASE_URL names (CI: PostgreSQL 17, and the machine's PostgreSQL 15).
+ * Configuration goes through loadConfig, as a deployment's environment would.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { openDatabase, StartupError } from '../src/db/database.js';
+import { createTestDatabase, onRealServer, REAL_DATABASE_URL, type TestDatabase } from './support/harness.js';
+
+async function serverMajor(): Promise<number> {
+  const client = new pg.Client({ connectionString: REAL_DATABASE_URL! });
+  await client.connect();
+  try {
+    return Math.floor(Number((await client.query(`SELECT current_setting('server_version_num') AS n`)).rows[0].n) / 10000);
+  } finally {
+    await client.end();
+  }
+}
+
+const major = onRealServer ? await serverMajor() : 0;
+
+async function opens(env: Record<string, string>): Promise<string> {
+  const database = await openDatabase(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external', ...env }).database);
+  try {
+    return (await database.pool.query<{ db: string }>('SELECT current_database() AS db')).rows[0].db;
+  } finally {
+    await database.close();
+  }
+}
+
+async function refusal(env: Record<string, string>): Promise<string> {
+  try {
+    await opens(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(StartupError);
+    return (error as Error).message;
+  }
+  throw new Error('expected startup to be refused');
+}
+
+describe.skipIf(!onRealServer)(`external lifecycle on the real server (PostgreSQL ${major || '?'})`, () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it.skipIf(major >= 17)('refuses a server below the default required major 17, naming the variable and the fix', async () => {
+    expect(await refusal({ BURROW_POSTGRES_URL: database.url! })).toMatch(
+      new RegExp(`is version ${major}\\.\\d+.* \\(major ${major}\\), below BURROW_POSTGRES_REQUIRED_MAJOR=17: upgrade the server or set BURROW_POSTGRES_REQUIRED_MAJOR=${major} if you accept it`),
+    );
+    expect(await opens({ BURROW_POSTGRES_URL: database.url!, BURROW_POSTGRES_REQUIRED_MAJOR: String(major) })).toBe(database.name);
+  });
+
+  it.skipIf(major < 17)('accepts a server at or above the default required major 17, and refuses one above its major', async () => {
+    expect(await opens({ BURROW_POSTGRES_URL: database.url! })).toBe(database.name);
+    expect(await refusal({ BURROW_POSTGRES_URL: database.url!, BURROW_POSTGRES_REQUIRED_MAJOR: String(major + 1) })).toMatch(
+      new RegExp(`below BURROW_POSTGRES_REQUIRED_MAJOR=${major + 1}: upgrade the server or set BURROW_POSTGRES_REQUIRED_MAJOR=${major}`),
+    );
+  });
+
+  it('connects with BURROW_POSTGRES_URL over DATABASE_URL over the individual fields', async () => {
+    const url = new URL(database.url!);
+    const accept = { BURROW_POSTGRES_REQUIRED_MAJOR: String(major) };
+    const unreachable = 'postgres://nobody@127.0.0.1:1/none';
+    expect(await opens({ ...accept, BURROW_POSTGRES_URL: database.url!, DATABASE_URL: unreachable, BURROW_POSTGRES_PORT: '1' })).toBe(database.name);
+    expect(await opens({ ...accept, DATABASE_URL: database.url!, BURROW_POSTGRES_PORT: '1' })).toBe(database.name);
+    expect(
+      await opens({
+        ...accept,
+        BURROW_POSTGRES_HOST: url.hostname,
+        BURROW_POSTGRES_PORT: url.port || '5432',
+        BURROW_POSTGRES_DATABASE: database.name!,
+        BURROW_POSTGRES_USER: decodeURIComponent(url.username),
+      }),
+    ).toBe(database.name);
+    expect(await refusal({ ...accept, BURROW_POSTGRES_URL: unreachable, DATABASE_URL: database.url! })).toMatch(
+      /^cannot connect to PostgreSQL at 127\.0\.0\.1:1\/none \(.*\): check BURROW_POSTGRES_URL/,
+    );
+  });
+
+  it('reports whether the vector extension is installed instead of failing, and creates nothing', async () => {
+    const extensions = async (pool: pg.Pool | pg.Client) => (await pool.query(`SELECT extname FROM pg_extension ORDER BY extname`)).rows.map((r) => r.extname);
+    const admin = new pg.Client({ connectionString: database.url! });
+    await admin.connect();
+    const before = await extensions(admin).finally(() => admin.end());
+    const opened = await openDatabase(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: database.url!, BURROW_POSTGRES_REQUIRED_MAJOR: String(major) }).database);
+    try {
+      const installed = (await opened.pool.query(`SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'vector'`)).rows[0].n === 1;
+      expect(opened.capabilities.vector).toBe(installed);
+      expect(opened.capabilities.vectorReason).toBe(
+        installed ? null : `the vector extension is not installed in database ${new URL(database.url!).hostname}:${new URL(database.url!).port || 5432}/${database.name}; Brain search stays lexical`,
+      );
+      expect(await extensions(opened.pool)).toEqual(before);
+      expect(before).not.toContain('pg_trgm');
+    } finally {
+      await opened.close();
+    }
+  });
+});
