@@ -18,6 +18,7 @@ import { errorMasker, unauthenticatedError } from './lib/error-masking.js';
 import { noFaults, type FaultInjector } from './lib/faults.js';
 import { newId } from './lib/ids.js';
 import type { Logger } from './lib/logger.js';
+import { graphiqlOptions, renderBurrowGraphiQL } from './graphiql.js';
 import { createMcpHttpHandler, isMcpPath } from './mcp/http.js';
 import { schema } from './schema/index.js';
 import { createServices, type Services } from './services.js';
@@ -45,7 +46,8 @@ export function buildApp(deps: AppDeps) {
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
-    graphiql: deps.config.graphiql ? { title: 'Burrow', subscriptionsProtocol: 'WS' } : false,
+    graphiql: deps.config.graphiql ? graphiqlOptions : false,
+    renderGraphiQL: renderBurrowGraphiQL,
     landingPage: false,
     logging: false,
     maskedErrors: { isDev: false, maskError: errorMasker(logger) },
