@@ -14,5 +14,9 @@ export function testConfigForBench(): BurrowConfig {
     embeddings: null,
     tiddle: { scheduler: false, proposer: { kind: 'noop' } },
     continuity: { reconcileIntervalSeconds: 0 },
+    owners: { perAgent: 4, max: 0 },
+    tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 10 },
+    // Off: the manual clock never refills a bucket by itself (test/rate-limit.test.ts turns it on).
+    rateLimit: { perSecond: 0, burst: 500 },
   };
 }

@@ -86,7 +86,15 @@ export function createBurrowClient(options: BurrowClientOptions) {
     const results = socket().iterate<R>({ query, variables: variables as Record<string, unknown> });
     const iterator: AsyncIterableIterator<R> = {
       async next() {
-        const next = await results.next();
+        let next: IteratorResult<{ data?: unknown; errors?: readonly unknown[] }>;
+        try {
+          next = await results.next();
+        } catch (error) {
+          // An operation the server refused before running it (validation, rate limit) arrives
+          // as a graphql-ws `error` message: the errors themselves, thrown.
+          if (Array.isArray(error)) throw new BurrowRequestError(error as GraphQLErrorShape[], 200);
+          throw error;
+        }
         if (next.done) return { done: true, value: undefined };
         if (next.value.errors?.length) {
           await results.return?.(undefined);

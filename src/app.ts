@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createYoga, type YogaInitialContext } from 'graphql-yoga';
+import { createGraphQLError, createYoga, type YogaInitialContext } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -12,9 +12,11 @@ import type { BurrowConfig } from './config.js';
 import type { Context } from './context.js';
 import type { Database } from './db/database.js';
 import { bearerSecret, scopeFromHeaders } from './auth/tokens.service.js';
+import { rateLimitedError } from './limits/rate-limit.js';
+import { TOKEN_ENDED_CLOSE_CODE, useEndStreamsWithToken } from './auth/token-watch.js';
 import type { Viewer } from './auth/viewer.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { errorMasker, unauthenticatedError } from './lib/error-masking.js';
+import { errorMasker, unauthenticatedError, useTypedRequestParseErrors } from './lib/error-masking.js';
 import { noFaults, type FaultInjector } from './lib/faults.js';
 import { newId } from './lib/ids.js';
 import type { Logger } from './lib/logger.js';
@@ -51,15 +53,21 @@ export function buildApp(deps: AppDeps) {
     landingPage: false,
     logging: false,
     maskedErrors: { isDev: false, maskError: errorMasker(logger) },
-    context: async (initial: YogaInitialContext & { viewer?: Viewer }): Promise<Context> => {
+    plugins: [useTypedRequestParseErrors(), useEndStreamsWithToken(services.tokenWatch)],
+    context: async (initial: YogaInitialContext & { viewer?: Viewer; transport?: 'ws' }): Promise<Context> => {
       const requestId = newId();
       let viewer: Viewer | null = initial.viewer ?? null;
       if (!viewer) {
         const secret = bearerSecret(initial.request.headers.get('authorization'));
         viewer = await services.tokens.authenticate(secret, scopeFromHeaders((name) => initial.request.headers.get(name)));
         if (!viewer) throw unauthenticatedError();
+      } else if (services.tokenWatch.isEnded(viewer.tokenId)) {
+        // A WebSocket operation racing its socket's close after the token ended.
+        throw unauthenticatedError();
       }
-      return { viewer, services, requestId, logger: logger.child({ requestId }) };
+      const retryAfter = services.rateLimiter.take(viewer.tokenId);
+      if (retryAfter !== null) throw rateLimitedError(retryAfter);
+      return { viewer, services, requestId, logger: logger.child({ requestId }), transport: initial.transport ?? 'http' };
     },
   });
 
@@ -82,6 +90,8 @@ export function buildApp(deps: AppDeps) {
         );
         if (!viewer) return false;
         ctx.extra.viewer = viewer;
+        const untrack = services.tokenWatch.track(viewer.tokenId, () => ctx.extra.socket.close(TOKEN_ENDED_CLOSE_CODE, 'Forbidden: the token was revoked or has expired'));
+        ctx.extra.socket.once('close', untrack);
         return true;
       },
       execute: (args) => (args.rootValue as { execute: typeof import('graphql').execute }).execute(args),
@@ -93,6 +103,7 @@ export function buildApp(deps: AppDeps) {
           socket: ctx.extra.socket,
           params: payload,
           viewer: ctx.extra.viewer,
+          transport: 'ws',
           request: new Request('http://burrow.local/graphql', { method: 'POST' }),
         });
         let document;
@@ -103,12 +114,23 @@ export function buildApp(deps: AppDeps) {
         }
         const errors = validate(envelopedSchema, document);
         if (errors.length > 0) return errors;
+        let contextValue;
+        try {
+          contextValue = await contextFactory();
+        } catch (error) {
+          // A typed refusal of this operation (rate limit, ended token) is its error, not the
+          // socket's end; the HTTP status and headers mean nothing here.
+          const { http: _http, ...extensions } = (error as GraphQLError).extensions ?? {};
+          if (!extensions.code) throw error;
+          // createGraphQLError: graphql-ws checks instanceof against the copy of graphql it loads.
+          return [createGraphQLError((error as Error).message, { extensions })];
+        }
         return {
           schema: envelopedSchema,
           operationName: payload.operationName,
           document,
           variableValues: payload.variables,
-          contextValue: await contextFactory(),
+          contextValue,
           rootValue: { execute, subscribe },
         };
       },
@@ -124,6 +146,7 @@ export function buildApp(deps: AppDeps) {
     /** Listens, starts LISTEN fan-out and background jobs. Returns the bound port. */
     async start(port = deps.config.port, host = deps.config.host): Promise<number> {
       await services.hub.start();
+      await services.tokenWatch.start();
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => resolve());
@@ -142,6 +165,7 @@ export function buildApp(deps: AppDeps) {
         await new Promise<void>((resolve) => server.close(() => resolve()));
       }
       await services.hub.stop();
+      await services.tokenWatch.stop();
     },
   };
 }

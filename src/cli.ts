@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
 import { openRuntime, runCommand } from './main.js';
-import { TokensService } from './auth/tokens.service.js';
+import { parseLifetime, TokensService, type TokenRecord } from './auth/tokens.service.js';
 import { systemClock } from './lib/clock.js';
 import { noFaults } from './lib/faults.js';
 import { createServices } from './services.js';
@@ -17,6 +17,7 @@ const USAGE = `usage: burrow <command>
   migrate                                   apply pending migrations and exit
   token create --operator --name NAME       print a new operator token (shown once)
   token create --agent AGENT_ID --name NAME print a new token bound to one agent (shown once)
+               [--expires-in 30d]           optional lifetime (s, m, h or d); refused everywhere after it
   token list                                list tokens (never their secrets)
   token revoke TOKEN_ID                     revoke a token
   retention run                             remove working records and handoffs expired longer than
@@ -28,6 +29,12 @@ const USAGE = `usage: burrow <command>
 The database comes from BURROW_POSTGRES_LIFECYCLE (embedded | external | managed); see README.`;
 
 const [command, ...rest] = process.argv.slice(2);
+
+function status(token: TokenRecord): string {
+  if (token.revokedAt) return `revoked ${token.revokedAt.toISOString()}`;
+  if (!token.expiresAt) return 'active';
+  return `${token.expiresAt <= new Date() ? 'expired' : 'active, expires'} ${token.expiresAt.toISOString()}`;
+}
 
 const commands: Record<string, () => Promise<void>> = {
   async serve() {
@@ -90,7 +97,7 @@ const commands: Record<string, () => Promise<void>> = {
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
-      options: { operator: { type: 'boolean' }, agent: { type: 'string' }, name: { type: 'string' } },
+      options: { operator: { type: 'boolean' }, agent: { type: 'string' }, name: { type: 'string' }, 'expires-in': { type: 'string' } },
     });
     const runtime = await openRuntime();
     try {
@@ -98,17 +105,22 @@ const commands: Record<string, () => Promise<void>> = {
       if (action === 'create') {
         if (Boolean(values.operator) === Boolean(values.agent)) throw new Error('token create needs exactly one of --operator or --agent AGENT_ID');
         if (!values.name) throw new Error('token create needs --name NAME');
+        const expiresInMs = values['expires-in'] === undefined ? null : parseLifetime(values['expires-in']);
+        if (expiresInMs === null && values['expires-in'] !== undefined) {
+          throw new Error(`--expires-in "${values['expires-in']}" must be a positive whole number with a unit: 3600s, 90m, 12h or 30d`);
+        }
         if (values.agent) {
           const [agent] = (await runtime.database.pool.query('SELECT id FROM agents WHERE id = $1', [values.agent])).rows;
           if (!agent) throw new Error(`no agent "${values.agent}": create it first (createAgent)`);
         }
-        const { token, record } = await tokens.create({ kind: values.operator ? 'operator' : 'agent', name: values.name, agentId: values.agent });
-        process.stderr.write(`created ${record.kind} token ${record.id} "${record.name}"${record.agentId ? ` for agent ${record.agentId}` : ''}; it is shown once:\n`);
+        const { token, record } = await tokens.create({ kind: values.operator ? 'operator' : 'agent', name: values.name, agentId: values.agent, expiresInMs });
+        const expiry = record.expiresAt ? `, expiring ${record.expiresAt.toISOString()}` : '';
+        process.stderr.write(`created ${record.kind} token ${record.id} "${record.name}"${record.agentId ? ` for agent ${record.agentId}` : ''}${expiry}; it is shown once:\n`);
         process.stdout.write(`${token}\n`);
       } else if (action === 'list') {
         for (const t of await tokens.list()) {
           process.stdout.write(
-            `${t.id}\t${t.kind}\t${t.agentId ?? '-'}\t${t.name}\tcreated ${t.createdAt.toISOString()}\t${t.revokedAt ? `revoked ${t.revokedAt.toISOString()}` : 'active'}\n`,
+            `${t.id}\t${t.kind}\t${t.agentId ?? '-'}\t${t.name}\tcreated ${t.createdAt.toISOString()}\t${status(t)}\tlast used ${t.lastUsedAt?.toISOString() ?? 'never'}\n`,
           );
         }
       } else if (action === 'revoke') {

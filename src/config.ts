@@ -45,6 +45,12 @@ export interface BurrowConfig {
     proposer: { kind: 'noop' } | { kind: 'openai'; url: string; model: string; apiKey: string | null; timeoutMs: number };
   };
   continuity: { reconcileIntervalSeconds: number };
+  /** Ownership sessions (runtimeOwnership): live owners per agent, and owner connections on the database (0: max_connections / 4). */
+  owners: { perAgent: number; max: number };
+  /** last_used_at is written at most once per interval per token; open connections' tokens are rechecked every recheckSeconds. */
+  tokens: { lastUsedIntervalSeconds: number; recheckSeconds: number };
+  /** Per-token token bucket, per instance: perSecond refill (0: off), burst capacity. */
+  rateLimit: { perSecond: number; burst: number };
 }
 
 export class ConfigError extends Error {
@@ -131,6 +137,12 @@ export function loadConfig(env: Env = process.env): BurrowConfig {
     embeddings,
     tiddle: { scheduler: bool('BURROW_TIDDLE_SCHEDULER', true), proposer },
     continuity: { reconcileIntervalSeconds: int('BURROW_CONTINUITY_RECONCILE_INTERVAL_SECONDS', 30, 0, 86_400) },
+    owners: { perAgent: int('BURROW_OWNERS_PER_AGENT', 4, 1, 1000), max: int('BURROW_OWNERS_MAX', 0, 0, 100_000) },
+    tokens: {
+      lastUsedIntervalSeconds: int('BURROW_TOKEN_LAST_USED_INTERVAL_SECONDS', 60, 0, 86_400),
+      recheckSeconds: int('BURROW_TOKEN_RECHECK_SECONDS', 10, 1, 3600),
+    },
+    rateLimit: { perSecond: int('BURROW_RATE_LIMIT_PER_SECOND', 50, 0, 1_000_000), burst: int('BURROW_RATE_LIMIT_BURST', 500, 1, 10_000_000) },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -5,6 +5,8 @@ import type { Services } from './services.js';
 
 export interface Context {
   viewer: Viewer | null;
+  /** How the operation arrived: 'http' (a plain request or an SSE stream) or 'ws' (graphql-ws). */
+  transport: 'http' | 'ws';
   services: Services;
   requestId: string;
   logger: Logger;

@@ -9,6 +9,8 @@ import type { Clock } from './lib/clock.js';
 import type { FaultInjector } from './lib/faults.js';
 import type { Logger } from './lib/logger.js';
 import { TokensService } from './auth/tokens.service.js';
+import { TokenWatch } from './auth/token-watch.js';
+import { RateLimiter } from './limits/rate-limit.js';
 import { EventHub } from './events/hub.js';
 import { EventLogSweeper } from './events/sweeper.js';
 import { AgentsService } from './domains/agents/agents.service.js';
@@ -43,14 +45,16 @@ export function createServices(deps: ServiceDeps) {
   const { database, clock, logger, faults, config } = deps;
   const db = database.db;
   const hub = new EventHub(database, logger.child({ component: 'events' }));
-  const tokens = new TokensService(db, clock);
+  const tokens = new TokensService(db, clock, config.tokens.lastUsedIntervalSeconds * 1000);
+  const rateLimiter = new RateLimiter(clock, config.rateLimit);
+  const tokenWatch = new TokenWatch(database, clock, logger.child({ component: 'tokens' }), config.tokens.recheckSeconds);
   const agents = new AgentsService(db, clock, faults);
   const working = new WorkingMemoryService(db, clock, faults, config.workingMemory.defaultTtlDays);
   const handoffs = new HandoffsService(db, clock, faults);
   const conversations = new ConversationsService(db, clock, faults);
   const retention = new RetentionService(clock, config.retention.graceDays, working, handoffs);
   const continuityLogger = logger.child({ component: 'continuity' });
-  const owners = new OwnershipRegistry(database, clock, continuityLogger);
+  const owners = new OwnershipRegistry(database, clock, continuityLogger, { perAgent: config.owners.perAgent, total: config.owners.max });
   const continuity = new ContinuityService(db, clock, faults, owners, continuityLogger);
   const proposer = config.tiddle.proposer;
   const tiddle = new TiddleService(
@@ -64,6 +68,7 @@ export function createServices(deps: ServiceDeps) {
   );
   const brains = new BrainsService(db, clock, faults, logger.child({ component: 'brains' }), database.capabilities, config.embeddings, agents);
   const background: BackgroundJob[] = [
+    tokenWatch.recheck,
     new EventLogSweeper(db, clock, config.events.retentionDays, logger),
     new RetentionSweeper(retention, config.retention.intervalSeconds, logger.child({ component: 'retention' })),
     new ContinuityReconciler(continuity, config.continuity.reconcileIntervalSeconds, continuityLogger),
@@ -75,7 +80,7 @@ export function createServices(deps: ServiceDeps) {
     const interval = config.embeddings.indexIntervalMs;
     background.push(new IntervalJob('brain-embedding-indexer', interval, async () => void (await brains.indexPendingEmbeddings()), logger));
   }
-  return { config, database, clock, hub, tokens, agents, working, handoffs, conversations, retention, continuity, tiddle, brains, background };
+  return { config, database, clock, hub, tokens, tokenWatch, rateLimiter, agents, working, handoffs, conversations, retention, continuity, tiddle, brains, background };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -69,8 +69,10 @@ describe('saving and reading', () => {
       [{ title: 'x', content: 'c'.repeat(24_001) }, 'content', 24_000],
       [{ title: 'x', content: 'x', sourceRefs: Array.from({ length: 13 }, (_, i) => `ref:${i}`) }, 'sourceRefs', 12],
       [{ title: 'x', content: 'x', sourceRefs: ['ok', ' '] }, 'sourceRefs.1', 2000],
-      [{ title: 'nul\u0000', content: 'x' }, 'title', 240],
-      [{ title: 'x', content: 'nul\u0000' }, 'content', 24_000],
+      // The text policy's refusals name the field; no length bound was crossed.
+      [{ title: 'nul\u0000', content: 'x' }, 'title', null],
+      [{ title: 'x', content: 'nul\u0000' }, 'content', null],
+      [{ title: 'lone \ud800 surrogate', content: 'x' }, 'title', null],
     ] as const;
     for (const [input, field, limit] of cases) {
       const result = await ada.brainSave({ input: input as { title: string; content: string } });
@@ -380,8 +382,8 @@ describe('lexical search', () => {
     expect((await requestError(ada.brainSearch({ query: '  ' }))).code).toBe('QUERY_REQUIRED');
     expect((await requestError(ada.brainSearch({ query: 'ab c' }))).code).toBe('QUERY_TOO_SHORT');
     expect((await requestError(ada.brainSearch({ query: 'x'.repeat(501) }))).code).toBe('QUERY_TOO_LONG');
-    expect((await requestError(ada.brainSearch({ query: 'tabs\u0000' }))).code).toBe('BAD_REQUEST');
-    expect((await requestError(server.operator.brainMemories({ agentId: 'ada', query: 'tabs\u0000' }))).code).toBe('BAD_REQUEST');
+    expect((await requestError(ada.brainSearch({ query: 'tabs\u0000' }))).code).toBe('VALIDATION_FAILED');
+    expect((await requestError(server.operator.brainMemories({ agentId: 'ada', query: 'tabs\u0000' }))).code).toBe('VALIDATION_FAILED');
     // LIKE wildcards are literal: a query of only wildcards matches nothing rather than everything.
     expect((await ada.brainSearch({ query: '%%%' })).brainSearch.hits).toEqual([]);
     for (const limit of [0, -5, 51]) expect((await requestError(ada.brainSearch({ query: 'tabs', limit }))).code).toBe('BAD_REQUEST');

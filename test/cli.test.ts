@@ -91,9 +91,17 @@ describe('commands on the database under test', () => {
     expect(agentless.stderr).toMatch(/no agent "ghost"/);
 
     const listed = await burrow(['token', 'list'], env);
-    expect(listed.stdout).toMatch(/\toperator\t-\tops\tcreated .*\tactive\n/);
+    expect(listed.stdout).toMatch(/\toperator\t-\tops\tcreated .*\tactive\tlast used never\n/);
     expect(listed.stdout).not.toContain(token);
     const id = listed.stdout.split('\t')[0];
+
+    const badLifetime = await burrow(['token', 'create', '--operator', '--name', 'x', '--expires-in', '30 days'], env);
+    expect([badLifetime.code, badLifetime.stderr]).toEqual([1, expect.stringMatching(/--expires-in "30 days" must be a positive whole number with a unit: 3600s, 90m, 12h or 30d/)]);
+    const expiring = await burrow(['token', 'create', '--operator', '--name', 'month', '--expires-in', '30d'], env);
+    const expiresAt = /expiring (\S+); it is shown once/.exec(expiring.stderr)![1];
+    const lifetime = new Date(expiresAt).getTime() - new Date(/created (\S+)/.exec((await burrow(['token', 'list'], env)).stdout.split('\n').find((l) => l.includes('\tmonth\t'))!)![1]).getTime();
+    expect(lifetime).toBe(30 * 86_400_000);
+
     const revoked = await burrow(['token', 'revoke', id], env);
     expect(revoked.stdout).toBe(`revoked ${id} "ops"\n`);
     expect((await burrow(['token', 'list'], env)).stdout).toMatch(/\trevoked /);

@@ -107,6 +107,30 @@ describe('every problem at once', () => {
   });
 });
 
+describe('security settings (docs/security.md)', () => {
+  it('reads each from its variable and refuses values out of range', () => {
+    const config = loadConfig({
+      BURROW_POSTGRES_LIFECYCLE: 'embedded',
+      BURROW_OWNERS_PER_AGENT: '2',
+      BURROW_OWNERS_MAX: '20',
+      BURROW_TOKEN_LAST_USED_INTERVAL_SECONDS: '300',
+      BURROW_TOKEN_RECHECK_SECONDS: '5',
+      BURROW_RATE_LIMIT_PER_SECOND: '0',
+      BURROW_RATE_LIMIT_BURST: '10',
+    });
+    expect([config.owners, config.tokens, config.rateLimit]).toEqual([
+      { perAgent: 2, max: 20 },
+      { lastUsedIntervalSeconds: 300, recheckSeconds: 5 },
+      { perSecond: 0, burst: 10 },
+    ]);
+    expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'embedded', BURROW_OWNERS_PER_AGENT: '0', BURROW_RATE_LIMIT_BURST: '0', BURROW_TOKEN_RECHECK_SECONDS: 'x' })).toEqual([
+      'BURROW_OWNERS_PER_AGENT="0" must be a whole number from 1 to 1000',
+      'BURROW_TOKEN_RECHECK_SECONDS="x" must be a whole number from 1 to 3600',
+      'BURROW_RATE_LIMIT_BURST="0" must be a whole number from 1 to 10000000',
+    ]);
+  });
+});
+
 /**
  * The shipped defaults. The test harness writes its own config (testConfig), so without these
  * checks a changed default would pass every other test. The lifetimes that are constants rather
@@ -128,6 +152,9 @@ describe('shipped defaults', () => {
       embeddings: null,
       tiddle: { scheduler: true, proposer: { kind: 'noop' } },
       continuity: { reconcileIntervalSeconds: 30 },
+      owners: { perAgent: 4, max: 0 },
+      tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 10 },
+      rateLimit: { perSecond: 50, burst: 500 },
     });
     // The only thing an empty environment lacks is the lifecycle.
     expect(problems({})).toHaveLength(1);
@@ -191,6 +218,12 @@ describe('every numeric setting at its bounds', () => {
     { name: 'BURROW_POSTGRES_PORT', min: 1, max: 65_535, env: external, read: (c) => Number(new URL((c.database as { connectionString: string }).connectionString).port) },
     { name: 'BURROW_POSTGRES_REQUIRED_MAJOR', min: 9, max: 99, env: external, read: (c) => (c.database as { requiredMajor: number }).requiredMajor },
     { name: 'BURROW_POSTGRES_POOL_MAX', min: 1, max: 200, env: external, read: (c) => (c.database as { poolMax: number }).poolMax },
+    { name: 'BURROW_OWNERS_PER_AGENT', min: 1, max: 1000, env: embedded, read: (c) => c.owners.perAgent },
+    { name: 'BURROW_OWNERS_MAX', min: 0, max: 100_000, env: embedded, read: (c) => c.owners.max },
+    { name: 'BURROW_TOKEN_LAST_USED_INTERVAL_SECONDS', min: 0, max: 86_400, env: embedded, read: (c) => c.tokens.lastUsedIntervalSeconds },
+    { name: 'BURROW_TOKEN_RECHECK_SECONDS', min: 1, max: 3600, env: embedded, read: (c) => c.tokens.recheckSeconds },
+    { name: 'BURROW_RATE_LIMIT_PER_SECOND', min: 0, max: 1_000_000, env: embedded, read: (c) => c.rateLimit.perSecond },
+    { name: 'BURROW_RATE_LIMIT_BURST', min: 1, max: 10_000_000, env: embedded, read: (c) => c.rateLimit.burst },
   ];
 
   it('covers every whole-number variable config.ts reads', () => {

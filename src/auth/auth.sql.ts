@@ -13,7 +13,10 @@ export const apiTokens = pgTable(
     tokenHash: text('token_hash').notNull().unique(),
     createdAt: timestamptz('created_at').notNull(),
     revokedAt: timestamptz('revoked_at'),
+    /** Written at most once per BURROW_TOKEN_LAST_USED_INTERVAL_SECONDS per token. */
     lastUsedAt: timestamptz('last_used_at'),
+    /** Optional: the token is refused from this instant on (null: no expiry). */
+    expiresAt: timestamptz('expires_at'),
   },
   (t) => [
     check('api_tokens_kind', sql`${t.kind} IN ('operator', 'agent')`),

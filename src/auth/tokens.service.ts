@@ -1,9 +1,11 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { NotFoundError, ValidationError } from '../lib/errors.js';
 import { newId, randomToken, sha256Hex } from '../lib/ids.js';
+import { assertCleanText } from '../lib/text-policy.js';
 import { apiTokens } from './auth.sql.js';
+import { TOKENS_CHANNEL } from './token-watch.js';
 import type { Viewer } from './viewer.js';
 
 const TOKEN_PREFIX = 'brw_';
@@ -16,6 +18,16 @@ export interface TokenRecord {
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  expiresAt: Date | null;
+}
+
+/** Parses a lifetime such as 30d, 12h, 90m or 3600s (what `token create --expires-in` takes). */
+export function parseLifetime(text: string): number | null {
+  const match = /^(\d{1,6})([smhd])$/.exec(text.trim());
+  if (!match) return null;
+  const amount = Number(match[1]);
+  const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 's' | 'm' | 'h' | 'd'];
+  return amount > 0 ? amount * unit : null;
 }
 
 export interface HeaderScope {
@@ -28,13 +40,18 @@ export class TokensService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    /** last_used_at is written at most this often per token (one UPDATE, not one per request). */
+    private readonly lastUsedIntervalMs = 60_000,
   ) {}
 
-  /** Creates a token and returns its secret once; only the hash is stored. */
-  async create(input: { kind: 'operator' | 'agent'; name: string; agentId?: string | null }): Promise<{ token: string; record: TokenRecord }> {
+  /** Creates a token and returns its secret once; only the hash is stored. `expiresInMs`: optional lifetime. */
+  async create(input: { kind: 'operator' | 'agent'; name: string; agentId?: string | null; expiresInMs?: number | null }): Promise<{ token: string; record: TokenRecord }> {
+    assertCleanText('name', input.name, 200);
     const name = input.name.trim();
     if (name.length < 1 || name.length > 200) throw new ValidationError('name', 'token name must be 1 to 200 characters', 200);
     if (input.kind === 'agent' && !input.agentId) throw new ValidationError('agentId', 'an agent token needs the agent it acts as');
+    if (input.expiresInMs != null && !(input.expiresInMs > 0)) throw new ValidationError('expiresIn', 'a token lifetime must be positive');
+    const createdAt = this.clock.now();
     const token = `${TOKEN_PREFIX}${randomToken()}`;
     const [record] = await this.db
       .insert(apiTokens)
@@ -44,7 +61,8 @@ export class TokensService {
         kind: input.kind,
         agentId: input.kind === 'agent' ? input.agentId! : null,
         tokenHash: sha256Hex(token),
-        createdAt: this.clock.now(),
+        createdAt,
+        expiresAt: input.expiresInMs != null ? new Date(createdAt.getTime() + input.expiresInMs) : null,
       })
       .returning();
     return { token, record: toRecord(record) };
@@ -55,12 +73,20 @@ export class TokensService {
     return rows.map(toRecord);
   }
 
+  /**
+   * Revokes a token. The NOTIFY commits with the revocation: every instance on the database
+   * then ends the WebSockets and streams the token keeps open (see token-watch.ts).
+   */
   async revoke(id: string): Promise<TokenRecord> {
-    const [row] = await this.db
-      .update(apiTokens)
-      .set({ revokedAt: this.clock.now() })
-      .where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt)))
-      .returning();
+    const row = await this.db.transaction(async (tx) => {
+      const [revoked] = await tx
+        .update(apiTokens)
+        .set({ revokedAt: this.clock.now() })
+        .where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt)))
+        .returning();
+      if (revoked) await tx.execute(sql`SELECT pg_notify(${TOKENS_CHANNEL}, ${revoked.id})`);
+      return revoked;
+    });
     if (!row) throw new NotFoundError('active token', id);
     return toRecord(row);
   }
@@ -69,12 +95,12 @@ export class TokensService {
     const rows = await this.db
       .select({ id: apiTokens.id })
       .from(apiTokens)
-      .where(and(eq(apiTokens.kind, 'operator'), isNull(apiTokens.revokedAt)))
+      .where(and(eq(apiTokens.kind, 'operator'), isNull(apiTokens.revokedAt), or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, this.clock.now()))))
       .limit(1);
     return rows.length > 0;
   }
 
-  /** Bearer secret -> viewer, or null when unknown or revoked. */
+  /** Bearer secret -> viewer, or null when unknown, revoked or expired. Notes the use (throttled). */
   async authenticate(secret: string | null | undefined, scope: HeaderScope): Promise<Viewer | null> {
     if (!secret || !secret.startsWith(TOKEN_PREFIX)) return null;
     const [row] = await this.db
@@ -82,7 +108,16 @@ export class TokensService {
       .from(apiTokens)
       .where(and(eq(apiTokens.tokenHash, sha256Hex(secret)), isNull(apiTokens.revokedAt)))
       .limit(1);
-    if (!row) return null;
+    const now = this.clock.now();
+    if (!row || (row.expiresAt && row.expiresAt <= now)) return null;
+    const stale = new Date(now.getTime() - this.lastUsedIntervalMs);
+    if (!row.lastUsedAt || row.lastUsedAt <= stale) {
+      // Conditional, so concurrent requests of one token write it once per interval.
+      await this.db
+        .update(apiTokens)
+        .set({ lastUsedAt: now })
+        .where(and(eq(apiTokens.id, row.id), or(isNull(apiTokens.lastUsedAt), lte(apiTokens.lastUsedAt, stale))));
+    }
     return {
       principal: row.kind === 'operator' ? 'OPERATOR' : 'AGENT',
       tokenId: row.id,
@@ -102,6 +137,7 @@ function toRecord(row: typeof apiTokens.$inferSelect): TokenRecord {
     createdAt: row.createdAt,
     revokedAt: row.revokedAt,
     lastUsedAt: row.lastUsedAt,
+    expiresAt: row.expiresAt,
   };
 }
 

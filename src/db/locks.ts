@@ -12,6 +12,8 @@ export const LockClass = {
   continuityFinalize: 1002,
   /** Continuity: a runtime owner's liveness lock, held for the owner's whole session. */
   continuityOwner: 1003,
+  /** Continuity: admission of new owners (the per-agent and overall caps), one at a time. */
+  continuityOwnerAdmission: 1004,
 } as const;
 
 /** Takes a transaction-scoped lock; released at commit or rollback. */

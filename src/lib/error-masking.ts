@@ -4,9 +4,9 @@
  * client's data is a BAD_REQUEST; everything else is masked as INTERNAL_SERVER_ERROR and logged.
  * app.ts hands `maskError` to Yoga, which applies it on every transport (HTTP, SSE, graphql-ws).
  */
-import { createGraphQLError } from 'graphql-yoga';
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
-import { BurrowError } from './errors.js';
+import { BurrowError, ValidationError } from './errors.js';
 import type { Logger } from './logger.js';
 
 export const unauthenticatedError = () =>
@@ -45,6 +45,9 @@ export function errorMasker(logger: Logger) {
     while (isGraphQLErrorLike(cause) && cause.originalError) cause = cause.originalError;
     const located = isGraphQLErrorLike(error) ? error : null;
     const at = { nodes: located?.nodes, path: located?.path };
+    if (cause instanceof ValidationError) {
+      return createGraphQLError(cause.message, { ...at, extensions: { code: cause.code, field: cause.field, limit: cause.limit } });
+    }
     if (cause instanceof BurrowError) return createGraphQLError(cause.message, { ...at, extensions: { code: cause.code } });
     // Errors GraphQL itself raised (syntax, validation, coercion, bad global ids) are the
     // client's to see; every error carries a code.
@@ -57,5 +60,28 @@ export function errorMasker(logger: Logger) {
     if (refusal) return createGraphQLError(refusal, { ...at, extensions: { code: 'BAD_REQUEST' } });
     logger.error('unexpected error', { error: (cause as Error)?.message ?? String(cause) });
     return createGraphQLError(message, { path: located?.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  };
+}
+
+/**
+ * A Yoga plugin: request parameters that are not what GraphQL-over-HTTP asks for (a GET whose
+ * `variables` or `extensions` is not JSON) are the client's mistake, answered 400 BAD_REQUEST,
+ * rather than a JSON.parse failure deep in the request parser masked as an internal error.
+ */
+export function useTypedRequestParseErrors(): Plugin {
+  return {
+    onRequestParse({ requestParser, setRequestParser }) {
+      if (!requestParser) return;
+      setRequestParser(async (request) => {
+        try {
+          return await requestParser(request);
+        } catch (error) {
+          if (!(error instanceof SyntaxError)) throw error;
+          throw createGraphQLError(`the request's variables or extensions are not JSON: ${error.message}`, {
+            extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+          });
+        }
+      });
+    },
   };
 }

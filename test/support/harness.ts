@@ -12,7 +12,7 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrator.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { InjectedFault, noFaults, type FaultInjector } from '../../src/lib/faults.js';
-import { createLogger } from '../../src/lib/logger.js';
+import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { BurrowRequestError, createBurrowClient, type BurrowClient } from '../../client/sdk.js';
 
 export const REAL_DATABASE_URL = process.env.BURROW_TEST_DATABASE_URL?.trim() || null;
@@ -80,6 +80,10 @@ export function testConfig(database: DatabaseConfig, overrides: Partial<BurrowCo
     embeddings: null,
     tiddle: { scheduler: false, proposer: { kind: 'noop' } },
     continuity: { reconcileIntervalSeconds: 0 },
+    owners: { perAgent: 4, max: 0 },
+    tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 10 },
+    // Off: the manual clock never refills a bucket by itself (test/rate-limit.test.ts turns it on).
+    rateLimit: { perSecond: 0, burst: 500 },
     ...overrides,
   };
 }
@@ -105,6 +109,8 @@ export interface StartOptions {
   clock?: ManualClock;
   faults?: FaultInjector;
   config?: Partial<BurrowConfig>;
+  /** The server's logger (default: silent); tests that assert what is logged pass their own. */
+  logger?: Logger;
 }
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
@@ -114,7 +120,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const config = testConfig(testDatabase.config, options.config);
   const database = await openDatabase(config.database);
   await migrate(database.pool);
-  const app = buildApp({ config, database, clock, logger: createLogger('silent'), faults: options.faults ?? noFaults });
+  const app = buildApp({ config, database, clock, logger: options.logger ?? createLogger('silent'), faults: options.faults ?? noFaults });
   const port = await app.start(0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}/graphql`;
   const clients: BurrowClient[] = [];
@@ -235,4 +241,14 @@ export function collect<T>(iterable: AsyncIterable<T>) {
       await done;
     },
   };
+}
+
+/** A logger that keeps what it is given, for tests of what the server logs. */
+export function recordingLogger() {
+  const lines: { level: string; msg: string; fields: Record<string, unknown> }[] = [];
+  const make = (base: Record<string, unknown>): Logger => {
+    const at = (level: string) => (msg: string, fields: Record<string, unknown> = {}) => void lines.push({ level, msg, fields: { ...base, ...fields } });
+    return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: (fields) => make({ ...base, ...fields }) };
+  };
+  return { logger: make({}), lines };
 }

@@ -9,7 +9,7 @@ import { NotFoundError, RevisionConflictError, ValidationError } from '../../lib
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
 import { charLength } from '../../lib/text.js';
-import { assertNoNul } from '../../lib/nul.js';
+import { assertCleanText } from '../../lib/text-policy.js';
 import { actorOf, assertAgentAccess, requireOperator, requireViewer, type Actor, type Viewer } from '../../auth/viewer.js';
 import { appendEvent } from '../../events/events.service.js';
 import {
@@ -51,7 +51,7 @@ export class AgentsService {
     const id = input.id?.trim() || `agent-${newId().slice(0, 8)}`;
     validateAgentId(id);
     const name = input.name.trim();
-    assertNoNul('name', name, 200);
+    assertCleanText('name', name, 200);
     if (name.length < 1 || charLength(name) > 200) throw new ValidationError('name', 'agent name must be 1 to 200 characters', 200);
     return this.insertAgent(this.db, { id, name }, actorOf(operator));
   }
@@ -197,7 +197,7 @@ export class AgentsService {
     validateContent(input.content);
     validateRevision(input.expectedRevision);
     const reason = input.reason.trim();
-    assertNoNul('reason', reason, 2000);
+    assertCleanText('reason', reason, 2000);
     if (reason.length < 1 || charLength(reason) > 2000) throw new ValidationError('reason', 'reason must be 1 to 2,000 characters', 2000);
     const actor = actorOf(v);
     return this.db.transaction(async (tx) => {
@@ -338,7 +338,7 @@ function validateAgentId(id: string) {
 }
 
 function validateContent(content: string, field = 'content') {
-  assertNoNul(field, content, PROFILE_CONTENT_LIMIT);
+  assertCleanText(field, content, PROFILE_CONTENT_LIMIT);
   const length = charLength(content);
   if (length > PROFILE_CONTENT_LIMIT) {
     throw new ValidationError(field, `profile documents are bounded to ${PROFILE_CONTENT_LIMIT} characters (got ${length})`, PROFILE_CONTENT_LIMIT);

@@ -8,7 +8,7 @@ import type { Clock } from '../../lib/clock.js';
 import { ForbiddenError, NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
-import { assertNoNul } from '../../lib/nul.js';
+import { assertCleanText } from '../../lib/text-policy.js';
 import { charLength } from '../../lib/text.js';
 import { actorOf, resolveActingAgent, type Actor, type Viewer } from '../../auth/viewer.js';
 import { appendEvent } from '../../events/events.service.js';
@@ -282,7 +282,7 @@ export async function emitBrainEvent(tx: DbOrTx, clock: Clock, memory: BrainMemo
 // ---------------------------------------------------------------- validation
 
 function validateTitle(title: string): string {
-  assertNoNul('title', title, BRAIN_TITLE_LIMIT);
+  assertCleanText('title', title, BRAIN_TITLE_LIMIT);
   const trimmed = title.trim();
   if (trimmed.length === 0) throw new ValidationError('title', 'title must not be empty', BRAIN_TITLE_LIMIT);
   const length = charLength(trimmed);
@@ -291,7 +291,7 @@ function validateTitle(title: string): string {
 }
 
 function validateContent(content: string): string {
-  assertNoNul('content', content, BRAIN_CONTENT_LIMIT);
+  assertCleanText('content', content, BRAIN_CONTENT_LIMIT);
   const length = charLength(content);
   if (length > BRAIN_CONTENT_LIMIT) {
     throw new ValidationError('content', `content is limited to ${BRAIN_CONTENT_LIMIT} characters (got ${length})`, BRAIN_CONTENT_LIMIT);
@@ -304,7 +304,7 @@ function validateSourceRefs(refs: string[]): string[] {
     throw new ValidationError('sourceRefs', `at most ${BRAIN_SOURCE_REFS_LIMIT} source references (got ${refs.length})`, BRAIN_SOURCE_REFS_LIMIT);
   }
   return refs.map((ref, index) => {
-    assertNoNul(`sourceRefs.${index}`, ref, BRAIN_SOURCE_REF_LENGTH_LIMIT);
+    assertCleanText(`sourceRefs.${index}`, ref, BRAIN_SOURCE_REF_LENGTH_LIMIT);
     const trimmed = ref.trim();
     if (trimmed.length === 0) throw new ValidationError(`sourceRefs.${index}`, 'a source reference must not be empty', BRAIN_SOURCE_REF_LENGTH_LIMIT);
     if (charLength(trimmed) > BRAIN_SOURCE_REF_LENGTH_LIMIT) {

@@ -3,7 +3,7 @@ import { ErrorInterface } from '../../schema/errors.js';
 import { AgentEventRef, afterSequence } from '../../schema/events.js';
 import { assertAgentAccess } from '../../auth/viewer.js';
 import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
-import { badRequest, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { badRequest, ForbiddenError, NotFoundError, RequestError, ValidationError } from '../../lib/errors.js';
 import { CONTINUITY_RUN_STATES, EFFECT_OUTCOMES, type ContinuityRunState, type EffectOutcome } from './continuity.sql.js';
 import { ContinuityFenceError } from './continuity.errors.js';
 import type { ContinuityEffectRow, ContinuityLogRow, ContinuityOwnerRow, ContinuityRunRow, ReconcileResult, RunKey } from './continuity.service.js';
@@ -325,6 +325,9 @@ function ownershipEvents(session: OwnershipSession): AsyncIterableIterator<Owner
   return iterator;
 }
 
+const ownershipRequiresWebSocket = () =>
+  new RequestError('OWNERSHIP_REQUIRES_WEBSOCKET', 'runtimeOwnership is served over graphql-ws only: open it on a WebSocket, whose close ends the session');
+
 builder.subscriptionFields((t) => ({
   continuityEvents: t.field({
     type: AgentEventRef,
@@ -338,9 +341,16 @@ builder.subscriptionFields((t) => ({
   }),
   runtimeOwnership: t.field({
     type: RuntimeOwnershipRef,
-    description: 'Opens an ownership session: the owner id is alive exactly as long as this subscription (its lock) lives',
+    description:
+      'Opens an ownership session: the owner id is alive exactly as long as this subscription (its lock) lives. graphql-ws only (OWNERSHIP_REQUIRES_WEBSOCKET over HTTP and SSE); at most BURROW_OWNERS_PER_AGENT live owners per agent (OWNER_LIMIT_REACHED) and BURROW_OWNERS_MAX owner connections in all (OWNER_CAPACITY_REACHED).',
     args: { agentId: t.arg.string({ required: false }) },
-    subscribe: async (_, args, ctx) => ownershipEvents(await ctx.services.continuity.openOwnership(ctx.viewer, args.agentId)),
+    subscribe: async (_, args, ctx) => {
+      // Over HTTP nothing tells the server reliably that the client went away (a POST answered
+      // 406, an SSE stream dropped before its first read), so a session could outlive its
+      // holder; a WebSocket's close always ends the subscription.
+      if (ctx.transport !== 'ws') throw ownershipRequiresWebSocket();
+      return ownershipEvents(await ctx.services.continuity.openOwnership(ctx.viewer, args.agentId));
+    },
     resolve: (event) => event,
   }),
 }));

@@ -7,7 +7,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { lockForTransaction, LockClass } from '../../db/locks.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { assertNoNul } from '../../lib/nul.js';
+import { assertCleanText, assertJsonText } from '../../lib/text-policy.js';
 import { charLength } from '../../lib/text.js';
 import { resolveActingAgent, type Viewer } from '../../auth/viewer.js';
 import { CONTINUITY_LIMITS, continuityEffects, continuityState, type EffectOutcome } from './continuity.sql.js';
@@ -80,7 +80,7 @@ export async function recordEffect(
     throw new ValidationError('effectId', 'effectId must be 1 to 128 characters of letters, digits, ".", "_", ":" or "-"', CONTINUITY_LIMITS.runId);
   }
   const kind = input.kind.trim();
-  assertNoNul('kind', kind);
+  assertCleanText('kind', kind);
   if (kind.length < 1 || charLength(kind) > CONTINUITY_LIMITS.effectKind) {
     throw new ValidationError('kind', `kind must be 1 to ${CONTINUITY_LIMITS.effectKind} characters`, CONTINUITY_LIMITS.effectKind);
   }
@@ -184,7 +184,7 @@ export async function complete(deps: ContinuityDeps, viewer: Viewer | null, inpu
 export async function interrupt(deps: ContinuityDeps, viewer: Viewer | null, input: Fence & { reason: string }): Promise<ContinuityRunRow> {
   const agentId = fenceAgent(viewer, input);
   const reason = input.reason.trim();
-  assertNoNul('reason', reason);
+  assertCleanText('reason', reason);
   if (reason.length < 1 || charLength(reason) > CONTINUITY_LIMITS.reason) {
     throw new ValidationError('reason', `reason must be 1 to ${CONTINUITY_LIMITS.reason} characters`, CONTINUITY_LIMITS.reason);
   }
@@ -213,9 +213,5 @@ function validateRunId(runId: string) {
 function validateJson(field: string, text: string, limit: number) {
   const length = charLength(text);
   if (length > limit) throw new ValidationError(field, `${field} is bounded to ${limit} characters (got ${length})`, limit);
-  try {
-    JSON.parse(text);
-  } catch {
-    throw new ValidationError(field, `${field} must be a JSON document (text)`);
-  }
+  assertJsonText(field, text);
 }

@@ -9,12 +9,17 @@
  * Embedded there is one backend: a session lock taken there would be re-entrant for every
  * request and die with nothing. The only owners that can exist are this process's, so the
  * in-process registry of open sessions is the liveness authority instead.
+ *
+ * Sessions are capped, because each one holds a PostgreSQL connection: at most
+ * `ownersPerAgent` live owners per agent, and at most `ownersMax` owner connections on the
+ * database all together (0: a quarter of max_connections), counted across every instance under
+ * one admission lock. Opening past a cap is a typed refusal; nothing is held.
  */
 import { hostname } from 'node:os';
 import type pg from 'pg';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../db/database.js';
-import { heldSessionLocks, LockClass, tryHoldSessionLock } from '../../db/locks.js';
+import { heldSessionLocks, LockClass, lockForTransaction, tryHoldSessionLock } from '../../db/locks.js';
 import type { Clock } from '../../lib/clock.js';
 import { RequestError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -40,6 +45,21 @@ interface LiveSession {
   end: (how: 'closed' | 'lost') => void;
 }
 
+export interface OwnerLimits {
+  /** Live owners one agent may have (BURROW_OWNERS_PER_AGENT). */
+  perAgent: number;
+  /** Owner connections on the database, all instances together (BURROW_OWNERS_MAX); 0: max_connections / 4. */
+  total: number;
+}
+
+/** Used embedded when BURROW_OWNERS_MAX is automatic: sessions there hold no connection. */
+const EMBEDDED_OWNERS_MAX = 64;
+
+export const ownerLimitReached = (agentId: string, limit: number) =>
+  new RequestError('OWNER_LIMIT_REACHED', `agent ${agentId} already has ${limit} live ownership sessions (BURROW_OWNERS_PER_AGENT); end one first`);
+export const ownerCapacityReached = (limit: number) =>
+  new RequestError('OWNER_CAPACITY_REACHED', `the database already holds ${limit} ownership connections (BURROW_OWNERS_MAX); retry later`);
+
 export class OwnershipRegistry {
   readonly instance = `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
   private readonly live = new Map<string, LiveSession>();
@@ -48,7 +68,13 @@ export class OwnershipRegistry {
     private readonly database: Database,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly limits: OwnerLimits = { perAgent: 4, total: 0 },
   ) {}
+
+  /** Live sessions this instance holds (all agents). */
+  get openCount(): number {
+    return this.live.size;
+  }
 
   get embedded(): boolean {
     return this.database.lifecycle === 'embedded';
@@ -59,6 +85,7 @@ export class OwnershipRegistry {
    * owner id a run can name was locked first: "lock free" can only mean "gone".
    */
   async open(agentId: string): Promise<OwnershipSession> {
+    if (this.embedded) this.admitEmbedded(agentId);
     let ownerId = newId();
     let client: pg.Client | null;
     try {
@@ -121,13 +148,48 @@ export class OwnershipRegistry {
     }
     this.live.set(ownerId, { session, client, end });
     try {
-      await this.database.db.insert(continuityOwners).values({ agentId, id: ownerId, instance: this.instance, openedAt });
+      const row = { agentId, id: ownerId, instance: this.instance, openedAt };
+      if (this.embedded) await this.database.db.insert(continuityOwners).values(row);
+      else await this.admitAndRecord(row);
     } catch (error) {
       end('closed');
       throw error;
     }
     this.logger.info('continuity owner opened', { agentId, ownerId });
     return session;
+  }
+
+  private admitEmbedded(agentId: string): void {
+    const sessions = [...this.live.values()];
+    if (sessions.filter((entry) => entry.session.agentId === agentId).length >= this.limits.perAgent) throw ownerLimitReached(agentId, this.limits.perAgent);
+    const total = this.limits.total || EMBEDDED_OWNERS_MAX;
+    if (sessions.length >= total) throw ownerCapacityReached(total);
+  }
+
+  /**
+   * Counts and records under one admission lock, so concurrent openings on any instance cannot
+   * both pass a cap. The new session's connection already holds its lock and carries its
+   * application_name, so it is in the overall count: at worst two racing openings both see each
+   * other and one is refused early; the cap is never exceeded.
+   */
+  private async admitAndRecord(row: typeof continuityOwners.$inferInsert): Promise<void> {
+    await this.database.db.transaction(async (tx) => {
+      await lockForTransaction(tx, LockClass.continuityOwnerAdmission, 'owners');
+      const { rows } = await tx.execute<{ agent_live: number; connections: number; max_connections: number }>(sql`
+        SELECT (SELECT count(*)::int FROM continuity_owners o
+                 WHERE o.agent_id = ${row.agentId} AND o.closed_at IS NULL
+                   AND CASE WHEN pg_try_advisory_lock(${LockClass.continuityOwner}::int, hashtext(o.id))
+                            THEN NOT pg_advisory_unlock(${LockClass.continuityOwner}::int, hashtext(o.id))
+                            ELSE true END) AS agent_live,
+               (SELECT count(*)::int FROM pg_stat_activity
+                 WHERE datname = current_database() AND application_name LIKE ${`${OWNER_APPLICATION_PREFIX}%`}) AS connections,
+               current_setting('max_connections')::int AS max_connections`);
+      const counts = rows[0];
+      if (counts.agent_live >= this.limits.perAgent) throw ownerLimitReached(row.agentId, this.limits.perAgent);
+      const total = this.limits.total || Math.max(1, Math.floor(counts.max_connections / 4));
+      if (counts.connections > total) throw ownerCapacityReached(total);
+      await tx.insert(continuityOwners).values(row);
+    });
   }
 
   /** The subset of `ownerIds` that are alive, decided by the lock protocol (see the file comment). */

@@ -12,7 +12,7 @@ import { BurrowError, NotFoundError, RequestError, ValidationError, badRequest }
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
 import { charLength, escapeLike } from '../../lib/text.js';
-import { assertNoNul } from '../../lib/nul.js';
+import { assertCleanText, assertJsonText } from '../../lib/text-policy.js';
 import { actorOf, resolveActingAgent, type Actor, type Viewer } from '../../auth/viewer.js';
 import { RUNTIME_ID_LIMIT, requireSession } from '../../auth/runtime.js';
 import { appendEvent } from '../../events/events.service.js';
@@ -184,8 +184,8 @@ export class ConversationsService {
    */
   async reset(viewer: Viewer | null, input: { agentId?: string | null; sessionId?: string | null; reason?: string | null }): Promise<ArchiveRow> {
     const { viewer: v, agentId } = resolveActingAgent(viewer, input.agentId);
-    assertNoNul('sessionId', input.sessionId);
-    assertNoNul('reason', input.reason);
+    assertCleanText('sessionId', input.sessionId);
+    assertCleanText('reason', input.reason);
     const sessionId = this.targetSession(v, input.sessionId);
     validateReason(input.reason);
     const now = this.clock.now();
@@ -230,7 +230,7 @@ export class ConversationsService {
     input: { agentId?: string | null; sessionId?: string | null; fromPosition: number; toPosition: number; summary: string; role?: string | null },
   ): Promise<{ archive: ArchiveRow; summary: OriginalRow }> {
     const { viewer: v, agentId } = resolveActingAgent(viewer, input.agentId);
-    assertNoNul('sessionId', input.sessionId);
+    assertCleanText('sessionId', input.sessionId);
     const sessionId = this.targetSession(v, input.sessionId);
     for (const field of ['fromPosition', 'toPosition'] as const) {
       if (!Number.isSafeInteger(input[field]) || input[field] < 1) throw new ValidationError(field, `${field} is the position of an active entry (an integer of at least 1)`);
@@ -308,8 +308,8 @@ export class ConversationsService {
   /** Marks a session archived (metadata only). One conditional statement; a second read only explains a refusal. */
   async archiveSession(viewer: Viewer | null, input: { agentId?: string | null; sessionId?: string | null; reason?: string | null }): Promise<SessionRow> {
     const { viewer: v, agentId } = resolveActingAgent(viewer, input.agentId);
-    assertNoNul('sessionId', input.sessionId);
-    assertNoNul('reason', input.reason);
+    assertCleanText('sessionId', input.sessionId);
+    assertCleanText('reason', input.reason);
     const sessionId = this.targetSession(v, input.sessionId);
     validateReason(input.reason);
     const now = this.clock.now();
@@ -339,7 +339,7 @@ export class ConversationsService {
 
   async unarchiveSession(viewer: Viewer | null, input: { agentId?: string | null; sessionId?: string | null }): Promise<SessionRow> {
     const { viewer: v, agentId } = resolveActingAgent(viewer, input.agentId);
-    assertNoNul('sessionId', input.sessionId);
+    assertCleanText('sessionId', input.sessionId);
     const sessionId = this.targetSession(v, input.sessionId);
     return this.db.transaction(async (tx) => {
       const updated = await tx.execute<RawSession>(sql`
@@ -636,16 +636,12 @@ function validatePayload(field: 'payload' | 'summary', payload: string) {
   if (length > CONVERSATION_LIMITS.payload) {
     throw new ValidationError(field, `an original payload is bounded to ${CONVERSATION_LIMITS.payload} characters of JSON text (got ${length})`, CONVERSATION_LIMITS.payload);
   }
-  // Validation only: the parsed value is discarded; the text itself is what is stored.
-  try {
-    JSON.parse(payload);
-  } catch (error) {
-    throw new ValidationError(field, `${field} must be JSON text: ${(error as Error).message}`);
-  }
+  // Validation only: the text itself is what is stored.
+  assertJsonText(field, payload);
 }
 
 function validateRole(role: string | null | undefined) {
-  assertNoNul('role', role);
+  assertCleanText('role', role);
   if (role != null && (role.trim().length === 0 || charLength(role) > CONVERSATION_LIMITS.role)) {
     throw new ValidationError('role', `role is 1 to ${CONVERSATION_LIMITS.role} characters`, CONVERSATION_LIMITS.role);
   }

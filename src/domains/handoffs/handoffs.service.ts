@@ -11,7 +11,7 @@ import { ForbiddenError, ValidationError, forbidden } from '../../lib/errors.js'
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
 import { charLength } from '../../lib/text.js';
-import { assertNoNul } from '../../lib/nul.js';
+import { assertCleanText } from '../../lib/text-policy.js';
 import { actorOf, type Viewer } from '../../auth/viewer.js';
 import { requireSession, resolveRuntime, type RuntimeContext } from '../../auth/runtime.js';
 import { appendEvent } from '../../events/events.service.js';
@@ -168,8 +168,8 @@ function validate(input: HandoffInput, defaultEvidence: HandoffEvidence): Handof
     const length = charLength(value);
     if (length > limit) throw new ValidationError(field, `${field} is bounded to ${limit} characters (got ${length})`, limit);
   };
-  for (const field of ['title', 'goal', 'outcome', 'body'] as const) assertNoNul(field, input[field]);
-  input.sourceRefs?.forEach((r, index) => assertNoNul(`sourceRefs.${index}.ref`, r.ref));
+  for (const field of ['title', 'goal', 'outcome', 'body'] as const) assertCleanText(field, input[field]);
+  input.sourceRefs?.forEach((r, index) => assertCleanText(`sourceRefs.${index}.ref`, r.ref));
   if (input.title.trim().length === 0) throw new ValidationError('title', 'title must not be empty', HANDOFF_LIMITS.title);
   bound('title', input.title);
   bound('goal', input.goal);

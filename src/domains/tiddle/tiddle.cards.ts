@@ -6,7 +6,7 @@ import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { appendEvent } from '../../events/events.service.js';
 import { ValidationError, forbidden } from '../../lib/errors.js';
-import { assertNoNul } from '../../lib/nul.js';
+import { assertCleanText } from '../../lib/text-policy.js';
 import { charLength, escapeLike } from '../../lib/text.js';
 import { assertAgentAccess, requireViewer, resolveScope, type Viewer } from '../../auth/viewer.js';
 import { tiddleCards } from './tiddle.sql.js';
@@ -54,7 +54,7 @@ export async function search(deps: TiddleDeps, viewer: Viewer | null, input: { a
   if (!agentId) throw forbidden('operators must choose the agent explicitly (agentId)');
   const project = resolveScope(v, input.project);
   const query = input.query.trim();
-  assertNoNul('query', query);
+  assertCleanText('query', query);
   const bounds = ROLLING_SEARCH_LIMITS;
   if (charLength(query) > bounds.query) throw new ValidationError('query', `a rolling search query is at most ${bounds.query} characters`, bounds.query);
   const limit = input.limit ?? bounds.results;

@@ -6,7 +6,7 @@ import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { LockClass, lockForTransaction } from '../../db/locks.js';
 import { RequestError, ValidationError, forbidden } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { assertNoNul } from '../../lib/nul.js';
+import { assertCleanText } from '../../lib/text-policy.js';
 import { charLength } from '../../lib/text.js';
 import { assertAgentAccess, requireViewer, resolveScope, type Viewer } from '../../auth/viewer.js';
 import type { ResidueView } from './tiddle.proposer.js';
@@ -51,7 +51,7 @@ export async function appendResidue(
   }
   if (!v.sessionId) throw new RequestError('continuity_session_required', 'residue belongs to a session: send the Burrow-Session header');
   const turnRef = input.turnRef.trim();
-  assertNoNul('turnRef', turnRef);
+  assertCleanText('turnRef', turnRef);
   if (turnRef.length < 1 || charLength(turnRef) > RESIDUE_REFERENCE_LIMIT) {
     throw new ValidationError('turnRef', `turnRef must be 1 to ${RESIDUE_REFERENCE_LIMIT} characters`, RESIDUE_REFERENCE_LIMIT);
   }
@@ -62,7 +62,7 @@ export async function appendResidue(
     if (!(EXCERPT_ROLES as readonly string[]).includes(excerpt.role)) {
       throw new ValidationError(`excerpts.${index}.role`, `role must be one of ${EXCERPT_ROLES.join(', ')}`);
     }
-    assertNoNul(`excerpts.${index}.text`, excerpt.text);
+    assertCleanText(`excerpts.${index}.text`, excerpt.text);
     const length = charLength(excerpt.text);
     if (length < 1 || length > RESIDUE_EXCERPT_TEXT_LIMIT) {
       throw new ValidationError(`excerpts.${index}.text`, `an excerpt is 1 to ${RESIDUE_EXCERPT_TEXT_LIMIT} characters (got ${length})`, RESIDUE_EXCERPT_TEXT_LIMIT);

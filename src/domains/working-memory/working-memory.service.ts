@@ -11,7 +11,7 @@ import { ForbiddenError, NotFoundError, RevisionConflictError, ValidationError }
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
 import { charLength, escapeLike } from '../../lib/text.js';
-import { assertNoNul } from '../../lib/nul.js';
+import { assertCleanText } from '../../lib/text-policy.js';
 import { actorOf, type Actor, type Viewer } from '../../auth/viewer.js';
 import { resolveRuntime, type RuntimeContext } from '../../auth/runtime.js';
 import { appendEvent } from '../../events/events.service.js';
@@ -171,8 +171,8 @@ export class WorkingMemoryService {
     const runtime = resolveRuntime(viewer, input);
     validateRevision(input.expectedRevision);
     validateSupersedeLink(input.state, input.supersededById);
-    assertNoNul('id', input.id);
-    assertNoNul('supersededById', input.supersededById);
+    assertCleanText('id', input.id);
+    assertCleanText('supersededById', input.supersededById);
     const now = this.clock.now();
     const actor = actorOf(runtime.viewer);
     const w = workingRecords;
@@ -199,7 +199,7 @@ export class WorkingMemoryService {
 
   async get(viewer: Viewer | null, input: ScopeArgs & { id: string }): Promise<WorkingRecordRow | null> {
     const runtime = resolveRuntime(viewer, input);
-    assertNoNul('id', input.id);
+    assertCleanText('id', input.id);
     const [row] = await this.db
       .select()
       .from(workingRecords)
@@ -219,7 +219,7 @@ export class WorkingMemoryService {
       throw new ValidationError('first', `search returns 1 to ${WORKING_LIMITS.search} results`, WORKING_LIMITS.search);
     }
     const query = (input.query ?? '').trim();
-    assertNoNul('query', query);
+    assertCleanText('query', query);
     if (charLength(query) > WORKING_LIMITS.query) throw new ValidationError('query', `the query is bounded to ${WORKING_LIMITS.query} characters`, WORKING_LIMITS.query);
     const terms = query.split(/\s+/).filter(Boolean).slice(0, 16);
     const text = sql`(${workingRecords.title} || ' ' || ${workingRecords.content})`;
@@ -318,11 +318,11 @@ function serialize(row: WorkingRecordRow) {
 }
 
 function validateMaterial(input: WorkingWriteInput) {
-  assertNoNul('title', input.title);
-  assertNoNul('content', input.content);
-  assertNoNul('id', input.id);
-  assertNoNul('supersededById', input.supersededById);
-  input.sourceRefs?.forEach((ref, index) => assertNoNul(`sourceRefs.${index}`, ref));
+  assertCleanText('title', input.title);
+  assertCleanText('content', input.content);
+  assertCleanText('id', input.id);
+  assertCleanText('supersededById', input.supersededById);
+  input.sourceRefs?.forEach((ref, index) => assertCleanText(`sourceRefs.${index}`, ref));
   const title = charLength(input.title);
   if (input.title.trim().length === 0) throw new ValidationError('title', 'title must not be empty', WORKING_LIMITS.title);
   if (title > WORKING_LIMITS.title) throw new ValidationError('title', `title is bounded to ${WORKING_LIMITS.title} characters (got ${title})`, WORKING_LIMITS.title);

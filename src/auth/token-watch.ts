@@ -1,0 +1,154 @@
+/**
+ * Ends what a token keeps open once the token is revoked or expires: WebSocket connections
+ * (closed with 4403) and subscription streams (SSE: a last UNAUTHENTICATED error, then the end).
+ * Revocation is announced with NOTIFY on TOKENS_CHANNEL in the revoking transaction, so every
+ * instance sharing the database hears of it within moments; a periodic recheck of the tokens
+ * that have something open is the backstop (a lost LISTEN connection, a notification missed
+ * while reconnecting) and is also what ends connections whose token expired while open.
+ */
+import { inArray } from 'drizzle-orm';
+import type { Plugin } from 'graphql-yoga';
+import { createGraphQLError } from 'graphql-yoga';
+import type { Database } from '../db/database.js';
+import type { Clock } from '../lib/clock.js';
+import { IntervalJob } from '../lib/interval.js';
+import type { Logger } from '../lib/logger.js';
+import { apiTokens } from './auth.sql.js';
+import type { Viewer } from './viewer.js';
+
+export const TOKENS_CHANNEL = 'burrow_tokens';
+
+/** The close code of a WebSocket whose token was revoked or expired (graphql-ws uses 4403 for Forbidden). */
+export const TOKEN_ENDED_CLOSE_CODE = 4403;
+
+type OnEnded = () => void;
+
+export class TokenWatch {
+  private readonly open = new Map<string, Set<OnEnded>>();
+  /** Tokens known to be ended, so an operation racing the close is refused without a query. */
+  private readonly ended = new Set<string>();
+  private unlisten: (() => Promise<void>) | null = null;
+  readonly recheck: IntervalJob;
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    recheckSeconds: number,
+  ) {
+    this.recheck = new IntervalJob('token-recheck', recheckSeconds * 1000, () => this.recheckOpen(), logger);
+  }
+
+  async start(): Promise<void> {
+    this.unlisten = await this.database.listen(TOKENS_CHANNEL, (tokenId) => this.end(tokenId));
+  }
+
+  async stop(): Promise<void> {
+    await this.unlisten?.();
+    this.unlisten = null;
+  }
+
+  /** Calls `onEnded` once if the token is revoked or expires while tracked; returns the untrack. */
+  track(tokenId: string, onEnded: OnEnded): () => void {
+    if (this.ended.has(tokenId)) {
+      onEnded();
+      return () => {};
+    }
+    let set = this.open.get(tokenId);
+    if (!set) this.open.set(tokenId, (set = new Set()));
+    set.add(onEnded);
+    return () => {
+      set.delete(onEnded);
+      if (set.size === 0 && this.open.get(tokenId) === set) this.open.delete(tokenId);
+    };
+  }
+
+  isEnded(tokenId: string): boolean {
+    return this.ended.has(tokenId);
+  }
+
+  /** Connections currently tracked (all tokens). */
+  get openCount(): number {
+    let count = 0;
+    for (const set of this.open.values()) count += set.size;
+    return count;
+  }
+
+  private end(tokenId: string) {
+    this.ended.add(tokenId);
+    const set = this.open.get(tokenId);
+    this.open.delete(tokenId);
+    if (!set) return;
+    this.logger.info('token ended: closing what it keeps open', { tokenId, connections: set.size });
+    for (const onEnded of set) onEnded();
+  }
+
+  /** One query for every token with something open: revoked, or expired by the clock. */
+  async recheckOpen(): Promise<void> {
+    const ids = [...this.open.keys()];
+    if (ids.length === 0) return;
+    const now = this.clock.now();
+    const rows = await this.database.db
+      .select({ id: apiTokens.id, revokedAt: apiTokens.revokedAt, expiresAt: apiTokens.expiresAt })
+      .from(apiTokens)
+      .where(inArray(apiTokens.id, ids));
+    const active = new Set(rows.filter((row) => !row.revokedAt && !(row.expiresAt && row.expiresAt <= now)).map((row) => row.id));
+    // Revoked, expired, or a row that is gone: all ended.
+    for (const id of ids) if (!active.has(id)) this.end(id);
+  }
+}
+
+/**
+ * An envelop plugin: every subscription stream (SSE, and graphql-ws alike) ends when its token
+ * ends, with a last UNAUTHENTICATED error so the client knows why.
+ */
+export function useEndStreamsWithToken(watch: TokenWatch): Plugin {
+  return {
+    onSubscribe({ args }) {
+      const viewer = (args.contextValue as { viewer?: Viewer | null }).viewer;
+      if (!viewer) return;
+      return {
+        onSubscribeResult({ result, setResult }) {
+          if (!(Symbol.asyncIterator in result)) return;
+          setResult(endWithToken(result as AsyncIterable<unknown>, viewer.tokenId, watch) as never);
+        },
+      };
+    },
+  };
+}
+
+function endWithToken<T>(source: AsyncIterable<T>, tokenId: string, watch: TokenWatch): AsyncIterableIterator<T | { errors: unknown[] }> {
+  const iterator = source[Symbol.asyncIterator]();
+  let signal!: () => void;
+  const endedByToken = new Promise<'ended'>((resolve) => (signal = () => resolve('ended')));
+  const untrack = watch.track(tokenId, () => signal());
+  let finished = false;
+  const finish = async () => {
+    if (finished) return;
+    finished = true;
+    untrack();
+    await iterator.return?.();
+  };
+  const wrapped: AsyncIterableIterator<T | { errors: unknown[] }> = {
+    [Symbol.asyncIterator]: () => wrapped,
+    async next() {
+      if (finished) return { done: true, value: undefined };
+      const next = await Promise.race([iterator.next(), endedByToken]);
+      if (next === 'ended') {
+        await finish();
+        const error = createGraphQLError('the token of this stream was revoked or has expired', { extensions: { code: 'UNAUTHENTICATED' } });
+        return { done: false, value: { errors: [error] } };
+      }
+      if (next.done) {
+        untrack();
+        finished = true;
+      }
+      return next;
+    },
+    async return() {
+      await finish();
+      return { done: true, value: undefined };
+    },
+  };
+  return wrapped;
+}
