@@ -13,6 +13,7 @@ import { loadMcpStdioIdentity } from './config.js';
 import { serveMcpStdio } from './mcp/stdio.js';
 
 const USAGE = `usage: burrow <command>
+  help, --help, -h                          this text
   serve                                     start the GraphQL server (HTTP, SSE, WebSocket on one port; MCP at /mcp)
   migrate                                   apply pending migrations and exit
   token create --operator --name NAME       print a new operator token (shown once)
@@ -190,10 +191,13 @@ commands['import-albdruck'] = async () => {
   }
 };
 
-const body = commands[command ?? ''];
-if (!body) {
-  process.stderr.write(`${USAGE}\n`);
-  process.exitCode = command ? 1 : 0;
+const body = Object.hasOwn(commands, command ?? '') ? commands[command!] : undefined;
+if (command === 'help' || command === '--help' || command === '-h') {
+  process.stdout.write(`${USAGE}\n`);
+} else if (!body) {
+  // No command is a mistake too: the usage goes to stderr and the exit code says so.
+  process.stderr.write(`${command ? `burrow: unknown command "${command}"\n` : ''}${USAGE}\n`);
+  process.exitCode = 1;
 } else {
   await runCommand(body);
 }
