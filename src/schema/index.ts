@@ -11,5 +11,6 @@ import '../domains/retention/retention.graphql.js';
 import '../domains/continuity/continuity.graphql.js';
 import '../domains/tiddle/tiddle.graphql.js';
 import '../domains/brains/brains.graphql.js';
+import '../auth/tokens.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: false });
