@@ -55,8 +55,7 @@ const commands: Record<string, () => Promise<void>> = {
       lines.push(`  operator token (first start of this data directory; shown once, only its hash is kept): ${token}`);
     } else {
       lines.push(
-        `  operator token: stop the server, then run \`npm run burrow -- token create --operator --name NAME\` with the same environment`
-          + (runtime.config.database.lifecycle === 'external' ? ' (external: no need to stop it)' : ''),
+        '  tokens: createApiToken with an operator token (see docs/quickstart.md), or `npm run burrow -- token create` while the server is stopped (external: no need to stop it)',
       );
     }
     process.stdout.write(`${lines.join('\n')}\n`);
