@@ -3,9 +3,10 @@
  * subscriptions (and, on request, any operation) over graphql-ws. The continuity scope, session
  * and conversation are the runtime's choice and travel as headers / connectionParams.
  */
-import { print, type DocumentNode } from 'graphql';
+import type { DocumentNode } from 'graphql';
 import { createClient, type Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { documentHash, documentText } from './document-hash.js';
 import { getSdk, type Requester } from './generated/sdk.js';
 
 export * from './generated/sdk.js';
@@ -18,6 +19,12 @@ export interface BurrowClientOptions {
   scope?: string | null;
   session?: string | null;
   conversation?: string | null;
+  /**
+   * How the generated methods send their documents: `hash` (default) sends only the SHA-256 of
+   * the text (persistedQuery extension), which a server with BURROW_TRUSTED_DOCUMENTS=agents
+   * requires of agent tokens; `text` sends the document itself. `request` always sends text.
+   */
+  documents?: 'hash' | 'text';
 }
 
 export interface CallOptions {
@@ -62,19 +69,36 @@ export function createBurrowClient(options: BurrowClientOptions) {
       retryAttempts: 0,
     }));
 
-  async function overHttp<R>(query: string, variables: unknown): Promise<R> {
+  /** What identifies the document on the wire: its text, or the hash of a trusted document. */
+  type Operation = { query: string; hash?: string };
+  const wire = (operation: Operation) =>
+    operation.hash ? { query: '', extensions: { persistedQuery: { version: 1, sha256Hash: operation.hash } } } : { query: operation.query };
+  // A server built from other operations does not know the hash: the text is the fallback.
+  const unknownHash = (error: unknown) => error instanceof BurrowRequestError && error.code === 'PERSISTED_QUERY_NOT_FOUND';
+
+  async function overHttp<R>(operation: Operation, variables: unknown): Promise<R> {
+    const { query, ...rest } = wire(operation);
     const response = await fetch(options.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...headersOf(options) },
-      body: JSON.stringify({ query, variables }),
+      body: JSON.stringify({ ...(query ? { query } : {}), ...rest, variables }),
     });
     const body = (await response.json()) as { data?: R; errors?: GraphQLErrorShape[] };
-    if (body.errors?.length) throw new BurrowRequestError(body.errors, response.status);
+    if (body.errors?.length) {
+      const error = new BurrowRequestError(body.errors, response.status);
+      if (operation.hash && unknownHash(error)) return overHttp({ query: operation.query }, variables);
+      throw error;
+    }
     return body.data as R;
   }
 
-  async function overWs<R>(query: string, variables: unknown): Promise<R> {
-    for await (const result of iterate<R>(query, variables)) return result;
+  async function overWs<R>(operation: Operation, variables: unknown): Promise<R> {
+    try {
+      for await (const result of iterate<R>(operation, variables)) return result;
+    } catch (error) {
+      if (operation.hash && unknownHash(error)) return overWs({ query: operation.query }, variables);
+      throw error;
+    }
     throw new Error('the server closed the operation without a result');
   }
 
@@ -82,8 +106,8 @@ export function createBurrowClient(options: BurrowClientOptions) {
    * A plain iterator rather than an async generator: a generator suspended in `await` cannot be
    * returned early, so a consumer that stops listening would hang until the next event.
    */
-  function iterate<R>(query: string, variables: unknown): AsyncIterableIterator<R> {
-    const results = socket().iterate<R>({ query, variables: variables as Record<string, unknown> });
+  function iterate<R>(operation: Operation, variables: unknown): AsyncIterableIterator<R> {
+    const results = socket().iterate<R>({ ...wire(operation), variables: variables as Record<string, unknown> });
     const iterator: AsyncIterableIterator<R> = {
       async next() {
         let next: IteratorResult<{ data?: unknown; errors?: readonly unknown[] }>;
@@ -111,20 +135,23 @@ export function createBurrowClient(options: BurrowClientOptions) {
     return iterator;
   }
 
-  const printed = new WeakMap<DocumentNode, string>();
+  const operations = new WeakMap<DocumentNode, Operation>();
   const requester: Requester<CallOptions> = <R, V>(document: DocumentNode, variables?: V, call?: CallOptions) => {
-    let query = printed.get(document);
-    if (query === undefined) printed.set(document, (query = print(document)));
-    if (/^\s*subscription\b/.test(query)) return iterate<R>(query, variables);
-    return call?.transport === 'ws' ? overWs<R>(query, variables) : overHttp<R>(query, variables);
+    let operation = operations.get(document);
+    if (operation === undefined) {
+      const query = documentText(document);
+      operations.set(document, (operation = options.documents === 'text' ? { query } : { query, hash: documentHash(query) }));
+    }
+    if (/^\s*subscription\b/.test(operation.query)) return iterate<R>(operation, variables);
+    return call?.transport === 'ws' ? overWs<R>(operation, variables) : overHttp<R>(operation, variables);
   };
 
   return {
     ...getSdk(requester),
     /** Any operation by text, for what the generated methods do not cover. */
     request: <R = unknown>(query: string, variables?: Record<string, unknown>, call?: CallOptions) =>
-      call?.transport === 'ws' ? overWs<R>(query, variables) : overHttp<R>(query, variables),
-    subscribe: <R = unknown>(query: string, variables?: Record<string, unknown>) => iterate<R>(query, variables),
+      call?.transport === 'ws' ? overWs<R>({ query }, variables) : overHttp<R>({ query }, variables),
+    subscribe: <R = unknown>(query: string, variables?: Record<string, unknown>) => iterate<R>({ query }, variables),
     options,
     async close() {
       await ws?.dispose();

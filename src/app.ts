@@ -3,9 +3,8 @@
  * context factory and one envelop pipeline (graphql-ws runs through yoga.getEnveloped).
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createGraphQLError, createYoga, type YogaInitialContext } from 'graphql-yoga';
-import { GraphQLError } from 'graphql';
+import type { DocumentNode, GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { BurrowConfig } from './config.js';
@@ -24,6 +23,13 @@ import { graphiqlOptions, renderBurrowGraphiQL } from './graphiql.js';
 import { createMcpHttpHandler, isMcpPath } from './mcp/http.js';
 import { schema } from './schema/index.js';
 import { createServices, type Services } from './services.js';
+import { createEdge, createMetricsServer, listenOrExplain } from './ops/edge.js';
+import { createHealth } from './ops/health.js';
+import { createMetrics } from './ops/metrics.js';
+import { useObservability } from './ops/observe.js';
+import { createTracing } from './ops/tracing.js';
+import { closeReason } from './lib/connection-errors.js';
+import * as limits from './limits/index.js';
 
 export interface AppDeps {
   config: BurrowConfig;
@@ -31,6 +37,8 @@ export interface AppDeps {
   logger: Logger;
   clock?: Clock;
   faults?: FaultInjector;
+  /** The trusted-documents manifest; default: the one codegen wrote (client/generated). */
+  trustedDocuments?: limits.TrustedDocuments;
 }
 
 type WsExtra = { viewer: Viewer } & Record<PropertyKey, unknown>;
@@ -45,6 +53,20 @@ export function buildApp(deps: AppDeps) {
     faults: deps.faults ?? noFaults,
   });
 
+  const metrics = createMetrics({ pool: deps.database.pool, hub: services.hub });
+  const tracing = createTracing(deps.config.ops.tracing);
+  const maskError = errorMasker(logger);
+  const guards = limits.yogaLimits({
+    config: deps.config,
+    graphqlEndpoint: '/graphql',
+    documents: deps.trustedDocuments,
+    unauthenticatedMessage: unauthenticatedError().message,
+    authenticate: (request) => {
+      const secret = bearerSecret(request.headers.get('authorization'));
+      return services.tokens.authenticate(secret, scopeFromHeaders((name) => request.headers.get(name)));
+    },
+  });
+
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -52,32 +74,51 @@ export function buildApp(deps: AppDeps) {
     renderGraphiQL: renderBurrowGraphiQL,
     landingPage: false,
     logging: false,
-    maskedErrors: { isDev: false, maskError: errorMasker(logger) },
-    plugins: [useTypedRequestParseErrors(), useEndStreamsWithToken(services.tokenWatch)],
+    maskedErrors: { isDev: false, maskError },
+    ...guards.options,
+    // The limits' gate authenticates before anything is parsed; observability sees what passes it.
+    plugins: [
+      ...guards.options.plugins,
+      useTypedRequestParseErrors(),
+      useEndStreamsWithToken(services.tokenWatch),
+      useObservability(logger, metrics),
+      ...(tracing ? [tracing.plugin] : []),
+    ],
+    // The viewer was authenticated before parsing: by the HTTP gate, or by graphql-ws's onConnect.
     context: async (initial: YogaInitialContext & { viewer?: Viewer; transport?: 'ws' }): Promise<Context> => {
       const requestId = newId();
-      let viewer: Viewer | null = initial.viewer ?? null;
-      if (!viewer) {
-        const secret = bearerSecret(initial.request.headers.get('authorization'));
-        viewer = await services.tokens.authenticate(secret, scopeFromHeaders((name) => initial.request.headers.get(name)));
-        if (!viewer) throw unauthenticatedError();
-      } else if (services.tokenWatch.isEnded(viewer.tokenId)) {
-        // A WebSocket operation racing its socket's close after the token ended.
-        throw unauthenticatedError();
-      }
+      const viewer = initial.viewer;
+      // No viewer, or a WebSocket operation racing its socket's close after the token ended.
+      if (!viewer || services.tokenWatch.isEnded(viewer.tokenId)) throw unauthenticatedError();
       const retryAfter = services.rateLimiter.take(viewer.tokenId);
       if (retryAfter !== null) throw rateLimitedError(retryAfter);
       return { viewer, services, requestId, logger: logger.child({ requestId }), transport: initial.transport ?? 'http' };
     },
   });
 
+  const health = createHealth({ pool: deps.database.pool, hub: services.hub, isDraining: () => edge.draining });
   const mcp = createMcpHttpHandler({ services, logger: logger.child({ component: 'mcp' }) });
-  // MCP (Streamable HTTP) shares the port: /mcp goes to the MCP server, everything else to Yoga.
-  const server: Server = createServer((req, res) => (isMcpPath(req.url) ? void mcp(req, res) : yoga(req, res)));
-  const wsServer = new WebSocketServer({ server, path: '/graphql' });
+  const edge = createEdge({
+    // MCP (Streamable HTTP) shares the port: /mcp goes to the MCP server, everything else to Yoga.
+    next: (req, res) => (isMcpPath(req.url) ? void mcp(req, res) : yoga(req, res)),
+    health,
+    metrics,
+    isOperator: async (authorization) => (await services.tokens.authenticate(bearerSecret(authorization), scopeFromHeaders(() => null)))?.principal === 'OPERATOR',
+  });
+  const server: Server = createServer(edge.listener);
+  const metricsServer = deps.config.ops.metrics ? createMetricsServer(metrics) : null;
+  // noServer: the HTTP server's own errors (a port in use) stay with listenOrExplain instead of
+  // being re-emitted on the WebSocket server, and upgrades are refused while draining.
+  const wsServer = new WebSocketServer({ noServer: true, ...limits.webSocketServerOptions(deps.config.limits, deps.config.security.corsOrigins) });
+  server.on('upgrade', (request, socket, head) => {
+    if ((request.url ?? '').split('?')[0] !== '/graphql' || edge.draining) return void socket.destroy();
+    wsServer.handleUpgrade(request, socket, head, (ws) => wsServer.emit('connection', ws, request));
+  });
+  limits.guardConnectionInit(wsServer, deps.config.limits);
   useServer<Record<string, unknown> | undefined, WsExtra>(
     {
       onConnect: async (ctx) => {
+        if (limits.connectionInitTooLarge(ctx.extra.socket)) return false;
         const params = ctx.connectionParams ?? {};
         const raw = String(params.authorization ?? params.Authorization ?? params.token ?? '');
         const secret = raw.toLowerCase().startsWith('bearer ') ? raw.slice(7).trim() : raw.trim();
@@ -87,7 +128,7 @@ export function buildApp(deps: AppDeps) {
             const value = Object.entries(params).find(([key]) => key.toLowerCase() === name)?.[1];
             return value == null ? null : String(value);
           }),
-        );
+        ).catch(closeReason);
         if (!viewer) return false;
         ctx.extra.viewer = viewer;
         const untrack = services.tokenWatch.track(viewer.tokenId, () => ctx.extra.socket.close(TOKEN_ENDED_CLOSE_CODE, 'Forbidden: the token was revoked or has expired'));
@@ -106,14 +147,12 @@ export function buildApp(deps: AppDeps) {
           transport: 'ws',
           request: new Request('http://burrow.local/graphql', { method: 'POST' }),
         });
-        let document;
-        try {
-          document = parse(payload.query);
-        } catch (error) {
-          return [error as GraphQLError];
-        }
-        const errors = validate(envelopedSchema, document);
-        if (errors.length > 0) return errors;
+        const tooMany = limits.socketOperationsRefusal(ctx.subscriptions, deps.config.limits);
+        if (tooMany) return [tooMany];
+        const text = limits.resolveOperationText(payload, ctx.extra.viewer ?? null, guards.documents, deps.config.security.trustedDocuments);
+        if (typeof text !== 'string') return [text];
+        const document = limits.parseAndValidate({ parse, validate, schema: envelopedSchema }, text, (error) => maskError(error, 'Unexpected error.') as GraphQLError);
+        if (Array.isArray(document)) return document;
         let contextValue;
         try {
           contextValue = await contextFactory();
@@ -128,7 +167,7 @@ export function buildApp(deps: AppDeps) {
         return {
           schema: envelopedSchema,
           operationName: payload.operationName,
-          document,
+          document: document as DocumentNode,
           variableValues: payload.variables,
           contextValue,
           rootValue: { execute, subscribe },
@@ -139,35 +178,66 @@ export function buildApp(deps: AppDeps) {
   );
 
   let started = false;
+  let stopping: Promise<{ drained: boolean; inFlightAtStop: number }> | null = null;
   return {
     yoga,
     server,
     services,
+    metrics,
+    health,
     /** Listens, starts LISTEN fan-out and background jobs. Returns the bound port. */
     async start(port = deps.config.port, host = deps.config.host): Promise<number> {
       await services.hub.start();
       await services.tokenWatch.start();
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => resolve());
-      });
-      for (const job of services.background) job.start();
-      started = true;
-      return (server.address() as AddressInfo).port;
-    },
-    /** Stops background jobs, closes sockets and the HTTP server. Leaves the database open. */
-    async stop(): Promise<void> {
-      for (const job of services.background) await job.stop();
-      for (const client of wsServer.clients) client.terminate();
-      await new Promise<void>((resolve) => wsServer.close(() => resolve()));
-      if (started) {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+      try {
+        const bound = await listenOrExplain(server, port, host);
+        if (metricsServer && deps.config.ops.metrics) {
+          await listenOrExplain(metricsServer, deps.config.ops.metrics.port, deps.config.ops.metrics.host, { port: 'BURROW_METRICS_PORT', host: 'BURROW_METRICS_HOST' });
+        }
+        for (const job of services.background) job.start();
+        started = true;
+        return bound;
+      } catch (error) {
+        if (server.listening) server.close();
+        await services.hub.stop();
+        await services.tokenWatch.stop();
+        throw error;
       }
-      await services.hub.stop();
-      await services.tokenWatch.stop();
+    },
+    /** The port of the BURROW_METRICS_PORT listener, when there is one and it listens. */
+    metricsPort: () => (metricsServer?.listening ? (metricsServer.address() as import('node:net').AddressInfo).port : null),
+    /**
+     * Graceful stop (see ops/shutdown.ts): readiness turns 503 and new connections are refused;
+     * WebSockets close with 1001 (clients resume elsewhere with `after`) and SSE streams end;
+     * in-flight requests get `graceMs` to finish; then background jobs stop and ownership
+     * sessions end (locks released, close recorded). Leaves the database open.
+     * Returns whether every in-flight request finished in time. Idempotent.
+     */
+    stop(graceMs = 0): Promise<{ drained: boolean; inFlightAtStop: number }> {
+      return (stopping ??= stopGracefully(graceMs));
     },
   };
+
+  async function stopGracefully(graceMs: number) {
+    const inFlightAtStop = edge.inFlight;
+    edge.drain();
+    if (started) server.close();
+    server.closeIdleConnections();
+    for (const client of wsServer.clients) client.close(1001, 'server shutting down');
+    await services.hub.stop();
+    await services.tokenWatch.stop();
+    const drained = await edge.settled(graceMs);
+    if (started) server.closeAllConnections();
+    for (const client of wsServer.clients) client.terminate();
+    await new Promise<void>((resolve) => wsServer.close(() => resolve()));
+    for (const job of services.background) await job.stop();
+    if (metricsServer?.listening) {
+      metricsServer.closeAllConnections();
+      await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
+    }
+    await tracing?.shutdown();
+    return { drained, inFlightAtStop };
+  }
 }
 
 export type App = ReturnType<typeof buildApp>;

@@ -9,6 +9,9 @@ import { parseLifetime, TokensService, type TokenRecord } from './auth/tokens.se
 import { systemClock } from './lib/clock.js';
 import { noFaults } from './lib/faults.js';
 import { createServices } from './services.js';
+import { guardProcess, installShutdown } from './ops/shutdown.js';
+import { withStoredModelConnections } from './domains/settings/settings.effective.js';
+import { exportCommand, importCommand, SETTINGS_USAGE, settingsCommand } from './domains/settings/settings.cli.js';
 import { loadMcpStdioIdentity } from './config.js';
 import { serveMcpStdio } from './mcp/stdio.js';
 
@@ -21,9 +24,10 @@ const USAGE = `usage: burrow <command>
                [--expires-in 30d]           optional lifetime (s, m, h or d); refused everywhere after it
   token list                                list tokens (never their secrets)
   token revoke TOKEN_ID                     revoke a token
-  retention run                             remove working records and handoffs expired longer than
+  retention run                             remove working records, handoffs and rolling cards expired longer than
                                             BURROW_RETENTION_GRACE_DAYS ago, and report per store
   import-albdruck                           copy legacy Albdruck knowledge into Brains (repeat-safe)
+${SETTINGS_USAGE}
   mcp --stdio                               the MCP tools over stdin/stdout for a runtime on this machine:
                                             BURROW_TOKEN (agent token, required), BURROW_CONTINUITY_SCOPE,
                                             BURROW_SESSION, BURROW_CONVERSATION (see docs/mcp.md)
@@ -40,13 +44,23 @@ function status(token: TokenRecord): string {
 const commands: Record<string, () => Promise<void>> = {
   async serve() {
     const runtime = await openRuntime();
-    const app = buildApp({ config: runtime.config, database: runtime.database, logger: runtime.logger });
-    const port = await app.start();
+    const { config, sources } = await withStoredModelConnections(runtime.config, runtime.database.db, runtime.logger);
+    const app = buildApp({ config, database: runtime.database, logger: runtime.logger });
+    guardProcess(runtime.logger);
+    let port: number;
+    try {
+      port = await app.start();
+    } catch (error) {
+      await app.stop().catch(() => {});
+      await runtime.close();
+      throw error;
+    }
     const lines = [
       `Burrow is serving GraphQL on http://${runtime.config.host}:${port}/graphql (HTTP, SSE and graphql-ws)`,
       `  MCP tools (Streamable HTTP, agent tokens): http://${runtime.config.host}:${port}/mcp`,
       `  lifecycle: ${runtime.config.database.lifecycle} — ${runtime.database.description}`,
       `  migrations applied at this start: ${runtime.migrations.length ? runtime.migrations.join(', ') : 'none pending'}`,
+      `  model connections: ${Object.entries(sources).map(([purpose, source]) => `${purpose} ${source}`).join(', ')}; settings key: ${config.settings.key ? config.settings.key.id : 'none (secrets cannot be written)'}`,
       runtime.config.graphiql ? `  GraphiQL: open http://${runtime.config.host}:${port}/graphql in a browser` : '  GraphiQL: off',
     ];
     const tokens = new TokensService(runtime.database.db, systemClock);
@@ -59,16 +73,8 @@ const commands: Record<string, () => Promise<void>> = {
       );
     }
     process.stdout.write(`${lines.join('\n')}\n`);
-    let stopping = false;
-    const shutdown = async () => {
-      if (stopping) return;
-      stopping = true;
-      await app.stop();
-      await runtime.close();
-      process.exit(0);
-    };
-    process.on('SIGTERM', shutdown);
-    process.on('SIGINT', shutdown);
+    if (app.metricsPort() !== null) process.stdout.write(`  metrics (no token): http://${runtime.config.ops.metrics!.host}:${app.metricsPort()}/metrics\n`);
+    installShutdown({ app, closeDatabase: runtime.close, logger: runtime.logger, graceMs: runtime.config.ops.shutdownGraceMs });
   },
 
   async mcp() {
@@ -145,7 +151,7 @@ const commands: Record<string, () => Promise<void>> = {
       const report = await services.retention.run();
       process.stdout.write(
         `retention run at ${report.ranAt.toISOString()} (grace ${report.graceDays} days): removed what expired before ${report.cutoff.toISOString()}\n`
-          + report.stores.map((s) => `  ${s.store}\t${s.removed} removed\n`).join('')
+          + report.stores.map((s) => `  ${s.store}\t${s.removed} removed\t(${s.rule}: before ${s.olderThan.toISOString()})\n`).join('')
           + '  brains and conversation originals are never removed by retention\n',
       );
     } finally {
@@ -153,6 +159,19 @@ const commands: Record<string, () => Promise<void>> = {
     }
   },
 };
+
+/** Settings, export and import act through the services as the CLI operator. */
+const withServices = (body: (services: ReturnType<typeof createServices>) => Promise<void>) => async () => {
+  const runtime = await openRuntime();
+  try {
+    await body(createServices({ config: runtime.config, database: runtime.database, clock: systemClock, logger: runtime.logger, faults: noFaults }));
+  } finally {
+    await runtime.close();
+  }
+};
+commands.settings = withServices((services) => settingsCommand(rest, services.settings, services.config.settings.newKey));
+commands.export = withServices((services) => exportCommand(rest, services.transfer));
+commands.import = withServices((services) => importCommand(rest, services.transfer));
 
 /**
  * Copies legacy Albdruck knowledge into Brains. Repeat-safe: records imported before are

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { LogLevel } from './lib/logger.js';
+import { parseSettingsKey, type SettingsKey } from './domains/settings/settings.crypto.js';
 
 export type Lifecycle = 'embedded' | 'external' | 'managed';
 export type TlsMode = 'disable' | 'verify-full';
@@ -19,6 +20,8 @@ export interface ExternalDatabaseConfig {
   caPem: string | null;
   requiredMajor: number;
   poolMax: number;
+  /** How long startup keeps retrying an unreachable server before giving up. */
+  connectTimeoutSeconds: number;
 }
 
 export interface EmbeddedDatabaseConfig {
@@ -45,6 +48,12 @@ export interface BurrowConfig {
     proposer: { kind: 'noop' } | { kind: 'openai'; url: string; model: string; apiKey: string | null; timeoutMs: number };
   };
   continuity: { reconcileIntervalSeconds: number };
+  limits: LimitsConfig;
+  security: SecurityConfig;
+  ops: OpsConfig;
+  /** BURROW_SETTINGS_KEY (current) and BURROW_SETTINGS_NEW_KEY (only `burrow settings rotate-key` reads it). */
+  settings: { key: SettingsKey | null; newKey: SettingsKey | null };
+  dreamDiary: { retentionDays: number };
   /** Ownership sessions (runtimeOwnership): live owners per agent, and owner connections on the database (0: max_connections / 4). */
   owners: { perAgent: number; max: number };
   /** last_used_at is written at most once per interval per token; open connections' tokens are rechecked every recheckSeconds. */
@@ -52,6 +61,56 @@ export interface BurrowConfig {
   /** Per-token token bucket, per instance: perSecond refill (0: off), burst capacity. */
   rateLimit: { perSecond: number; burst: number };
 }
+
+/** The server's edges (src/ops/): shutdown, metrics, tracing. */
+export interface OpsConfig {
+  /** How long in-flight requests may take to finish after SIGTERM/SIGINT. */
+  shutdownGraceMs: number;
+  /** A separate, token-less listener for /metrics (null: only the main port, with an operator token). */
+  metrics: { port: number; host: string } | null;
+  /** OpenTelemetry tracing over OTLP/HTTP when an endpoint is configured. */
+  tracing: { endpoint: string; serviceName: string } | null;
+}
+
+/** Request limits, enforced in src/limits on every transport (docs/security.md lists them). */
+export interface LimitsConfig {
+  bodyBytes: number;
+  maxTokens: number;
+  maxDepth: number;
+  maxAliases: number;
+  maxDirectives: number;
+  maxCost: number;
+  maxMutationFields: number;
+  wsMaxPayloadBytes: number;
+  connectionInitBytes: number;
+  subscriptionsPerSocket: number;
+  subscriptionsPerToken: number;
+}
+
+export interface SecurityConfig {
+  /** Who may run introspection queries. */
+  introspection: 'all' | 'operators' | 'none';
+  /** "Did you mean …" in validation errors. */
+  fieldSuggestions: boolean;
+  /** Origins allowed by CORS and on WebSocket upgrades (besides the server's own origin). */
+  corsOrigins: string[];
+  /** `agents`: agent tokens may only run documents from the trusted-documents manifest. */
+  trustedDocuments: 'off' | 'agents';
+}
+
+export const DEFAULT_LIMITS: LimitsConfig = {
+  bodyBytes: 1_048_576,
+  maxTokens: 2000,
+  maxDepth: 12,
+  maxAliases: 15,
+  maxDirectives: 20,
+  maxCost: 100_000,
+  maxMutationFields: 10,
+  wsMaxPayloadBytes: 1_048_576,
+  connectionInitBytes: 16_384,
+  subscriptionsPerSocket: 100,
+  subscriptionsPerToken: 200,
+};
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -122,6 +181,15 @@ export function loadConfig(env: Env = process.env): BurrowConfig {
     problems.push(`BURROW_TIDDLE_PROPOSER="${proposerKind}" must be noop (default) or openai`);
   }
 
+  const settingsKey = (name: string): SettingsKey | null => {
+    const raw = read(name);
+    if (raw === undefined) return null;
+    const parsed = parseSettingsKey(raw);
+    // Never echo the value: it is the key.
+    if (typeof parsed === 'string') problems.push(`${name} ${parsed} (e.g. \`openssl rand -base64 32\`)`);
+    return typeof parsed === 'string' ? null : parsed;
+  };
+
   const config: BurrowConfig = {
     port: int('BURROW_PORT', 4000, 0, 65535),
     host: read('BURROW_HOST') ?? '127.0.0.1',
@@ -137,6 +205,10 @@ export function loadConfig(env: Env = process.env): BurrowConfig {
     embeddings,
     tiddle: { scheduler: bool('BURROW_TIDDLE_SCHEDULER', true), proposer },
     continuity: { reconcileIntervalSeconds: int('BURROW_CONTINUITY_RECONCILE_INTERVAL_SECONDS', 30, 0, 86_400) },
+    ops: readOps(read, int, problems),
+    ...readSecurity(read, int, bool, problems),
+    settings: { key: settingsKey('BURROW_SETTINGS_KEY'), newKey: settingsKey('BURROW_SETTINGS_NEW_KEY') },
+    dreamDiary: { retentionDays: int('BURROW_DREAM_DIARY_RETENTION_DAYS', 365, 1, 36_500) },
     owners: { perAgent: int('BURROW_OWNERS_PER_AGENT', 4, 1, 1000), max: int('BURROW_OWNERS_MAX', 0, 0, 100_000) },
     tokens: {
       lastUsedIntervalSeconds: int('BURROW_TOKEN_LAST_USED_INTERVAL_SECONDS', 60, 0, 86_400),
@@ -146,6 +218,69 @@ export function loadConfig(env: Env = process.env): BurrowConfig {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+function readOps(
+  read: (name: string) => string | undefined,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): OpsConfig {
+  const metricsPort = read('BURROW_METRICS_PORT') === undefined ? null : int('BURROW_METRICS_PORT', 0, 0, 65535);
+  const otlp = read('OTEL_EXPORTER_OTLP_ENDPOINT');
+  if (otlp && !isHttpUrl(otlp)) problems.push(`OTEL_EXPORTER_OTLP_ENDPOINT="${otlp}" must be the http(s) URL of an OTLP/HTTP collector (e.g. http://localhost:4318)`);
+  return {
+    shutdownGraceMs: int('BURROW_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    metrics: metricsPort === null ? null : { port: metricsPort, host: read('BURROW_METRICS_HOST') ?? read('BURROW_HOST') ?? '127.0.0.1' },
+    tracing: otlp ? { endpoint: otlp, serviceName: read('OTEL_SERVICE_NAME') ?? 'burrow' } : null,
+  };
+}
+
+function readSecurity(
+  read: (name: string) => string | undefined,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  bool: (name: string, fallback: boolean) => boolean,
+  problems: string[],
+): Pick<BurrowConfig, 'limits' | 'security'> {
+  const production = read('NODE_ENV') === 'production';
+  const d = DEFAULT_LIMITS;
+  const limits: LimitsConfig = {
+    bodyBytes: int('BURROW_MAX_BODY_BYTES', d.bodyBytes, 1024, 1_073_741_824),
+    maxTokens: int('BURROW_MAX_TOKENS', d.maxTokens, 10, 1_000_000),
+    maxDepth: int('BURROW_MAX_DEPTH', d.maxDepth, 1, 1000),
+    maxAliases: int('BURROW_MAX_ALIASES', d.maxAliases, 0, 100_000),
+    maxDirectives: int('BURROW_MAX_DIRECTIVES', d.maxDirectives, 0, 100_000),
+    maxCost: int('BURROW_MAX_COST', d.maxCost, 1, 1_000_000_000),
+    maxMutationFields: int('BURROW_MAX_MUTATION_FIELDS', d.maxMutationFields, 1, 10_000),
+    wsMaxPayloadBytes: int('BURROW_WS_MAX_PAYLOAD_BYTES', d.wsMaxPayloadBytes, 1024, 1_073_741_824),
+    connectionInitBytes: int('BURROW_WS_CONNECTION_INIT_BYTES', d.connectionInitBytes, 256, 1_073_741_824),
+    subscriptionsPerSocket: int('BURROW_SUBSCRIPTIONS_PER_SOCKET', d.subscriptionsPerSocket, 1, 1_000_000),
+    subscriptionsPerToken: int('BURROW_SUBSCRIPTIONS_PER_TOKEN', d.subscriptionsPerToken, 1, 1_000_000),
+  };
+  const introspection = (read('BURROW_INTROSPECTION') ?? (production ? 'operators' : 'all')).toLowerCase();
+  if (!['all', 'operators', 'none'].includes(introspection)) problems.push(`BURROW_INTROSPECTION="${introspection}" must be all, operators or none`);
+  const trusted = (read('BURROW_TRUSTED_DOCUMENTS') ?? 'off').toLowerCase();
+  if (!['off', 'agents'].includes(trusted)) problems.push(`BURROW_TRUSTED_DOCUMENTS="${trusted}" must be off or agents`);
+  const corsOrigins: string[] = [];
+  for (const entry of (read('BURROW_CORS_ORIGINS') ?? '').split(',').map((o) => o.trim()).filter(Boolean)) {
+    let origin: string | null = null;
+    try {
+      const url = new URL(entry);
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === entry.replace(/\/$/, '')) origin = url.origin;
+    } catch {
+      origin = null;
+    }
+    if (origin) corsOrigins.push(origin);
+    else problems.push(`BURROW_CORS_ORIGINS entry "${entry}" must be an origin such as https://app.example.com (scheme, host and port only; no wildcard)`);
+  }
+  return {
+    limits,
+    security: {
+      introspection: (['all', 'operators', 'none'].includes(introspection) ? introspection : 'operators') as SecurityConfig['introspection'],
+      fieldSuggestions: bool('BURROW_FIELD_SUGGESTIONS', !production),
+      corsOrigins,
+      trustedDocuments: trusted === 'agents' ? 'agents' : 'off',
+    },
+  };
 }
 
 function isHttpUrl(value: string): boolean {
@@ -245,6 +380,7 @@ function readDatabase(
     caPem,
     requiredMajor: int('BURROW_POSTGRES_REQUIRED_MAJOR', 17, 9, 99),
     poolMax: int('BURROW_POSTGRES_POOL_MAX', 10, 1, 200),
+    connectTimeoutSeconds: int('BURROW_POSTGRES_CONNECT_TIMEOUT_S', 30, 0, 3600),
   };
 }
 

@@ -22,7 +22,7 @@ export async function openRuntime(): Promise<Runtime> {
   const release = config.database.lifecycle === 'embedded' ? claimEmbeddedDirectory(config.database.dataDir) : () => {};
   let database: Database;
   try {
-    database = await openDatabase(config.database);
+    database = await openDatabase(config.database, { onWaiting: (message) => logger.warn(message) });
   } catch (error) {
     release();
     throw error;

@@ -25,6 +25,9 @@ import { TiddleService } from './domains/tiddle/tiddle.service.js';
 import { proposerFromConfig } from './domains/tiddle/tiddle.proposer.js';
 import { BrainsService } from './domains/brains/brains.service.js';
 import { IntervalJob } from './lib/interval.js';
+import { SettingsService } from './domains/settings/settings.service.js';
+import { ConfigurationTransfer } from './domains/settings/settings.transfer.js';
+import { DreamDiaryService } from './domains/dream-diary/dream-diary.service.js';
 
 export interface ServiceDeps {
   config: BurrowConfig;
@@ -52,7 +55,10 @@ export function createServices(deps: ServiceDeps) {
   const working = new WorkingMemoryService(db, clock, faults, config.workingMemory.defaultTtlDays);
   const handoffs = new HandoffsService(db, clock, faults);
   const conversations = new ConversationsService(db, clock, faults);
-  const retention = new RetentionService(clock, config.retention.graceDays, working, handoffs);
+  const agentExists = async (id: string) => (await agents.agentsByIds([id])).length > 0;
+  const settings = new SettingsService(db, clock, config.settings.key);
+  const transfer = new ConfigurationTransfer(db, clock, settings, agents);
+  const dreamDiary = new DreamDiaryService(db, clock, config.dreamDiary.retentionDays, agentExists);
   const continuityLogger = logger.child({ component: 'continuity' });
   const owners = new OwnershipRegistry(database, clock, continuityLogger, { perAgent: config.owners.perAgent, total: config.owners.max });
   const continuity = new ContinuityService(db, clock, faults, owners, continuityLogger);
@@ -66,6 +72,7 @@ export function createServices(deps: ServiceDeps) {
     logger.child({ component: 'tiddle' }),
     proposer.kind === 'openai' ? proposer.timeoutMs : 30_000,
   );
+  const retention = new RetentionService(db, clock, config.retention.graceDays, config.events.retentionDays, { working, handoffs, tiddle, dreamDiary });
   const brains = new BrainsService(db, clock, faults, logger.child({ component: 'brains' }), database.capabilities, config.embeddings, agents);
   const background: BackgroundJob[] = [
     tokenWatch.recheck,
@@ -80,7 +87,7 @@ export function createServices(deps: ServiceDeps) {
     const interval = config.embeddings.indexIntervalMs;
     background.push(new IntervalJob('brain-embedding-indexer', interval, async () => void (await brains.indexPendingEmbeddings()), logger));
   }
-  return { config, database, clock, hub, tokens, tokenWatch, rateLimiter, agents, working, handoffs, conversations, retention, continuity, tiddle, brains, background };
+  return { config, database, clock, hub, tokens, tokenWatch, rateLimiter, agents, working, handoffs, conversations, retention, continuity, tiddle, brains, settings, transfer, dreamDiary, background };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -13,6 +13,7 @@
 import { isInterfaceType, isObjectType, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BurrowRequestError, type BurrowClient } from '../client/sdk.js';
+import { DEFAULT_LIMITS } from '../src/config.js';
 import { schema as executable } from '../src/schema/index.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { ok, openOwner, type OwnerHandle } from './support/continuity.js';
@@ -37,6 +38,15 @@ const NO_AGENT: Record<string, string> = {
   'mutation tiddleAppendResidue': "always the token's own agent: it takes no agent argument",
   'query apiTokens': 'operators only (OPERATORS_ONLY below): lists every token',
   'mutation revokeApiToken': 'operators only (OPERATORS_ONLY below): names a token, not an agent',
+  'query settingsStatus': 'operators only: the installation settings key (OPERATORS_ONLY below)',
+  'query modelConnections': 'operators only: installation-wide model endpoints (OPERATORS_ONLY below)',
+  'query mcpConnections': 'operators only: installation-wide MCP connections (OPERATORS_ONLY below)',
+  'mutation setModelConnection': 'operators only (OPERATORS_ONLY below)',
+  'mutation deleteModelConnection': 'operators only (OPERATORS_ONLY below)',
+  'mutation setMcpConnection': 'operators only (OPERATORS_ONLY below)',
+  'mutation deleteMcpConnection': 'operators only (OPERATORS_ONLY below)',
+  'mutation exportConfiguration': 'operators only: every agent and setting (OPERATORS_ONLY below)',
+  'mutation importConfiguration': 'operators only: writes any agent and setting (OPERATORS_ONLY below)',
 };
 /** Root fields without an agent that act on every agent or none: an agent token is refused. */
 const OPERATORS_ONLY: Record<string, Outcome> = {
@@ -45,6 +55,15 @@ const OPERATORS_ONLY: Record<string, Outcome> = {
   'mutation runRetention': 'FORBIDDEN',
   'query apiTokens': 'FORBIDDEN',
   'mutation revokeApiToken': 'FORBIDDEN',
+  'query settingsStatus': 'FORBIDDEN',
+  'query modelConnections': 'FORBIDDEN',
+  'query mcpConnections': 'FORBIDDEN',
+  'mutation setModelConnection': 'FORBIDDEN',
+  'mutation deleteModelConnection': 'FORBIDDEN',
+  'mutation setMcpConnection': 'FORBIDDEN',
+  'mutation deleteMcpConnection': 'FORBIDDEN',
+  'mutation exportConfiguration': 'FORBIDDEN',
+  'mutation importConfiguration': 'FORBIDDEN',
 };
 
 type Outcome = string;
@@ -55,6 +74,11 @@ const PINNED: Record<string, { other?: Outcome; operator?: Outcome; why: string 
   'mutation deleteBrainMemories': { operator: 'ok: DELETED', why: 'reports a status per item' },
   'mutation tiddleRunPass': { other: 'FORBIDDEN', operator: 'ok: SUCCEEDED', why: 'operators only; reports a status per pass' },
   'mutation createApiToken': { other: 'FORBIDDEN', why: 'operators only: an agent token can never make a token, not even for itself' },
+  'query agentSettings': { other: 'FORBIDDEN', why: 'operators only, even for the agent itself' },
+  'mutation setAgentSetting': { other: 'FORBIDDEN', why: 'operators only, even for the agent itself' },
+  'mutation deleteAgentSetting': { other: 'FORBIDDEN', why: 'operators only, even for the agent itself' },
+  'query dreamDiary': { other: 'FORBIDDEN', why: 'operator-facing memory: never readable by an agent' },
+  'mutation appendDreamDiaryEntry': { other: 'FORBIDDEN', why: 'operator-facing memory: never written by an agent' },
 };
 
 /**
@@ -112,7 +136,12 @@ const agentFields = rootList.filter((root) => agentPaths(root.field).length > 0)
 beforeAll(async () => {
   chat = await startChatServer();
   server = await startServer({
-    config: { tiddle: { scheduler: false, proposer: { kind: 'openai', url: chat.url, model: 'matrix', apiKey: null, timeoutMs: 5_000 } } },
+    config: {
+      tiddle: { scheduler: false, proposer: { kind: 'openai', url: chat.url, model: 'matrix', apiKey: null, timeoutMs: 5_000 } },
+      // Whole-result selections alias every union member's fields, far past the alias limit;
+      // the limits themselves are tested in limits.test.ts.
+      limits: { ...DEFAULT_LIMITS, maxAliases: 10_000 },
+    },
   });
   const runtime = { scope: SCOPE, session: SESSION, conversation: 'matrix-conversation' };
   const victim = await server.agentClient(VICTIM, runtime);
@@ -129,6 +158,10 @@ beforeAll(async () => {
   ok((await victim.appendConversationEntry({ input: { payload: JSON.stringify({ text: SECRET }) } })).appendConversationEntry, 'AppendConversationEntrySuccess');
   ok((await victim.resetConversation({ input: { reason: SECRET } })).resetConversation, 'ResetConversationSuccess');
   ok((await victim.appendConversationEntry({ input: { payload: JSON.stringify({ text: SECRET }) } })).appendConversationEntry, 'AppendConversationEntrySuccess');
+
+  // Operator-only stores: a per-agent setting and a Dream diary entry.
+  ok((await server.operator.setAgentSetting({ input: { agentId: VICTIM, name: 'matrix-setting', value: SECRET } })).setAgentSetting, 'SetAgentSettingSuccess');
+  ok((await server.operator.appendDreamDiaryEntry({ input: { agentId: VICTIM, body: SECRET } })).appendDreamDiaryEntry, 'AppendDreamDiaryEntrySuccess');
 
   // A rolling card, its history and Tiddle status events, from a pass over two residue entries.
   for (const turnRef of ['t1', 't2']) {
@@ -207,6 +240,7 @@ const OVERRIDES: Record<string, () => Promise<Record<string, unknown>>> = {
     ok((await operator.resolveWorkingRecord({ input: { agentId: VICTIM, id, expectedRevision: 1 } })).resolveWorkingRecord, 'ResolveWorkingRecordSuccess');
     return { input: { id, expectedRevision: 2 } };
   },
+  'mutation setAgentSetting': async () => ({ input: { value: 1 } }),
   'mutation updateProfileDocument': async () => ({ input: { expectedRevision: await revisionOf('SOUL') } }),
   'mutation applyPreferenceLearning': async () => ({ input: { expectedRevision: await revisionOf('PREFERENCES') } }),
   'mutation replaceProfile': async () => ({

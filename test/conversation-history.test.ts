@@ -382,7 +382,8 @@ describe('search over originals', () => {
     expect((await requestError(a.conversationSearch({ query: 'k'.repeat(201) }))).code).toBe('BAD_REQUEST');
     expect((await a.conversationSearch({ query: 'kestrel', first: 50 })).conversationSearch.edges).toHaveLength(5);
     expect((await requestError(a.conversationSearch({ query: 'kestrel', first: 51 }))).code).toBe('BAD_REQUEST');
-    expect((await requestError(a.conversationSearch({ query: 'kes\u0000trel' }))).code).toBe('BAD_REQUEST');
+    // NUL is refused by the text policy, naming the field (docs/security.md).
+    expect((await requestError(a.conversationSearch({ query: 'kes\u0000trel' }))).errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'query' });
     expect((await requestError(a.conversationSearch({ query: 'kestrel', createdFrom: '2026-08-02T00:00:00.000Z', createdBefore: '2026-08-02T00:00:00.000Z' }))).code).toBe(
       'BAD_REQUEST',
     );
@@ -407,6 +408,12 @@ describe('search over originals', () => {
     const pool = server.database.pool;
     // Seeded with SQL (like the bench) rather than thousands of API calls: original i is created i seconds after 2026-09-01.
     const text = `json_build_object('i', i, 'text', CASE WHEN i IN (1, 2, 3, ${total - 50}) THEN 'an ancient Heron' ELSE 'nothing' END)`;
+    // The session first: archives and originals reference it (conversation_*_session_fk).
+    await pool.query(
+      `INSERT INTO conversation_sessions (agent_id, session_id, project, last_position, archive_generation, active_entry_count, archived_entry_count, created_at, updated_at)
+       VALUES ($1, 'w', NULL, $3::int, 1, $3::int - $2::int, $2::int, '2026-09-01', '2026-09-02')`,
+      [agent, half, total],
+    );
     await pool.query(
       `INSERT INTO conversation_archives (agent_id, session_id, generation, entry_count, first_position, last_position, reason, archived_at, archived_by_kind, archived_by_id)
        VALUES ($1, 'w', 1, $2::int, 1, $2::int, 'seed', '2026-09-02', 'OPERATOR', 'seed')`,

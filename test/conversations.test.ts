@@ -193,27 +193,29 @@ describe('retention', () => {
       const h = (await client.sessionWriteHandoff({ input: { title: 'h', goal: 'g', outcome: 'o', body: 'b' } })).sessionWriteHandoff;
       expect(h.__typename).toBe('SessionWriteHandoffSuccess');
       const count = async (table: string) => (await own.database.pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n as number;
-      const removed = (report: { stores: { store: string; removed: number }[] }) => Object.fromEntries(report.stores.map((s) => [s.store, s.removed]));
+      // The stores this test is about; every store is covered in test/retention.test.ts.
+      const removed = (report: { stores: { store: string; removed: number }[] }) =>
+        Object.fromEntries(report.stores.filter((s) => ['working_records', 'session_handoffs'].includes(s.store)).map((s) => [s.store, s.removed]));
       const start = own.clock.now();
       const DAY = 86_400_000;
 
       own.clock.set(new Date(start.getTime() + 8 * DAY)); // one-day record expired 7 days ago: within grace
-      expect(removed((await own.operator.runRetention()).runRetention)).toEqual({ working_records: 0, session_handoffs: 0 });
+      expect(removed((await own.operator.runRetention()).runRetention)).toEqual({ working_records: 0, session_handoffs: 0, dream_diary_entries: 0 });
       expect(await count('working_records')).toBe(3);
 
       own.clock.set(new Date(start.getTime() + 8 * DAY + 1));
       const report = (await own.operator.runRetention()).runRetention;
       expect(report).toMatchObject({ graceDays: 7, cutoff: new Date(start.getTime() + DAY + 1).toISOString() });
-      expect(removed(report)).toEqual({ working_records: 1, session_handoffs: 0 });
+      expect(removed(report)).toEqual({ working_records: 1, session_handoffs: 0, dream_diary_entries: 0 });
       expect(await count('working_records')).toBe(2);
 
       own.clock.set(new Date(start.getTime() + 21 * DAY + 1)); // the 14-day handoff, 7 days of grace later
-      expect(removed(await own.app.services.retention.run())).toEqual({ working_records: 0, session_handoffs: 1 });
+      expect(removed(await own.app.services.retention.run())).toEqual({ working_records: 0, session_handoffs: 1, dream_diary_entries: 0 });
       expect(await count('session_handoffs')).toBe(0);
       expect((await client.memoryWorkingSearch({ query: '' })).memoryWorkingSearch.map((r) => r.title).sort()).toEqual(['long', 'pinned one day']);
       // Originals are never swept, and removing a memory that cites one leaves it alone.
       own.clock.set(new Date(start.getTime() + 40_000 * DAY));
-      expect(removed(await own.app.services.retention.run())).toEqual({ working_records: 1, session_handoffs: 0 });
+      expect(removed(await own.app.services.retention.run())).toEqual({ working_records: 1, session_handoffs: 0, dream_diary_entries: 0 });
       expect((await allOriginals(client, 's')).map((o) => o.payload)).toEqual(['{"evidence":1}']);
       expect(await count('working_records')).toBe(1); // the pinned one
       const agentOnly = await own.client({ agentId: 'rt-agent' });

@@ -393,6 +393,9 @@ describe('limits and argument shapes', () => {
       [{ title: 't', content: 'c', sourceRefs: Array.from({ length: 13 }, (_, i) => `ref-${i}`) }, 'sourceRefs', 12],
       [{ title: 't', content: 'c', sourceRefs: [long(1001)] }, 'sourceRefs.0', 1000],
       [{ title: 't', content: 'c', ttlDays: 36501 }, 'ttlDays', 36500],
+      // The text policy, as over GraphQL (docs/security.md).
+      [{ title: 'lone \ud800', content: 'c' }, 'title', null],
+      [{ title: 't', content: 'c', sourceRefs: ['ok', 'a\u0000b'] }, 'sourceRefs.1', null],
     ] as const) {
       expect(toolFailure(await call(a, 'memory_working_write', { kind: 'TASK', ...args })), field).toMatchObject({ type: 'ValidationFailed', code: 'VALIDATION_FAILED', field, limit });
     }

@@ -58,4 +58,18 @@ describe('per-token token bucket', () => {
     server.clock.advance(500);
     expect((await client.viewer(undefined, { transport: 'ws' })).viewer.principal).toBe('AGENT');
   });
+
+  it('MCP requests take from the same bucket: 429 RATE_LIMITED with Retry-After', async () => {
+    const client = await server.agentClient('rate-mcp');
+    const mcp = () =>
+      fetch(server.url.replace(/\/graphql$/, '/mcp'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${client.options.token}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    for (let i = 0; i < 5; i++) expect((await mcp()).status).toBeLessThan(429);
+    const refused = await mcp();
+    expect([refused.status, refused.headers.get('retry-after')]).toEqual([429, '1']);
+    expect(JSON.stringify(await refused.json())).toContain('RATE_LIMITED');
+  });
 });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../db/columns.js';
+import { belongsToAgent } from '../domains/agents/agents.sql.js';
 
 /** Bearer tokens, stored only as SHA-256 hashes. Operator tokens have no agent. */
 export const apiTokens = pgTable(
@@ -19,6 +20,7 @@ export const apiTokens = pgTable(
     expiresAt: timestamptz('expires_at'),
   },
   (t) => [
+    belongsToAgent('api_tokens', t.agentId),
     check('api_tokens_kind', sql`${t.kind} IN ('operator', 'agent')`),
     check('api_tokens_agent_binding', sql`(${t.kind} = 'agent') = (${t.agentId} IS NOT NULL)`),
     check('api_tokens_name_length', sql`char_length(${t.name}) BETWEEN 1 AND 200`),

@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
+import { forExistingAgent } from '../db/foreign-keys.js';
 import type { Clock } from '../lib/clock.js';
 import { NotFoundError, ValidationError } from '../lib/errors.js';
 import { newId, randomToken, sha256Hex } from '../lib/ids.js';
@@ -53,18 +54,20 @@ export class TokensService {
     if (input.expiresInMs != null && !(input.expiresInMs > 0)) throw new ValidationError('expiresIn', 'a token lifetime must be positive');
     const createdAt = this.clock.now();
     const token = `${TOKEN_PREFIX}${randomToken()}`;
-    const [record] = await this.db
-      .insert(apiTokens)
-      .values({
-        id: newId(),
-        name,
-        kind: input.kind,
-        agentId: input.kind === 'agent' ? input.agentId! : null,
-        tokenHash: sha256Hex(token),
-        createdAt,
-        expiresAt: input.expiresInMs != null ? new Date(createdAt.getTime() + input.expiresInMs) : null,
-      })
-      .returning();
+    const [record] = await forExistingAgent(input.agentId ?? '', () =>
+      this.db
+        .insert(apiTokens)
+        .values({
+          id: newId(),
+          name,
+          kind: input.kind,
+          agentId: input.kind === 'agent' ? input.agentId! : null,
+          tokenHash: sha256Hex(token),
+          createdAt,
+          expiresAt: input.expiresInMs != null ? new Date(createdAt.getTime() + input.expiresInMs) : null,
+        })
+        .returning(),
+    );
     return { token, record: toRecord(record) };
   }
 

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { PGlite } from '@electric-sql/pglite';
 import type { DatabaseConfig, EmbeddedDatabaseConfig, ExternalDatabaseConfig } from '../config.js';
+import { isConnectionLoss } from '../lib/connection-errors.js';
 
 export type Db = NodePgDatabase<Record<string, never>>;
 /** A Drizzle handle that is either the database or an open transaction. */
@@ -29,8 +30,11 @@ export interface Database {
   capabilities: Capabilities;
   /** Counts SQL statements issued through Drizzle; tests read it to prove constant query counts. */
   statements: { count: number; onQuery?: (query: string, params: unknown[]) => void };
-  /** LISTEN on one dedicated connection (external) or PGlite's own listener (embedded). */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * LISTEN on one dedicated connection (external) or PGlite's own listener (embedded). `onLost`
+   * is called once if that connection dies; the caller re-listens (see events/hub.ts).
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onLost?: (error: Error) => void): Promise<() => Promise<void>>;
   /**
    * A connection of its own for a session-level lock that must live as long as something else
    * (continuity owners). Null embedded: there is only one backend.
@@ -41,8 +45,53 @@ export interface Database {
 
 export class StartupError extends Error {}
 
-export async function openDatabase(config: DatabaseConfig): Promise<Database> {
-  return config.lifecycle === 'embedded' ? openEmbedded(config) : openExternal(config);
+export interface OpenOptions {
+  /** Called once when the first connection attempt fails and startup starts retrying. */
+  onWaiting?: (reason: string) => void;
+}
+
+export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
+  return config.lifecycle === 'embedded' ? openEmbedded(config) : openExternal(config, options);
+}
+
+/**
+ * A connection that errors while nobody is waiting on it (idle in the pool, checked out between
+ * two statements of a transaction, a dedicated connection) emits 'error'; unheard, that kills the
+ * process. The statement that next uses it fails instead, and the masker makes that a
+ * DATABASE_UNAVAILABLE; pg-pool discards the broken client when it is released.
+ */
+const ignoreConnectionError = () => {};
+
+function guardPool(pool: pg.Pool): void {
+  pool.on('error', ignoreConnectionError);
+  // pg-pool removes its own idle listener while a client is checked out: this one stays.
+  pool.on('connect', (client) => client.on('error', ignoreConnectionError));
+  // A checked-out client whose connection dies goes back to the pool (and out of it) at once.
+  // Drizzle's transaction() sends BEGIN before its try/finally, so a connection lost at BEGIN
+  // would otherwise never be released: each fault would leak a pool slot until none is left.
+  // A later release() by the holder is then a no-op. (pool.query uses the callback form and
+  // releases by itself.)
+  const connect = pool.connect.bind(pool) as (cb?: unknown) => unknown;
+  pool.connect = ((callback?: unknown) => {
+    if (callback) return connect(callback);
+    return (connect() as Promise<pg.PoolClient>).then((client) => {
+      const release = client.release.bind(client);
+      let released = false;
+      const onEnd = () => {
+        if (released) return;
+        released = true;
+        release(new Error('the connection ended while checked out'));
+      };
+      client.once('end', onEnd);
+      client.release = ((error?: Error | boolean) => {
+        client.removeListener('end', onEnd);
+        if (released) return;
+        released = true;
+        release(error);
+      }) as pg.PoolClient['release'];
+      return client;
+    });
+  }) as typeof pool.connect;
 }
 
 function wrapDrizzle(pool: pg.Pool) {
@@ -85,6 +134,7 @@ async function openEmbedded(config: EmbeddedDatabaseConfig): Promise<Database> {
   const parse = connection.parse.bind(connection);
   connection.parse = (query) => parse({ ...query, types: Array.isArray(query.types) ? query.types : undefined });
   const pool = new pg.Pool({ ...(pgConfig as unknown as pg.PoolConfig), max: 1 });
+  guardPool(pool);
   // pg-pool's query() releases its client *with the error* when a statement fails, which ends
   // the client; every client of this Pool shares PGlite's one connection object, so ending one
   // breaks the next query ("Connection terminated unexpectedly"). A failed statement leaves the
@@ -121,31 +171,46 @@ async function openEmbedded(config: EmbeddedDatabaseConfig): Promise<Database> {
   };
 }
 
-async function openExternal(config: ExternalDatabaseConfig): Promise<Database> {
+async function openExternal(config: ExternalDatabaseConfig, options: OpenOptions): Promise<Database> {
   const clientConfig: pg.ClientConfig = {
     connectionString: config.connectionString,
     ssl: config.tls === 'verify-full' ? { rejectUnauthorized: true, ...(config.caPem ? { ca: config.caPem } : {}) } : false,
     application_name: 'burrow',
+    // Notice a peer that vanished without closing (failover, network partition).
+    keepAlive: true,
   };
   const pool = new pg.Pool({ ...clientConfig, max: config.poolMax });
-  // An idle client that errors (server restart, terminated backend) must not crash the process.
-  pool.on('error', () => {});
+  guardPool(pool);
   let serverVersion: string;
   let serverVersionNum: number;
   let vector: boolean;
-  try {
-    const result = await pool.query<{ v: string; n: string; vector: boolean }>(
-      `SELECT current_setting('server_version') AS v, current_setting('server_version_num') AS n,
-              EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector') AS vector`,
-    );
-    serverVersion = result.rows[0].v;
-    serverVersionNum = Number(result.rows[0].n);
-    vector = result.rows[0].vector;
-  } catch (error) {
-    await pool.end().catch(() => {});
-    throw new StartupError(
-      `cannot connect to PostgreSQL at ${config.display} (${(error as Error).message}): check BURROW_POSTGRES_URL / DATABASE_URL or BURROW_POSTGRES_HOST/PORT/DATABASE/USER/PASSWORD and BURROW_POSTGRES_TLS`,
-    );
+  // A server that is not up yet (containers starting together, a failover in progress) is
+  // waited for; one that refuses us (password, missing database, TLS) fails at once.
+  const deadline = Date.now() + config.connectTimeoutSeconds * 1000;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const result = await pool.query<{ v: string; n: string; vector: boolean }>(
+        `SELECT current_setting('server_version') AS v, current_setting('server_version_num') AS n,
+                EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector') AS vector`,
+      );
+      serverVersion = result.rows[0].v;
+      serverVersionNum = Number(result.rows[0].n);
+      vector = result.rows[0].vector;
+      break;
+    } catch (error) {
+      const reason = (error as Error).message || (error as { code?: string }).code || String(error);
+      const waitMs = Math.min(2000, 250 * 2 ** attempt);
+      if (isConnectionLoss(error) && Date.now() + waitMs < deadline) {
+        if (attempt === 0) options.onWaiting?.(`PostgreSQL at ${config.display} is not reachable yet (${reason}); retrying for up to ${config.connectTimeoutSeconds} s (BURROW_POSTGRES_CONNECT_TIMEOUT_S)`);
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+        continue;
+      }
+      await pool.end().catch(() => {});
+      const waited = isConnectionLoss(error) ? ` after trying for ${config.connectTimeoutSeconds} s (BURROW_POSTGRES_CONNECT_TIMEOUT_S)` : '';
+      throw new StartupError(
+        `cannot connect to PostgreSQL at ${config.display}${waited} (${reason}): check BURROW_POSTGRES_URL / DATABASE_URL or BURROW_POSTGRES_HOST/PORT/DATABASE/USER/PASSWORD and BURROW_POSTGRES_TLS`,
+      );
+    }
   }
   const serverMajor = Math.floor(serverVersionNum / 10000);
   if (serverMajor < config.requiredMajor) {
@@ -167,22 +232,44 @@ async function openExternal(config: ExternalDatabaseConfig): Promise<Database> {
       vector,
       vectorReason: vector ? null : `the vector extension is not installed in database ${config.display}; Brain search stays lexical`,
     },
-    listen: async (channel, onPayload) => {
+    listen: async (channel, onPayload, onLost) => {
       const client = new pg.Client(clientConfig);
-      client.on('error', () => {});
-      await client.connect();
-      client.on('notification', (message) => {
-        if (message.channel === channel && message.payload) onPayload(message.payload);
-      });
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      let closing = false;
+      let lost = false;
+      const reportLost = (error: Error) => {
+        if (closing || lost) return;
+        lost = true;
+        onLost?.(error);
+      };
+      client.on('error', reportLost);
+      client.on('end', () => reportLost(new Error('Connection terminated')));
+      try {
+        await client.connect();
+        client.on('notification', (message) => {
+          if (message.channel === channel && message.payload) onPayload(message.payload);
+        });
+        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      } catch (error) {
+        closing = true;
+        await client.end().catch(() => {});
+        throw error;
+      }
       return async () => {
+        closing = true;
         await client.end().catch(() => {});
       };
     },
     openDedicatedConnection: async () => {
       const client = new pg.Client(clientConfig);
-      client.on('error', () => {});
-      await client.connect();
+      // The owner of the connection adds its own listeners; this one keeps an error unheard
+      // before then (or after they are removed) from ending the process.
+      client.on('error', ignoreConnectionError);
+      try {
+        await client.connect();
+      } catch (error) {
+        await client.end().catch(() => {});
+        throw error;
+      }
       return client;
     },
     close: async () => {

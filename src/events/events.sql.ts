@@ -1,5 +1,6 @@
 import { bigint, index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../db/columns.js';
+import { belongsToAgent } from '../domains/agents/agents.sql.js';
 
 /**
  * The per-agent event log. `sequence` is allocated under the agent's lock (agents row), so
@@ -20,6 +21,7 @@ export const agentEvents = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.sequence] }),
+    belongsToAgent('agent_events', t.agentId),
     index('agent_events_stream_idx').on(t.agentId, t.stream, t.sequence),
     index('agent_events_occurred_idx').on(t.occurredAt),
   ],

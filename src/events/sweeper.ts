@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.js';
-import { addDays, type Clock } from '../lib/clock.js';
+import type { Clock } from '../lib/clock.js';
+import { daysBefore } from '../lib/expiry.js';
 import { IntervalJob } from '../lib/interval.js';
 import type { Logger } from '../lib/logger.js';
 import { pruneEvents } from './events.service.js';
@@ -11,7 +12,7 @@ export class EventLogSweeper extends IntervalJob {
       'event log pruning',
       60 * 60 * 1000,
       async () => {
-        const removed = await pruneEvents(db, addDays(clock.now(), -retentionDays));
+        const removed = await pruneEvents(db, daysBefore(clock.now(), retentionDays));
         if (removed > 0) logger.info('pruned agent events', { removed, retentionDays });
       },
       logger,

@@ -24,4 +24,3 @@ export class ManualClock implements Clock {
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 export const HOUR_MS = 60 * 60 * 1000;
-export const addDays = (at: Date, days: number) => new Date(at.getTime() + days * DAY_MS);

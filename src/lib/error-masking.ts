@@ -1,11 +1,14 @@
 /**
  * What a client sees of an error. Domain errors keep their code and message; errors GraphQL
  * itself raised (syntax, validation, coercion) are the client's to see; PostgreSQL refusing the
- * client's data is a BAD_REQUEST; everything else is masked as INTERNAL_SERVER_ERROR and logged.
+ * client's data is a BAD_REQUEST; a lost or refused database connection is DATABASE_UNAVAILABLE
+ * (retryable, HTTP 503); everything else is masked as INTERNAL_SERVER_ERROR and logged (by
+ * SQLSTATE and constraint name, never SQL, parameters or the text of the error).
  * app.ts hands `maskError` to Yoga, which applies it on every transport (HTTP, SSE, graphql-ws).
  */
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
+import { describeError, isConnectionLoss } from './connection-errors.js';
 import { BurrowError, ValidationError } from './errors.js';
 import type { Logger } from './logger.js';
 
@@ -36,6 +39,16 @@ export function clientDataRefusal(error: unknown): string | null {
   return null;
 }
 
+/**
+ * The request needed the database and its connection was lost or refused. Only the requests
+ * that used that connection see it; retrying after a moment is the right reaction.
+ */
+export const databaseUnavailableError = (at: { path?: readonly (string | number)[] } = {}) =>
+  createGraphQLError('the database is unavailable right now (connection lost or refused); retry shortly', {
+    path: at.path,
+    extensions: { code: 'DATABASE_UNAVAILABLE', retryable: true, http: { status: 503, headers: { 'Retry-After': '1' } } },
+  });
+
 /** Yoga's `maskedErrors.maskError`, logging what it masks. */
 export function errorMasker(logger: Logger) {
   return (error: unknown, message: string): Error => {
@@ -56,9 +69,13 @@ export function errorMasker(logger: Logger) {
     }
     // The database refused the client's data (e.g. U+0000 in text, a value out of range)
     // where no earlier check caught it: still the client's mistake, and nothing was written.
+    if (isConnectionLoss(cause)) {
+      logger.warn('request failed: database unavailable', describeError(cause));
+      return databaseUnavailableError({ path: located?.path });
+    }
     const refusal = clientDataRefusal(cause);
     if (refusal) return createGraphQLError(refusal, { ...at, extensions: { code: 'BAD_REQUEST' } });
-    logger.error('unexpected error', { error: (cause as Error)?.message ?? String(cause) });
+    logger.error('unexpected error', describeError(cause));
     return createGraphQLError(message, { path: located?.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
   };
 }

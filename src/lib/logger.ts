@@ -1,5 +1,11 @@
+/**
+ * JSON-line logs on stderr through pino. The interface is the project's own (msg first, fields
+ * second) so callers never see pino. Entries carry `time` (ISO), `level` (as a word), `msg` and
+ * the fields; never SQL parameters or user content (see connection-errors.ts describeError).
+ */
+import pino from 'pino';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
-const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
@@ -9,17 +15,40 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
 }
 
-/** One JSON line per entry on stderr; never prints stack traces unless debug is on. */
-export function createLogger(level: LogLevel, base: Record<string, unknown> = {}): Logger {
-  const emit = (at: LogLevel, msg: string, fields?: Record<string, unknown>) => {
-    if (ORDER[at] < ORDER[level]) return;
-    process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: at, msg, ...base, ...fields })}\n`);
-  };
+/**
+ * Drizzle's query errors start their message with the SQL and every parameter ("Failed query:
+ * … params: …"); a caller that logs `error.message` must not put user content in the log.
+ */
+const DRIZZLE_QUERY_MESSAGE = /^Failed query:/;
+function scrub(fields: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, value] of Object.entries(fields)) {
+    if (typeof value === 'string' && DRIZZLE_QUERY_MESSAGE.test(value)) {
+      fields[key] = 'a database query failed (SQL and parameters withheld)';
+    }
+  }
+  return fields;
+}
+
+function wrap(base: pino.Logger): Logger {
   return {
-    debug: (m, f) => emit('debug', m, f),
-    info: (m, f) => emit('info', m, f),
-    warn: (m, f) => emit('warn', m, f),
-    error: (m, f) => emit('error', m, f),
-    child: (fields) => createLogger(level, { ...base, ...fields }),
+    debug: (msg, fields) => base.debug(fields ?? {}, msg),
+    info: (msg, fields) => base.info(fields ?? {}, msg),
+    warn: (msg, fields) => base.warn(fields ?? {}, msg),
+    error: (msg, fields) => base.error(fields ?? {}, msg),
+    child: (fields) => wrap(base.child(fields)),
   };
+}
+
+/** One JSON line per entry on stderr, written synchronously so a line before exit is never lost. */
+export function createLogger(level: LogLevel, base: Record<string, unknown> = {}): Logger {
+  const root = pino(
+    {
+      level,
+      base,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }), log: scrub },
+    },
+    pino.destination({ fd: 2, sync: true }),
+  );
+  return wrap(root);
 }

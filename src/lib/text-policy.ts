@@ -98,3 +98,22 @@ export function assertJsonValue(field: string, value: unknown): void {
     }
   }
 }
+
+/**
+ * The policy over a tree of named arguments that did not come through the GraphQL schema (an
+ * MCP tool call's input): each string checked under its path (`sourceRefs.1`), identifiers
+ * recognised by name as in GraphQL, nesting bounded like JSON.
+ */
+export function assertCleanArguments(args: unknown): void {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value: args, path: '', depth: 0 }];
+  while (stack.length > 0) {
+    const { value, path, depth } = stack.pop()!;
+    if (typeof value === 'string') {
+      const name = path.split('.').filter((segment) => !/^\d+$/.test(segment)).pop() ?? path;
+      assertCleanText(path, value, null, { identifier: isIdentifierField(name) });
+    } else if (value !== null && typeof value === 'object') {
+      if (depth + 1 > JSON_DEPTH_LIMIT) throw new ValidationError(path, `${path} nests deeper than ${JSON_DEPTH_LIMIT} levels`, JSON_DEPTH_LIMIT);
+      for (const [key, item] of Object.entries(value)) stack.push({ value: item, path: path ? `${path}.${key}` : key, depth: depth + 1 });
+    }
+  }
+}

@@ -38,6 +38,11 @@ export function createMcpHttpHandler(deps: { services: Services; logger: Logger 
       if (viewer.principal !== 'AGENT') {
         return refuse(res, 403, 'FORBIDDEN', 'MCP tools act as one agent: use a token bound to the agent (burrow token create --agent AGENT_ID)');
       }
+      // The same per-token bucket as GraphQL requests (docs/security.md).
+      const retryAfter = services.rateLimiter.take(viewer.tokenId);
+      if (retryAfter !== null) {
+        return refuse(res, 429, 'RATE_LIMITED', `too many requests for this token; retry in ${retryAfter} s`, { 'retry-after': String(retryAfter) });
+      }
       const server = createMcpServer({ services, logger, viewer: async () => viewer });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {

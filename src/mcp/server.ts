@@ -9,6 +9,7 @@ import type { Viewer } from '../auth/viewer.js';
 import { parseInput } from '../lib/input-spec.js';
 import type { Logger } from '../lib/logger.js';
 import type { Services } from '../services.js';
+import { assertCleanArguments } from '../lib/text-policy.js';
 import { jsonSchemaOf } from './json-schema.js';
 import { toolError, toolResult } from './results.js';
 import { TOOLS } from './tools.js';
@@ -50,6 +51,8 @@ export function createMcpServer(deps: McpServerDeps): Server {
     try {
       const viewer = await deps.viewer();
       const args = parseInput(definition.input, request.params.arguments);
+      // The same text policy as every GraphQL argument (GraphQL applies it in its schema plugin).
+      assertCleanArguments(args);
       return toolResult(await definition.run(deps.services, viewer, args));
     } catch (error) {
       return toolError(error, deps.logger);

@@ -12,5 +12,7 @@ import '../domains/continuity/continuity.graphql.js';
 import '../domains/tiddle/tiddle.graphql.js';
 import '../domains/brains/brains.graphql.js';
 import '../auth/tokens.graphql.js';
+import '../domains/settings/settings.graphql.js';
+import '../domains/dream-diary/dream-diary.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -7,7 +7,7 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { buildApp, type App } from '../../src/app.js';
-import type { BurrowConfig, DatabaseConfig } from '../../src/config.js';
+import { DEFAULT_LIMITS, type BurrowConfig, type DatabaseConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrator.js';
 import { ManualClock } from '../../src/lib/clock.js';
@@ -63,6 +63,7 @@ export function externalConfig(connectionString: string, overrides: Partial<Extr
     // The suite runs on whatever server CI has; the version gate itself is tested on its own.
     requiredMajor: 13,
     poolMax: 25,
+    connectTimeoutSeconds: 5,
     ...overrides,
   };
 }
@@ -80,6 +81,11 @@ export function testConfig(database: DatabaseConfig, overrides: Partial<BurrowCo
     embeddings: null,
     tiddle: { scheduler: false, proposer: { kind: 'noop' } },
     continuity: { reconcileIntervalSeconds: 0 },
+    ops: { shutdownGraceMs: 10_000, metrics: null, tracing: null },
+    limits: DEFAULT_LIMITS,
+    security: { introspection: 'all', fieldSuggestions: true, corsOrigins: [], trustedDocuments: 'off' },
+    settings: { key: null, newKey: null },
+    dreamDiary: { retentionDays: 365 },
     owners: { perAgent: 4, max: 0 },
     tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 10 },
     // Off: the manual clock never refills a bucket by itself (test/rate-limit.test.ts turns it on).

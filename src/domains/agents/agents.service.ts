@@ -288,6 +288,23 @@ export class AgentsService {
     return id;
   }
 
+  /**
+   * Configuration import: writes the documents whose content differs from the stored one (each
+   * a new revision with `reason`), leaves equal ones untouched, so a repeated import changes
+   * nothing. Returns how many were written.
+   */
+  async writeChangedDocuments(tx: DbOrTx, agentId: string, documents: { kind: ProfileKind; content: string }[], actor: Actor, reason: string): Promise<number> {
+    const current = await tx.select().from(agentProfileDocuments).where(eq(agentProfileDocuments.agentId, agentId));
+    let written = 0;
+    for (const doc of documents) {
+      validateContent(doc.content);
+      if (current.find((c) => c.kind === doc.kind)?.content === doc.content) continue;
+      await this.writeDocument(tx, agentId, { kind: doc.kind, content: doc.content }, actor, reason);
+      written++;
+    }
+    return written;
+  }
+
   /** The revision check is one statement; only when it matches nothing do we read, to explain why. */
   private async writeDocument(tx: DbOrTx, agentId: string, doc: DocumentInput, actor: Actor, reason: string): Promise<ProfileDocumentRow> {
     const now = this.clock.now();

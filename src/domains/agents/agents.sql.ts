@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, check, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../../db/columns.js';
 
 export const PROFILE_KINDS = ['SOUL', 'RULES', 'ORIENTATION', 'PREFERENCES', 'TOOLS', 'DREAM_MEMORY'] as const;
@@ -24,6 +24,15 @@ export const agents = pgTable(
   ],
 );
 
+/**
+ * The foreign key every per-agent table declares: its rows belong to an agent that exists.
+ * ON DELETE RESTRICT because nothing deletes agents; removing one must first decide what
+ * happens to each store (Brains and originals are never dropped silently). agent_id stays the
+ * leading column of every key, so the schema can be distributed by agent.
+ */
+export const belongsToAgent = (table: string, agentId: AnyPgColumn) =>
+  foreignKey({ name: `${table}_agent_fk`, columns: [agentId], foreignColumns: [agents.id] }).onDelete('restrict');
+
 export const agentProfileDocuments = pgTable(
   'agent_profile_documents',
   {
@@ -37,6 +46,7 @@ export const agentProfileDocuments = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.kind] }),
+    belongsToAgent('agent_profile_documents', t.agentId),
     check('agent_profile_documents_kind', kindCheck(t.kind)),
     check('agent_profile_documents_content_limit', sql`char_length(${t.content}) <= 48000`),
     check('agent_profile_documents_revision_positive', sql`${t.revision} >= 1`),
@@ -58,18 +68,23 @@ export const agentProfileRevisions = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.kind, t.revision] }),
+    foreignKey({ name: 'agent_profile_revisions_document_fk', columns: [t.agentId, t.kind], foreignColumns: [agentProfileDocuments.agentId, agentProfileDocuments.kind] }).onDelete('restrict'),
     check('agent_profile_revisions_content_limit', sql`char_length(${t.content}) <= 48000`),
   ],
 );
 
 /** State of the automatic PREFERENCES learning path: pending signals and what was applied. */
-export const preferenceLearningState = pgTable('preference_learning_state', {
-  agentId: text('agent_id').primaryKey(),
-  appliedCount: integer('applied_count').notNull().default(0),
-  lastAppliedRevision: integer('last_applied_revision'),
-  lastAppliedAt: timestamptz('last_applied_at'),
-  updatedAt: timestamptz('updated_at').notNull(),
-});
+export const preferenceLearningState = pgTable(
+  'preference_learning_state',
+  {
+    agentId: text('agent_id').primaryKey(),
+    appliedCount: integer('applied_count').notNull().default(0),
+    lastAppliedRevision: integer('last_applied_revision'),
+    lastAppliedAt: timestamptz('last_applied_at'),
+    updatedAt: timestamptz('updated_at').notNull(),
+  },
+  (t) => [belongsToAgent('preference_learning_state', t.agentId)],
+);
 
 /** Preference signals (e.g. from Tiddle's behavioural corrections) waiting for the learning path. */
 export const preferenceSignals = pgTable(
@@ -86,6 +101,7 @@ export const preferenceSignals = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.id] }),
+    belongsToAgent('preference_signals', t.agentId),
     check('preference_signals_statement_length', sql`char_length(${t.statement}) BETWEEN 1 AND 2000`),
     check('preference_signals_status', sql`${t.status} IN ('pending', 'applied', 'dismissed')`),
   ],
@@ -106,5 +122,9 @@ export const profileAuditLog = pgTable(
     detail: jsonb('detail').notNull(),
     createdAt: timestamptz('created_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.agentId, t.id] }), index('profile_audit_log_time_idx').on(t.agentId, t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.agentId, t.id] }),
+    belongsToAgent('profile_audit_log', t.agentId),
+    index('profile_audit_log_time_idx').on(t.agentId, t.createdAt),
+  ],
 );

@@ -13,6 +13,7 @@ import { charLength } from '../../lib/text.js';
 import { actorOf, resolveActingAgent, type Actor, type Viewer } from '../../auth/viewer.js';
 import { appendEvent } from '../../events/events.service.js';
 import { brainMemories, brainMemoryRevisions, BRAIN_CONTENT_LIMIT, BRAIN_SOURCE_REF_LENGTH_LIMIT, BRAIN_SOURCE_REFS_LIMIT, BRAIN_TITLE_LIMIT } from './brains.sql.js';
+import { forExistingAgent } from '../../db/foreign-keys.js';
 
 export type BrainMemoryRow = typeof brainMemories.$inferSelect;
 export type BrainRevisionRow = typeof brainMemoryRevisions.$inferSelect;
@@ -61,7 +62,7 @@ export class BrainMemories {
     const sourceRefs = validateSourceRefs(input.sourceRefs ?? []);
     const actor = actorOf(v);
     const now = this.clock.now();
-    return this.db.transaction(async (tx) => {
+    return forExistingAgent(agentId, () => this.db.transaction(async (tx) => {
       const [memory] = await tx
         .insert(brainMemories)
         .values({
@@ -84,7 +85,7 @@ export class BrainMemories {
       this.faults('brains.save.after_revision');
       await emitBrainEvent(tx, this.clock, memory, 'brain.created', actor);
       return memory;
-    });
+    }));
   }
 
   async update(viewer: Viewer | null, input: UpdateInput): Promise<BrainMemoryRow> {

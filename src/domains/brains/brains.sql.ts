@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, primaryKey, real, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, foreignKey, index, integer, jsonb, pgTable, primaryKey, real, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../../db/columns.js';
+import { belongsToAgent } from '../agents/agents.sql.js';
 
 export const BRAIN_TITLE_LIMIT = 240;
 export const BRAIN_CONTENT_LIMIT = 24_000;
@@ -40,6 +41,7 @@ export const brainMemories = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.id] }),
+    belongsToAgent('brain_memories', t.agentId),
     check('brain_memories_title_length', sql`char_length(${t.title}) BETWEEN 1 AND 240`),
     check('brain_memories_content_length', sql`char_length(${t.content}) <= 24000`),
     check('brain_memories_source_refs_count', sql`cardinality(${t.sourceRefs}) <= 12`),
@@ -55,6 +57,10 @@ export const brainMemories = pgTable(
     uniqueIndex('brain_memories_legacy_idx').on(t.agentId, t.legacyKnowledgeId).where(sql`${t.legacyKnowledgeId} IS NOT NULL`),
   ],
 );
+
+/** Rows about one memory reference it by (agent_id, memory_id); memories are tombstoned, never deleted. */
+const memoryOf = (table: string, agentId: AnyPgColumn, memoryId: AnyPgColumn) =>
+  foreignKey({ name: `${table}_memory_fk`, columns: [agentId, memoryId], foreignColumns: [brainMemories.agentId, brainMemories.id] }).onDelete('restrict');
 
 /** Every revision of every memory with its actor (created, updated, removed, imported). */
 export const brainMemoryRevisions = pgTable(
@@ -74,6 +80,7 @@ export const brainMemoryRevisions = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.memoryId, t.revision] }),
+    memoryOf('brain_memory_revisions', t.agentId, t.memoryId),
     check('brain_memory_revisions_action', sql`${t.action} IN ('created', 'updated', 'removed', 'imported')`),
     check('brain_memory_revisions_title_length', sql`char_length(${t.title}) BETWEEN 1 AND 240`),
     check('brain_memory_revisions_content_length', sql`char_length(${t.content}) <= 24000`),
@@ -103,6 +110,7 @@ export const brainEmbeddings = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.memoryId] }),
+    memoryOf('brain_embeddings', t.agentId, t.memoryId),
     check('brain_embeddings_status', sql`${t.status} IN ('indexed', 'failed')`),
     check('brain_embeddings_vector_shape', sql`${t.status} <> 'indexed' OR (${t.embedding} IS NOT NULL AND cardinality(${t.embedding}) = ${t.dimensions})`),
   ],

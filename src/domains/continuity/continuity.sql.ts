@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { check, customType, index, integer, json, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { check, customType, foreignKey, index, integer, json, pgTable, primaryKey, text, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../../db/columns.js';
+import { belongsToAgent } from '../agents/agents.sql.js';
 
 export const CONTINUITY_RUN_STATES = ['RUNNING', 'FINALIZING', 'COMPLETED', 'INTERRUPTED', 'RECOVERY_PENDING'] as const;
 export type ContinuityRunState = (typeof CONTINUITY_RUN_STATES)[number];
@@ -42,7 +43,7 @@ export const continuityOwners = pgTable(
     openedAt: timestamptz('opened_at').notNull(),
     closedAt: timestamptz('closed_at'),
   },
-  (t) => [primaryKey({ columns: [t.agentId, t.id] })],
+  (t) => [primaryKey({ columns: [t.agentId, t.id] }), belongsToAgent('continuity_owners', t.agentId)],
 );
 
 /** One row per run: its state, fence (generation + owner), head and recovery material. */
@@ -71,6 +72,7 @@ export const continuityState = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.runId] }),
+    belongsToAgent('continuity_state', t.agentId),
     check('continuity_state_state', stateCheck(t.state)),
     check('continuity_state_run_id', sql`char_length(${t.runId}) BETWEEN 1 AND 128`),
     check('continuity_state_generation_positive', sql`${t.generation} >= 1`),
@@ -85,6 +87,10 @@ export const continuityState = pgTable(
       .where(sql`${t.state} IN ('RUNNING', 'FINALIZING', 'INTERRUPTED')`),
   ],
 );
+
+/** The log and the effects of a run reference it by (agent_id, run_id). */
+const runOf = (table: string, agentId: AnyPgColumn, runId: AnyPgColumn) =>
+  foreignKey({ name: `${table}_run_fk`, columns: [agentId, runId], foreignColumns: [continuityState.agentId, continuityState.runId] }).onDelete('restrict');
 
 /** Every transition of every run, append-only. */
 export const continuityLog = pgTable(
@@ -105,6 +111,7 @@ export const continuityLog = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.runId, t.position] }),
+    runOf('continuity_log', t.agentId, t.runId),
     check('continuity_log_to_state', stateCheck(t.toState)),
     check('continuity_log_from_state', sql`${t.fromState} IS NULL OR ${stateCheck(t.fromState)}`),
     check('continuity_log_reason_length', sql`char_length(${t.reason}) BETWEEN 1 AND 2000`),
@@ -134,6 +141,7 @@ export const continuityEffects = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.runId, t.effectId] }),
+    runOf('continuity_effects', t.agentId, t.runId),
     check('continuity_effects_outcome', sql`${t.outcome} IN ('UNKNOWN', 'SUCCEEDED', 'FAILED')`),
     check('continuity_effects_effect_id', sql`char_length(${t.effectId}) BETWEEN 1 AND 128`),
     check('continuity_effects_kind', sql`char_length(${t.kind}) BETWEEN 1 AND 200`),

@@ -21,6 +21,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../db/database.js';
 import { heldSessionLocks, LockClass, lockForTransaction, tryHoldSessionLock } from '../../db/locks.js';
 import type { Clock } from '../../lib/clock.js';
+import { describeError, isConnectionLoss } from '../../lib/connection-errors.js';
 import { RequestError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
@@ -91,7 +92,9 @@ export class OwnershipRegistry {
     try {
       client = await this.database.openDedicatedConnection();
     } catch (error) {
-      this.logger.warn('cannot open an owner lock connection', { agentId, error: (error as Error).message });
+      this.logger.warn('cannot open an owner lock connection', { agentId, ...describeError(error) });
+      // The database itself is gone (not merely out of connection slots): DATABASE_UNAVAILABLE.
+      if (isConnectionLoss(error) && (error as { code?: string }).code !== '53300') throw error;
       throw new RequestError('OWNERSHIP_UNAVAILABLE', 'the server cannot open a lock connection for a new owner right now (database connection limit?); retry later');
     }
     if (client) {
@@ -138,11 +141,14 @@ export class OwnershipRegistry {
           .set({ closedAt: this.clock.now() })
           .where(and(eq(continuityOwners.agentId, agentId), eq(continuityOwners.id, ownerId)))
           .catch(() => {});
-        this.logger.info('continuity owner ended', { agentId, ownerId, how });
+        if (how === 'lost') this.logger.warn('continuity owner lost its lock connection', { agentId, ownerId });
+        else this.logger.info('continuity owner ended', { agentId, ownerId, how });
         resolveEnded(how);
       })();
     };
     if (client) {
+      // The lock lives exactly as long as this connection: its error or end is the session's
+      // loss (the lock is already released by the server), never a process crash.
       client.on('error', () => end('lost'));
       client.on('end', () => end('lost'));
     }

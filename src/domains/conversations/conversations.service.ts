@@ -17,6 +17,7 @@ import { actorOf, resolveActingAgent, type Actor, type Viewer } from '../../auth
 import { RUNTIME_ID_LIMIT, requireSession } from '../../auth/runtime.js';
 import { appendEvent } from '../../events/events.service.js';
 import { CONVERSATION_LIMITS, type ArchiveKind } from './conversations.sql.js';
+import { forExistingAgent } from '../../db/foreign-keys.js';
 
 export interface OriginalRow {
   agentId: string;
@@ -153,7 +154,7 @@ export class ConversationsService {
     validateRole(input.role);
     const now = this.clock.now();
     return withJsonErrors('payload', () =>
-      this.db.transaction(async (tx) => {
+      forExistingAgent(agentId, () => this.db.transaction(async (tx) => {
         await tx.execute(sql`
           INSERT INTO conversation_sessions (agent_id, session_id, project, last_position, archive_generation, created_at, updated_at)
           VALUES (${agentId}, ${sessionId}, ${v.scope}, 0, 0, ${now}, ${now})
@@ -174,7 +175,7 @@ export class ConversationsService {
           payload: { sessionId, entryId: row.entryId, position },
         });
         return row;
-      }),
+      })),
     );
   }
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, json, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
+import { bigint, check, foreignKey, index, integer, json, pgTable, primaryKey, text, unique, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../../db/columns.js';
+import { belongsToAgent } from '../agents/agents.sql.js';
 
 export const CONVERSATION_LIMITS = {
   /** Characters of one original payload's JSON text. */
@@ -46,6 +47,7 @@ export const conversationSessions = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.sessionId] }),
+    belongsToAgent('conversation_sessions', t.agentId),
     check('conversation_sessions_session_length', sql`char_length(${t.sessionId}) BETWEEN 1 AND 200`),
     check('conversation_sessions_counts_nonnegative', sql`${t.activeEntryCount} >= 0 AND ${t.archivedEntryCount} >= 0`),
     check('conversation_sessions_archive_reason_length', sql`char_length(${t.archiveReason}) <= 2000`),
@@ -57,6 +59,10 @@ export const conversationSessions = pgTable(
     index('conversation_sessions_agent_created_idx').on(t.agentId, t.createdAt, t.sessionId),
   ],
 );
+
+/** Originals and archives reference their session by (agent_id, session_id). */
+const sessionOf = (table: string, agentId: AnyPgColumn, sessionId: AnyPgColumn) =>
+  foreignKey({ name: `${table}_session_fk`, columns: [agentId, sessionId], foreignColumns: [conversationSessions.agentId, conversationSessions.sessionId] }).onDelete('restrict');
 
 /** Active originals. The payload is PostgreSQL `json` (text kept as sent), never `jsonb`. */
 export const conversationEntries = pgTable(
@@ -81,6 +87,7 @@ export const conversationEntries = pgTable(
   (t) => [
     primaryKey({ columns: [t.agentId, t.id] }),
     unique('conversation_entries_position_key').on(t.agentId, t.sessionId, t.position),
+    sessionOf('conversation_entries', t.agentId, t.sessionId),
     // Search over originals, newest first: a backward scan gives ORDER BY … DESC (NULLS FIRST) exactly.
     index('conversation_entries_agent_created_idx').on(t.agentId, t.createdAt, t.sessionId, t.position),
     check('conversation_entries_position_positive', sql`${t.position} >= 1`),
@@ -110,6 +117,7 @@ export const conversationArchives = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.sessionId, t.generation] }),
+    sessionOf('conversation_archives', t.agentId, t.sessionId),
     check('conversation_archives_generation_positive', sql`${t.generation} >= 1`),
     check('conversation_archives_kind', sql`${t.kind} IN ('reset', 'compaction') AND (${t.kind} = 'compaction') = (${t.summaryEntryId} IS NOT NULL)`),
     check('conversation_archives_reason_length', sql`char_length(${t.reason}) <= 2000`),
@@ -136,6 +144,8 @@ export const conversationArchiveEntries = pgTable(
   (t) => [
     primaryKey({ columns: [t.agentId, t.id] }),
     unique('conversation_archive_entries_position_key').on(t.agentId, t.sessionId, t.position),
+    // conversation_archive_entries_archive_fk (agent_id, session_id, generation) -> conversation_archives
+    // is declared in the hand-written migration 0003, which predates the keys declared here.
     index('conversation_archive_entries_agent_created_idx').on(t.agentId, t.createdAt, t.sessionId, t.position),
   ],
 );

@@ -6,7 +6,8 @@
  */
 import { and, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
-import { addDays, type Clock } from '../../lib/clock.js';
+import type { Clock } from '../../lib/clock.js';
+import { expiryAfter } from '../../lib/expiry.js';
 import { ForbiddenError, ValidationError, forbidden } from '../../lib/errors.js';
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
@@ -16,6 +17,7 @@ import { actorOf, type Viewer } from '../../auth/viewer.js';
 import { requireSession, resolveRuntime, type RuntimeContext } from '../../auth/runtime.js';
 import { appendEvent } from '../../events/events.service.js';
 import { HANDOFF_LIMITS, sessionHandoffs, type HandoffEvidence, type HandoffOrigin, type HandoffSourceRef } from './handoffs.sql.js';
+import { forExistingAgent } from '../../db/foreign-keys.js';
 
 export type HandoffRow = typeof sessionHandoffs.$inferSelect;
 
@@ -95,12 +97,12 @@ export class HandoffsService {
       body: input.body,
       sourceRefs: refs,
       ttlDays,
-      expiresAt: addDays(now, ttlDays),
+      expiresAt: expiryAfter(now, ttlDays),
       updatedAt: now,
       writtenByKind: actor.kind,
       writtenById: actor.id,
     };
-    return this.db.transaction(async (tx) => {
+    return forExistingAgent(runtime.agentId, () => this.db.transaction(async (tx) => {
       const rows = await tx
         .insert(h)
         .values({ agentId: runtime.agentId, id: newId(), project: runtime.scope, sessionId, revision: 1, createdAt: now, ...values })
@@ -118,7 +120,7 @@ export class HandoffsService {
       this.faults('handoff.after_write');
       for (const row of rows) await this.event(tx, row);
       return rows;
-    });
+    }));
   }
 
   /**

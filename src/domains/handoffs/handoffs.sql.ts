@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../../db/columns.js';
+import { belongsToAgent } from '../agents/agents.sql.js';
 
 export const HANDOFF_LIMITS = {
   title: 240,
@@ -57,6 +58,7 @@ export const sessionHandoffs = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.id] }),
+    belongsToAgent('session_handoffs', t.agentId),
     uniqueIndex('session_handoffs_session_key').on(t.agentId, t.project, t.sessionId),
     check('session_handoffs_origin', sql`${t.origin} IN ('EXPLICIT', 'AUTOMATIC')`),
     check('session_handoffs_title_length', sql`char_length(${t.title}) BETWEEN 1 AND 240`),

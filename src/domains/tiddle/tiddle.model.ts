@@ -5,7 +5,8 @@
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { DAY_MS, HOUR_MS, type Clock } from '../../lib/clock.js';
+import { HOUR_MS, type Clock } from '../../lib/clock.js';
+import { daysBeforeSql, expiryAfter } from '../../lib/expiry.js';
 import type { FaultInjector } from '../../lib/faults.js';
 import type { Logger } from '../../lib/logger.js';
 import { assertAgentAccess, resolveScope, type Viewer } from '../../auth/viewer.js';
@@ -122,7 +123,7 @@ export const liveCard = (agentId: string, now: Date): SQL =>
   and(
     eq(tiddleCards.agentId, agentId),
     sql`${tiddleCards.expiredAt} IS NULL`,
-    sql`${tiddleCards.refreshedAt} > ${now.toISOString()}::timestamptz - make_interval(days => ${ttlDaysSql(agentId)})`,
+    sql`${tiddleCards.refreshedAt} > ${daysBeforeSql(now, ttlDaysSql(agentId))}`,
   )!;
 
 export function cardSelection(agentId: string) {
@@ -142,7 +143,7 @@ export function cardSelection(agentId: string) {
   };
 }
 
-export const cardExpiresAt = (card: CardRow) => new Date(card.refreshedAt.getTime() + card.ttlDays * DAY_MS);
+export const cardExpiresAt = (card: CardRow) => expiryAfter(card.refreshedAt, card.ttlDays);
 export const cardEvidence = (card: { card: unknown }) => ((card.card as CardDocument)?.evidence ?? []) as EvidenceRef[];
 
 /** Agent tokens read only their runtime scope (and its cross-scope cards); operators any. */

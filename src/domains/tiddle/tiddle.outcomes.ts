@@ -5,7 +5,7 @@
 import { and, eq, lt } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { appendEvent } from '../../events/events.service.js';
-import { DAY_MS } from '../../lib/clock.js';
+import { daysBefore } from '../../lib/expiry.js';
 import { newId } from '../../lib/ids.js';
 import { tiddleEntries } from './tiddle.sql.js';
 import { HISTORY_RETENTION_DAYS, type TiddleDeps, type PassOutcome, type PassStatus } from './tiddle.model.js';
@@ -81,7 +81,7 @@ export async function appendHistory(tx: DbOrTx, outcome: PassOutcome, residueRef
         eq(tiddleEntries.agentId, outcome.agentId),
         eq(tiddleEntries.project, outcome.project),
         eq(tiddleEntries.kind, 'history'),
-        lt(tiddleEntries.createdAt, new Date(outcome.at.getTime() - HISTORY_RETENTION_DAYS * DAY_MS)),
+        lt(tiddleEntries.createdAt, daysBefore(outcome.at, HISTORY_RETENTION_DAYS)),
       ),
     );
 }

@@ -8,7 +8,8 @@
  * tiddle.residue.ts (appends, residue and history reads), tiddle.cards.ts (card reads and search),
  * tiddle.ttl.ts (the TTL and expiry), tiddle.status.ts, tiddle.claims.ts (scope leases),
  * tiddle.passes.ts (the pass), tiddle.proposals.ts (proposal gating), tiddle.synthesis.ts
- * (cross-scope cards), tiddle.outcomes.ts (history and status events), tiddle.scheduler.ts.
+ * (cross-scope cards), tiddle.outcomes.ts (history and status events), tiddle.scheduler.ts,
+ * tiddle.retention.ts (what the retention sweeper removes).
  */
 import type { Db, DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
@@ -24,6 +25,7 @@ import { readTtlDays, setCardTtl } from './tiddle.ttl.js';
 import { status } from './tiddle.status.js';
 import { runDuePasses, runPassNow } from './tiddle.passes.js';
 import { TiddleScheduler } from './tiddle.scheduler.js';
+import { sweepExpiredCards, sweepHistory, sweepResidue } from './tiddle.retention.js';
 
 // The shapes and numbers callers (the GraphQL layer, tests) import from the domain.
 export {
@@ -110,5 +112,19 @@ export class TiddleService {
 
   runPassNow(viewer: Viewer | null, input: { agentId: string; project?: string | null }) {
     return runPassNow(this.deps, viewer, input);
+  }
+
+  /** Retention: cards expired before `cutoff` (marked and announced first). */
+  sweepExpiredCards(cutoff: Date) {
+    return sweepExpiredCards(this.deps, cutoff);
+  }
+
+  /** Retention: history older than 180 days and residue older than 24 hours, at `now`. */
+  sweepHistory(now: Date) {
+    return sweepHistory(this.deps, now);
+  }
+
+  sweepResidue(now: Date) {
+    return sweepResidue(this.deps, now);
   }
 }

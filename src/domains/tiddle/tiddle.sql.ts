@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, date, index, integer, jsonb, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../../db/columns.js';
+import { belongsToAgent } from '../agents/agents.sql.js';
 
 /** Residue bound: at most this many excerpts per terminal turn ... */
 export const RESIDUE_EXCERPT_COUNT_LIMIT = 8;
@@ -37,6 +38,7 @@ export const tiddleEntries = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.id] }),
+    belongsToAgent('tiddle_entries', t.agentId),
     unique('tiddle_entries_reference_unique').on(t.agentId, t.project, t.kind, t.reference),
     index('tiddle_entries_window_idx').on(t.agentId, t.project, t.kind, t.createdAt),
     check('tiddle_entries_kind', sql`${t.kind} IN ('residue', 'history')`),
@@ -71,6 +73,7 @@ export const tiddleEnvelopes = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.project] }),
+    belongsToAgent('tiddle_envelopes', t.agentId),
     index('tiddle_envelopes_next_run_idx').on(t.nextRunAt),
     check('tiddle_envelopes_failures', sql`${t.consecutiveFailures} >= 0`),
   ],
@@ -97,6 +100,7 @@ export const tiddleCards = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.project, t.cardId] }),
+    belongsToAgent('tiddle_cards', t.agentId),
     index('tiddle_cards_refreshed_idx').on(t.agentId, t.project, t.refreshedAt),
     index('tiddle_cards_agent_refreshed_idx').on(t.agentId, t.refreshedAt),
     check('tiddle_cards_title_length', sql`char_length(${t.title}) BETWEEN 1 AND 240`),
@@ -121,5 +125,5 @@ export const tiddleSettings = pgTable(
     updatedAt: timestamptz('updated_at').notNull(),
     updatedBy: text('updated_by').notNull(),
   },
-  (t) => [check('tiddle_settings_ttl_range', sql`${t.cardTtlDays} BETWEEN 1 AND 36500`)],
+  (t) => [belongsToAgent('tiddle_settings', t.agentId), check('tiddle_settings_ttl_range', sql`${t.cardTtlDays} BETWEEN 1 AND 36500`)],
 );

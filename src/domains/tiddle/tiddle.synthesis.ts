@@ -5,7 +5,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { LockClass, lockForTransaction } from '../../db/locks.js';
-import { DAY_MS } from '../../lib/clock.js';
+import { daysBefore } from '../../lib/expiry.js';
 import { newId } from '../../lib/ids.js';
 import { charLength } from '../../lib/text.js';
 import type { RawProposal } from './tiddle.proposer.js';
@@ -52,7 +52,7 @@ export async function synthesizeIfNewDate(deps: TiddleDeps, agentId: string): Pr
   const outcome: PassOutcome = emptyOutcome(deps, agentId, CROSS_SCOPE_PROJECT, 'synthesis', 'schedule', 'SUCCEEDED', null);
   outcome.at = now;
   try {
-    const windowStart = new Date(now.getTime() - SYNTHESIS_WINDOW_DAYS * DAY_MS);
+    const windowStart = daysBefore(now, SYNTHESIS_WINDOW_DAYS);
     const cards = await liveCards(deps.db, agentId, null, now, SYNTHESIS_CARD_BUDGET, windowStart);
     const scopes = new Set(cards.map((c) => c.project));
     const proposals =

@@ -5,7 +5,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { LockClass, lockForTransaction } from '../../db/locks.js';
 import { appendEvent } from '../../events/events.service.js';
-import { DAY_MS } from '../../lib/clock.js';
+import { daysBefore } from '../../lib/expiry.js';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { requireOperator, actorOf, type Viewer } from '../../auth/viewer.js';
 import { CARD_TTL_DEFAULT_DAYS, CARD_TTL_MAX_DAYS, CARD_TTL_MIN_DAYS, tiddleCards, tiddleSettings } from './tiddle.sql.js';
@@ -42,7 +42,7 @@ export async function markExpired(deps: TiddleDeps, tx: DbOrTx, agentId: string,
   const conditions = [
     eq(tiddleCards.agentId, agentId),
     sql`${tiddleCards.expiredAt} IS NULL`,
-    sql`${tiddleCards.refreshedAt} <= ${new Date(now.getTime() - ttl * DAY_MS).toISOString()}::timestamptz`,
+    sql`${tiddleCards.refreshedAt} <= ${daysBefore(now, ttl).toISOString()}::timestamptz`,
   ];
   if (project !== null) conditions.push(eq(tiddleCards.project, project));
   const expired = await tx

@@ -6,7 +6,8 @@
  */
 import { and, desc, eq, gt, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
-import { addDays, type Clock } from '../../lib/clock.js';
+import type { Clock } from '../../lib/clock.js';
+import { expiryAfter, expiryAfterSql } from '../../lib/expiry.js';
 import { ForbiddenError, NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
@@ -16,6 +17,7 @@ import { actorOf, type Actor, type Viewer } from '../../auth/viewer.js';
 import { resolveRuntime, type RuntimeContext } from '../../auth/runtime.js';
 import { appendEvent } from '../../events/events.service.js';
 import { WORKING_LIMITS, workingRecords, type WorkingKind, type WorkingState } from './working-memory.sql.js';
+import { forExistingAgent } from '../../db/foreign-keys.js';
 
 export type WorkingRecordRow = typeof workingRecords.$inferSelect;
 
@@ -90,7 +92,7 @@ export class WorkingMemoryService {
     const state = input.state ?? 'ACTIVE';
     const actor = actorOf(runtime.viewer);
     const id = newId();
-    return this.db.transaction(async (tx) => {
+    return forExistingAgent(runtime.agentId, () => this.db.transaction(async (tx) => {
       if (state === 'SUPERSEDED') await this.requireSuperseding(tx, runtime, id, input.supersededById!, now);
       const [row] = await tx
         .insert(workingRecords)
@@ -107,7 +109,7 @@ export class WorkingMemoryService {
           sourceRefs: input.sourceRefs ?? [],
           pinned: input.pinned ?? false,
           ttlDays,
-          expiresAt: addDays(now, ttlDays),
+          expiresAt: expiryAfter(now, ttlDays),
           supersededBy: state === 'SUPERSEDED' ? input.supersededById! : null,
           revision: 1,
           createdAt: now,
@@ -119,7 +121,7 @@ export class WorkingMemoryService {
       this.faults('working.after_write');
       await this.event(tx, row, 'working.created');
       return row;
-    });
+    }));
   }
 
   /**
@@ -151,7 +153,7 @@ export class WorkingMemoryService {
           pinned: sql`${newPinned}`,
           supersededBy: sql`${newSuperseded}`,
           ttlDays: sql`${newTtl}`,
-          expiresAt: sql`CASE WHEN ${changed} THEN ${now}::timestamptz + make_interval(days => ${newTtl}) ELSE ${w.expiresAt} END`,
+          expiresAt: sql`CASE WHEN ${changed} THEN ${expiryAfterSql(now, newTtl)} ELSE ${w.expiresAt} END`,
           revision: sql`CASE WHEN ${changed} THEN ${w.revision} + 1 ELSE ${w.revision} END`,
           updatedAt: sql`CASE WHEN ${changed} THEN ${now}::timestamptz ELSE ${w.updatedAt} END`,
           writtenByKind: sql`CASE WHEN ${changed} THEN ${actor.kind}::text ELSE ${w.writtenByKind} END`,

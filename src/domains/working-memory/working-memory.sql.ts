@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../../db/columns.js';
+import { belongsToAgent } from '../agents/agents.sql.js';
 
 export const WORKING_KINDS = ['DECISION', 'FINDING', 'BLOCKER', 'HANDOFF', 'TASK'] as const;
 export type WorkingKind = (typeof WORKING_KINDS)[number];
@@ -49,6 +50,7 @@ export const workingRecords = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.id] }),
+    belongsToAgent('working_records', t.agentId),
     check('working_records_kind', sql`${t.kind} IN ('DECISION', 'FINDING', 'BLOCKER', 'HANDOFF', 'TASK')`),
     check('working_records_state', sql`${t.state} IN ('ACTIVE', 'RESOLVED', 'SUPERSEDED')`),
     check('working_records_title_length', sql`char_length(${t.title}) BETWEEN 1 AND 240`),

@@ -1,0 +1,111 @@
+/**
+ * Prometheus metrics (prom-client), one registry per app so several apps in one process (tests)
+ * never share series. Served at /metrics: on the main port to an operator token, or without a
+ * token on BURROW_METRICS_PORT (a listener meant for the internal network only).
+ */
+import client from 'prom-client';
+import type pg from 'pg';
+import type { EventHub } from '../events/hub.js';
+import { backgroundJobStats } from '../lib/interval.js';
+
+export interface MetricsSources {
+  pool: pg.Pool;
+  hub: EventHub;
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function createMetrics(sources: MetricsSources) {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry, prefix: 'burrow_process_' });
+
+  // `operation` is the root field (schema-bounded), never the client-chosen operation name.
+  const requests = new client.Counter({
+    name: 'burrow_graphql_operations_total',
+    help: 'GraphQL operations by root field, operation type and outcome code (OK or the first error code)',
+    labelNames: ['operation', 'type', 'outcome'] as const,
+    registers: [registry],
+  });
+  const duration = new client.Histogram({
+    name: 'burrow_graphql_operation_duration_seconds',
+    help: 'GraphQL operation latency (queries and mutations: until the result; subscriptions: until the stream is set up)',
+    labelNames: ['operation', 'type'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const { pool, hub } = sources;
+  new client.Gauge({
+    name: 'burrow_db_pool_connections',
+    help: 'Database pool connections by state (in_use, idle) and requests waiting for one (waiting)',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+      this.set({ state: 'idle' }, pool.idleCount);
+      this.set({ state: 'waiting' }, pool.waitingCount);
+    },
+  });
+  new client.Gauge({
+    name: 'burrow_subscriptions_open',
+    help: 'Event subscriptions open on this instance (all transports)',
+    registers: [registry],
+    collect() {
+      this.set(hub.openSubscriptions);
+    },
+  });
+  new client.Gauge({
+    name: 'burrow_events_listen_up',
+    help: '1 while this instance LISTENs for events, 0 while it reconnects',
+    registers: [registry],
+    collect() {
+      this.set(hub.listening ? 1 : 0);
+    },
+  });
+  const deliveryLag = new client.Histogram({
+    name: 'burrow_event_delivery_lag_seconds',
+    help: 'From the NOTIFY reaching this instance to the event being handed to a subscriber',
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const listenReconnects = new client.Counter({
+    name: 'burrow_events_listen_reconnects_total',
+    help: 'Times the LISTEN connection was lost and re-established',
+    registers: [registry],
+  });
+  new client.Counter({
+    name: 'burrow_background_job_runs_total',
+    help: 'Background job runs by job (process-wide)',
+    labelNames: ['job'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [job, stats] of backgroundJobStats) this.inc({ job }, stats.runs);
+    },
+  });
+  new client.Counter({
+    name: 'burrow_background_job_failures_total',
+    help: 'Background job runs that failed, by job (process-wide)',
+    labelNames: ['job'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [job, stats] of backgroundJobStats) this.inc({ job }, stats.failures);
+    },
+  });
+
+  hub.observer = {
+    delivered: (lagSeconds) => deliveryLag.observe(lagSeconds),
+    reconnected: () => listenReconnects.inc(),
+  };
+
+  return {
+    registry,
+    recordOperation(operation: string, type: string, outcome: string, seconds: number) {
+      requests.inc({ operation, type, outcome });
+      duration.observe({ operation, type }, seconds);
+    },
+    async render(): Promise<{ contentType: string; body: string }> {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}

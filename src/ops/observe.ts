@@ -1,0 +1,93 @@
+/**
+ * One JSON log line and one metrics sample per GraphQL operation, on every transport (HTTP,
+ * SSE, graphql-ws all run through the same envelop pipeline): request id, operation name, root
+ * field, type, duration and outcome code. Variables, documents and results are never logged.
+ * Requests refused before execution (unparsable, invalid, unauthenticated) are logged from the
+ * HTTP result instead.
+ */
+import { getOperationAST, type DocumentNode, type GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { errorMasker } from '../lib/error-masking.js';
+import { newId } from '../lib/ids.js';
+import type { Logger } from '../lib/logger.js';
+import type { Metrics } from './metrics.js';
+
+const silent: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
+// The code the masker will give an error that has none yet (the masker runs after this plugin).
+const classify = errorMasker(silent);
+
+export function outcomeOf(result: unknown): string {
+  const errors = (result as { errors?: readonly GraphQLError[] } | null)?.errors;
+  if (!errors || errors.length === 0) return 'OK';
+  const first = errors[0];
+  const code = first.extensions?.code ?? (classify(first, 'Unexpected error.') as GraphQLError).extensions?.code;
+  return typeof code === 'string' ? code : 'INTERNAL_SERVER_ERROR';
+}
+
+function describeOperation(document: DocumentNode, operationName: string | null | undefined) {
+  const operation = getOperationAST(document, operationName ?? undefined);
+  const field = operation?.selectionSet.selections.find((s) => s.kind === 'Field' && s.name.value !== '__typename');
+  return {
+    type: operation?.operation ?? 'unknown',
+    field: field?.kind === 'Field' ? field.name.value : 'unknown',
+    name: operationName ?? operation?.name?.value ?? null,
+  };
+}
+
+const isAsyncIterable = (value: unknown): boolean => typeof (value as AsyncIterable<unknown>)?.[Symbol.asyncIterator] === 'function';
+
+export function useObservability(logger: Logger, metrics: Metrics): Plugin {
+  const startedAt = new WeakMap<Request, number>();
+  const recorded = new WeakSet<Request>();
+
+  const record = (
+    request: Request | undefined,
+    op: { type: string; field: string; name: string | null },
+    requestId: string,
+    started: number,
+    outcome: string,
+  ) => {
+    if (request) recorded.add(request);
+    const seconds = (performance.now() - started) / 1000;
+    metrics.recordOperation(op.field, op.type, outcome, seconds);
+    logger.info('graphql operation', {
+      requestId,
+      operationName: op.name,
+      operation: op.field,
+      operationType: op.type,
+      durationMs: Math.round(seconds * 1000),
+      outcome,
+    });
+  };
+
+  return {
+    onRequest({ request }) {
+      startedAt.set(request, performance.now());
+    },
+    onExecute({ args }) {
+      const ctx = args.contextValue as { request?: Request; requestId?: string };
+      const started = (ctx.request && startedAt.get(ctx.request)) ?? performance.now();
+      const op = describeOperation(args.document, args.operationName);
+      return {
+        onExecuteDone({ result }) {
+          record(ctx.request, op, ctx.requestId ?? newId(), started, isAsyncIterable(result) ? 'OK' : outcomeOf(result));
+        },
+      };
+    },
+    onSubscribe({ args }) {
+      const ctx = args.contextValue as { request?: Request; requestId?: string };
+      const started = performance.now();
+      const op = describeOperation(args.document, args.operationName);
+      return {
+        onSubscribeResult({ result }) {
+          record(ctx.request, op, ctx.requestId ?? newId(), started, isAsyncIterable(result) ? 'OK' : outcomeOf(result));
+        },
+      };
+    },
+    onResultProcess({ request, result }) {
+      if (recorded.has(request) || Array.isArray(result)) return;
+      const started = startedAt.get(request) ?? performance.now();
+      record(request, { type: 'unknown', field: 'unknown', name: null }, newId(), started, outcomeOf(result));
+    },
+  };
+}
