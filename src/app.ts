@@ -19,6 +19,7 @@ import { errorMasker, unauthenticatedError, useTypedRequestParseErrors } from '.
 import { noFaults, type FaultInjector } from './lib/faults.js';
 import { newId } from './lib/ids.js';
 import type { Logger } from './lib/logger.js';
+import { graphiqlOptions, renderBurrowGraphiQL } from './graphiql.js';
 import { createMcpHttpHandler, isMcpPath } from './mcp/http.js';
 import { schema } from './schema/index.js';
 import { createServices, type Services } from './services.js';
@@ -69,7 +70,8 @@ export function buildApp(deps: AppDeps) {
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
-    graphiql: deps.config.graphiql ? { title: 'Burrow', subscriptionsProtocol: 'WS' } : false,
+    graphiql: deps.config.graphiql ? graphiqlOptions : false,
+    renderGraphiQL: renderBurrowGraphiQL,
     landingPage: false,
     logging: false,
     maskedErrors: { isDev: false, maskError },

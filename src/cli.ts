@@ -16,6 +16,7 @@ import { loadMcpStdioIdentity } from './config.js';
 import { serveMcpStdio } from './mcp/stdio.js';
 
 const USAGE = `usage: burrow <command>
+  help, --help, -h                          this text
   serve                                     start the GraphQL server (HTTP, SSE, WebSocket on one port; MCP at /mcp)
   migrate                                   apply pending migrations and exit
   token create --operator --name NAME       print a new operator token (shown once)
@@ -69,7 +70,7 @@ const commands: Record<string, () => Promise<void>> = {
       lines.push(`  operator token (first start of this data directory; shown once, only its hash is kept): ${token}`);
     } else {
       lines.push(
-        `  operator token: stop the server, then run \`npm run burrow -- token create --operator --name NAME\` with the same environment`
+        '  tokens: createApiToken with an operator token (see docs/quickstart.md), or `npm run burrow -- token create` while the server is stopped'
           + (runtime.config.database.lifecycle !== 'embedded' ? ` (${runtime.config.database.lifecycle}: no need to stop it)` : ''),
       );
     }
@@ -210,10 +211,13 @@ commands['import-albdruck'] = async () => {
   }
 };
 
-const body = commands[command ?? ''];
-if (!body) {
-  process.stderr.write(`${USAGE}\n`);
-  process.exitCode = command ? 1 : 0;
+const body = Object.hasOwn(commands, command ?? '') ? commands[command!] : undefined;
+if (command === 'help' || command === '--help' || command === '-h') {
+  process.stdout.write(`${USAGE}\n`);
+} else if (!body) {
+  // No command is a mistake too: the usage goes to stderr and the exit code says so.
+  process.stderr.write(`${command ? `burrow: unknown command "${command}"\n` : ''}${USAGE}\n`);
+  process.exitCode = 1;
 } else {
   await runCommand(body);
 }

@@ -36,6 +36,8 @@ const NO_AGENT: Record<string, string> = {
   'mutation importAlbdruck': 'operators only (OPERATORS_ONLY below)',
   'mutation runRetention': 'operators only (OPERATORS_ONLY below)',
   'mutation tiddleAppendResidue': "always the token's own agent: it takes no agent argument",
+  'query apiTokens': 'operators only (OPERATORS_ONLY below): lists every token',
+  'mutation revokeApiToken': 'operators only (OPERATORS_ONLY below): names a token, not an agent',
   'query settingsStatus': 'operators only: the installation settings key (OPERATORS_ONLY below)',
   'query modelConnections': 'operators only: installation-wide model endpoints (OPERATORS_ONLY below)',
   'query mcpConnections': 'operators only: installation-wide MCP connections (OPERATORS_ONLY below)',
@@ -51,6 +53,8 @@ const OPERATORS_ONLY: Record<string, Outcome> = {
   'mutation createAgent': 'FORBIDDEN',
   'mutation importAlbdruck': 'FORBIDDEN',
   'mutation runRetention': 'FORBIDDEN',
+  'query apiTokens': 'FORBIDDEN',
+  'mutation revokeApiToken': 'FORBIDDEN',
   'query settingsStatus': 'FORBIDDEN',
   'query modelConnections': 'FORBIDDEN',
   'query mcpConnections': 'FORBIDDEN',
@@ -69,6 +73,7 @@ const PINNED: Record<string, { other?: Outcome; operator?: Outcome; why: string 
   'mutation recordAutomaticHandoff': { operator: 'FORBIDDEN', why: 'written by the agent runtime only' },
   'mutation deleteBrainMemories': { operator: 'ok: DELETED', why: 'reports a status per item' },
   'mutation tiddleRunPass': { other: 'FORBIDDEN', operator: 'ok: SUCCEEDED', why: 'operators only; reports a status per pass' },
+  'mutation createApiToken': { other: 'FORBIDDEN', why: 'operators only: an agent token can never make a token, not even for itself' },
   'query agentSettings': { other: 'FORBIDDEN', why: 'operators only, even for the agent itself' },
   'mutation setAgentSetting': { other: 'FORBIDDEN', why: 'operators only, even for the agent itself' },
   'mutation deleteAgentSetting': { other: 'FORBIDDEN', why: 'operators only, even for the agent itself' },
@@ -222,6 +227,8 @@ const named = (): NamedValues => ({
 /** Per field, where a valid value cannot be derived: a fresh record for each write that consumes one. */
 const OVERRIDES: Record<string, () => Promise<Record<string, unknown>>> = {
   'query brainRead': async () => ({ id: fixture.brainId }),
+  // The first enum value is OPERATOR, which takes no agent.
+  'mutation createApiToken': async () => ({ input: { kind: 'AGENT' } }),
   'query workingRecord': async () => ({ id: fixture.workingId }),
   'mutation brainUpdate': async () => ({ input: { id: await freshBrain(), title: 'matrix' } }),
   'mutation brainRemove': async () => ({ input: { id: await freshBrain() } }),

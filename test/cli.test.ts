@@ -36,6 +36,33 @@ function burrow(args: string[], env: Record<string, string>, until?: (stdout: st
 
 const embeddedEnv = () => ({ BURROW_POSTGRES_LIFECYCLE: 'embedded', BURROW_DATA_DIR: mkdtempSync(join(tmpdir(), 'burrow-cli-')) });
 
+describe('help and unknown commands', () => {
+  for (const args of [['help'], ['--help'], ['-h']]) {
+    it(`burrow ${args[0]} prints the usage on stdout and exits 0`, async () => {
+      const run = await burrow(args, {});
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^usage: burrow <command>\n/);
+      expect(run.stdout).toContain('token create --operator --name NAME');
+      expect(run.stderr).toBe('');
+    });
+  }
+
+  it('names an unknown command and exits 1, with the usage on stderr', async () => {
+    const run = await burrow(['x'], {});
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^burrow: unknown command "x"\nusage: burrow <command>/);
+    expect(run.stdout).toBe('');
+    // Names of Object.prototype are not commands either.
+    expect((await burrow(['toString'], {})).stderr).toContain('unknown command "toString"');
+  });
+
+  it('without a command prints the usage on stderr and exits 1', async () => {
+    const run = await burrow([], {});
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^usage: burrow <command>/);
+  });
+});
+
 describe('startup errors', () => {
   it('refuses an unset lifecycle with a message naming the choices and no stack trace', async () => {
     const run = await burrow(['serve'], {});

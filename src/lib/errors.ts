@@ -33,6 +33,16 @@ export class NotFoundError extends BurrowError {
   }
 }
 
+/** A create named an id that is already taken; nothing was changed. */
+export class AlreadyExistsError extends BurrowError {
+  constructor(
+    readonly resource: string,
+    readonly id: string,
+  ) {
+    super('ALREADY_EXISTS', `${resource} ${id} already exists`);
+  }
+}
+
 /** A write named a revision that is no longer current; nothing was changed. */
 export class RevisionConflictError extends BurrowError {
   constructor(

@@ -1,5 +1,5 @@
 /** The expected-failure members of mutation result unions. */
-import { BurrowError, ForbiddenError, NotFoundError, RevisionConflictError, ValidationError } from '../lib/errors.js';
+import { AlreadyExistsError, BurrowError, ForbiddenError, NotFoundError, RevisionConflictError, ValidationError } from '../lib/errors.js';
 import { builder } from './builder.js';
 
 export const ErrorInterface = builder.interfaceRef<BurrowError>('Error').implement({
@@ -21,6 +21,15 @@ builder.objectType(ValidationError, {
 
 builder.objectType(NotFoundError, {
   name: 'NotFound',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({
+    resource: t.exposeString('resource'),
+    id: t.exposeString('id'),
+  }),
+});
+
+builder.objectType(AlreadyExistsError, {
+  name: 'AlreadyExists',
   interfaces: [ErrorInterface],
   fields: (t) => ({
     resource: t.exposeString('resource'),

@@ -11,6 +11,7 @@ import '../domains/retention/retention.graphql.js';
 import '../domains/continuity/continuity.graphql.js';
 import '../domains/tiddle/tiddle.graphql.js';
 import '../domains/brains/brains.graphql.js';
+import '../auth/tokens.graphql.js';
 import '../domains/settings/settings.graphql.js';
 import '../domains/dream-diary/dream-diary.graphql.js';
 

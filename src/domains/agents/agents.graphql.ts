@@ -3,7 +3,7 @@ import { WRITE_ERRORS } from '../../schema/errors.js';
 import { AgentEventRef, afterSequence } from '../../schema/events.js';
 import { assertAgentAccess, requireViewer, type Viewer } from '../../auth/viewer.js';
 import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
-import { badRequest } from '../../lib/errors.js';
+import { AlreadyExistsError, badRequest } from '../../lib/errors.js';
 import { PROFILE_KINDS, type ProfileKind } from './agents.sql.js';
 import { profileReference, type AgentRow, type ProfileDocumentRow, type ProfileRevisionRow } from './agents.service.js';
 
@@ -203,7 +203,7 @@ const ApplyPreferenceLearningInput = builder.inputType('ApplyPreferenceLearningI
 builder.mutationFields((t) => ({
   createAgent: t.field({
     type: AgentRef,
-    errors: { types: WRITE_ERRORS, dataField: { name: 'agent' } },
+    errors: { types: [...WRITE_ERRORS, AlreadyExistsError], dataField: { name: 'agent' } },
     args: { input: t.arg({ type: CreateAgentInput, required: true }) },
     resolve: (_, { input }, ctx) => ctx.services.agents.createAgent(ctx.viewer, input),
   }),
@@ -233,8 +233,8 @@ builder.subscriptionFields((t) => ({
     type: AgentEventRef,
     description: 'Every change of one agent. With `after`, replays the log after that sequence, then continues live.',
     args: { agentId: t.arg.string({ required: true }), after: t.arg.int({ required: false }) },
-    subscribe: (_, args, ctx) => {
-      assertAgentAccess(ctx.viewer, args.agentId);
+    subscribe: async (_, args, ctx) => {
+      await ctx.services.agents.requireAgent(ctx.viewer, args.agentId);
       return ctx.services.hub.subscribe({ agentId: args.agentId, after: afterSequence(args.after) });
     },
     resolve: (event) => event,

@@ -5,7 +5,7 @@
 import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
-import { NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
+import { AlreadyExistsError, NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
 import { charLength } from '../../lib/text.js';
@@ -71,7 +71,7 @@ export class AgentsService {
         .values({ id: input.id, name: input.name, createdAt: now, createdBy: actor.id })
         .onConflictDoNothing()
         .returning();
-      if (inserted.length === 0) throw new ValidationError('id', `an agent with id "${input.id}" already exists`);
+      if (inserted.length === 0) throw new AlreadyExistsError('agent', input.id);
       await tx.insert(agentProfileDocuments).values(
         PROFILE_KINDS.map((kind) => ({ agentId: input.id, kind, content: '', revision: 1, updatedAt: now, updatedByKind: actor.kind, updatedById: actor.id })),
       );
@@ -93,6 +93,13 @@ export class AgentsService {
     assertAgentAccess(viewer, id);
     const [row] = await this.db.select().from(agents).where(eq(agents.id, id));
     return row ?? null;
+  }
+
+  /** For subscriptions: an unknown agent is NotFound at once rather than a stream that never speaks. */
+  async requireAgent(viewer: Viewer | null, id: string): Promise<AgentRow> {
+    const agent = await this.getAgent(viewer, id);
+    if (!agent) throw new NotFoundError('agent', id);
+    return agent;
   }
 
   async agentsByIds(ids: readonly string[]): Promise<AgentRow[]> {

@@ -1,7 +1,6 @@
 import { builder } from '../../schema/builder.js';
 import { ErrorInterface } from '../../schema/errors.js';
 import { AgentEventRef, afterSequence } from '../../schema/events.js';
-import { assertAgentAccess } from '../../auth/viewer.js';
 import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { badRequest, ForbiddenError, NotFoundError, RequestError, ValidationError } from '../../lib/errors.js';
 import { CONTINUITY_RUN_STATES, EFFECT_OUTCOMES, type ContinuityRunState, type EffectOutcome } from './continuity.sql.js';
@@ -333,8 +332,8 @@ builder.subscriptionFields((t) => ({
     type: AgentEventRef,
     description: 'Every transition of one run, in order, with its sequence. With `after`, replays from the log first.',
     args: { agentId: t.arg.string({ required: true }), runId: t.arg.string({ required: true }), after: t.arg.int({ required: false }) },
-    subscribe: (_, args, ctx) => {
-      assertAgentAccess(ctx.viewer, args.agentId);
+    subscribe: async (_, args, ctx) => {
+      await ctx.services.agents.requireAgent(ctx.viewer, args.agentId);
       return ctx.services.hub.subscribe({ agentId: args.agentId, after: afterSequence(args.after), streams: ['continuity'], subjectId: args.runId });
     },
     resolve: (event) => event,

@@ -1,7 +1,7 @@
 import { builder } from '../../schema/builder.js';
 import { WRITE_ERRORS } from '../../schema/errors.js';
 import { AgentEventRef, afterSequence } from '../../schema/events.js';
-import { assertAgentAccess, requireViewer, resolveActingAgent, resolveScope } from '../../auth/viewer.js';
+import { assertAgentAccess, resolveActingAgent, resolveScope } from '../../auth/viewer.js';
 import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { badRequest, NotFoundError, ValidationError } from '../../lib/errors.js';
 import {
@@ -267,9 +267,10 @@ builder.subscriptionFields((t) => ({
     type: AgentEventRef,
     description: 'rolling_card.created / updated / expired of one agent and project; replays after `after`, then live',
     args: { agentId: t.arg.string({ required: true }), project: t.arg.string({ required: true }), after: t.arg.int({ required: false }) },
-    subscribe: (_, args, ctx) => {
+    subscribe: async (_, args, ctx) => {
       const viewer = assertAgentAccess(ctx.viewer, args.agentId);
       if (viewer.principal === 'AGENT' && args.project !== CROSS_SCOPE_PROJECT) resolveScope(viewer, args.project);
+      await ctx.services.agents.requireAgent(viewer, args.agentId);
       return ctx.services.hub.subscribe({ agentId: args.agentId, after: afterSequence(args.after), streams: ['rolling_card'], project: args.project });
     },
     resolve: (event) => event,
@@ -278,9 +279,8 @@ builder.subscriptionFields((t) => ({
     type: AgentEventRef,
     description: "Each pass's outcome per scope (tiddle.pass.succeeded / failed, tiddle.synthesis.*); replays after `after`, then live",
     args: { agentId: t.arg.string({ required: true }), after: t.arg.int({ required: false }) },
-    subscribe: (_, args, ctx) => {
-      requireViewer(ctx.viewer);
-      assertAgentAccess(ctx.viewer, args.agentId);
+    subscribe: async (_, args, ctx) => {
+      await ctx.services.agents.requireAgent(ctx.viewer, args.agentId);
       return ctx.services.hub.subscribe({ agentId: args.agentId, after: afterSequence(args.after), streams: ['tiddle_status'] });
     },
     resolve: (event) => event,
