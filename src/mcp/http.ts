@@ -27,6 +27,12 @@ export function createMcpHttpHandler(deps: { services: Services; logger: Logger 
     try {
       // Stateless: no server-initiated stream (GET) and no session to delete (DELETE).
       if (req.method !== 'POST') return refuse(res, 405, 'METHOD_NOT_ALLOWED', 'this MCP endpoint is stateless: send JSON-RPC messages with POST', { allow: 'POST' });
+      // The request-body limit every GraphQL transport has (docs/security.md), checked before the
+      // body is read; the SDK's own reader stops a chunked body without a length at 4 MB.
+      const bodyLimit = services.config.limits.bodyBytes;
+      if (Number(req.headers['content-length'] ?? 0) > bodyLimit) {
+        return refuse(res, 413, 'LIMIT_EXCEEDED', `the request body is larger than BURROW_MAX_BODY_BYTES (${bodyLimit} bytes)`, { connection: 'close' });
+      }
       const header = (name: string) => {
         const value = req.headers[name];
         return Array.isArray(value) ? value[0] : value;
