@@ -78,8 +78,9 @@ describe.skipIf(!onRealServer)(`external lifecycle on the real server (PostgreSQ
         BURROW_POSTGRES_USER: decodeURIComponent(url.username),
       }),
     ).toBe(database.name);
-    expect(await refusal({ ...accept, BURROW_POSTGRES_URL: unreachable, DATABASE_URL: database.url! })).toMatch(
-      /^cannot connect to PostgreSQL at 127\.0\.0\.1:1\/none \(.*\): check BURROW_POSTGRES_URL/,
+    // Try once (no startup retry): the URL named first is the one refused, whatever DATABASE_URL says.
+    expect(await refusal({ ...accept, BURROW_POSTGRES_CONNECT_TIMEOUT_S: '0', BURROW_POSTGRES_URL: unreachable, DATABASE_URL: database.url! })).toMatch(
+      /^cannot connect to PostgreSQL at 127\.0\.0\.1:1\/none after trying for 0 s \(BURROW_POSTGRES_CONNECT_TIMEOUT_S\) \(.*\): check BURROW_POSTGRES_URL/,
     );
   });
 

@@ -61,14 +61,23 @@ describe.skipIf(!hasChromium)(`GraphiQL offline in headless Chromium${hasChromiu
     await page.getByRole('button', { name: 'Headers' }).click();
     const headerEditor = page.locator('.graphiql-editor-tool .graphiql-editor').last();
     await expect.poll(() => textOf(headerEditor), { timeout: 10_000 }).toContain('"Bearer "');
-    await headerEditor.click();
-    await page.keyboard.press('ControlOrMeta+A');
-    await page.keyboard.insertText(JSON.stringify({ Authorization: `Bearer ${token}` }));
-    // The editor closes brackets and quotes as they are typed: drop what it added after the cursor.
-    await page.keyboard.press('Shift+ControlOrMeta+End');
-    await page.keyboard.press('Delete');
-    await expect.poll(() => textOf(headerEditor)).toContain(`{"Authorization":"Bearer ${token}"}`);
-    expect((await textOf(headerEditor)).trim().endsWith(`${token}"}`)).toBe(true);
+    const headers = JSON.stringify({ Authorization: `Bearer ${token}` });
+    // The editor closes brackets and quotes as they are typed, sometimes after a delay on a busy
+    // machine: type, drop what it added after the cursor, and look again until exactly the JSON stays.
+    await expect
+      .poll(
+        async () => {
+          await headerEditor.click();
+          await page.keyboard.press('ControlOrMeta+A');
+          await page.keyboard.insertText(headers);
+          await page.keyboard.press('Shift+ControlOrMeta+End');
+          await page.keyboard.press('Delete');
+          const text = (await textOf(headerEditor)).trim();
+          return text.includes(headers) && text.endsWith(`${token}"}`);
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+      .toBe(true);
 
     await page.locator('.graphiql-execute-button').click();
     const result = page.locator('.graphiql-response');

@@ -6,8 +6,8 @@ export const limitExceeded = (variable: string, message: string, max: number, st
   createGraphQLError(message, { extensions: { code: 'LIMIT_EXCEEDED', limit: variable, max, http: { status } } });
 
 /** A JSON response for refusals answered before Yoga parses anything (no GraphQL result yet). */
-export function refusal(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ errors: [{ message, extensions: { code } }] }), {
+export function refusal(status: number, code: string, message: string, headers: Record<string, string> = {}, extensions: Record<string, unknown> = {}): Response {
+  return new Response(JSON.stringify({ errors: [{ message, extensions: { code, ...extensions } }] }), {
     status,
     // The body was not read: close rather than drain it for the next request on this connection.
     headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close', ...headers },

@@ -5,6 +5,8 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Viewer } from '../auth/viewer.js';
+import { databaseUnavailableError } from '../lib/error-masking.js';
+import { isConnectionLoss } from '../lib/connection-errors.js';
 import { refusal } from './errors.js';
 import { originAllowed } from './origins.js';
 
@@ -32,7 +34,15 @@ export function useHttpGate(options: HttpGateOptions): Plugin {
       if (!originAllowed(origin, request.headers.get('host'), options.corsOrigins)) {
         return endResponse(refusal(403, 'FORBIDDEN_ORIGIN', `origin ${origin} is not allowed (BURROW_CORS_ORIGINS)`));
       }
-      const viewer = await options.authenticate(request);
+      let viewer: Viewer | null;
+      try {
+        viewer = await options.authenticate(request);
+      } catch (error) {
+        // The token lookup lost its connection: a retryable refusal, like any request that needed the database.
+        if (!isConnectionLoss(error)) throw error;
+        const unavailable = databaseUnavailableError();
+        return endResponse(refusal(503, 'DATABASE_UNAVAILABLE', unavailable.message, { 'retry-after': '1' }, { retryable: true }));
+      }
       if (!viewer) return endResponse(refusal(401, 'UNAUTHENTICATED', options.unauthenticatedMessage));
       if (request.method !== 'POST') {
         return endResponse(refusal(405, 'METHOD_NOT_ALLOWED', 'GraphQL requests are POSTs with a JSON body', { allow: 'POST' }));

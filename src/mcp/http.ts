@@ -7,6 +7,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { bearerSecret, scopeFromHeaders } from '../auth/tokens.service.js';
+import { isConnectionLoss } from '../lib/connection-errors.js';
+import { databaseUnavailableError } from '../lib/error-masking.js';
 import type { Logger } from '../lib/logger.js';
 import type { Services } from '../services.js';
 import { createMcpServer } from './server.js';
@@ -58,6 +60,11 @@ export function createMcpHttpHandler(deps: { services: Services; logger: Logger 
       await server.connect(transport);
       await transport.handleRequest(req, res);
     } catch (error) {
+      if (isConnectionLoss(error)) {
+        if (!res.headersSent) refuse(res, 503, 'DATABASE_UNAVAILABLE', databaseUnavailableError().message, { 'retry-after': '1' });
+        else res.end();
+        return;
+      }
       logger.error('MCP request failed', { error: (error as Error)?.message ?? String(error) });
       if (!res.headersSent) refuse(res, 500, 'INTERNAL_SERVER_ERROR', 'Unexpected error.');
       else res.end();
