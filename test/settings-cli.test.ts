@@ -152,7 +152,7 @@ describe.skipIf(!onRealServer)('backup and restore with pg_dump and pg_restore (
     const dumpMajor = Number(/(\d+)/.exec(execFileSync('pg_dump', ['--version'], { encoding: 'utf8' }))?.[1]);
     const admin = new pg.Client({ connectionString: REAL_DATABASE_URL! });
     await admin.connect();
-    const serverMajor = Number((await admin.query<{ v: string }>('SHOW server_version_num')).rows[0].v) / 10_000;
+    const serverMajor = Number((await admin.query<{ v: string }>("SELECT current_setting('server_version_num') AS v")).rows[0].v) / 10_000;
     await admin.end();
     if (dumpMajor < Math.floor(serverMajor)) ctx.skip(`pg_dump ${dumpMajor} cannot dump a PostgreSQL ${Math.floor(serverMajor)} server`);
     const settingsKey = key();
