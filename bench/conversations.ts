@@ -9,13 +9,7 @@
  * HTTP, and the plans of the statements it sent. With BURROW_TEST_DATABASE_URL it runs on a fresh
  * database of that real server (dropped after).
  */
-import { buildApp } from '../src/app.js';
-import { testConfigForBench } from './config.js';
-import { openDatabase } from '../src/db/database.js';
-import { migrate } from '../src/db/migrator.js';
-import { createLogger } from '../src/lib/logger.js';
-import { createBurrowClient } from '../client/sdk.js';
-import { createTestDatabase, externalConfig } from '../test/support/harness.js';
+import { fmt, percentile, startBenchServer } from './config.js';
 
 const ORIGINALS = Number(process.env.BENCH_ORIGINALS ?? 1_000_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 40);
@@ -23,11 +17,6 @@ const PER_SESSION = 1_000;
 const ARCHIVED_PER_SESSION = 600;
 const AGENT = 'bench-conversations';
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
-const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 
 async function timed(label: string, run: (i: number) => Promise<number>) {
   await run(-1); // warm-up
@@ -45,15 +34,8 @@ async function timed(label: string, run: (i: number) => Promise<number>) {
 
 export async function runConversationsBench() {
   const started = performance.now();
-  const config = testConfigForBench();
-  const realServer = process.env.BURROW_TEST_DATABASE_URL ? await createTestDatabase() : null;
-  if (realServer) config.database = externalConfig(realServer.url!);
-  const database = await openDatabase(config.database);
-  await migrate(database.pool);
-  const app = buildApp({ config, database, logger: createLogger('silent') });
-  const port = await app.start(0, '127.0.0.1');
-  const { token } = await app.services.tokens.create({ kind: 'operator', name: 'bench' });
-  const client = createBurrowClient({ url: `http://127.0.0.1:${port}/graphql`, token });
+  const server = await startBenchServer();
+  const { database, client } = server;
   try {
     console.log(`Burrow conversations bench on ${database.description}`);
     await client.createAgent({ input: { id: AGENT, name: 'Bench conversations' } });
@@ -150,9 +132,6 @@ export async function runConversationsBench() {
     console.log(`\n  trigram indexes ${size.rows[0].trgm}; both stores with all their indexes ${size.rows[0].total}`);
     console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   } finally {
-    await client.close();
-    await app.stop();
-    await database.close();
-    await realServer?.drop();
+    await server.stop();
   }
 }

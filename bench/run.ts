@@ -6,23 +6,12 @@
  * brainSearch (lexical); the plan of the substring search (trigram index); SQL statements for
  * a 50-memory list with revisions at two sizes (constant).
  */
-import { buildApp } from '../src/app.js';
-import { testConfigForBench } from './config.js';
-import { openDatabase } from '../src/db/database.js';
-import { migrate } from '../src/db/migrator.js';
-import { createLogger } from '../src/lib/logger.js';
-import { createBurrowClient } from '../client/sdk.js';
-import { createTestDatabase, externalConfig } from '../test/support/harness.js';
+import { fmt, percentile, startBenchServer } from './config.js';
 
 const MEMORIES = Number(process.env.BENCH_BRAIN_MEMORIES ?? 100_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 40);
 const AGENT = 'bench';
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
-const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 
 /**
  * p50/p95 of the same bench at 5888d56 (before brainSearch's probe), run on this machine with
@@ -71,17 +60,9 @@ async function timed(label: string, run: (i: number) => Promise<unknown>) {
 
 async function main() {
   const started = performance.now();
-  const config = testConfigForBench();
-  // With BURROW_TEST_DATABASE_URL the bench runs on a fresh database of that real server (dropped after).
-  const realServer = process.env.BURROW_TEST_DATABASE_URL ? await createTestDatabase() : null;
-  if (realServer) config.database = externalConfig(realServer.url!);
-  const database = await openDatabase(config.database);
+  const server = await startBenchServer();
+  const { database, client } = server;
   mode = database.lifecycle === 'embedded' ? 'embedded' : 'external';
-  await migrate(database.pool);
-  const app = buildApp({ config, database, logger: createLogger('silent') });
-  const port = await app.start(0, '127.0.0.1');
-  const { token } = await app.services.tokens.create({ kind: 'operator', name: 'bench' });
-  const client = createBurrowClient({ url: `http://127.0.0.1:${port}/graphql`, token });
   try {
     console.log(`Burrow bench on ${database.description}`);
     await client.createAgent({ input: { id: AGENT, name: 'Bench' } });
@@ -173,10 +154,7 @@ async function main() {
     }
     console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   } finally {
-    await client.close();
-    await app.stop();
-    await database.close();
-    await realServer?.drop();
+    await server.stop();
   }
 }
 
