@@ -132,8 +132,8 @@ describe('bad input', () => {
     expect(badVariable.status).toBeLessThan(500);
     expect(badVariable.body.errors?.[0].extensions?.code).toBeTruthy();
     // Text PostgreSQL cannot store (U+0000) is refused by the text policy wherever it arrives.
-    const nulId = await post({ query: 'query($id: String!) { agent(id: $id) { name } }', variables: { id: 'a\u0000' } }, headers);
-    expect(nulId.body.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'id' });
+    const nulId = await post({ query: 'query($id: String!) { agent(agentId: $id) { name } }', variables: { id: 'a\u0000' } }, headers);
+    expect(nulId.body.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'agentId' });
   });
 
   it('rejects a cursor from another list (CURSOR_MISMATCH)', async () => {

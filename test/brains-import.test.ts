@@ -93,7 +93,7 @@ describe('legacy Albdruck import', () => {
       evidenceCount: 14,
       snapshotCount: 2,
       truncated: true,
-      importedBy: { kind: 'OPERATOR', id: 'test-operator' },
+      importedBy: { kind: 'OPERATOR', principalId: 'test-operator' },
     });
     expect((read.legacyMigration!.details as { snapshots: { title: string }[] }).snapshots.map((s) => s.title)).toEqual(['Ada likes coffee', 'Ada likes tea']);
     expect(read.revisions).toEqual([expect.objectContaining({ revision: 1, action: 'IMPORTED' })]);

@@ -47,13 +47,13 @@ describe('saving and reading', () => {
       ownership: 'AGENT',
       labels: [],
       deleted: false,
-      createdBy: { kind: 'AGENT', id: 'ada' },
-      updatedBy: { kind: 'AGENT', id: 'ada' },
+      createdBy: { kind: 'AGENT', principalId: 'ada' },
+      updatedBy: { kind: 'AGENT', principalId: 'ada' },
       legacyMigration: null,
     });
     const { brainRead } = await ada.brainRead({ id: memory.id });
     expect(brainRead?.title).toBe('Prefers tabs');
-    expect(brainRead?.revisions).toEqual([expect.objectContaining({ revision: 1, action: 'CREATED', actor: { kind: 'AGENT', id: 'ada' } })]);
+    expect(brainRead?.revisions).toEqual([expect.objectContaining({ revision: 1, action: 'CREATED', actor: { kind: 'AGENT', principalId: 'ada' } })]);
   });
 
   it('enforces the title, content and sourceRefs limits at the boundary and one past it, changing nothing', async () => {
@@ -199,7 +199,7 @@ describe('revision-checked updates and tombstones', () => {
 describe('operator ownership', () => {
   it('operator writes mark the memory operator-owned; the agent can then neither update nor remove it', async () => {
     const saved = await save(server.operator, { agentId: 'ada', title: 'House rule', content: 'Never deploy on Friday.' });
-    expect(saved).toMatchObject({ ownership: 'OPERATOR', agentId: 'ada', createdBy: { kind: 'OPERATOR', id: 'test-operator' } });
+    expect(saved).toMatchObject({ ownership: 'OPERATOR', agentId: 'ada', createdBy: { kind: 'OPERATOR', principalId: 'test-operator' } });
     const update = await ada.brainUpdate({ input: { id: saved.id, expectedRevision: 1, content: 'Deploy whenever.' } });
     expect(update.brainUpdate).toMatchObject({ __typename: 'Forbidden', code: 'OPERATOR_OWNED' });
     const remove = await ada.brainRemove({ input: { id: saved.id, expectedRevision: 1 } });

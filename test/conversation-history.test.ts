@@ -155,10 +155,10 @@ describe('compaction', () => {
       limit: 1_000_000,
     });
     expect(await rejected({ fromPosition: 3, toPosition: 4, summary: '"x"', role: 'r'.repeat(65) })).toMatchObject({ field: 'role', limit: 64 });
-    expect((await requestError(client.compactConversation({ input: { sessionId: 'other', fromPosition: 3, toPosition: 4, summary: '"x"' } }))).code).toBe('session_mismatch');
+    expect((await requestError(client.compactConversation({ input: { sessionId: 'other', fromPosition: 3, toPosition: 4, summary: '"x"' } }))).code).toBe('SESSION_MISMATCH');
     expect((await requestError(client.compactConversation({ input: { agentId: 'ch-edges', fromPosition: 3, toPosition: 4, summary: '"x"' } }))).code).toBe('AGENT_MISMATCH');
     const noSession = await server.client({ agentId: 'ch-bad' });
-    expect((await requestError(noSession.compactConversation({ input: { fromPosition: 3, toPosition: 4, summary: '"x"' } }))).code).toBe('session_required');
+    expect((await requestError(noSession.compactConversation({ input: { fromPosition: 3, toPosition: 4, summary: '"x"' } }))).code).toBe('SESSION_REQUIRED');
     expect((await requestError(server.operator.compactConversation({ input: { sessionId: 'b', fromPosition: 3, toPosition: 4, summary: '"x"' } }))).code).toBe('FORBIDDEN');
     expect((await server.operator.compactConversation({ input: { agentId: 'ch-bad', sessionId: 'never', fromPosition: 1, toPosition: 1, summary: '"x"' } })).compactConversation).toMatchObject({
       __typename: 'NotFound',
@@ -235,7 +235,7 @@ describe('archiving a session', () => {
   it('follows the domain rules: runtime session for agents, any session for operators, bounded reason, NotFound', async () => {
     const client = await server.agentClient('ch-archive-rules', { session: 'mine' });
     await append(client, '{}');
-    expect((await requestError(client.archiveConversationSession({ input: { sessionId: 'theirs' } }))).code).toBe('session_mismatch');
+    expect((await requestError(client.archiveConversationSession({ input: { sessionId: 'theirs' } }))).code).toBe('SESSION_MISMATCH');
     expect((await requestError(client.archiveConversationSession({ input: { agentId: 'ch-archive' } }))).code).toBe('AGENT_MISMATCH');
     expect((await requestError(server.operator.archiveConversationSession({ input: { sessionId: 'mine' } }))).code).toBe('FORBIDDEN');
     const tooLong = (await client.archiveConversationSession({ input: { reason: 'r'.repeat(2001) } })).archiveConversationSession;

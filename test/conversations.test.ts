@@ -60,8 +60,8 @@ describe('conversation originals', () => {
     }
     expect((await client.appendConversationEntry({ input: { payload: '1', role: '' } })).appendConversationEntry).toMatchObject({ field: 'role' });
     const noSession = await server.client({ agentId: 'cv-bad' });
-    expect((await requestError(noSession.appendConversationEntry({ input: { payload: '{}' } }))).code).toBe('session_required');
-    expect((await requestError(noSession.resetConversation({ input: {} }))).code).toBe('session_required');
+    expect((await requestError(noSession.appendConversationEntry({ input: { payload: '{}' } }))).code).toBe('SESSION_REQUIRED');
+    expect((await requestError(noSession.resetConversation({ input: {} }))).code).toBe('SESSION_REQUIRED');
     expect((await requestError(client.appendConversationEntry({ input: { payload: '{}', agentId: 'someone-else' } }))).code).toBe('AGENT_MISMATCH');
     expect((await allOriginals(client, 'bad')).map((o) => o.payload)).toEqual(['{"ok":true}']);
   });
@@ -121,7 +121,7 @@ describe('conversation originals', () => {
   it('keeps the union view read-only and reset scoped to the runtime session', async () => {
     const client = await server.agentClient('cv-rules', { session: 'mine' });
     await append(client, '{}');
-    expect((await requestError(client.resetConversation({ input: { sessionId: 'not-mine' } }))).code).toBe('session_mismatch');
+    expect((await requestError(client.resetConversation({ input: { sessionId: 'not-mine' } }))).code).toBe('SESSION_MISMATCH');
     const operator = await server.client();
     expect((await operator.resetConversation({ input: { agentId: 'cv-rules', sessionId: 'never-used' } })).resetConversation).toMatchObject({
       __typename: 'NotFound',

@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../src/lib/error-codes.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
@@ -30,5 +31,7 @@ describe('docs/errors.md', () => {
     // The seed's lowercase codes are among them.
     expect(documented).toContain('continuity_scope_mismatch');
     expect(documented).toContain('continuity_scope_required');
+    // The schema's enum ErrorCode and the table hold exactly the same codes.
+    expect(Object.keys(ERROR_CODES).sort()).toEqual([...documented].sort());
   });
 });

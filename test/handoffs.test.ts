@@ -67,8 +67,8 @@ describe('sessionWriteHandoff', () => {
   it('fails closed without a session or a scope, and on a differing project', async () => {
     await server.agentClient('ho-ctx');
     const noSession = await server.client({ agentId: 'ho-ctx', scope: 'p' });
-    expect((await requestError(noSession.sessionWriteHandoff({ input: explicitInput() }))).code).toBe('session_required');
-    expect((await requestError(noSession.recordAutomaticHandoff({ input: automaticInput() }))).code).toBe('session_required');
+    expect((await requestError(noSession.sessionWriteHandoff({ input: explicitInput() }))).code).toBe('SESSION_REQUIRED');
+    expect((await requestError(noSession.recordAutomaticHandoff({ input: automaticInput() }))).code).toBe('SESSION_REQUIRED');
     const noScope = await server.client({ agentId: 'ho-ctx', session: 's' });
     expect((await requestError(noScope.sessionWriteHandoff({ input: explicitInput() }))).code).toBe('continuity_scope_required');
     expect((await requestError(noScope.sessionReadHandoff({}))).code).toBe('continuity_scope_required');

@@ -214,11 +214,11 @@ describe('the working-memory and handoff tools', () => {
     expect(read.map((h: { id: string }) => h.id)).toEqual([handoff.id]);
   });
 
-  it('session_write_handoff without a runtime session fails closed with session_required', async () => {
+  it('session_write_handoff without a runtime session fails closed with SESSION_REQUIRED', async () => {
     const noSession = await connectHttp(server.url, aToken, { scope: 'proj-1' });
     try {
       const error = toolFailure(await call(noSession, 'session_write_handoff', { title: 't', goal: 'g', outcome: 'o', body: 'b' }));
-      expect(error.code).toBe('session_required');
+      expect(error.code).toBe('SESSION_REQUIRED');
     } finally {
       await noSession.close();
     }

@@ -30,7 +30,7 @@ describe('createAgent', () => {
     expect(agent.profile.map((d) => [d.kind, d.content, d.revision, d.reference])).toEqual(
       KINDS.map((kind) => [kind, '', 1, `postgres:agent_profile_documents/profile-basic/${kind}`]),
     );
-    expect(agent.profile[0].updatedBy).toEqual({ kind: 'OPERATOR', id: 'test-operator' });
+    expect(agent.profile[0].updatedBy).toEqual({ kind: 'OPERATOR', principalId: 'test-operator' });
   });
 
   it('rejects a duplicate id and a malformed id, creating nothing', async () => {
@@ -124,8 +124,8 @@ describe('updateProfileDocument', () => {
     await server.operator.updateProfileDocument({ input: { agentId: 'profile-history', kind: 'ORIENTATION', content: 'by operator', expectedRevision: 1 } });
     await agentClient.updateProfileDocument({ input: { agentId: 'profile-history', kind: 'ORIENTATION', content: 'by agent', expectedRevision: 2 } });
     const doc = await document(server.operator, 'profile-history', 'ORIENTATION');
-    expect(doc.updatedBy).toEqual({ kind: 'AGENT', id: 'profile-history' });
-    expect(doc.revisions.map((r) => [r.revision, r.content, r.actor.kind, r.actor.id])).toEqual([
+    expect(doc.updatedBy).toEqual({ kind: 'AGENT', principalId: 'profile-history' });
+    expect(doc.revisions.map((r) => [r.revision, r.content, r.actor.kind, r.actor.principalId])).toEqual([
       [3, 'by agent', 'AGENT', 'profile-history'],
       [2, 'by operator', 'OPERATOR', 'test-operator'],
       [1, '', 'OPERATOR', 'test-operator'],
@@ -188,7 +188,7 @@ describe('applyPreferenceLearning', () => {
     expect(preferenceLearning.appliedCount).toBe(1);
     expect(preferenceLearning.lastAppliedRevision).toBe(2);
     expect(preferenceLearning.audit).toHaveLength(1);
-    expect(preferenceLearning.audit[0]).toMatchObject({ kind: 'PREFERENCES', action: 'preference_learning', fromRevision: 1, toRevision: 2, actor: { kind: 'AGENT', id: 'learn-ok' } });
+    expect(preferenceLearning.audit[0]).toMatchObject({ kind: 'PREFERENCES', action: 'preference_learning', fromRevision: 1, toRevision: 2, actor: { kind: 'AGENT', principalId: 'learn-ok' } });
   });
 
   it.each(['preferences.after_document', 'preferences.after_learning_state', 'preferences.after_audit'])(

@@ -115,7 +115,7 @@ describe('SIGTERM on burrow serve', () => {
       const created = await graphql(running, 'mutation { createAgent(input: { id: "sig-agent", name: "sig" }) { __typename } }');
       expect(created.data?.createAgent.__typename).toBe('CreateAgentSuccess');
       // A failing request and a successful one before the signal, for the log checks.
-      await graphql(running, '{ agent(id: "sig-agent") { id } }');
+      await graphql(running, '{ agent(agentId: "sig-agent") { id } }');
 
       const socket = new WebSocket(`ws://127.0.0.1:${running.port}/graphql`, 'graphql-transport-ws');
       const wsClosed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));

@@ -119,7 +119,7 @@ describe('residue', () => {
     const noScope = await server.client({ agentId: 'res-b', session: 's' });
     await expectRequestError(append(noScope, 't'), 'continuity_scope_required');
     const noSession = await server.client({ agentId: 'res-b', scope: 'alpha' });
-    await expectRequestError(append(noSession, 't'), 'continuity_session_required');
+    await expectRequestError(append(noSession, 't'), 'CONTINUITY_SESSION_REQUIRED');
     const scoped = await server.client({ agentId: 'res-b', scope: 'alpha', session: 's' });
     await expectRequestError(
       scoped.tiddleAppendResidue({ input: { turnRef: 't', project: 'beta', excerpts: [{ role: 'user', text: 'x' }] } }),

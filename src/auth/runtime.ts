@@ -18,7 +18,7 @@ export interface RuntimeContext {
 }
 
 export const sessionRequired = () =>
-  new RequestError('session_required', 'this operation needs a runtime session (Burrow-Session header or connectionParams)');
+  new RequestError('SESSION_REQUIRED', 'this operation needs a runtime session (Burrow-Session header or connectionParams)');
 
 function checkLength(value: string | null, what: string) {
   if (value !== null && charLength(value) > RUNTIME_ID_LIMIT) throw badRequest(`the ${what} is longer than ${RUNTIME_ID_LIMIT} characters`);
@@ -40,7 +40,7 @@ export function resolveRuntime(viewer: Viewer | null, input: { agentId?: string 
   };
 }
 
-/** A verb bound to the runtime session fails closed (session_required) without one. */
+/** A verb bound to the runtime session fails closed (SESSION_REQUIRED) without one. */
 export function requireSession(runtime: { sessionId: string | null }): string {
   if (!runtime.sessionId) throw sessionRequired();
   return runtime.sessionId;

@@ -5,7 +5,7 @@
  * `--expires-in`, and revocation that ends the token's open sockets and streams on every instance.
  */
 import { builder } from '../schema/builder.js';
-import { PrincipalKindEnum } from '../domains/agents/agents.graphql.js';
+import { PrincipalKindEnum } from '../schema/actor.js';
 import { NotFoundError, ValidationError } from '../lib/errors.js';
 import { parseLifetime, type TokenRecord } from './tokens.service.js';
 import { requireOperator } from './viewer.js';

@@ -69,15 +69,18 @@ export function pageSize(first: number | null | undefined, max: number, fallback
   return first;
 }
 
-/** Builds a Relay connection from rows fetched with limit + 1. */
-export function toConnection<T>(rows: T[], limit: number, cursorOf: (row: T) => string) {
+/**
+ * Builds a Relay connection from rows fetched with limit + 1. `after` is the cursor the page
+ * started after: a page that starts after a cursor has rows before it (the cursor's own row).
+ */
+export function toConnection<T>(rows: T[], limit: number, cursorOf: (row: T) => string, after: string | null | undefined) {
   const page = rows.slice(0, limit);
   const edges = page.map((node) => ({ node, cursor: cursorOf(node) }));
   return {
     edges,
     pageInfo: {
       hasNextPage: rows.length > limit,
-      hasPreviousPage: false,
+      hasPreviousPage: after != null,
       startCursor: edges[0]?.cursor ?? null,
       endCursor: edges.at(-1)?.cursor ?? null,
     },

@@ -3,9 +3,11 @@
  * (see schema/errors.ts); request-level failures (auth, scope, cursors) become GraphQL errors
  * with `extensions.code`. This file must not import graphql: services throw these.
  */
+import type { ErrorCode } from './error-codes.js';
+
 export class BurrowError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message);

@@ -20,7 +20,7 @@ const INSTRUCTIONS =
   'Burrow keeps your memory. Working memory (memory_working_*) holds operational evidence of the current continuity scope; ' +
   'handoffs (session_*_handoff) carry a session forward; rolling cards (memory_rolling_search) are compact continuity summaries; ' +
   'Brains (brain_*) hold durable saved memories. The runtime chooses your agent, scope, session and conversation. ' +
-  'Failures come back as tool errors with a code (VALIDATION_FAILED, NOT_FOUND, REVISION_CONFLICT, OPERATOR_OWNED, continuity_scope_mismatch, continuity_scope_required, AGENT_MISMATCH, session_required, ...); nothing was changed by a failed call.';
+  'Failures come back as tool errors with a code (VALIDATION_FAILED, NOT_FOUND, REVISION_CONFLICT, OPERATOR_OWNED, continuity_scope_mismatch, continuity_scope_required, AGENT_MISMATCH, SESSION_REQUIRED, ...); nothing was changed by a failed call.';
 
 let published: Tool[] | null = null;
 

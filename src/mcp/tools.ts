@@ -82,7 +82,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Write the session handoff',
     description:
       "Write the explicit handoff of your current session: what you were doing, where it ended and what the next session needs. It replaces this session's earlier handoff; the runtime's automatic handoffs never overwrite it. " +
-      `Needs a runtime session (session_required otherwise). Returns { handoff }. ${SCOPE_NOTE}`,
+      `Needs a runtime session (SESSION_REQUIRED otherwise). Returns { handoff }. ${SCOPE_NOTE}`,
     input: handoffWriteInput,
     readOnly: false,
     run: async (services, viewer, args) => ({ handoff: handoffJson(await services.handoffs.writeExplicit(viewer, args)) }),

@@ -36,3 +36,6 @@ export const builder = new SchemaBuilder<{
 builder.queryType({});
 builder.mutationType({});
 builder.subscriptionType({});
+
+/** The builder's type parameters, for helpers that take refs or field builders. */
+export type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;

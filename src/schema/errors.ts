@@ -1,12 +1,20 @@
 /** The expected-failure members of mutation result unions. */
 import { AlreadyExistsError, BurrowError, ForbiddenError, NotFoundError, RevisionConflictError, ValidationError } from '../lib/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../lib/error-codes.js';
 import { builder } from './builder.js';
+
+export const ErrorCodeEnum = builder.enumType('ErrorCode', {
+  description:
+    'Every code the API answers with: the `code` of a result-union member, and `extensions.code` of a request error. ' +
+    'Upper case, except the two continuity scope codes the continuity contract spells in lower case.',
+  values: Object.fromEntries(Object.entries(ERROR_CODES).map(([code, description]) => [code, { description }])) as Record<ErrorCode, { description: string }>,
+});
 
 export const ErrorInterface = builder.interfaceRef<BurrowError>('Error').implement({
   description: 'An expected failure: nothing was changed',
   fields: (t) => ({
-    message: t.exposeString('message'),
-    code: t.exposeString('code'),
+    message: t.exposeString('message', { description: 'What went wrong, for people; match on `code`, not on this text' }),
+    code: t.field({ type: ErrorCodeEnum, description: 'What went wrong, for programs', resolve: (e) => e.code }),
   }),
 });
 

@@ -1,4 +1,7 @@
-import { builder } from '../../schema/builder.js';
+import type { ObjectRef } from '@pothos/core';
+import { builder, type Types } from '../../schema/builder.js';
+import { connectionType, pageArgs } from '../../schema/connections.js';
+import { ActorRef, PrincipalKindEnum } from '../../schema/actor.js';
 import { WRITE_ERRORS } from '../../schema/errors.js';
 import { AgentEventRef, afterSequence } from '../../schema/events.js';
 import { assertAgentAccess, requireViewer, type Viewer } from '../../auth/viewer.js';
@@ -8,14 +11,6 @@ import { PROFILE_KINDS, type ProfileKind } from './agents.sql.js';
 import { profileReference, type AgentRow, type ProfileDocumentRow, type ProfileRevisionRow } from './agents.service.js';
 
 export const ProfileKindEnum = builder.enumType('ProfileKind', { values: PROFILE_KINDS });
-export const PrincipalKindEnum = builder.enumType('PrincipalKind', { values: ['OPERATOR', 'AGENT'] as const });
-
-const ActorRef = builder.objectRef<{ kind: string; id: string }>('Actor').implement({
-  fields: (t) => ({
-    kind: t.field({ type: PrincipalKindEnum, resolve: (a) => a.kind as 'OPERATOR' | 'AGENT' }),
-    id: t.exposeString('id'),
-  }),
-});
 
 const ProfileRevisionRef = builder.objectRef<ProfileRevisionRow>('ProfileDocumentRevision').implement({
   fields: (t) => ({
@@ -73,6 +68,24 @@ builder.node(AgentRef, {
   }),
 });
 
+const AgentConnection = connectionType(AgentRef, 'Agent', { totalCount: 'Every agent this token sees (an agent token: 1)' });
+
+/**
+ * `agent: Agent!` on a per-agent record type: batched (one statement for every record of a
+ * response level) and not re-authorized, because the record was readable only to a token that
+ * may read its agent.
+ */
+export function addAgentLink<T>(ref: ObjectRef<Types, T>, agentIdOf: (record: T) => string) {
+  builder.objectField(ref, 'agent', (t) =>
+    t.loadable({
+      type: AgentRef,
+      description: 'The agent this record belongs to',
+      load: (ids: string[], ctx) => ctx.services.agents.agentsInOrder(ids),
+      resolve: agentIdOf,
+    }),
+  );
+}
+
 const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
   fields: (t) => ({
     principal: t.field({ type: PrincipalKindEnum, resolve: (v) => v.principal }),
@@ -122,21 +135,25 @@ builder.queryFields((t) => ({
   agent: t.field({
     type: AgentRef,
     nullable: true,
-    args: { id: t.arg.string({ required: true }) },
-    resolve: (_, args, ctx) => ctx.services.agents.getAgent(ctx.viewer, args.id),
+    description: 'One agent by its agent id (`Agent.agentId`); null when there is none. `node(id:)` takes the global `Agent.id`.',
+    args: { agentId: t.arg.string({ required: true, description: 'The agent id, as in every other argument' }) },
+    resolve: (_, args, ctx) => ctx.services.agents.getAgent(ctx.viewer, args.agentId),
   }),
-  agents: t.connection({
-    type: AgentRef,
+  agents: t.field({
+    type: AgentConnection,
     description: 'Newest first. Operators see every agent; an agent token sees only itself.',
+    args: pageArgs(t.arg, 100),
     resolve: async (_, args, ctx) => {
-      if (args.last != null || args.before != null) throw badRequest('agents pages forward only: use first/after');
       const limit = pageSize(args.first, 100, 20);
       // An agent token lists only itself: its cursors belong to its own list, not the operator's.
       const binding = bindingOf('agents', ctx.viewer?.principal === 'AGENT' ? ctx.viewer.agentId : null);
       const position = decodeTimeIdCursor(args.after, binding);
       const after = position && { createdAt: position.at, id: position.id };
       const rows = await ctx.services.agents.listAgents(ctx.viewer, { limit: limit + 1, after });
-      return toConnection(rows, limit, (a) => encodeTimeIdCursor(binding, a.createdAt, a.id));
+      return {
+        ...toConnection(rows, limit, (a) => encodeTimeIdCursor(binding, a.createdAt, a.id), args.after),
+        totalCount: () => ctx.services.agents.countAgents(ctx.viewer),
+      };
     },
   }),
   profileDocument: t.field({

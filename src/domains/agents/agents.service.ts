@@ -102,6 +102,21 @@ export class AgentsService {
     return agent;
   }
 
+  /** For DataLoader: one row per id in order; a missing agent is a NotFound in its place. */
+  async agentsInOrder(ids: readonly string[]): Promise<(AgentRow | NotFoundError)[]> {
+    const rows = await this.agentsByIds(ids);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id) ?? new NotFoundError('agent', id));
+  }
+
+  /** How many agents the token sees: every agent for an operator, its own for an agent. */
+  async countAgents(viewer: Viewer | null): Promise<number> {
+    const v = requireViewer(viewer);
+    if (v.principal === 'AGENT') return 1;
+    const [row] = await this.db.select({ count: sql<number>`count(*)::int` }).from(agents);
+    return row.count;
+  }
+
   async agentsByIds(ids: readonly string[]): Promise<AgentRow[]> {
     return ids.length === 0 ? [] : this.db.select().from(agents).where(inArray(agents.id, [...ids]));
   }

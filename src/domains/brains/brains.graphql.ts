@@ -2,15 +2,13 @@ import { builder } from '../../schema/builder.js';
 import { WRITE_ERRORS } from '../../schema/errors.js';
 import { ForbiddenError, NotFoundError, ValidationError, badRequest } from '../../lib/errors.js';
 import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
-import { PrincipalKindEnum } from '../agents/agents.graphql.js';
+import { ActorRef, type Principal } from '../../schema/actor.js';
 import type { ImportSummary } from './brains.albdruck-import.js';
 import { LIST_PAGE_MAX, listQuery } from './brains.listing.js';
 import type { BrainMemoryRow, BrainRevisionRow, DeletionResult } from './brains.memories.js';
 import type { BrainSearchHit, BrainSearchResult } from './brains.search.js';
 import { brainReadArgs, brainRemoveInput, brainSaveInput, brainSearchArgs, brainUpdateInput } from './brains.inputs.js';
 import { argsFrom, inputFieldsFrom } from '../../schema/inputs.js';
-
-type Principal = 'OPERATOR' | 'AGENT';
 
 const BrainOwnershipEnum = builder.enumType('BrainOwnership', {
   description: 'OPERATOR once an operator wrote the memory: agents can then neither update nor remove it',
@@ -29,12 +27,6 @@ const DeletionStatusEnum = builder.enumType('BrainDeletionStatus', {
   values: ['DELETED', 'NOT_FOUND', 'REVISION_CONFLICT', 'FORBIDDEN', 'INVALID'] as const,
 });
 
-const BrainActorRef = builder.objectRef<{ kind: string; id: string }>('BrainActor').implement({
-  fields: (t) => ({
-    kind: t.field({ type: PrincipalKindEnum, resolve: (a) => a.kind as Principal }),
-    id: t.exposeString('id'),
-  }),
-});
 
 const BrainRevisionRef = builder.objectRef<BrainRevisionRow>('BrainMemoryRevision').implement({
   fields: (t) => ({
@@ -44,7 +36,7 @@ const BrainRevisionRef = builder.objectRef<BrainRevisionRow>('BrainMemoryRevisio
     content: t.exposeString('content'),
     sourceRefs: t.exposeStringList('sourceRefs'),
     ownership: t.field({ type: BrainOwnershipEnum, resolve: (r) => r.ownership as Principal }),
-    actor: t.field({ type: BrainActorRef, resolve: (r) => ({ kind: r.actorKind, id: r.actorId }) }),
+    actor: t.field({ type: ActorRef, resolve: (r) => ({ kind: r.actorKind, id: r.actorId }) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -75,7 +67,7 @@ const BrainLegacyMigrationRef = builder.objectRef<LegacyDetails>('BrainLegacyMig
     operatorCorrected: t.exposeBoolean('operatorCorrected'),
     operatorDeleted: t.exposeBoolean('operatorDeleted'),
     importedAt: t.field({ type: 'DateTime', resolve: (d) => new Date(d.importedAt) }),
-    importedBy: t.field({ type: BrainActorRef, resolve: (d) => d.importedBy }),
+    importedBy: t.field({ type: ActorRef, resolve: (d) => d.importedBy }),
     truncated: t.boolean({ description: 'Title, content or source references were cut to the Brains limits; the legacy tables keep the original', resolve: (d) => d.truncated.title || d.truncated.content || d.truncated.sourceRefs }),
     evidenceCount: t.int({ resolve: (d) => d.evidence.length }),
     snapshotCount: t.int({ resolve: (d) => d.snapshots.length }),
@@ -94,8 +86,8 @@ export const BrainMemoryRef = builder.objectRef<BrainMemoryRow>('BrainMemory').i
     revision: t.exposeInt('revision'),
     ownership: t.field({ type: BrainOwnershipEnum, resolve: (m) => m.ownership as Principal }),
     labels: t.stringList({ resolve: (m) => (m.label ? [m.label] : []) }),
-    createdBy: t.field({ type: BrainActorRef, resolve: (m) => ({ kind: m.createdByKind, id: m.createdById }) }),
-    updatedBy: t.field({ type: BrainActorRef, resolve: (m) => ({ kind: m.updatedByKind, id: m.updatedById }) }),
+    createdBy: t.field({ type: ActorRef, resolve: (m) => ({ kind: m.createdByKind, id: m.createdById }) }),
+    updatedBy: t.field({ type: ActorRef, resolve: (m) => ({ kind: m.updatedByKind, id: m.updatedById }) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     deleted: t.boolean({ description: 'True only on the result of a removal (removed memories are hidden everywhere else)', resolve: (m) => m.deletedAt !== null }),
@@ -221,7 +213,7 @@ builder.queryFields((t) => ({
       const position = decodeTimeIdCursor(args.after, binding);
       const after = position && { createdAt: position.at, id: position.id };
       const rows = await ctx.services.brains.list(ctx.viewer, { agentId: args.agentId, query, limit: limit + 1, after });
-      return toConnection(rows, limit, (m) => encodeTimeIdCursor(binding, m.createdAt, m.id));
+      return toConnection(rows, limit, (m) => encodeTimeIdCursor(binding, m.createdAt, m.id), args.after);
     },
   }),
   brainEmbeddingStatus: t.field({

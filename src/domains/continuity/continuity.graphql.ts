@@ -167,7 +167,7 @@ builder.queryFields((t) => ({
       const position = decodeTimeIdCursor(args.after, binding);
       const after = position && { createdAt: position.at, runId: position.id };
       const { rows } = await ctx.services.continuity.listRuns(ctx.viewer, { agentId: args.agentId, states, limit: limit + 1, after });
-      return toConnection(rows, limit, (r) => encodeTimeIdCursor(binding, r.createdAt, r.runId));
+      return toConnection(rows, limit, (r) => encodeTimeIdCursor(binding, r.createdAt, r.runId), args.after);
     },
   }),
   continuityOwners: t.field({

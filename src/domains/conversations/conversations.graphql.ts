@@ -179,7 +179,7 @@ builder.queryFields((t) => ({
         afterPosition,
         limit: limit + 1,
       });
-      return toConnection(rows, limit, (o) => encodeCursor(binding, [o.position]));
+      return toConnection(rows, limit, (o) => encodeCursor(binding, [o.position]), args.after);
     },
   }),
   conversationHistory: t.connection({
@@ -194,7 +194,7 @@ builder.queryFields((t) => ({
       const binding = bindingOf('conversationHistory', agentKey, args.sessionId);
       const afterHistoryPosition = decodePositionCursor(args.after, binding);
       const { rows } = await ctx.services.conversations.history(ctx.viewer, { agentId: args.agentId, sessionId: args.sessionId, afterHistoryPosition, limit: limit + 1 });
-      return toConnection(rows, limit, (o) => encodeCursor(binding, [o.historyPosition]));
+      return toConnection(rows, limit, (o) => encodeCursor(binding, [o.historyPosition]), args.after);
     },
   }),
   conversationSessions: t.connection({
@@ -213,7 +213,7 @@ builder.queryFields((t) => ({
       const binding = bindingOf('conversationSessions', agentKey, archived);
       const after = newestFirstKey(decodeCursor(args.after, binding), false);
       const { rows } = await ctx.services.conversations.sessions(ctx.viewer, { agentId: args.agentId, archived, after, limit: limit + 1 });
-      return toConnection(rows, limit, (s) => encodeCursor(binding, [s.micros, s.sessionId]));
+      return toConnection(rows, limit, (s) => encodeCursor(binding, [s.micros, s.sessionId]), args.after);
     },
   }),
   conversationSession: t.field({
@@ -267,7 +267,7 @@ builder.queryFields((t) => ({
         after,
         limit: limit + 1,
       });
-      return toConnection(rows, limit, (o) => encodeCursor(binding, [o.micros, o.sessionId, o.position]));
+      return toConnection(rows, limit, (o) => encodeCursor(binding, [o.micros, o.sessionId, o.position]), args.after);
     },
   }),
   conversationArchives: t.field({
@@ -320,7 +320,7 @@ builder.mutationFields((t) => ({
   appendConversationEntry: t.field({
     type: ConversationOriginalRef,
     description:
-      'Appends an original to the runtime session (Burrow-Session; session_required without it). Appends to one session are serialized by its row lock. An archived session refuses it (ConversationSessionArchived).',
+      'Appends an original to the runtime session (Burrow-Session; SESSION_REQUIRED without it). Appends to one session are serialized by its row lock. An archived session refuses it (ConversationSessionArchived).',
     errors: { types: SESSION_WRITE_ERRORS, dataField: { name: 'entry' } },
     args: { input: t.arg({ type: AppendConversationEntryInput, required: true }) },
     resolve: (_, { input }, ctx) => ctx.services.conversations.append(ctx.viewer, input),

@@ -530,7 +530,7 @@ export class ConversationsService {
     if (viewer.principal === 'AGENT') {
       const current = requireSession(viewer);
       if (requested != null && requested !== current) {
-        throw new RequestError('session_mismatch', `requested session "${requested}" differs from the runtime session "${current}"`);
+        throw new RequestError('SESSION_MISMATCH', `requested session "${requested}" differs from the runtime session "${current}"`);
       }
       return current;
     }

@@ -94,7 +94,7 @@ const handoffFields = (name: string, description: string) =>
     description,
     fields: (t) => inputFieldsFrom(t, handoffWriteInput, { sourceRefs: HandoffSourceRefInput }),
   });
-const SessionWriteHandoffInput = handoffFields('SessionWriteHandoffInput', 'An explicit handoff for the runtime agent and session (session_required without a Burrow-Session)');
+const SessionWriteHandoffInput = handoffFields('SessionWriteHandoffInput', 'An explicit handoff for the runtime agent and session (SESSION_REQUIRED without a Burrow-Session)');
 const RecordAutomaticHandoffInput = handoffFields('RecordAutomaticHandoffInput', "The runtime's automatic handoff for its current session");
 
 builder.mutationFields((t) => ({

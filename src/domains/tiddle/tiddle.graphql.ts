@@ -170,7 +170,7 @@ builder.queryFields((t) => ({
       const position = decodeTimeIdCursor(args.after, binding);
       const after = position && { updatedAt: position.at, cardId: position.id };
       const rows = await ctx.services.tiddle.listCards(viewer, agentId, project, { limit: limit + 1, after });
-      return toConnection(rows, limit, (c) => encodeTimeIdCursor(binding, c.updatedAt, c.cardId));
+      return toConnection(rows, limit, (c) => encodeTimeIdCursor(binding, c.updatedAt, c.cardId), args.after);
     },
   }),
   memoryRollingSearch: t.field({

@@ -49,7 +49,7 @@ export async function appendResidue(
   if (charLength(project) > 200 || project.includes(NUL)) {
     throw new ValidationError('project', 'a continuity scope is 1 to 200 characters without NUL', 200);
   }
-  if (!v.sessionId) throw new RequestError('continuity_session_required', 'residue belongs to a session: send the Burrow-Session header');
+  if (!v.sessionId) throw new RequestError('CONTINUITY_SESSION_REQUIRED', 'residue belongs to a session: send the Burrow-Session header');
   const turnRef = input.turnRef.trim();
   assertCleanText('turnRef', turnRef);
   if (turnRef.length < 1 || charLength(turnRef) > RESIDUE_REFERENCE_LIMIT) {

@@ -83,7 +83,7 @@ builder.queryFields((t) => ({
       const position = decodeTimeIdCursor(args.after, binding);
       const after = position && { createdAt: position.at, id: position.id };
       const { rows } = await ctx.services.working.list(ctx.viewer, { ...args, limit: limit + 1, after });
-      return toConnection(rows, limit, (r) => encodeTimeIdCursor(binding, r.createdAt, r.id));
+      return toConnection(rows, limit, (r) => encodeTimeIdCursor(binding, r.createdAt, r.id), args.after);
     },
   }),
   workingRecord: t.field({

@@ -1,0 +1,51 @@
+/**
+ * Connections page forward only: `first` and `after`, nothing that would then be refused. Each
+ * node type has one `<Type>Connection` and `<Type>Edge`, shared by the root field and the
+ * Agent's nested field, so clients cache and reuse one shape. `totalCount` is offered where
+ * counting is one cheap indexed statement; the resolver passes it as a thunk so a query that
+ * does not select it does not pay for it.
+ */
+import type { ObjectRef } from '@pothos/core';
+import { builder, type Types } from './builder.js';
+type ArgBuilder = PothosSchemaTypes.FieldBuilder<Types, unknown>['arg'];
+
+/** The page arguments of every connection (and of every other paged list). */
+export function pageArgs(arg: ArgBuilder, max: number, fallback = Math.min(20, max)) {
+  return {
+    first: arg.int({ required: false, description: `How many to return: 1 to ${max}; ${fallback} when absent` }),
+    after: arg.string({ required: false, description: 'The `endCursor` of the previous page; the first page when absent' }),
+  };
+}
+
+/** What a connection resolver returns: toConnection(...) plus, where offered, a count. */
+export interface CountedConnection {
+  totalCount?: () => Promise<number> | number;
+}
+
+export function connectionType<Node extends ObjectRef<Types, unknown, unknown>>(
+  node: Node,
+  name: string,
+  options: { totalCount?: string } = {},
+) {
+  return builder.connectionObject(
+    {
+      name: `${name}Connection`,
+      type: node,
+      description: `A forward-only page of ${name} (first/after)`,
+      fields: (t) => {
+        const fields: Record<string, ReturnType<typeof t.int>> = {};
+        if (!options.totalCount) return fields;
+        fields.totalCount = t.int({
+            description: options.totalCount,
+            resolve: async (connection) => {
+              const count = (connection as CountedConnection).totalCount;
+              if (!count) throw new Error(`${name}Connection.totalCount: the resolver gave no count`);
+              return count();
+            },
+          });
+        return fields;
+      },
+    },
+    { name: `${name}Edge`, description: `One ${name} and its cursor` },
+  );
+}
