@@ -47,6 +47,7 @@ const NO_AGENT: Record<string, string> = {
   'mutation deleteMcpConnection': 'operators only (OPERATORS_ONLY below)',
   'mutation exportConfiguration': 'operators only: every agent and setting (OPERATORS_ONLY below)',
   'mutation importConfiguration': 'operators only: writes any agent and setting (OPERATORS_ONLY below)',
+  'subscription operatorEvents': 'operators only: every agent\'s events (FORBIDDEN for agent tokens in operator-events.test.ts)',
 };
 /** Root fields without an agent that act on every agent or none: an agent token is refused. */
 const OPERATORS_ONLY: Record<string, Outcome> = {

@@ -121,9 +121,9 @@ describe('legacy Albdruck import', () => {
     // Live imports are announced to dashboards; tombstone imports are not visible changes.
     const events = await take(server.operator.brainEvents({ agentId: 'ada', after: before!.lastEventSequence }), 3);
     expect(events.map((e) => [e.agentEvents.type, e.agentEvents.subjectId])).toEqual([
-      ['brain.created', k1.id],
-      ['brain.created', k4.id],
-      ['brain.created', k8.id],
+      ['BRAIN_CREATED', k1.id],
+      ['BRAIN_CREATED', k4.id],
+      ['BRAIN_CREATED', k8.id],
     ]);
   });
 

@@ -455,9 +455,9 @@ describe('events', () => {
     // Replay from `start` delivers exactly what the live stream delivered, in sequence order.
     const items = await take(server.operator.brainEvents({ agentId: agent, after: start }), 3);
     expect(items.map(({ agentEvents: e }) => [e.sequence, e.stream, e.type, e.subjectId, (e.payload as { revision: number }).revision])).toEqual([
-      [start + 1, 'brain', 'brain.created', m.id, 1],
-      [start + 2, 'brain', 'brain.updated', m.id, 2],
-      [start + 3, 'brain', 'brain.removed', m.id, 3],
+      [start + 1, 'BRAIN', 'BRAIN_CREATED', m.id, 1],
+      [start + 2, 'BRAIN', 'BRAIN_UPDATED', m.id, 2],
+      [start + 3, 'BRAIN', 'BRAIN_REMOVED', m.id, 3],
     ]);
   });
 });

@@ -63,7 +63,7 @@ describe('the state diagram', () => {
       { runId: 'run-1', from: 'RUNNING', to: 'FINALIZING', generation: 1, ownerId: owner.ownerId, reason: 'finalizing', position: 2 },
       { runId: 'run-1', from: 'FINALIZING', to: 'COMPLETED', generation: 1, ownerId: owner.ownerId, reason: 'completed', position: 3 },
     ]);
-    expect(events.every((e) => e.continuityEvents.stream === 'continuity' && e.continuityEvents.subjectId === 'run-1')).toBe(true);
+    expect(events.every((e) => e.continuityEvents.stream === 'CONTINUITY' && e.continuityEvents.subjectId === 'run-1')).toBe(true);
     await owner.close();
   });
 

@@ -476,13 +476,13 @@ describe('events', () => {
     expect(events.map((e) => [e.sequence, e.stream, e.type, e.subjectId, e.payload])).toEqual([
       [
         start + 1,
-        'conversation',
-        'conversation.compacted',
+        'CONVERSATION',
+        'CONVERSATION_COMPACTED',
         'conversation:s',
         { sessionId: 's', generation: 1, entryCount: 2, firstPosition: 1, lastPosition: 2, summaryEntryId: compaction.summary.entryId, summaryPosition: 3 },
       ],
-      [start + 2, 'conversation', 'conversation.archived', 'conversation:s', { sessionId: 's', reason: 'why' }],
-      [start + 3, 'conversation', 'conversation.unarchived', 'conversation:s', { sessionId: 's' }],
+      [start + 2, 'CONVERSATION', 'CONVERSATION_ARCHIVED', 'conversation:s', { sessionId: 's', reason: 'why' }],
+      [start + 3, 'CONVERSATION', 'CONVERSATION_UNARCHIVED', 'conversation:s', { sessionId: 's' }],
     ]);
     expect(await lastSequence('ch-events')).toBe(start + 3);
   });

@@ -169,8 +169,8 @@ describe('conversation originals', () => {
     await client.resetConversation({ input: {} });
     const events = (await take(client.agentEvents({ agentId: 'cv-events', after: 1 }), 2)).map((e) => e.agentEvents);
     expect(events.map((e) => [e.sequence, e.type, e.subjectId])).toEqual([
-      [2, 'conversation.appended', entry.reference],
-      [3, 'conversation.reset', 'conversation:s'],
+      [2, 'CONVERSATION_APPENDED', entry.reference],
+      [3, 'CONVERSATION_RESET', 'conversation:s'],
     ]);
   });
 });

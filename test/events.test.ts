@@ -30,8 +30,8 @@ describe('agentEvents', () => {
     const events = await stream.waitFor(2);
     await stream.stop();
     expect(events.map((e) => [e.agentEvents.sequence, e.agentEvents.type, e.agentEvents.payload])).toEqual([
-      [2, 'profile.updated', { kind: 'SOUL', revision: 2, reason: 'updated', actor: 'OPERATOR' }],
-      [3, 'profile.updated', { kind: 'SOUL', revision: 3, reason: 'updated', actor: 'OPERATOR' }],
+      [2, 'PROFILE_UPDATED', { kind: 'SOUL', revision: 2, reason: 'updated', actor: 'OPERATOR' }],
+      [3, 'PROFILE_UPDATED', { kind: 'SOUL', revision: 3, reason: 'updated', actor: 'OPERATOR' }],
     ]);
     expect(events[0].agentEvents.subjectId).toBe('postgres:agent_profile_documents/ev-live/SOUL');
   });
@@ -56,8 +56,8 @@ describe('agentEvents', () => {
     await update('ev-zero', 'x', 1);
     const all = await take(server.operator.agentEvents({ agentId: 'ev-zero', after: 0 }), 2);
     expect(all.map((e) => [e.agentEvents.sequence, e.agentEvents.type])).toEqual([
-      [1, 'agent.created'],
-      [2, 'profile.updated'],
+      [1, 'AGENT_CREATED'],
+      [2, 'PROFILE_UPDATED'],
     ]);
   });
 
@@ -95,7 +95,7 @@ describe('agentEvents', () => {
     let text = '';
     while (!text.includes('"sequence":2')) text += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
-    expect(text).toContain('{"data":{"agentEvents":{"sequence":1,"type":"agent.created"}}}');
+    expect(text).toContain('{"data":{"agentEvents":{"sequence":1,"type":"AGENT_CREATED"}}}');
   });
 });
 
@@ -126,7 +126,7 @@ describe('sequences across pruning', () => {
 
     await update('ev-pruned', 'three', 3);
     const replayed = await take(server.operator.agentEvents({ agentId: 'ev-pruned', after: 0 }), 1);
-    expect(replayed.map((e) => [e.agentEvents.sequence, e.agentEvents.type])).toEqual([[4, 'profile.updated']]);
+    expect(replayed.map((e) => [e.agentEvents.sequence, e.agentEvents.type])).toEqual([[4, 'PROFILE_UPDATED']]);
     expect(await lastEventSequence('ev-pruned')).toBe(4);
 
     const live = collect(server.operator.agentEvents({ agentId: 'ev-pruned', after: 4 }));

@@ -156,7 +156,7 @@ describe.skipIf(!onRealServer)(`database faults (${NEEDS_REAL_SERVER})`, () => {
     const saved = await clients.get(agentId)!.brainSave({ input: { agentId, title: 'after the cut', content: 'heard live' } });
     expect(saved.brainSave.__typename).toBe('BrainSaveSuccess');
     const [event] = await after.waitFor(1);
-    expect(event.agentEvents).toMatchObject({ sequence: Number(agent.last) + 1, type: 'brain.created' });
+    expect(event.agentEvents).toMatchObject({ sequence: Number(agent.last) + 1, type: 'BRAIN_CREATED' });
     await after.stop();
   });
 

@@ -278,9 +278,9 @@ describe('sessionReadHandoff', () => {
     handoff(await writeExplicit(client, explicitInput({ title: 'second' })));
     const events = (await take(client.agentEvents({ agentId: 'ho-events', after: 0 }), 3)).map((e) => e.agentEvents);
     expect(events.map((e) => [e.stream, e.type, e.subjectId, (e.payload as { revision?: number }).revision ?? null])).toEqual([
-      ['profile', 'agent.created', 'ho-events', null],
-      ['handoff', 'handoff.written', h.id, 1],
-      ['handoff', 'handoff.written', h.id, 2],
+      ['PROFILE', 'AGENT_CREATED', 'ho-events', null],
+      ['HANDOFF', 'HANDOFF_WRITTEN', h.id, 1],
+      ['HANDOFF', 'HANDOFF_WRITTEN', h.id, 2],
     ]);
     expect(events.map((e) => e.sequence)).toEqual([1, 2, 3]);
   });

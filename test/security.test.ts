@@ -252,7 +252,7 @@ describe('trusted documents (BURROW_TRUSTED_DOCUMENTS=agents)', () => {
       expect((await agent.viewer({}, { transport: 'ws' })).viewer).toMatchObject({ principal: 'AGENT' });
       const events = agent.agentEvents({ agentId: 'sec-a', after: 0 });
       const [first] = await take(events, 1);
-      expect(first.agentEvents.type).toBe('agent.created');
+      expect(first.agentEvents.type).toBe('AGENT_CREATED');
     } finally {
       await agent.close();
     }

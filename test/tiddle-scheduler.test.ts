@@ -48,7 +48,7 @@ describe('scheduler start', () => {
       const second = await startServer({ database, clock, config: tiddleConfig(true) });
       try {
         const [event] = await take(second.operator.tiddleStatusEvents({ agentId: 'boot-a', after: 0 }), 1);
-        expect(event.tiddleStatusEvents).toMatchObject({ type: 'tiddle.pass.succeeded', project: 'alpha' });
+        expect(event.tiddleStatusEvents).toMatchObject({ type: 'TIDDLE_PASS_SUCCEEDED', project: 'alpha' });
         expect(clock.now().toISOString()).toBe('2026-06-01T16:00:00.000Z');
         const status = (await second.operator.tiddleStatus({ agentId: 'boot-a' })).tiddleStatus;
         expect(status.schedulerEnabled).toBe(true);
@@ -141,11 +141,11 @@ describe.skipIf(!onRealServer)(`several instances (${NEEDS_REAL_SERVER})`, () =>
       }
 
       const status = await statusEvents.waitFor(10);
-      const passEvents = status.filter((e) => e.tiddleStatusEvents.type === 'tiddle.pass.succeeded');
+      const passEvents = status.filter((e) => e.tiddleStatusEvents.type === 'TIDDLE_PASS_SUCCEEDED');
       expect(passEvents.map((e) => e.tiddleStatusEvents.project).sort()).toEqual(scopes);
-      expect(status.filter((e) => e.tiddleStatusEvents.type === 'tiddle.synthesis.succeeded').length).toBe(1);
+      expect(status.filter((e) => e.tiddleStatusEvents.type === 'TIDDLE_SYNTHESIS_SUCCEEDED').length).toBe(1);
       const [created] = await cardEvents.waitFor(1);
-      expect(created.rollingCardEvents).toMatchObject({ type: 'rolling_card.created', project: 'scope-0', payload: { title: 'Card scope-0' } });
+      expect(created.rollingCardEvents).toMatchObject({ type: 'ROLLING_CARD_CREATED', project: 'scope-0', payload: { title: 'Card scope-0' } });
 
       // Ticking again at the same time on every instance does nothing more.
       const again = (await Promise.all(instances.map((i) => i.app.services.tiddle.scheduler.tick()))).flat().filter((o) => o.agentId === agentId);

@@ -440,8 +440,8 @@ describe('atomic commit', () => {
       // (the agent's first synthesis of the date runs after the failed pass, on its own)
       const events = await take(server.operator.agentEvents({ agentId, after: seqBefore }), 2);
       expect(events.map((e) => [e.agentEvents.stream, e.agentEvents.type])).toEqual([
-        ['tiddle_status', 'tiddle.pass.failed'],
-        ['tiddle_status', 'tiddle.synthesis.succeeded'],
+        ['TIDDLE_STATUS', 'TIDDLE_PASS_FAILED'],
+        ['TIDDLE_STATUS', 'TIDDLE_SYNTHESIS_SUCCEEDED'],
       ]);
 
       server.clock.advance(5 * 60_000);
@@ -611,7 +611,7 @@ describe('cards: TTL, search and ambient assembly', () => {
     const expiredOutcome = mine(await tick(), agentId).filter((o) => o.kind === 'pass');
     expect(expiredOutcome.map((o) => o.expired)).toEqual([[card.cardId]]);
     const events = await take(server.operator.rollingCardEvents({ agentId, project: 'alpha', after: seq }), 1);
-    expect(events[0].rollingCardEvents).toMatchObject({ type: 'rolling_card.expired', project: 'alpha', subjectId: `alpha/${card.cardId}` });
+    expect(events[0].rollingCardEvents).toMatchObject({ type: 'ROLLING_CARD_EXPIRED', project: 'alpha', subjectId: `alpha/${card.cardId}` });
     // A marked card stays filtered even if the TTL is raised again.
     await server.operator.setTiddleCardTtl({ input: { agentId, days: 365 } });
     expect(await cards(agentId, 'alpha')).toEqual([]);
@@ -686,20 +686,20 @@ describe('subscriptions', () => {
     await server.operator.tiddleRunPass({ agentId });
 
     const replayed = await take(alpha.rollingCardEvents({ agentId, project: 'alpha', after: 0 }), 1);
-    expect(replayed.map((e) => [e.rollingCardEvents.type, e.rollingCardEvents.project])).toEqual([['rolling_card.created', 'alpha']]);
+    expect(replayed.map((e) => [e.rollingCardEvents.type, e.rollingCardEvents.project])).toEqual([['ROLLING_CARD_CREATED', 'alpha']]);
     const status = collect(server.operator.tiddleStatusEvents({ agentId, after: 0 }));
     const live = collect(alpha.rollingCardEvents({ agentId, project: 'alpha', after: replayed[0].rollingCardEvents.sequence }));
     const statusReplay = await status.waitFor(2);
     expect(statusReplay.map((e) => [e.tiddleStatusEvents.type, e.tiddleStatusEvents.project]).sort()).toEqual([
-      ['tiddle.pass.succeeded', 'alpha'],
-      ['tiddle.pass.succeeded', 'beta'],
+      ['TIDDLE_PASS_SUCCEEDED', 'alpha'],
+      ['TIDDLE_PASS_SUCCEEDED', 'beta'],
     ]);
 
     await append(alpha, 'x3');
     await append(beta, 'y3');
     await server.operator.tiddleRunPass({ agentId });
     const [created] = await live.waitFor(1);
-    expect(created.rollingCardEvents).toMatchObject({ type: 'rolling_card.created', project: 'alpha', payload: { title: 'Card alpha 3', agentId, project: 'alpha' } });
+    expect(created.rollingCardEvents).toMatchObject({ type: 'ROLLING_CARD_CREATED', project: 'alpha', payload: { title: 'Card alpha 3', agentId, project: 'alpha' } });
     await status.waitFor(4);
     // (not stopped explicitly: the clients close with the server)
     expect(live.items.every((e) => e.rollingCardEvents.project === 'alpha')).toBe(true);

@@ -88,7 +88,7 @@ describe('revokeApiToken', () => {
     try {
       // Open: the replay from sequence 0 has delivered the first event.
       const events = agent.agentEvents({ agentId: 'tapi-a', after: 0 })[Symbol.asyncIterator]();
-      expect((await events.next()).value?.agentEvents.type).toBe('agent.created');
+      expect((await events.next()).value?.agentEvents.type).toBe('AGENT_CREATED');
       const ended = events.next().then(
         (next) => (next.done ? 'ended' : `event ${next.value.agentEvents.type}`),
         () => 'ended',

@@ -340,11 +340,11 @@ describe('events', () => {
     record(await write(client, base({ id: r.id, expectedRevision: 2, title: 'evented', content: 'changed' }))); // unchanged: no event
     await client.resolveWorkingRecord({ input: { id: r.id, expectedRevision: 2 } });
     const events = (await take(client.agentEvents({ agentId: 'wm-events', after: 0 }), 4)).map((e) => e.agentEvents);
-    const working = events.filter((e) => e.stream === 'working');
+    const working = events.filter((e) => e.stream === 'WORKING');
     expect(working.map((e) => [e.type, e.subjectId, e.project, (e.payload as { revision: number }).revision])).toEqual([
-      ['working.created', r.id, 'ev', 1],
-      ['working.updated', r.id, 'ev', 2],
-      ['working.resolved', r.id, 'ev', 3],
+      ['WORKING_CREATED', r.id, 'ev', 1],
+      ['WORKING_UPDATED', r.id, 'ev', 2],
+      ['WORKING_RESOLVED', r.id, 'ev', 3],
     ]);
     const sequences = events.map((e) => e.sequence);
     expect(sequences).toEqual([...sequences].sort((a, b) => a - b));

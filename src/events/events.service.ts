@@ -3,6 +3,7 @@ import type { Db, DbOrTx } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { NotFoundError } from '../lib/errors.js';
 import { agentEvents } from './events.sql.js';
+import type { OperatorPosition } from './operator-cursor.js';
 
 export const EVENTS_CHANNEL = 'burrow_events';
 
@@ -31,7 +32,7 @@ export async function appendEvent(tx: DbOrTx, clock: Clock, event: NewEvent): Pr
     sql`UPDATE agents SET last_event_sequence = last_event_sequence + 1 WHERE id = ${event.agentId} RETURNING last_event_sequence AS seq`,
   );
   if (bumped.rows.length === 0) throw new NotFoundError('Agent', event.agentId);
-  const row: AgentEventRow = {
+  const row: Omit<AgentEventRow, 'txId'> = {
     agentId: event.agentId,
     sequence: Number(bumped.rows[0].seq),
     stream: event.stream,
@@ -41,9 +42,9 @@ export async function appendEvent(tx: DbOrTx, clock: Clock, event: NewEvent): Pr
     payload: event.payload,
     occurredAt: clock.now(),
   };
-  await tx.insert(agentEvents).values(row);
+  const [{ txId }] = await tx.insert(agentEvents).values(row).returning({ txId: agentEvents.txId });
   await tx.execute(sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${`${event.agentId}:${row.sequence}`})`);
-  return row;
+  return { ...row, txId };
 }
 
 export interface EventQuery {
@@ -77,4 +78,48 @@ export async function latestSequence(db: Db, agentId: string): Promise<number> {
 export async function pruneEvents(db: Db, olderThan: Date): Promise<number> {
   const deleted = await db.delete(agentEvents).where(lt(agentEvents.occurredAt, olderThan)).returning({ s: agentEvents.sequence });
   return deleted.length;
+}
+
+export interface OperatorEventQuery {
+  /** Events after this position; null: from the oldest transaction still running. */
+  after: OperatorPosition | null;
+  /** Without `after`: only events of transactions not yet committed in this snapshot (see startingSnapshot). */
+  notIn?: string | null;
+  agentIds?: readonly string[] | null;
+  streams?: readonly EventStream[] | null;
+  limit: number;
+}
+
+/**
+ * Events of every agent in (tx_id, agent_id, sequence) order, only from transactions older than
+ * every transaction still running, so a later read never finds an event behind a position it
+ * already returned (see operator-cursor.ts).
+ */
+export async function readOperatorEvents(db: Db, query: OperatorEventQuery): Promise<AgentEventRow[]> {
+  const conditions = [sql`${agentEvents.txId} < pg_snapshot_xmin(pg_current_snapshot())`];
+  if (query.notIn) {
+    conditions.push(sql`${agentEvents.txId} >= pg_snapshot_xmin(${query.notIn}::pg_snapshot)`);
+    conditions.push(sql`NOT pg_visible_in_snapshot(${agentEvents.txId}, ${query.notIn}::pg_snapshot)`);
+  }
+  if (query.after) {
+    conditions.push(sql`(${agentEvents.txId}, ${agentEvents.agentId}, ${agentEvents.sequence}) > (${query.after.txId}::xid8, ${query.after.agentId}, ${query.after.sequence})`);
+  }
+  if (query.agentIds) conditions.push(inArray(agentEvents.agentId, [...query.agentIds]));
+  if (query.streams) conditions.push(inArray(agentEvents.stream, [...query.streams]));
+  return db
+    .select()
+    .from(agentEvents)
+    .where(and(...conditions))
+    .orderBy(asc(agentEvents.txId), asc(agentEvents.agentId), asc(agentEvents.sequence))
+    .limit(query.limit);
+}
+
+/**
+ * "Now" for a stream without a cursor: a snapshot. Events of transactions it sees as committed
+ * are the past; every other event (a transaction running at that moment or a later one) is
+ * delivered, so nothing that commits after the call is missed and nothing before is repeated.
+ */
+export async function startingSnapshot(db: Db): Promise<string> {
+  const result = await db.execute<{ snapshot: string }>(sql`SELECT pg_current_snapshot()::text AS snapshot`);
+  return result.rows[0].snapshot;
 }

@@ -1,6 +1,10 @@
-import { bigint, index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, customType, index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { timestamptz } from '../db/columns.js';
 import { belongsToAgent } from '../domains/agents/agents.sql.js';
+
+/** A PostgreSQL transaction id (xid8), read as its decimal text: it outgrows a JS number. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
 
 /**
  * The per-agent event log. `sequence` is allocated under the agent's lock (agents row), so
@@ -18,11 +22,14 @@ export const agentEvents = pgTable(
     project: text('project'),
     payload: jsonb('payload').notNull(),
     occurredAt: timestamptz('occurred_at').notNull(),
+    /** The writing transaction: orders events across agents (src/events/operator-cursor.ts). */
+    txId: xid8('tx_id').notNull().default(sql`pg_current_xact_id()`),
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.sequence] }),
     belongsToAgent('agent_events', t.agentId),
     index('agent_events_stream_idx').on(t.agentId, t.stream, t.sequence),
     index('agent_events_occurred_idx').on(t.occurredAt),
+    index('agent_events_tx_idx').on(t.txId, t.agentId, t.sequence),
   ],
 );

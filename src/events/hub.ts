@@ -43,6 +43,8 @@ export interface HubObserver {
 
 export class EventHub {
   private readonly waiters = new Map<string, Set<Waiter>>();
+  /** Woken by every notification of any agent, and after a reconnect (the operator stream). */
+  private readonly anyAgent = new Set<() => void>();
   private unlisten: (() => Promise<void>) | null = null;
   private generation = 0;
   private stopped = true;
@@ -94,6 +96,7 @@ export class EventHub {
         const agentId = payload.slice(0, payload.lastIndexOf(':'));
         const now = performance.now();
         for (const waiter of this.waiters.get(agentId) ?? []) this.wake(waiter, now);
+        for (const listener of this.anyAgent) listener();
       },
       (error) => {
         if (generation !== this.generation) return;
@@ -144,7 +147,14 @@ export class EventHub {
     this.reconnectTimer.unref?.();
   }
 
+  /** Calls `listener` on every event notification of any agent and after LISTEN recovers; returns the unsubscribe. */
+  onAnyEvent(listener: () => void): () => void {
+    this.anyAgent.add(listener);
+    return () => this.anyAgent.delete(listener);
+  }
+
   private wakeAll(notifiedAt: number | null | false) {
+    for (const listener of this.anyAgent) listener();
     for (const set of this.waiters.values()) for (const waiter of set) this.wake(waiter, notifiedAt === false ? null : notifiedAt);
   }
 

@@ -5,7 +5,7 @@
  * counting is one cheap indexed statement; the resolver passes it as a thunk so a query that
  * does not select it does not pay for it.
  */
-import type { ObjectRef } from '@pothos/core';
+import type { InterfaceRef, ObjectRef } from '@pothos/core';
 import { builder, type Types } from './builder.js';
 type ArgBuilder = PothosSchemaTypes.FieldBuilder<Types, unknown>['arg'];
 
@@ -22,7 +22,7 @@ export interface CountedConnection {
   totalCount?: () => Promise<number> | number;
 }
 
-export function connectionType<Node extends ObjectRef<Types, unknown, unknown>>(
+export function connectionType<Node extends ObjectRef<Types, unknown, unknown> | InterfaceRef<Types, unknown, unknown>>(
   node: Node,
   name: string,
   options: { totalCount?: string } = {},

@@ -7,7 +7,7 @@ import type { AutomaticHandoffOutcome, HandoffRow } from './handoffs.service.js'
 import { handoffReadArgs, handoffSourceRefInput, handoffWriteInput } from './handoffs.inputs.js';
 import { argsFrom, inputFieldsFrom } from '../../schema/inputs.js';
 
-const HandoffOriginEnum = builder.enumType('HandoffOrigin', {
+export const HandoffOriginEnum = builder.enumType('HandoffOrigin', {
   values: HANDOFF_ORIGINS,
   description: 'EXPLICIT: written by the agent (sessionWriteHandoff); AUTOMATIC: written by the runtime, never over an explicit one',
 });

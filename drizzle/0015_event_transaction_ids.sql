@@ -1,0 +1,2 @@
+ALTER TABLE "agent_events" ADD COLUMN "tx_id" "xid8" DEFAULT pg_current_xact_id() NOT NULL;--> statement-breakpoint
+CREATE INDEX "agent_events_tx_idx" ON "agent_events" USING btree ("tx_id","agent_id","sequence");
