@@ -24,14 +24,15 @@ export const tokenStore = {
 export function takeTokenFromUrl(): string | null {
   const url = new URL(location.href);
   const fromQuery = url.searchParams.get('token');
-  const hash = new URLSearchParams(url.hash.replace(/^#/, ''));
-  const fromHash = hash.get('token');
-  if (!fromQuery && !fromHash) return null;
+  // The hash is also the page route (#/brains); a token there is one "token=" part of it.
+  const parts = url.hash.replace(/^#/, '').split('&');
+  const hashPart = parts.find((p) => p.startsWith('token='));
+  if (!fromQuery && !hashPart) return null;
   url.searchParams.delete('token');
-  hash.delete('token');
-  const rest = hash.toString();
+  const rest = parts.filter((p) => p !== hashPart && p !== '').join('&');
   history.replaceState(null, '', `${url.pathname}${url.search}${rest ? `#${rest}` : ''}`);
-  return (fromQuery ?? fromHash)!.trim() || null;
+  const token = fromQuery ?? decodeURIComponent(hashPart!.slice('token='.length));
+  return token.trim() || null;
 }
 
 export class ApiError extends Error {

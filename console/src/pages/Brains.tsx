@@ -234,8 +234,7 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
 
   return (
     <div class="brains">
-      <section aria-labelledby="owner-h" class="panel">
-        <h2 id="owner-h">Agent owner</h2>
+      <div class="panel">
         <label for="owner">Agent owner</label>
         <select id="owner" value={agentId} onChange={(e) => setAgentId(e.currentTarget.value)}>
           <option value="">Choose the agent owner…</option>
@@ -246,7 +245,7 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
           ))}
         </select>
         {!ownerChosen && <p class="hint">Choose the agent owner before searching or writing: every memory belongs to exactly one agent.</p>}
-      </section>
+      </div>
 
       {ownerChosen && (
         <>

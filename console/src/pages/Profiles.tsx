@@ -74,8 +74,7 @@ export function ProfilesPage({ api, agents, announce }: PageProps) {
 
   return (
     <div class="profiles">
-      <section class="panel" aria-labelledby="pagent-h">
-        <h2 id="pagent-h">Agent</h2>
+      <div class="panel">
         <label for="profile-agent">Agent</label>
         <select id="profile-agent" value={agentId} onChange={(e) => setAgentId(e.currentTarget.value)}>
           <option value="">Choose an agent…</option>
@@ -85,7 +84,7 @@ export function ProfilesPage({ api, agents, announce }: PageProps) {
             </option>
           ))}
         </select>
-      </section>
+      </div>
       {agentId && (
         <>
           <nav class="panel kinds" aria-label="Profile documents">
