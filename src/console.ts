@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, join, normalize, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -83,7 +83,8 @@ export function createConsoleHandler(dist = CONSOLE_DIST) {
     }
     const file = normalize(join(dist, rest));
     const type = CONTENT_TYPES[extname(file)];
-    if (!file.startsWith(dist.endsWith(sep) ? dist : dist + sep) || !rest.startsWith('assets/') || !type) {
+    // Only files under dist/assets, by their resolved path (so no "..", encoded or not, leaves it).
+    if (!relative(dist, file).startsWith(`assets${sep}`) || !type) {
       return send(res, 404, 'text/plain; charset=utf-8', 'not found\n', 'no-store');
     }
     try {

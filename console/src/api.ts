@@ -45,7 +45,8 @@ export class ApiError extends Error {
 }
 
 export interface Api {
-  request<R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables?: V): Promise<R>;
+  /** `scope`: the continuity scope header, which per-scope reads (working records, handoffs) take instead of an argument. */
+  request<R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables?: V, options?: { scope?: string }): Promise<R>;
   subscribe<R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables: V, onData: (data: R) => void, onError?: (error: ApiError) => void): () => void;
   close(): void;
 }
@@ -72,9 +73,9 @@ export function createApi(token: string, onUnauthenticated: () => void): Api {
   };
 
   return {
-    async request<R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables?: V): Promise<R> {
+    async request<R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables?: V, options: { scope?: string } = {}): Promise<R> {
       try {
-        return await http.request<R>(document as TypedDocumentNode<R, object>, variables as object);
+        return await http.request<R>(document as TypedDocumentNode<R, object>, variables as object, options.scope ? { 'burrow-continuity-scope': options.scope } : undefined);
       } catch (error) {
         throw toApiError(error);
       }

@@ -90,7 +90,7 @@ export function DashboardPage({ api, agents, announce, reloadAgents }: PageProps
   useEffect(() => {
     if (!focus || !detail) return;
     for (const project of knownScopes) {
-      api.request(ConsoleScopeDocument, { agentId: focus, project }).then(
+      api.request(ConsoleScopeDocument, { agentId: focus, project }, { scope: project }).then(
         (data) => setScopes((all) => ({ ...all, [project]: data })),
         (e) => setScopes((all) => ({ ...all, [project]: describeError(e) })),
       );
