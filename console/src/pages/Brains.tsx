@@ -39,6 +39,8 @@ interface DeletionRow {
   currentRevision: number | null;
 }
 
+/** Keyboard users land in the form they just opened (it renders below the list). */
+const focusEditor = () => requestAnimationFrame(() => document.getElementById('mem-title')?.focus());
 const draftOf = (m: Memory): Draft => ({ title: m.title, content: m.content, sources: m.sourceRefs.join('\n') });
 const sourcesOf = (text: string) =>
   text
@@ -161,6 +163,7 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
     const data = await api.request(ConsoleBrainReadDocument, { agentId, id });
     if (!data.brainRead) return setError('That memory no longer exists (removed by another writer).');
     setEditor({ mode: 'edit', memory: data.brainRead, draft: draftOf(data.brainRead), expectedRevision: data.brainRead.revision, conflict: null, newer: null });
+    focusEditor();
   }
 
   async function save() {
@@ -257,7 +260,7 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
               <button type="submit" disabled={busy}>
                 Search
               </button>
-              <button type="button" class="secondary" onClick={() => setEditor({ mode: 'new', draft: { title: '', content: '', sources: '' } })}>
+              <button type="button" class="secondary" onClick={() => (setEditor({ mode: 'new', draft: { title: '', content: '', sources: '' } }), focusEditor())}>
                 New memory
               </button>
             </form>
