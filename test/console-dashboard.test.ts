@@ -84,7 +84,7 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/^UNAUTHENTICATED: /);
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
-    await screenshot(page, 'sign-in-375-refused');
+    await screenshot(page, 'sign-in-refused-1280');
     await page.getByLabel('Operator token').fill(token);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
@@ -182,10 +182,18 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     await page.setViewportSize(VIEWPORTS.desktop);
   });
 
-  it('signs out by forgetting the token, and nothing left this machine', async () => {
+  it('signs out by forgetting the token, signs in again from a token in the hash, and nothing left this machine', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Operator token').waitFor();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await page.setViewportSize(VIEWPORTS.phone);
+    await screenshot(page, 'sign-in-375');
+    await page.setViewportSize(VIEWPORTS.desktop);
+    // A token in the hash (beside the route) is taken once and removed from the address.
+    await page.goto(`${base}#/profiles&token=${encodeURIComponent(token)}`);
+    await page.getByRole('heading', { level: 1, name: 'Profiles' }).waitFor();
+    expect(page.url()).toBe(`${base}#/profiles`);
+    expect(await page.evaluate(() => sessionStorage.getItem('burrow.console.token'))).toBe(token);
     expect(tab.blocked).toEqual([]);
     expect(tab.consoleErrors.filter((e) => /Content Security Policy|Refused/i.test(e))).toEqual([]);
   });

@@ -87,7 +87,16 @@ function App() {
   }, [api]);
 
   useEffect(() => {
-    const onHash = () => setRoute(routeOf(location.hash));
+    // A link with #token= opened in a tab that already shows the console changes only the hash.
+    const onHash = () => {
+      const fromUrl = takeTokenFromUrl();
+      if (fromUrl) {
+        tokenStore.set(fromUrl);
+        setSignInError(null);
+        setToken(fromUrl);
+      }
+      setRoute(routeOf(location.hash));
+    };
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
   }, []);
