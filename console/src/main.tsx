@@ -11,6 +11,8 @@ export type AgentSummary = ConsoleAgentsQuery['agents']['edges'][number]['node']
 export interface PageProps {
   api: Api;
   agents: AgentSummary[];
+  /** More agents exist than the first 100 the console lists (and subscribes to). */
+  agentsMore: boolean;
   announce: (message: string) => void;
 }
 
@@ -55,6 +57,7 @@ function App() {
   });
   const [viewer, setViewer] = useState<ConsoleViewerQuery['viewer'] | null>(null);
   const [agents, setAgents] = useState<AgentSummary[]>([]);
+  const [agentsMore, setAgentsMore] = useState(false);
   const [signInError, setSignInError] = useState<string | null>(null);
   const [route, setRoute] = useState<Route>(() => routeOf(location.hash));
   const [message, setMessage] = useState('');
@@ -73,6 +76,7 @@ function App() {
     if (!api) return;
     const data = await api.request(ConsoleAgentsDocument, {});
     setAgents(data.agents.edges.map((e) => e.node));
+    setAgentsMore(data.agents.pageInfo.hasNextPage);
   }, [api]);
 
   useEffect(() => {
@@ -112,7 +116,7 @@ function App() {
   if (!token || !api) return <SignIn onToken={(t) => (tokenStore.set(t), setSignInError(null), setToken(t))} error={signInError} />;
   if (!viewer) return <p class="loading">Signing in…</p>;
 
-  const page = { api, agents, announce };
+  const page = { api, agents, agentsMore, announce };
   const title = ROUTES.find((r) => r.hash === route)!.label;
   return (
     <>

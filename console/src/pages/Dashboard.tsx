@@ -14,7 +14,7 @@ import type { PageProps } from '../main';
 const MAX_EVENTS = 50;
 const STATES = ['RUNNING', 'FINALIZING', 'INTERRUPTED', 'RECOVERY_PENDING', 'COMPLETED'] as const;
 
-export function DashboardPage({ api, agents, announce, reloadAgents }: PageProps & { reloadAgents: () => Promise<void> }) {
+export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents }: PageProps & { reloadAgents: () => Promise<void> }) {
   const [counts, setCounts] = useState<Record<string, AgentCounts>>({});
   const [events, setEvents] = useState<ConsoleEvent[]>([]);
   const [streamError, setStreamError] = useState<string | null>(null);
@@ -133,6 +133,7 @@ export function DashboardPage({ api, agents, announce, reloadAgents }: PageProps
             </tbody>
           </table>
         </div>
+        {agentsMore && <p class="warning">Showing the newest 100 agents only (and their events); older agents are not listed here.</p>}
         <button type="button" class="secondary" onClick={() => reloadAgents().then(() => announce('Agent list reloaded.'))}>
           Reload agent list
         </button>
