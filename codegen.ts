@@ -1,21 +1,29 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
-// Typed operations + a generic SDK (one typed method per operation in client/operations).
+const shared = {
+  scalars: { DateTime: 'string', JSON: 'unknown' },
+  enumsAsTypes: true,
+  useTypeImports: true,
+  avoidOptionals: { field: true, inputValue: false, object: true, defaultValue: false },
+  maybeValue: 'T | null',
+};
+
+// Two clients from one schema, each with its own documents (fragment names stay apart):
+// runtimes get a generic SDK (one typed method per operation in client/operations); the operator
+// console gets typed document nodes for its own operations (console/src/graphql), used with
+// graphql-request and graphql-ws.
 const config: CodegenConfig = {
   schema: 'schema.graphql',
-  documents: 'client/operations/**/*.graphql',
   generates: {
     'client/generated/sdk.ts': {
+      documents: 'client/operations/**/*.graphql',
       plugins: ['typescript-operations', 'typescript-generic-sdk'],
-      config: {
-        scalars: { DateTime: 'string', JSON: 'unknown' },
-        enumsAsTypes: true,
-        useTypeImports: true,
-        documentMode: 'documentNode',
-        avoidOptionals: { field: true, inputValue: false, object: true, defaultValue: false },
-        maybeValue: 'T | null',
-        rawRequest: false,
-      },
+      config: { ...shared, documentMode: 'documentNode', rawRequest: false },
+    },
+    'console/src/graphql/generated.ts': {
+      documents: 'console/src/graphql/*.graphql',
+      plugins: ['typescript-operations', 'typed-document-node'],
+      config: shared,
     },
   },
 };

@@ -21,6 +21,7 @@ import { newId } from './lib/ids.js';
 import type { Logger } from './lib/logger.js';
 import { graphiqlOptions, renderBurrowGraphiQL } from './graphiql.js';
 import { createMcpHttpHandler, isMcpPath } from './mcp/http.js';
+import { createConsoleHandler, isConsolePath } from './console.js';
 import { schema } from './schema/index.js';
 import { createServices, type Services } from './services.js';
 import { createEdge, createMetricsServer, listenOrExplain } from './ops/edge.js';
@@ -98,9 +99,11 @@ export function buildApp(deps: AppDeps) {
 
   const health = createHealth({ pool: deps.database.pool, hub: services.hub, isDraining: () => edge.draining, supervisor: deps.database.supervisor });
   const mcp = createMcpHttpHandler({ services, logger: logger.child({ component: 'mcp' }) });
+  const operatorConsole = createConsoleHandler();
   const edge = createEdge({
-    // MCP (Streamable HTTP) shares the port: /mcp goes to the MCP server, everything else to Yoga.
-    next: (req, res) => (isMcpPath(req.url) ? void mcp(req, res) : yoga(req, res)),
+    // MCP (Streamable HTTP) and the operator console share the port: /mcp goes to the MCP server,
+    // /console to the console's built assets, everything else to Yoga.
+    next: (req, res) => (isMcpPath(req.url) ? void mcp(req, res) : isConsolePath(req.url) ? void operatorConsole(req, res) : yoga(req, res)),
     health,
     metrics,
     isOperator: async (authorization) => (await services.tokens.authenticate(bearerSecret(authorization), scopeFromHeaders(() => null)))?.principal === 'OPERATOR',

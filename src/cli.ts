@@ -58,6 +58,7 @@ const commands: Record<string, () => Promise<void>> = {
     const lines = [
       `Burrow is serving GraphQL on http://${runtime.config.host}:${port}/graphql (HTTP, SSE and graphql-ws)`,
       `  MCP tools (Streamable HTTP, agent tokens): http://${runtime.config.host}:${port}/mcp`,
+      `  operator console (sign in with an operator token): http://${runtime.config.host}:${port}/console`,
       `  lifecycle: ${runtime.config.database.lifecycle} — ${runtime.database.description}`,
       `  migrations applied at this start: ${runtime.migrations.length ? runtime.migrations.join(', ') : 'none pending'}`,
       `  model connections: ${Object.entries(sources).map(([purpose, source]) => `${purpose} ${source}`).join(', ')}; settings key: ${config.settings.key ? config.settings.key.id : 'none (secrets cannot be written)'}`,

@@ -1,0 +1,481 @@
+/**
+ * Brains, as the operator workflow describes it: choose the Agent owner first; search; New memory
+ * (title, content, one source reference per line); open a memory to edit or delete it; on a
+ * revision conflict, Reload memory shows the newer content beside the draft and the retry is
+ * deliberate; bulk deletion of selected records or the current page (never the whole archive),
+ * each item independent, with per-item results and Reload conflicts.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { describeError } from '../api';
+import {
+  ConsoleBrainMemoriesDocument,
+  ConsoleBrainReadDocument,
+  ConsoleBrainRemoveDocument,
+  ConsoleBrainSaveDocument,
+  ConsoleBrainUpdateDocument,
+  ConsoleDeleteBrainMemoriesDocument,
+  type BrainDeletionStatus,
+  type ConsoleMemoryFragment,
+} from '../graphql/generated';
+import type { PageProps } from '../main';
+
+export const PAGE_SIZE = 10;
+const MIN_QUERY = 3;
+
+type Memory = ConsoleMemoryFragment;
+interface Draft {
+  title: string;
+  content: string;
+  sources: string;
+}
+type Editor =
+  | { mode: 'new'; draft: Draft }
+  | { mode: 'edit'; memory: Memory; draft: Draft; expectedRevision: number; conflict: { currentRevision: number; action: 'save' | 'delete' } | null; newer: Memory | null };
+interface DeletionRow {
+  id: string;
+  title: string;
+  status: BrainDeletionStatus;
+  message: string;
+  currentRevision: number | null;
+}
+
+/** Keyboard users land in the form they just opened (it renders below the list). */
+const focusEditor = () => requestAnimationFrame(() => document.getElementById('mem-title')?.focus());
+const draftOf = (m: Memory): Draft => ({ title: m.title, content: m.content, sources: m.sourceRefs.join('\n') });
+const sourcesOf = (text: string) =>
+  text
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export function BrainsPage({ api, agents, announce }: PageProps) {
+  const [agentId, setAgentId] = useState('');
+  const [query, setQuery] = useState('');
+  const [activeQuery, setActiveQuery] = useState<string | null>(null);
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const [memories, setMemories] = useState<Memory[]>([]);
+  const [hasNext, setHasNext] = useState(false);
+  const [endCursor, setEndCursor] = useState<string | null>(null);
+  const [selected, setSelected] = useState<Map<string, number>>(new Map());
+  const [confirming, setConfirming] = useState(false);
+  const [results, setResults] = useState<DeletionRow[] | null>(null);
+  const [editor, setEditor] = useState<Editor | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function load(owner: string, q: string | null, after: string | null, stack: (string | null)[]) {
+    setBusy(true);
+    setError(null);
+    try {
+      const data = await api.request(ConsoleBrainMemoriesDocument, { agentId: owner, query: q, first: PAGE_SIZE, after });
+      const page = data.brainMemories.edges.map((e) => e.node);
+      setMemories(page);
+      setHasNext(data.brainMemories.pageInfo.hasNextPage);
+      setEndCursor(data.brainMemories.pageInfo.endCursor ?? null);
+      setCursors(stack);
+      announce(`${page.length} ${page.length === 1 ? 'memory' : 'memories'} on page ${stack.length}${q ? ` matching “${q}”` : ''}${data.brainMemories.pageInfo.hasNextPage ? '; more on the next page' : ''}.`);
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  useEffect(() => {
+    setSelected(new Map());
+    setResults(null);
+    setEditor(null);
+    setConfirming(false);
+    setMemories([]);
+    setActiveQuery(null);
+    setQuery('');
+    if (agentId) void load(agentId, null, null, [null]);
+  }, [agentId]);
+
+  const search = (e: Event) => {
+    e.preventDefault();
+    const q = query.trim();
+    if (q && q.length < MIN_QUERY) return setError(`Search needs at least ${MIN_QUERY} characters (or none, for the newest memories).`);
+    setActiveQuery(q || null);
+    setSelected(new Map());
+    setResults(null);
+    void load(agentId, q || null, null, [null]);
+  };
+  const reloadPage = () => load(agentId, activeQuery, cursors[cursors.length - 1], cursors);
+
+  const toggle = (m: Memory, on: boolean) => {
+    const next = new Map(selected);
+    if (on) next.set(m.id, m.revision);
+    else next.delete(m.id);
+    setSelected(next);
+    setConfirming(false);
+  };
+  const selectPage = () => {
+    const next = new Map(selected);
+    for (const m of memories) next.set(m.id, m.revision);
+    setSelected(next);
+    announce(`Selected the ${memories.length} memories on this page (not the whole archive). ${next.size} selected.`);
+  };
+
+  async function deleteSelected() {
+    setConfirming(false);
+    setBusy(true);
+    const items = [...selected].map(([id, expectedRevision]) => ({ id, expectedRevision }));
+    const titles = new Map(memories.map((m) => [m.id, m.title]));
+    try {
+      const data = await api.request(ConsoleDeleteBrainMemoriesDocument, { agentId, items });
+      const result = data.deleteBrainMemories;
+      if (result.__typename !== 'DeleteBrainMemoriesSuccess') throw new Error(`${result.code}: ${result.message}`);
+      const rows = result.results.map((r) => ({ id: r.id, title: titles.get(r.id) ?? r.id, status: r.status, message: r.message, currentRevision: r.currentRevision ?? null }));
+      setResults(rows);
+      const done = new Set(rows.filter((r) => r.status === 'DELETED' || r.status === 'NOT_FOUND').map((r) => r.id));
+      setMemories(memories.filter((m) => !done.has(m.id)));
+      setSelected(new Map([...selected].filter(([id]) => !done.has(id))));
+      const count = (s: BrainDeletionStatus) => rows.filter((r) => r.status === s).length;
+      announce(`Deletion results: ${count('DELETED')} deleted, ${count('REVISION_CONFLICT')} revision conflicts, ${count('NOT_FOUND')} not found, ${count('FORBIDDEN')} forbidden.`);
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  /** Reads each conflicting memory again: the list shows its newer content, and its selection now names the current revision. */
+  async function reloadConflicts() {
+    if (!results) return;
+    const conflicts = results.filter((r) => r.status === 'REVISION_CONFLICT');
+    const fresh = await Promise.all(conflicts.map((r) => api.request(ConsoleBrainReadDocument, { agentId, id: r.id }).then((d) => d.brainRead)));
+    const byId = new Map(fresh.filter((m): m is Memory => m !== null).map((m) => [m.id, m]));
+    setMemories(memories.map((m) => byId.get(m.id) ?? m).filter((m) => !conflicts.some((c) => c.id === m.id) || byId.has(m.id)));
+    const next = new Map(selected);
+    for (const c of conflicts) {
+      const m = byId.get(c.id);
+      if (m) next.set(m.id, m.revision);
+      else next.delete(c.id);
+    }
+    setSelected(next);
+    setResults(results.map((r) => (byId.has(r.id) && r.status === 'REVISION_CONFLICT' ? { ...r, message: `Reloaded: now revision ${byId.get(r.id)!.revision}, “${byId.get(r.id)!.title}”. Review it; it stays selected for a deliberate retry.` } : r)));
+    announce(`Reloaded ${byId.size} conflicting ${byId.size === 1 ? 'memory' : 'memories'}; review them before deleting again.`);
+  }
+
+  async function open(id: string) {
+    setError(null);
+    const data = await api.request(ConsoleBrainReadDocument, { agentId, id });
+    if (!data.brainRead) return setError('That memory no longer exists (removed by another writer).');
+    setEditor({ mode: 'edit', memory: data.brainRead, draft: draftOf(data.brainRead), expectedRevision: data.brainRead.revision, conflict: null, newer: null });
+    focusEditor();
+  }
+
+  async function save() {
+    if (!editor) return;
+    setBusy(true);
+    setError(null);
+    const { draft } = editor;
+    try {
+      if (editor.mode === 'new') {
+        const data = await api.request(ConsoleBrainSaveDocument, { input: { agentId, title: draft.title, content: draft.content, sourceRefs: sourcesOf(draft.sources) } });
+        const r = data.brainSave;
+        if (r.__typename !== 'BrainSaveSuccess') return setError(`${r.code}: ${r.message}`);
+        setEditor({ mode: 'edit', memory: r.memory, draft: draftOf(r.memory), expectedRevision: r.memory.revision, conflict: null, newer: null });
+        announce(`Saved “${r.memory.title}” (revision ${r.memory.revision}, operator-owned).`);
+      } else {
+        const data = await api.request(ConsoleBrainUpdateDocument, {
+          input: { agentId, id: editor.memory.id, expectedRevision: editor.expectedRevision, title: draft.title, content: draft.content, sourceRefs: sourcesOf(draft.sources) },
+        });
+        const r = data.brainUpdate;
+        if (r.__typename === 'RevisionConflict') {
+          setEditor({ ...editor, conflict: { currentRevision: r.currentRevision, action: 'save' }, newer: null });
+          return announce(`Not saved: another writer changed this memory to revision ${r.currentRevision}. Select Reload memory.`);
+        }
+        if (r.__typename !== 'BrainUpdateSuccess') return setError(`${r.code}: ${r.message}`);
+        setEditor({ mode: 'edit', memory: r.memory, draft: draftOf(r.memory), expectedRevision: r.memory.revision, conflict: null, newer: null });
+        announce(`Saved “${r.memory.title}” (revision ${r.memory.revision}).`);
+      }
+      await reloadPage();
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function remove() {
+    if (editor?.mode !== 'edit') return;
+    setBusy(true);
+    try {
+      const data = await api.request(ConsoleBrainRemoveDocument, { input: { agentId, id: editor.memory.id, expectedRevision: editor.expectedRevision } });
+      const r = data.brainRemove;
+      if (r.__typename === 'RevisionConflict') {
+        setEditor({ ...editor, conflict: { currentRevision: r.currentRevision, action: 'delete' }, newer: null });
+        return announce(`Not deleted: another writer changed this memory to revision ${r.currentRevision}. Select Reload memory.`);
+      }
+      if (r.__typename !== 'BrainRemoveSuccess') return setError(`${r.code}: ${r.message}`);
+      announce(`Deleted “${editor.memory.title}”.`);
+      setEditor(null);
+      await reloadPage();
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  /** Keeps the draft, shows the newer content beside it, and makes the next save expect the newer revision. */
+  async function reloadMemory() {
+    if (editor?.mode !== 'edit') return;
+    const data = await api.request(ConsoleBrainReadDocument, { agentId, id: editor.memory.id });
+    if (!data.brainRead) {
+      setEditor(null);
+      return setError('That memory was removed by another writer.');
+    }
+    setEditor({ ...editor, memory: data.brainRead, expectedRevision: data.brainRead.revision, conflict: null, newer: data.brainRead });
+    announce(`Reloaded revision ${data.brainRead.revision}. Compare it with your draft, then save or delete again deliberately.`);
+  }
+
+  const setDraft = (patch: Partial<Draft>) => editor && setEditor({ ...editor, draft: { ...editor.draft, ...patch } } as Editor);
+  const ownerChosen = agentId !== '';
+
+  return (
+    <div class="brains">
+      <div class="panel">
+        <label for="owner">Agent owner</label>
+        <select id="owner" value={agentId} onChange={(e) => setAgentId(e.currentTarget.value)}>
+          <option value="">Choose the agent owner…</option>
+          {agents.map((a) => (
+            <option value={a.agentId}>
+              {a.name} ({a.agentId})
+            </option>
+          ))}
+        </select>
+        {!ownerChosen && <p class="hint">Choose the agent owner before searching or writing: every memory belongs to exactly one agent.</p>}
+      </div>
+
+      {ownerChosen && (
+        <>
+          <section aria-labelledby="search-h" class="panel">
+            <h2 id="search-h">Search memories of {agentId}</h2>
+            <form onSubmit={search} class="row">
+              <label for="brain-query">Search title and content</label>
+              <input id="brain-query" type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} aria-describedby="brain-query-hint" />
+              <button type="submit" disabled={busy}>
+                Search
+              </button>
+              <button type="button" class="secondary" onClick={() => (setEditor({ mode: 'new', draft: { title: '', content: '', sources: '' } }), focusEditor())}>
+                New memory
+              </button>
+            </form>
+            <p id="brain-query-hint" class="hint">
+              Case-insensitive substring, at least {MIN_QUERY} characters; empty lists the newest. Search before writing a new memory.
+            </p>
+            {error && (
+              <p role="alert" class="error">
+                {error}
+              </p>
+            )}
+
+            <div class="row toolbar">
+              <button type="button" class="secondary" onClick={selectPage} disabled={memories.length === 0}>
+                Select page
+              </button>
+              <button type="button" class="secondary" onClick={() => setSelected(new Map())} disabled={selected.size === 0}>
+                Clear selection
+              </button>
+              <button type="button" class="danger" onClick={() => setConfirming(true)} disabled={selected.size === 0 || busy}>
+                Delete selected memories ({selected.size})
+              </button>
+            </div>
+            <p class="hint">Select page selects only the memories shown on this page, never the whole archive. Each deletion is independent, not atomic.</p>
+            {confirming && (
+              <div class="confirm" role="group" aria-labelledby="confirm-h">
+                <p id="confirm-h">
+                  Delete {selected.size} selected {selected.size === 1 ? 'memory' : 'memories'}? Each is removed on its own; a memory changed by another writer since you read it is not deleted.
+                </p>
+                <button type="button" class="danger" onClick={deleteSelected}>
+                  Confirm delete
+                </button>
+                <button type="button" class="secondary" onClick={() => setConfirming(false)}>
+                  Cancel
+                </button>
+              </div>
+            )}
+
+            <ul class="memories" aria-label={`Memories, page ${cursors.length}`}>
+              {memories.map((m) => (
+                <li key={m.id} class={editor?.mode === 'edit' && editor.memory.id === m.id ? 'current' : undefined}>
+                  <input type="checkbox" id={`sel-${m.id}`} checked={selected.has(m.id)} onChange={(e) => toggle(m, e.currentTarget.checked)} aria-label={`Select ${m.title}`} />
+                  <div>
+                    <button type="button" class="link" onClick={() => open(m.id)}>
+                      {m.title}
+                    </button>
+                    <p class="snippet">{m.content.slice(0, 160)}</p>
+                    <p class="meta">
+                      revision {m.revision} · {m.ownership === 'OPERATOR' ? 'operator-owned' : 'agent-owned'}
+                      {m.labels.map((l) => (
+                        <span class="label">{l}</span>
+                      ))}
+                    </p>
+                  </div>
+                </li>
+              ))}
+            </ul>
+            {memories.length === 0 && !busy && <p>No memories{activeQuery ? ` match “${activeQuery}”` : ''}.</p>}
+            <nav class="row" aria-label="Pages">
+              <button type="button" class="secondary" disabled={cursors.length < 2 || busy} onClick={() => load(agentId, activeQuery, cursors[cursors.length - 2], cursors.slice(0, -1))}>
+                Previous page
+              </button>
+              <span>Page {cursors.length}</span>
+              <button type="button" class="secondary" disabled={!hasNext || busy} onClick={() => load(agentId, activeQuery, endCursor, [...cursors, endCursor])}>
+                Next page
+              </button>
+            </nav>
+          </section>
+
+          {results && (
+            <section aria-labelledby="results-h" class="panel">
+              <h2 id="results-h">Deletion results</h2>
+              <div class="scroll">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Memory</th>
+                      <th scope="col">Result</th>
+                      <th scope="col">Detail</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {results.map((r) => (
+                      <tr data-status={r.status}>
+                        <td>{r.title}</td>
+                        <td>
+                          <span class={`status s-${r.status}`}>{r.status}</span>
+                        </td>
+                        <td>
+                          {r.message}
+                          {r.currentRevision !== null && r.status === 'REVISION_CONFLICT' ? ` (current revision ${r.currentRevision})` : ''}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              {results.some((r) => r.status === 'REVISION_CONFLICT') && (
+                <button type="button" onClick={reloadConflicts}>
+                  Reload conflicts
+                </button>
+              )}
+            </section>
+          )}
+
+          {editor && (
+            <section aria-labelledby="editor-h" class="panel editor">
+              <h2 id="editor-h">{editor.mode === 'new' ? 'New memory' : `Memory: ${editor.memory.title}`}</h2>
+              {editor.mode === 'edit' && (
+                <p class="meta">
+                  Revision {editor.memory.revision} · {editor.memory.ownership === 'OPERATOR' ? 'operator-owned: agents cannot update or remove it' : 'agent-owned: saving here makes it operator-owned'} · last written by{' '}
+                  {editor.memory.updatedBy.kind.toLowerCase()} {editor.memory.updatedBy.id}
+                </p>
+              )}
+              {editor.mode === 'edit' && editor.conflict && (
+                <div role="alert" class="conflict">
+                  <p>
+                    Another writer changed this memory: you read revision {editor.expectedRevision}, it is now revision {editor.conflict.currentRevision}. Nothing was{' '}
+                    {editor.conflict.action === 'save' ? 'saved' : 'deleted'}; a stale revision never overwrites newer work.
+                  </p>
+                  <button type="button" onClick={reloadMemory}>
+                    Reload memory
+                  </button>
+                </div>
+              )}
+              <div class={editor.mode === 'edit' && editor.newer ? 'compare' : undefined}>
+                <form
+                  aria-label={editor.mode === 'edit' && editor.newer ? 'Your draft' : 'Memory'}
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    void save();
+                  }}
+                >
+                  {editor.mode === 'edit' && editor.newer && <h3>Your draft</h3>}
+                  <label for="mem-title">Title</label>
+                  <input id="mem-title" value={editor.draft.title} onInput={(e) => setDraft({ title: e.currentTarget.value })} required maxLength={240} />
+                  <label for="mem-content">Content</label>
+                  <textarea id="mem-content" rows={8} value={editor.draft.content} onInput={(e) => setDraft({ content: e.currentTarget.value })} required />
+                  <label for="mem-sources">Source references (optional, one per line)</label>
+                  <textarea id="mem-sources" rows={3} value={editor.draft.sources} onInput={(e) => setDraft({ sources: e.currentTarget.value })} />
+                  <div class="row">
+                    <button type="submit" disabled={busy}>
+                      {editor.mode === 'new' ? 'Save memory' : 'Save changes'}
+                    </button>
+                    {editor.mode === 'edit' && (
+                      <button type="button" class="danger" onClick={remove} disabled={busy}>
+                        Delete memory
+                      </button>
+                    )}
+                    <button type="button" class="secondary" onClick={() => setEditor(null)}>
+                      Close
+                    </button>
+                  </div>
+                </form>
+                {editor.mode === 'edit' && editor.newer && (
+                  <section aria-labelledby="newer-h" class="newer">
+                    <h3 id="newer-h">Current revision {editor.newer.revision}</h3>
+                    <p class="meta">
+                      written by {editor.newer.updatedBy.kind.toLowerCase()} {editor.newer.updatedBy.id} at {editor.newer.updatedAt}
+                    </p>
+                    <dl>
+                      <dt>Title</dt>
+                      <dd>{editor.newer.title}</dd>
+                      <dt>Content</dt>
+                      <dd class="pre">{editor.newer.content}</dd>
+                      <dt>Source references</dt>
+                      <dd>{editor.newer.sourceRefs.length ? editor.newer.sourceRefs.join('\n') : 'none'}</dd>
+                    </dl>
+                    <button type="button" class="secondary" onClick={() => setEditor({ ...editor, draft: draftOf(editor.newer!), newer: null })}>
+                      Use this version
+                    </button>
+                  </section>
+                )}
+              </div>
+              {editor.mode === 'edit' && editor.memory.legacyMigration && <LegacyDetails memory={editor.memory} />}
+            </section>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+function LegacyDetails({ memory }: { memory: Memory }) {
+  const m = memory.legacyMigration!;
+  return (
+    <details class="legacy">
+      <summary>Legacy migration details</summary>
+      <dl>
+        <dt>Source</dt>
+        <dd>{m.source}</dd>
+        <dt>Legacy id</dt>
+        <dd>{m.legacyId}</dd>
+        <dt>Legacy scope</dt>
+        <dd>{m.legacyScope}</dd>
+        <dt>Legacy owner</dt>
+        <dd>{m.legacyOwnerAgentId ?? 'global (owned by hatchet after import)'}</dd>
+        <dt>Legacy status</dt>
+        <dd>{m.legacyStatus}</dd>
+        <dt>Operator corrected / deleted</dt>
+        <dd>
+          {m.operatorCorrected ? 'yes' : 'no'} / {m.operatorDeleted ? 'yes' : 'no'}
+        </dd>
+        <dt>Imported</dt>
+        <dd>
+          {m.importedAt} by {m.importedBy.kind.toLowerCase()} {m.importedBy.id}
+        </dd>
+        <dt>Evidence, snapshots</dt>
+        <dd>
+          {m.evidenceCount} evidence, {m.snapshotCount} revision snapshots
+        </dd>
+        <dt>Cut to Brains limits</dt>
+        <dd>{m.truncated ? 'yes (the legacy tables keep the original)' : 'no'}</dd>
+      </dl>
+      <pre class="json">{JSON.stringify(m.details, null, 2)}</pre>
+    </details>
+  );
+}

@@ -1,0 +1,200 @@
+/**
+ * The console's dashboard and profiles in headless Chromium against a real server: the agents
+ * with their counts, an event shown live (the page only subscribes, it never polls), Tiddle
+ * status, continuity runs by state with the interruption manifest, working records and handoffs
+ * of a scope; a profile edit that meets a second writer, and the diff between revisions. Also
+ * what the server answers at /console itself: content types, the CSP, no file outside the build.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { BurrowClient } from '../client/sdk.js';
+import { CONSOLE_CSP } from '../src/console.js';
+import { startServer, type TestServer } from './support/harness.js';
+import { ok, openOwner, type OwnerHandle } from './support/continuity.js';
+import { announcement, consoleUrl, ensureConsoleBuilt, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from './support/browser.js';
+
+describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chromium${hasChromium ? '' : ` (${NO_CHROMIUM})`}`, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let hatchet: BurrowClient;
+  let quill: BurrowClient;
+  let owner: OwnerHandle;
+  let token: string;
+  let tab: ConsolePage;
+  let page: Page;
+  let base: string;
+
+  const agentRow = (agentId: string) => page.locator(`tr[data-agent="${agentId}"]`);
+
+  beforeAll(async () => {
+    ensureConsoleBuilt();
+    server = await startServer();
+    base = consoleUrl(server.url);
+    hatchet = await server.agentClient('hatchet', { scope: 'alpha', session: 'sess-1' });
+    quill = await server.agentClient('quill', { scope: 'beta', session: 'sess-9' });
+    owner = await openOwner(hatchet);
+    ok((await hatchet.startContinuityRun({ input: { runId: 'run-live', ownerId: owner.ownerId, head: '{"step":1}' } })).startContinuityRun, 'StartContinuityRunSuccess');
+    ok((await hatchet.startContinuityRun({ input: { runId: 'run-cut', ownerId: owner.ownerId, head: '{"step":7}' } })).startContinuityRun, 'StartContinuityRunSuccess');
+    ok((await hatchet.interruptContinuityRun({ input: { runId: 'run-cut', generation: 1, ownerId: owner.ownerId, reason: 'user cancelled' } })).interruptContinuityRun, 'InterruptContinuityRunSuccess');
+    ok((await hatchet.memoryWorkingWrite({ input: { kind: 'DECISION', title: 'Use blue-green deploys', content: 'Decided in the planning call.' } })).memoryWorkingWrite, 'MemoryWorkingWriteSuccess');
+    ok((await hatchet.sessionWriteHandoff({ input: { title: 'Deploy half done', goal: 'Ship 2.4', outcome: 'Staging is green', body: 'Production next.' } })).sessionWriteHandoff, 'SessionWriteHandoffSuccess');
+    ok((await hatchet.tiddleAppendResidue({ input: { turnRef: 'turn-1', excerpts: [{ role: 'user', text: 'Deploy with blue-green.' }, { role: 'assistant', text: 'noted' }] } })).tiddleAppendResidue, 'TiddleAppendResidueSuccess');
+    await server.operator.tiddleRunPass({ agentId: 'hatchet', project: 'alpha' });
+    ({ token } = await server.app.services.tokens.create({ kind: 'operator', name: 'dashboard-operator' }));
+    browser = await launchBrowser();
+    tab = await openPage(browser, VIEWPORTS.desktop);
+    page = tab.page;
+  }, 120_000);
+
+  afterAll(async () => {
+    await owner?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('serves the built console at /console with content types, a self-only CSP and nothing outside the build', async () => {
+    const index = await fetch(base);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(index.headers.get('content-security-policy')).toBe(CONSOLE_CSP);
+    expect(index.headers.get('cache-control')).toBe('no-store');
+    expect(index.headers.get('set-cookie')).toBeNull();
+    const html = await index.text();
+    const script = html.match(/src="(\/console\/assets\/[^"]+\.js)"/)![1];
+    const style = html.match(/href="(\/console\/assets\/[^"]+\.css)"/)![1];
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script for the CSP to allow
+    const js = await fetch(new URL(script, base));
+    expect([js.status, js.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+    const css = await fetch(new URL(style, base));
+    expect([css.status, css.headers.get('content-type')]).toEqual([200, 'text/css; charset=utf-8']);
+    expect((await fetch(`${base}/`)).status).toBe(200);
+    for (const path of ['/console/assets/missing.js', '/console/assets/..%2f..%2fpackage.json', '/console/assets/..%2f..%2fdist%2findex.html', '/console/vite.config.ts', '/console/assets/../index.html.ts']) {
+      const response = await fetch(new URL(path, base));
+      expect([path, response.status]).toEqual([path, 404]);
+      expect(await response.text()).toBe('not found\n');
+    }
+    expect((await fetch(base, { method: 'POST' })).status).toBe(405);
+    // GraphQL still answers at /graphql on the same port.
+    expect((await server.operator.viewer()).viewer.principal).toBe('OPERATOR');
+  });
+
+  it('refuses a wrong token at sign-in, signs in from the form and keeps the token out of cookies', async () => {
+    await page.goto(`${base}#/dashboard`);
+    await page.getByLabel('Operator token').fill('not-a-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/^UNAUTHENTICATED: /);
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await screenshot(page, 'sign-in-refused-1280');
+    await page.getByLabel('Operator token').fill(token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem('burrow.console.token'))).toBe(token);
+    expect(await page.context().cookies()).toEqual([]);
+  });
+
+  it('shows the agents with their counts and continuity runs by state', async () => {
+    await expect.poll(() => agentRow('hatchet').locator('[data-count=runs]').innerText()).toBe('running 1, interrupted 1');
+    expect(await agentRow('hatchet').locator('[data-count=memories]').innerText()).toBe('0');
+    expect(await agentRow('quill').locator('[data-count=memories]').innerText()).toBe('0');
+    expect(await agentRow('quill').locator('[data-count=runs]').innerText()).toBe('none');
+  });
+
+  it('shows an event live, and the counts follow it without polling', async () => {
+    const before = (await server.operator.agent({ id: 'quill' })).agent!.lastEventSequence;
+    const saved = await quill.brainSave({ input: { title: 'Live note', content: 'Appears on the dashboard.' } });
+    expect(saved.brainSave.__typename).toBe('BrainSaveSuccess');
+    const after = (await server.operator.agent({ id: 'quill' })).agent!.lastEventSequence;
+    expect(after).toBe(before + 1);
+    const row = page.locator(`li[data-event="quill:${after}"]`);
+    await row.waitFor({ timeout: 15_000 });
+    expect(await row.innerText()).toContain('brain.created');
+    await expect.poll(() => agentRow('quill').locator('[data-count=memories]').innerText()).toBe('1');
+    // Only the subscription delivered it: no GraphQL request over HTTP asked for events.
+    expect(await page.locator('.events li').first().getAttribute('data-event')).toBe(`quill:${after}`);
+  });
+
+  it('shows Tiddle status per scope, the interruption manifest, working records and handoffs of a scope', async () => {
+    const { tiddleStatus } = await server.operator.tiddleStatus({ agentId: 'hatchet' });
+    const detail = page.getByRole('region', { name: 'Agent details' });
+    await page.getByLabel('Agent', { exact: true }).selectOption('hatchet');
+    await expect.poll(() => detail.innerText()).toContain(`Card TTL ${tiddleStatus.cardTtlDays} days`);
+    const scopeRow = detail.locator('tr', { has: page.locator('th', { hasText: 'alpha' }) });
+    expect(tiddleStatus.scopes.map((s) => s.project)).toEqual(['alpha']);
+    expect(await scopeRow.innerText()).toContain(tiddleStatus.scopes[0].nextRunAt);
+    expect(await detail.locator('.states').innerText()).toMatch(/running: 1\s+finalizing: 0\s+interrupted: 1\s+recovery pending: 0\s+completed: 0/);
+    const manifest = detail.locator('details', { hasText: 'run-cut' });
+    await manifest.locator('summary').click();
+    expect(await manifest.innerText()).toContain('"reason": "user cancelled"');
+    const scope = detail.getByRole('region', { name: 'Scope alpha' });
+    await expect.poll(() => scope.innerText()).toContain('Use blue-green deploys');
+    expect(await scope.innerText()).toContain('Deploy half done');
+    await screenshot(page, 'dashboard-1280');
+    await page.setViewportSize(VIEWPORTS.phone);
+    await screenshot(page, 'dashboard-375');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.setViewportSize(VIEWPORTS.desktop);
+  });
+
+  it('edits a profile document with a revision check, shows the newer content on conflict, and diffs revisions', async () => {
+    await page.getByRole('link', { name: 'Profiles' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Profiles' }).waitFor();
+    await page.getByLabel('Agent', { exact: true }).selectOption('hatchet');
+    await page.getByRole('button', { name: /^SOUL/ }).waitFor();
+    const editor = page.getByLabel(/^Content of SOUL/);
+    await editor.waitFor();
+    const start = (await server.operator.profileDocument({ agentId: 'hatchet', kind: 'SOUL' })).profileDocument!;
+    await editor.fill('Calm.\nPrecise.\nKind.');
+    await page.getByRole('button', { name: 'Save document' }).click();
+    await expect.poll(() => announcement(page)).toBe(`Saved SOUL as revision ${start.revision + 1}.`);
+
+    // A second writer saves the next revision while the page still holds the previous one.
+    ok((await server.operator.updateProfileDocument({ input: { agentId: 'hatchet', kind: 'SOUL', content: 'Calm.\nTerse.\nKind.', expectedRevision: start.revision + 1 } })).updateProfileDocument, 'UpdateProfileDocumentSuccess');
+    await editor.fill('Calm.\nPrecise.\nKind.\nCurious.');
+    await page.getByRole('button', { name: 'Save document' }).click();
+    const conflict = page.locator('.conflict');
+    await conflict.waitFor();
+    expect(await conflict.innerText()).toContain(`Another writer saved revision ${start.revision + 2} of SOUL after you read revision ${start.revision + 1}. Nothing was saved.`);
+    expect(await page.getByRole('region', { name: `Current revision ${start.revision + 2}` }).innerText()).toContain('Calm.\nTerse.\nKind.');
+    expect((await server.operator.profileDocument({ agentId: 'hatchet', kind: 'SOUL' })).profileDocument).toMatchObject({ revision: start.revision + 2, content: 'Calm.\nTerse.\nKind.' });
+    await screenshot(page, 'profiles-conflict-1280');
+
+    await page.getByRole('button', { name: 'Reload document' }).click();
+    await expect.poll(() => announcement(page)).toContain('your draft is kept');
+    expect(await page.getByLabel('Your draft', { exact: false }).count()).toBe(0);
+    expect(await editor.inputValue()).toBe('Calm.\nPrecise.\nKind.\nCurious.');
+    await page.getByRole('button', { name: 'Save document' }).click();
+    await expect.poll(() => announcement(page)).toBe(`Saved SOUL as revision ${start.revision + 3}.`);
+    expect((await server.operator.profileDocument({ agentId: 'hatchet', kind: 'SOUL' })).profileDocument).toMatchObject({ revision: start.revision + 3, content: 'Calm.\nPrecise.\nKind.\nCurious.' });
+
+    // The diff defaults to the previous revision against the newest.
+    const diff = page.getByRole('region', { name: `Changes from revision ${start.revision + 2} to ${start.revision + 3}` });
+    await diff.waitFor();
+    expect(await diff.locator('del').allInnerTexts()).toEqual(['- Terse.']);
+    expect(await diff.locator('ins').allInnerTexts()).toEqual(['+ Precise.', '+ Curious.']);
+    await page.getByLabel('From revision', { exact: true }).selectOption(String(start.revision + 1));
+    await page.getByRole('region', { name: `Changes from revision ${start.revision + 1} to ${start.revision + 3}` }).waitFor();
+    expect(await page.locator('.diff del').count()).toBe(0);
+    expect(await page.locator('.diff ins').allInnerTexts()).toEqual(['+ Curious.']);
+    await screenshot(page, 'profiles-diff-1280');
+    await page.setViewportSize(VIEWPORTS.phone);
+    await screenshot(page, 'profiles-diff-375');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.setViewportSize(VIEWPORTS.desktop);
+  });
+
+  it('signs out by forgetting the token, signs in again from a token in the hash, and nothing left this machine', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Operator token').waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await page.setViewportSize(VIEWPORTS.phone);
+    await screenshot(page, 'sign-in-375');
+    await page.setViewportSize(VIEWPORTS.desktop);
+    // A token in the hash (beside the route) is taken once and removed from the address.
+    await page.goto(`${base}#/profiles&token=${encodeURIComponent(token)}`);
+    await page.getByRole('heading', { level: 1, name: 'Profiles' }).waitFor();
+    expect(page.url()).toBe(`${base}#/profiles`);
+    expect(await page.evaluate(() => sessionStorage.getItem('burrow.console.token'))).toBe(token);
+    expect(tab.blocked).toEqual([]);
+    expect(tab.consoleErrors.filter((e) => /Content Security Policy|Refused/i.test(e))).toEqual([]);
+  });
+});
