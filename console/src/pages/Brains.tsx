@@ -372,7 +372,7 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
               {editor.mode === 'edit' && (
                 <p class="meta">
                   Revision {editor.memory.revision} · {editor.memory.ownership === 'OPERATOR' ? 'operator-owned: agents cannot update or remove it' : 'agent-owned: saving here makes it operator-owned'} · last written by{' '}
-                  {editor.memory.updatedBy.kind.toLowerCase()} {editor.memory.updatedBy.id}
+                  {editor.memory.updatedBy.kind.toLowerCase()} {editor.memory.updatedBy.principalId}
                 </p>
               )}
               {editor.mode === 'edit' && editor.conflict && (
@@ -419,7 +419,7 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
                   <section aria-labelledby="newer-h" class="newer">
                     <h3 id="newer-h">Current revision {editor.newer.revision}</h3>
                     <p class="meta">
-                      written by {editor.newer.updatedBy.kind.toLowerCase()} {editor.newer.updatedBy.id} at {editor.newer.updatedAt}
+                      written by {editor.newer.updatedBy.kind.toLowerCase()} {editor.newer.updatedBy.principalId} at {editor.newer.updatedAt}
                     </p>
                     <dl>
                       <dt>Title</dt>
@@ -466,7 +466,7 @@ function LegacyDetails({ memory }: { memory: Memory }) {
         </dd>
         <dt>Imported</dt>
         <dd>
-          {m.importedAt} by {m.importedBy.kind.toLowerCase()} {m.importedBy.id}
+          {m.importedAt} by {m.importedBy.kind.toLowerCase()} {m.importedBy.principalId}
         </dd>
         <dt>Evidence, snapshots</dt>
         <dd>

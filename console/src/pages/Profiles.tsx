@@ -114,7 +114,7 @@ export function ProfilesPage({ api, agents, announce }: PageProps) {
                 {kind} <span class="meta">revision {doc.revision}</span>
               </h2>
               <p class="meta">
-                {doc.reference} · last written by {doc.updatedBy.kind.toLowerCase()} {doc.updatedBy.id} at {doc.updatedAt}
+                {doc.reference} · last written by {doc.updatedBy.kind.toLowerCase()} {doc.updatedBy.principalId} at {doc.updatedAt}
               </p>
               {conflict && (
                 <div role="alert" class="conflict">
@@ -151,7 +151,7 @@ export function ProfilesPage({ api, agents, announce }: PageProps) {
               <ol class="revisions">
                 {doc.revisions.map((r) => (
                   <li>
-                    r{r.revision} · {r.createdAt} · {r.actor.kind.toLowerCase()} {r.actor.id} · {r.reason}
+                    r{r.revision} · {r.createdAt} · {r.actor.kind.toLowerCase()} {r.actor.principalId} · {r.reason}
                   </li>
                 ))}
               </ol>
