@@ -107,7 +107,7 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     expect(after).toBe(before + 1);
     const row = page.locator(`li[data-event="quill:${after}"]`);
     await row.waitFor({ timeout: 15_000 });
-    expect(await row.innerText()).toContain('brain.created');
+    expect(await row.innerText()).toContain('BRAIN_CREATED');
     await expect.poll(() => agentRow('quill').locator('[data-count=memories]').innerText()).toBe('1');
     // Only the subscription delivered it: no GraphQL request over HTTP asked for events.
     expect(await page.locator('.events li').first().getAttribute('data-event')).toBe(`quill:${after}`);

@@ -1,29 +1,23 @@
 /**
- * The stream of events across agents. The schema offers agentEvents per agent today, so this opens
- * one subscription per agent and merges them; when an operator-wide subscription exists, this
- * function is the one place to switch (one subscription, same callback).
+ * The stream of events across agents: one operatorEvents subscription for the agents the
+ * dashboard lists, live from the moment it opens.
  */
 import type { Api } from './api';
-import { ConsoleAgentEventsDocument, type ConsoleAgentEventsSubscription } from './graphql/generated';
+import { ConsoleOperatorEventsDocument, type ConsoleOperatorEventsSubscription } from './graphql/generated';
 
-export type ConsoleEvent = ConsoleAgentEventsSubscription['agentEvents'];
-
-/** How many past events per agent are replayed when the dashboard opens. */
-export const REPLAYED_PER_AGENT = 10;
+export type ConsoleEvent = ConsoleOperatorEventsSubscription['operatorEvents'];
 
 export function subscribeToEvents(
   api: Api,
-  agents: ReadonlyArray<{ agentId: string; lastEventSequence: number }>,
+  agents: ReadonlyArray<{ agentId: string }>,
   onEvent: (event: ConsoleEvent) => void,
   onError: (message: string) => void,
 ): () => void {
-  const stops = agents.map((agent) =>
-    api.subscribe(
-      ConsoleAgentEventsDocument,
-      { agentId: agent.agentId, after: Math.max(0, agent.lastEventSequence - REPLAYED_PER_AGENT) },
-      (data) => onEvent(data.agentEvents),
-      (error) => onError(`${agent.agentId}: ${error.message}`),
-    ),
+  if (agents.length === 0) return () => {};
+  return api.subscribe(
+    ConsoleOperatorEventsDocument,
+    { agentIds: agents.map((agent) => agent.agentId) },
+    (data) => onEvent(data.operatorEvents),
+    (error) => onError(error.message),
   );
-  return () => stops.forEach((stop) => stop());
 }
