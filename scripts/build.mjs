@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+/**
+ * Compiles the server and CLI (src/cli.ts and everything it imports) into dist/ with esbuild:
+ * one ESM bundle plus chunks for what is imported on demand; packages stay in node_modules.
+ * `npm ci` runs it (the `prepare` script); scripts/burrow.mjs runs it again when a source is
+ * newer than the bundle. Tests and tools run the sources through vitest and tsx instead.
+ */
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const DIST = join(ROOT, 'dist');
+export const ENTRY = join(DIST, 'cli.js');
+const INPUTS = [join(ROOT, 'src'), fileURLToPath(import.meta.url), join(ROOT, 'package.json'), join(ROOT, 'tsconfig.json')];
+
+function newestMtime(path) {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, name)));
+  return newest;
+}
+
+/** True when dist/ is missing or older than a source, this script, package.json or tsconfig.json. */
+export function isStale() {
+  let built;
+  try {
+    built = statSync(ENTRY).mtimeMs;
+  } catch {
+    return true;
+  }
+  return INPUTS.some((input) => newestMtime(input) > built);
+}
+
+export async function build() {
+  const { build: esbuild } = await import('esbuild');
+  rmSync(DIST, { recursive: true, force: true });
+  await esbuild({
+    absWorkingDir: ROOT,
+    entryPoints: { cli: 'src/cli.ts' },
+    outdir: 'dist',
+    bundle: true,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'linked',
+    sourcesContent: false,
+    logLevel: 'warning',
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const started = performance.now();
+  await build();
+  process.stdout.write(`built dist/ in ${Math.round(performance.now() - started)} ms\n`);
+}
