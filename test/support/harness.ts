@@ -90,7 +90,7 @@ export function testConfig(database: DatabaseConfig, overrides: Partial<BurrowCo
     settings: { key: null, newKey: null },
     dreamDiary: { retentionDays: 365 },
     owners: { perAgent: 4, max: 0 },
-    tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 10 },
+    tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 10, cacheSeconds: 30, cacheMax: 10_000 },
     // Off: the manual clock never refills a bucket by itself (test/rate-limit.test.ts turns it on).
     rateLimit: { perSecond: 0, burst: 500 },
     ...overrides,
