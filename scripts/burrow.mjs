@@ -7,6 +7,4 @@ import { pathToFileURL } from 'node:url';
 import { build, ENTRY, isStale } from './build.mjs';
 
 if (isStale()) await build();
-// Stack traces name the TypeScript sources (dist/ carries source maps).
-process.setSourceMapsEnabled(true);
 await import(pathToFileURL(ENTRY).href);
