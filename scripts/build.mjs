@@ -16,17 +16,23 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST = join(ROOT, 'dist');
 export const ENTRY = join(DIST, 'cli.js');
-const INPUTS = [join(ROOT, 'src'), fileURLToPath(import.meta.url), join(ROOT, 'package.json'), join(ROOT, 'tsconfig.json')];
+// The packages are bundled too: what npm installed (its hidden lockfile) counts as a source.
+const INPUTS = [join(ROOT, 'src'), fileURLToPath(import.meta.url), join(ROOT, 'package.json'), join(ROOT, 'tsconfig.json'), join(ROOT, 'node_modules', '.package-lock.json')];
 
 function newestMtime(path) {
-  const stat = statSync(path);
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    return 0;
+  }
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = stat.mtimeMs;
   for (const name of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, name)));
   return newest;
 }
 
-/** True when dist/ is missing or older than a source, this script, package.json or tsconfig.json. */
+/** True when dist/ is missing or older than a source, this script, package.json, tsconfig.json or the installed packages. */
 export function isStale() {
   let built;
   try {
