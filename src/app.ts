@@ -28,7 +28,7 @@ import { createEdge, createMetricsServer, listenOrExplain } from './ops/edge.js'
 import { createHealth } from './ops/health.js';
 import { createMetrics } from './ops/metrics.js';
 import { useObservability } from './ops/observe.js';
-import { createTracing } from './ops/tracing.js';
+import type { Tracing } from './ops/tracing.js';
 import { closeReason } from './lib/connection-errors.js';
 import * as limits from './limits/index.js';
 
@@ -40,6 +40,8 @@ export interface AppDeps {
   faults?: FaultInjector;
   /** The trusted-documents manifest; default: the one codegen wrote (client/generated). */
   trustedDocuments?: limits.TrustedDocuments;
+  /** `await loadTracing(config.ops.tracing)` (ops/tracing.ts): required when tracing is configured. */
+  tracing?: Tracing | null;
 }
 
 type WsExtra = { viewer: Viewer } & Record<PropertyKey, unknown>;
@@ -55,7 +57,8 @@ export function buildApp(deps: AppDeps) {
   });
 
   const metrics = createMetrics({ pool: deps.database.pool, hub: services.hub });
-  const tracing = createTracing(deps.config.ops.tracing);
+  if (deps.config.ops.tracing && !deps.tracing) throw new Error('tracing is configured: pass buildApp the result of loadTracing(config.ops.tracing)');
+  const tracing = deps.tracing ?? null;
   const maskError = errorMasker(logger);
   const guards = limits.yogaLimits({
     config: deps.config,

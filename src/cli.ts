@@ -3,19 +3,21 @@
  * Run with `npm run burrow -- <command>` (or `npm start` for serve on the embedded database).
  */
 import { parseArgs } from 'node:util';
-import { buildApp } from './app.js';
-import { openRuntime, runCommand } from './main.js';
-import { parseLifetime, TokensService, type TokenRecord } from './auth/tokens.service.js';
-import { systemClock } from './lib/clock.js';
-import { noFaults } from './lib/faults.js';
-import { createServices } from './services.js';
-import { guardProcess, installShutdown } from './ops/shutdown.js';
-import { withStoredModelConnections } from './domains/settings/settings.effective.js';
-import { exportCommand, importCommand, SETTINGS_USAGE, settingsCommand } from './domains/settings/settings.cli.js';
-import { loadMcpStdioIdentity } from './config.js';
-import { serveMcpStdio } from './mcp/stdio.js';
+import type { TokenRecord } from './auth/tokens.service.js';
+import type { Runtime } from './main.js';
+import type { Services } from './services.js';
 
-const USAGE = `usage: burrow <command>
+// Each command imports what it needs when it runs: `help` loads no dependency, `token list` no
+// GraphQL server; the compiled CLI starts in a fraction of a second (docs/performance.md).
+const openRuntime = async () => (await import('./main.js')).openRuntime();
+const clock = async () => (await import('./lib/clock.js')).systemClock;
+async function servicesOf(runtime: Runtime): Promise<Services> {
+  const [{ createServices }, { noFaults }] = await Promise.all([import('./services.js'), import('./lib/faults.js')]);
+  return createServices({ config: runtime.config, database: runtime.database, clock: await clock(), logger: runtime.logger, faults: noFaults });
+}
+const tokensOf = async (runtime: Runtime) => new (await import('./auth/tokens.service.js')).TokensService(runtime.database.db, await clock());
+
+const usage = async () => `usage: burrow <command>
   help, --help, -h                          this text
   serve                                     start the GraphQL server (HTTP, SSE, WebSocket on one port; MCP at /mcp)
   migrate                                   apply pending migrations and exit
@@ -27,7 +29,7 @@ const USAGE = `usage: burrow <command>
   retention run                             remove working records, handoffs and rolling cards expired longer than
                                             BURROW_RETENTION_GRACE_DAYS ago, and report per store
   import-albdruck                           copy legacy Albdruck knowledge into Brains (repeat-safe)
-${SETTINGS_USAGE}
+${(await import('./domains/settings/settings.cli.js')).SETTINGS_USAGE}
   mcp --stdio                               the MCP tools over stdin/stdout for a runtime on this machine:
                                             BURROW_TOKEN (agent token, required), BURROW_CONTINUITY_SCOPE,
                                             BURROW_SESSION, BURROW_CONVERSATION (see docs/mcp.md)
@@ -44,8 +46,14 @@ function status(token: TokenRecord): string {
 const commands: Record<string, () => Promise<void>> = {
   async serve() {
     const runtime = await openRuntime();
+    const [{ buildApp }, { withStoredModelConnections }, { guardProcess, installShutdown }, { loadTracing }] = await Promise.all([
+      import('./app.js'),
+      import('./domains/settings/settings.effective.js'),
+      import('./ops/shutdown.js'),
+      import('./ops/tracing.js'),
+    ]);
     const { config, sources } = await withStoredModelConnections(runtime.config, runtime.database.db, runtime.logger);
-    const app = buildApp({ config, database: runtime.database, logger: runtime.logger });
+    const app = buildApp({ config, database: runtime.database, logger: runtime.logger, tracing: await loadTracing(config.ops.tracing) });
     guardProcess(runtime.logger);
     let port: number;
     try {
@@ -64,7 +72,7 @@ const commands: Record<string, () => Promise<void>> = {
       `  model connections: ${Object.entries(sources).map(([purpose, source]) => `${purpose} ${source}`).join(', ')}; settings key: ${config.settings.key ? config.settings.key.id : 'none (secrets cannot be written)'}`,
       runtime.config.graphiql ? `  GraphiQL: open http://${runtime.config.host}:${port}/graphql in a browser` : '  GraphiQL: off',
     ];
-    const tokens = new TokensService(runtime.database.db, systemClock);
+    const tokens = await tokensOf(runtime);
     // A database Burrow made itself (embedded, managed) gets a first operator token at its first start.
     if (runtime.config.database.lifecycle !== 'external' && !(await tokens.hasOperatorToken())) {
       const { token } = await tokens.create({ kind: 'operator', name: 'bootstrap' });
@@ -83,10 +91,11 @@ const commands: Record<string, () => Promise<void>> = {
   async mcp() {
     const { values } = parseArgs({ args: rest, options: { stdio: { type: 'boolean' } } });
     if (!values.stdio) throw new Error('burrow mcp needs --stdio (Streamable HTTP is served by `burrow serve` at /mcp)');
-    const identity = loadMcpStdioIdentity();
+    const identity = (await import('./config.js')).loadMcpStdioIdentity();
     const runtime = await openRuntime();
     try {
-      const services = createServices({ config: runtime.config, database: runtime.database, clock: systemClock, logger: runtime.logger, faults: noFaults });
+      const services = await servicesOf(runtime);
+      const { serveMcpStdio } = await import('./mcp/stdio.js');
       await serveMcpStdio({ services, logger: runtime.logger.child({ component: 'mcp' }), identity });
     } finally {
       await runtime.close();
@@ -108,9 +117,10 @@ const commands: Record<string, () => Promise<void>> = {
       allowPositionals: true,
       options: { operator: { type: 'boolean' }, agent: { type: 'string' }, name: { type: 'string' }, 'expires-in': { type: 'string' } },
     });
+    const { parseLifetime } = await import('./auth/tokens.service.js');
     const runtime = await openRuntime();
     try {
-      const tokens = new TokensService(runtime.database.db, systemClock);
+      const tokens = await tokensOf(runtime);
       if (action === 'create') {
         if (Boolean(values.operator) === Boolean(values.agent)) throw new Error('token create needs exactly one of --operator or --agent AGENT_ID');
         if (!values.name) throw new Error('token create needs --name NAME');
@@ -138,7 +148,7 @@ const commands: Record<string, () => Promise<void>> = {
         const record = await tokens.revoke(id);
         process.stdout.write(`revoked ${record.id} "${record.name}"\n`);
       } else {
-        throw new Error(USAGE);
+        throw new Error(await usage());
       }
     } finally {
       await runtime.close();
@@ -147,10 +157,10 @@ const commands: Record<string, () => Promise<void>> = {
 
   async retention() {
     const [action] = rest;
-    if (action !== 'run') throw new Error(USAGE);
+    if (action !== 'run') throw new Error(await usage());
     const runtime = await openRuntime();
     try {
-      const services = createServices({ config: runtime.config, database: runtime.database, clock: systemClock, logger: runtime.logger, faults: noFaults });
+      const services = await servicesOf(runtime);
       const report = await services.retention.run();
       process.stdout.write(
         `retention run at ${report.ranAt.toISOString()} (grace ${report.graceDays} days): removed what expired before ${report.cutoff.toISOString()}\n`
@@ -164,17 +174,18 @@ const commands: Record<string, () => Promise<void>> = {
 };
 
 /** Settings, export and import act through the services as the CLI operator. */
-const withServices = (body: (services: ReturnType<typeof createServices>) => Promise<void>) => async () => {
+const withServices = (body: (services: Services) => Promise<void>) => async () => {
   const runtime = await openRuntime();
   try {
-    await body(createServices({ config: runtime.config, database: runtime.database, clock: systemClock, logger: runtime.logger, faults: noFaults }));
+    await body(await servicesOf(runtime));
   } finally {
     await runtime.close();
   }
 };
-commands.settings = withServices((services) => settingsCommand(rest, services.settings, services.config.settings.newKey));
-commands.export = withServices((services) => exportCommand(rest, services.transfer));
-commands.import = withServices((services) => importCommand(rest, services.transfer));
+const settingsCli = () => import('./domains/settings/settings.cli.js');
+commands.settings = withServices(async (services) => (await settingsCli()).settingsCommand(rest, services.settings, services.config.settings.newKey));
+commands.export = withServices(async (services) => (await settingsCli()).exportCommand(rest, services.transfer));
+commands.import = withServices(async (services) => (await settingsCli()).importCommand(rest, services.transfer));
 
 /**
  * Copies legacy Albdruck knowledge into Brains. Repeat-safe: records imported before are
@@ -184,7 +195,7 @@ commands.import = withServices((services) => importCommand(rest, services.transf
 commands['import-albdruck'] = async () => {
   const runtime = await openRuntime();
   try {
-    const services = createServices({ config: runtime.config, database: runtime.database, clock: systemClock, logger: runtime.logger, faults: noFaults });
+    const services = await servicesOf(runtime);
     const progress = process.stderr.isTTY;
     let lastDraw = 0;
     const summary = await services.brains.importAlbdruck({ kind: 'OPERATOR', id: 'cli:import-albdruck' }, (done, total) => {
@@ -214,11 +225,11 @@ commands['import-albdruck'] = async () => {
 
 const body = Object.hasOwn(commands, command ?? '') ? commands[command!] : undefined;
 if (command === 'help' || command === '--help' || command === '-h') {
-  process.stdout.write(`${USAGE}\n`);
+  process.stdout.write(`${await usage()}\n`);
 } else if (!body) {
   // No command is a mistake too: the usage goes to stderr and the exit code says so.
-  process.stderr.write(`${command ? `burrow: unknown command "${command}"\n` : ''}${USAGE}\n`);
+  process.stderr.write(`${command ? `burrow: unknown command "${command}"\n` : ''}${await usage()}\n`);
   process.exitCode = 1;
 } else {
-  await runCommand(body);
+  await (await import('./main.js')).runCommand(body);
 }

@@ -66,8 +66,12 @@ export interface BurrowConfig {
   dreamDiary: { retentionDays: number };
   /** Ownership sessions (runtimeOwnership): live owners per agent, and owner connections on the database (0: max_connections / 4). */
   owners: { perAgent: number; max: number };
-  /** last_used_at is written at most once per interval per token; open connections' tokens are rechecked every recheckSeconds. */
-  tokens: { lastUsedIntervalSeconds: number; recheckSeconds: number };
+  /**
+   * last_used_at is written at most once per interval per token; open connections' tokens are
+   * rechecked every recheckSeconds; verified tokens are cached for cacheSeconds (0 = off), at most
+   * cacheMax of them (revocation empties the entry at once: auth/token-cache.ts).
+   */
+  tokens: { lastUsedIntervalSeconds: number; recheckSeconds: number; cacheSeconds: number; cacheMax: number };
   /** Per-token token bucket, per instance: perSecond refill (0: off), burst capacity. */
   rateLimit: { perSecond: number; burst: number };
 }
@@ -223,6 +227,8 @@ export function loadConfig(env: Env = process.env): BurrowConfig {
     tokens: {
       lastUsedIntervalSeconds: int('BURROW_TOKEN_LAST_USED_INTERVAL_SECONDS', 60, 0, 86_400),
       recheckSeconds: int('BURROW_TOKEN_RECHECK_SECONDS', 10, 1, 3600),
+      cacheSeconds: int('BURROW_TOKEN_CACHE_SECONDS', 30, 0, 3600),
+      cacheMax: int('BURROW_TOKEN_CACHE_MAX', 10_000, 1, 1_000_000),
     },
     rateLimit: { perSecond: int('BURROW_RATE_LIMIT_PER_SECOND', 50, 0, 1_000_000), burst: int('BURROW_RATE_LIMIT_BURST', 500, 1, 10_000_000) },
   };

@@ -8,11 +8,11 @@
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { extname, join, normalize, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from './lib/package-path.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const CONSOLE_PATH = '/console';
-export const CONSOLE_DIST = fileURLToPath(new URL('../console/dist/', import.meta.url));
+export const CONSOLE_DIST = packagePath('console/dist/');
 
 export const CONSOLE_CSP = [
   "default-src 'none'",

@@ -5,7 +5,6 @@
  * the Authorization header a request needs; the tabs hold a few operations to start from.
  */
 import type { GraphiQLOptions } from 'graphql-yoga';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 
 const headers = JSON.stringify({ Authorization: 'Bearer ' }, null, 2);
 
@@ -52,6 +51,10 @@ export const graphiqlOptions: GraphiQLOptions = {
   defaultTabs: EXAMPLES.map((query) => ({ query, headers })),
 };
 
-let page: string | null = null;
-/** Yoga's `renderGraphiQL`: the page is about 9 MB of inlined assets, rendered once. */
-export const renderBurrowGraphiQL = (options: GraphiQLOptions): string => (page ??= renderGraphiQL(options));
+let page: Promise<string> | null = null;
+/**
+ * Yoga's `renderGraphiQL`: the page is about 9 MB of inlined assets, rendered once, and its
+ * package is loaded at the first page asked for rather than at every server start.
+ */
+export const renderBurrowGraphiQL = (options: GraphiQLOptions): Promise<string> =>
+  (page ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(options)));

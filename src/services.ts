@@ -9,6 +9,7 @@ import type { Clock } from './lib/clock.js';
 import type { FaultInjector } from './lib/faults.js';
 import type { Logger } from './lib/logger.js';
 import { TokensService } from './auth/tokens.service.js';
+import { TokenCache } from './auth/token-cache.js';
 import { TokenWatch } from './auth/token-watch.js';
 import { RateLimiter } from './limits/rate-limit.js';
 import { EventHub } from './events/hub.js';
@@ -48,9 +49,10 @@ export function createServices(deps: ServiceDeps) {
   const { database, clock, logger, faults, config } = deps;
   const db = database.db;
   const hub = new EventHub(database, logger.child({ component: 'events' }));
-  const tokens = new TokensService(db, clock, config.tokens.lastUsedIntervalSeconds * 1000);
+  const tokenCache = new TokenCache(clock, config.tokens.cacheSeconds * 1000, config.tokens.cacheMax);
+  const tokens = new TokensService(db, clock, config.tokens.lastUsedIntervalSeconds * 1000, tokenCache);
   const rateLimiter = new RateLimiter(clock, config.rateLimit);
-  const tokenWatch = new TokenWatch(database, clock, logger.child({ component: 'tokens' }), config.tokens.recheckSeconds);
+  const tokenWatch = new TokenWatch(database, clock, logger.child({ component: 'tokens' }), config.tokens.recheckSeconds, tokenCache);
   const agents = new AgentsService(db, clock, faults);
   const working = new WorkingMemoryService(db, clock, faults, config.workingMemory.defaultTtlDays);
   const handoffs = new HandoffsService(db, clock, faults);
@@ -87,7 +89,7 @@ export function createServices(deps: ServiceDeps) {
     const interval = config.embeddings.indexIntervalMs;
     background.push(new IntervalJob('brain-embedding-indexer', interval, async () => void (await brains.indexPendingEmbeddings()), logger));
   }
-  return { config, database, clock, hub, tokens, tokenWatch, rateLimiter, agents, working, handoffs, conversations, retention, continuity, tiddle, brains, settings, transfer, dreamDiary, background };
+  return { config, database, clock, hub, tokens, tokenCache, tokenWatch, rateLimiter, agents, working, handoffs, conversations, retention, continuity, tiddle, brains, settings, transfer, dreamDiary, background };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createBurrowClient } from '../client/sdk.js';
 import { createTestDatabase, onRealServer, REAL_DATABASE_URL } from './support/harness.js';
 
@@ -170,4 +170,43 @@ describe.skipIf(!onRealServer)('commands on an external database', () => {
       await database.drop();
     }
   });
+});
+
+/**
+ * What `npm start` and `npm run burrow` run: the esbuild bundle in dist/ (scripts/build.mjs),
+ * not the sources. Built here, so the test never runs a stale bundle.
+ */
+describe('the compiled CLI (dist/)', () => {
+  const node = (args: string[], env: Record<string, string> = {}) =>
+    new Promise<Run>((resolve, reject) => {
+      const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BURROW_') && k !== 'DATABASE_URL'));
+      const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...baseEnv, BURROW_LOG_LEVEL: 'error', ...env } as NodeJS.ProcessEnv });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('error', reject);
+      child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    });
+
+  beforeAll(async () => {
+    const build = await node(['scripts/build.mjs']);
+    expect(build.stderr).toBe('');
+    expect(build.code).toBe(0);
+  }, 120_000);
+
+  it('prints the same usage as the sources for help and exits 0', async () => {
+    const [compiled, source] = await Promise.all([node(['dist/cli.js', 'help']), burrow(['help'], {})]);
+    expect(compiled.code).toBe(0);
+    expect(compiled.stderr).toBe('');
+    expect(compiled.stdout).toMatch(/^usage: burrow <command>\n/);
+    expect(compiled.stdout).toBe(source.stdout);
+  });
+
+  it('finds the migrations from dist/ (they ship beside it, not inside it)', async () => {
+    const run = await node(['dist/cli.js', 'migrate'], embeddedEnv());
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^applied: 0000_platform, 0001_extensions, /);
+  }, 120_000);
 });

@@ -133,12 +133,14 @@ describe('security settings (docs/security.md)', () => {
       BURROW_OWNERS_MAX: '20',
       BURROW_TOKEN_LAST_USED_INTERVAL_SECONDS: '300',
       BURROW_TOKEN_RECHECK_SECONDS: '5',
+      BURROW_TOKEN_CACHE_SECONDS: '0',
+      BURROW_TOKEN_CACHE_MAX: '50',
       BURROW_RATE_LIMIT_PER_SECOND: '0',
       BURROW_RATE_LIMIT_BURST: '10',
     });
     expect([config.owners, config.tokens, config.rateLimit]).toEqual([
       { perAgent: 2, max: 20 },
-      { lastUsedIntervalSeconds: 300, recheckSeconds: 5 },
+      { lastUsedIntervalSeconds: 300, recheckSeconds: 5, cacheSeconds: 0, cacheMax: 50 },
       { perSecond: 0, burst: 10 },
     ]);
     expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'embedded', BURROW_OWNERS_PER_AGENT: '0', BURROW_RATE_LIMIT_BURST: '0', BURROW_TOKEN_RECHECK_SECONDS: 'x' })).toEqual([
@@ -188,7 +190,7 @@ describe('shipped defaults', () => {
       settings: { key: null, newKey: null },
       dreamDiary: { retentionDays: 365 },
       owners: { perAgent: 4, max: 0 },
-      tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 10 },
+      tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 10, cacheSeconds: 30, cacheMax: 10_000 },
       rateLimit: { perSecond: 50, burst: 500 },
     });
     // The only thing an empty environment lacks is the lifecycle.
@@ -273,6 +275,8 @@ describe('every numeric setting at its bounds', () => {
     { name: 'BURROW_OWNERS_MAX', min: 0, max: 100_000, env: embedded, read: (c) => c.owners.max },
     { name: 'BURROW_TOKEN_LAST_USED_INTERVAL_SECONDS', min: 0, max: 86_400, env: embedded, read: (c) => c.tokens.lastUsedIntervalSeconds },
     { name: 'BURROW_TOKEN_RECHECK_SECONDS', min: 1, max: 3600, env: embedded, read: (c) => c.tokens.recheckSeconds },
+    { name: 'BURROW_TOKEN_CACHE_SECONDS', min: 0, max: 3600, env: embedded, read: (c) => c.tokens.cacheSeconds },
+    { name: 'BURROW_TOKEN_CACHE_MAX', min: 1, max: 1_000_000, env: embedded, read: (c) => c.tokens.cacheMax },
     { name: 'BURROW_RATE_LIMIT_PER_SECOND', min: 0, max: 1_000_000, env: embedded, read: (c) => c.rateLimit.perSecond },
     { name: 'BURROW_RATE_LIMIT_BURST', min: 1, max: 10_000_000, env: embedded, read: (c) => c.rateLimit.burst },
     { name: 'BURROW_POSTGRES_RESTART_LIMIT', min: 0, max: 100, env: { BURROW_POSTGRES_LIFECYCLE: 'managed' }, read: (c) => (c.database as { restartLimit: number }).restartLimit },

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../src/lib/clock.js';
 import { NEEDS_REAL_SERVER, onRealServer, startServer, type TestServer } from './support/harness.js';
 
-const NOTIFY_ONLY = { tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 3600 } };
+const NOTIFY_ONLY = { tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 3600, cacheSeconds: 30, cacheMax: 10_000 } };
 
 let server: TestServer;
 beforeAll(async () => {
@@ -138,7 +138,7 @@ describe('expiry', () => {
   // A second instance on the same database starts in a moment on a real server (embedded, a
   // fresh in-memory database would cost seconds for the same IntervalJob).
   it.skipIf(!onRealServer)(`the recheck runs on its own every BURROW_TOKEN_RECHECK_SECONDS (${NEEDS_REAL_SERVER})`, async () => {
-    const quick = await startServer({ database: server.testDatabase, clock: server.clock, config: { tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 1 } } });
+    const quick = await startServer({ database: server.testDatabase, clock: server.clock, config: { tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 1, cacheSeconds: 30, cacheMax: 10_000 } } });
     try {
       const { token } = await quick.app.services.tokens.create({ kind: 'agent', name: 'short', agentId: 'tok-a', expiresInMs: 60_000 });
       const socket = await openSocket(quick, token);

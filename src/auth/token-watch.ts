@@ -10,10 +10,13 @@ import { inArray } from 'drizzle-orm';
 import type { Plugin } from 'graphql-yoga';
 import { createGraphQLError } from 'graphql-yoga';
 import type { Database } from '../db/database.js';
+import { backoffDelay } from '../events/hub.js';
 import type { Clock } from '../lib/clock.js';
+import { describeError } from '../lib/connection-errors.js';
 import { IntervalJob } from '../lib/interval.js';
 import type { Logger } from '../lib/logger.js';
 import { apiTokens } from './auth.sql.js';
+import type { TokenCache } from './token-cache.js';
 import type { Viewer } from './viewer.js';
 
 export const TOKENS_CHANNEL = 'burrow_tokens';
@@ -28,6 +31,9 @@ export class TokenWatch {
   /** Tokens known to be ended, so an operation racing the close is refused without a query. */
   private readonly ended = new Set<string>();
   private unlisten: (() => Promise<void>) | null = null;
+  private stopped = true;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private reconnectAttempt = 0;
   readonly recheck: IntervalJob;
 
   constructor(
@@ -35,17 +41,55 @@ export class TokenWatch {
     private readonly clock: Clock,
     private readonly logger: Logger,
     recheckSeconds: number,
+    /** The server's cache of verified tokens: forgets a token when it ends. */
+    private readonly cache: TokenCache | null = null,
   ) {
     this.recheck = new IntervalJob('token-recheck', recheckSeconds * 1000, () => this.recheckOpen(), logger);
   }
 
   async start(): Promise<void> {
-    this.unlisten = await this.database.listen(TOKENS_CHANNEL, (tokenId) => this.end(tokenId));
+    this.stopped = false;
+    await this.listen();
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
     await this.unlisten?.();
     this.unlisten = null;
+  }
+
+  private async listen(): Promise<void> {
+    const unlisten = await this.database.listen(TOKENS_CHANNEL, (tokenId) => this.end(tokenId), (error) => this.lost(error));
+    if (this.stopped) return void (await unlisten());
+    this.unlisten = unlisten;
+  }
+
+  private lost(error: Error) {
+    if (this.stopped) return;
+    this.unlisten = null;
+    this.cache?.suspend();
+    this.logger.warn('token LISTEN connection lost; tokens are read from the database until it is back', describeError(error));
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect() {
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      if (this.stopped) return;
+      this.listen().then(
+        async () => {
+          if (this.stopped) return;
+          this.reconnectAttempt = 0;
+          this.cache?.resume();
+          this.logger.info('token LISTEN connection recovered');
+          // A revocation committed while nobody listened ends what its token keeps open now.
+          await this.recheckOpen().catch(() => {});
+        },
+        () => this.scheduleReconnect(),
+      );
+    }, backoffDelay(this.reconnectAttempt++));
   }
 
   /** Calls `onEnded` once if the token is revoked or expires while tracked; returns the untrack. */
@@ -76,6 +120,7 @@ export class TokenWatch {
 
   private end(tokenId: string) {
     this.ended.add(tokenId);
+    this.cache?.forget(tokenId);
     const set = this.open.get(tokenId);
     this.open.delete(tokenId);
     if (!set) return;

@@ -6,6 +6,7 @@ import { NotFoundError, ValidationError } from '../lib/errors.js';
 import { newId, randomToken, sha256Hex } from '../lib/ids.js';
 import { assertCleanText } from '../lib/text-policy.js';
 import { apiTokens } from './auth.sql.js';
+import type { CachedToken, TokenCache } from './token-cache.js';
 import { TOKENS_CHANNEL } from './token-watch.js';
 import type { Viewer } from './viewer.js';
 
@@ -43,6 +44,8 @@ export class TokensService {
     private readonly clock: Clock,
     /** last_used_at is written at most this often per token (one UPDATE, not one per request). */
     private readonly lastUsedIntervalMs = 60_000,
+    /** Verified tokens in memory (the server's; the CLI has none): see token-cache.ts. */
+    private readonly cache: TokenCache | null = null,
   ) {}
 
   /** Creates a token and returns its secret once; only the hash is stored. `expiresInMs`: optional lifetime. */
@@ -91,6 +94,8 @@ export class TokensService {
       return revoked;
     });
     if (!row) throw new NotFoundError('active token', id);
+    // This instance refuses it from the next request on, without waiting for its own NOTIFY.
+    this.cache?.forget(row.id);
     return toRecord(row);
   }
 
@@ -103,29 +108,42 @@ export class TokensService {
     return rows.length > 0;
   }
 
-  /** Bearer secret -> viewer, or null when unknown, revoked or expired. Notes the use (throttled). */
+  /**
+   * Bearer secret -> viewer, or null when unknown, revoked or expired. Notes the use (throttled).
+   * A token verified recently comes from the cache, with no statement.
+   */
   async authenticate(secret: string | null | undefined, scope: HeaderScope): Promise<Viewer | null> {
     if (!secret || !secret.startsWith(TOKEN_PREFIX)) return null;
-    const [row] = await this.db
-      .select()
-      .from(apiTokens)
-      .where(and(eq(apiTokens.tokenHash, sha256Hex(secret)), isNull(apiTokens.revokedAt)))
-      .limit(1);
+    const hash = sha256Hex(secret);
     const now = this.clock.now();
-    if (!row || (row.expiresAt && row.expiresAt <= now)) return null;
+    let token = this.cache?.get(hash) ?? null;
+    if (!token) {
+      const generation = this.cache?.generation ?? 0;
+      const [row] = await this.db
+        .select()
+        .from(apiTokens)
+        .where(and(eq(apiTokens.tokenHash, hash), isNull(apiTokens.revokedAt)))
+        .limit(1);
+      if (!row) return null;
+      token = { id: row.id, name: row.name, kind: row.kind as CachedToken['kind'], agentId: row.agentId, expiresAt: row.expiresAt, lastUsedAt: row.lastUsedAt };
+      this.cache?.set(hash, token, generation);
+    }
+    if (token.expiresAt && token.expiresAt <= now) return null;
     const stale = new Date(now.getTime() - this.lastUsedIntervalMs);
-    if (!row.lastUsedAt || row.lastUsedAt <= stale) {
-      // Conditional, so concurrent requests of one token write it once per interval.
+    if (!token.lastUsedAt || token.lastUsedAt <= stale) {
+      // Noted before the write, so concurrent requests of one cached token write it once.
+      token.lastUsedAt = now;
+      // Conditional, so concurrent requests (and other instances) write it once per interval.
       await this.db
         .update(apiTokens)
         .set({ lastUsedAt: now })
-        .where(and(eq(apiTokens.id, row.id), or(isNull(apiTokens.lastUsedAt), lte(apiTokens.lastUsedAt, stale))));
+        .where(and(eq(apiTokens.id, token.id), or(isNull(apiTokens.lastUsedAt), lte(apiTokens.lastUsedAt, stale))));
     }
     return {
-      principal: row.kind === 'operator' ? 'OPERATOR' : 'AGENT',
-      tokenId: row.id,
-      tokenName: row.name,
-      agentId: row.agentId,
+      principal: token.kind === 'operator' ? 'OPERATOR' : 'AGENT',
+      tokenId: token.id,
+      tokenName: token.name,
+      agentId: token.agentId,
       ...scope,
     };
   }

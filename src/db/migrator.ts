@@ -8,6 +8,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { sha256Hex } from '../lib/ids.js';
+import { packagePath } from '../lib/package-path.js';
 
 export interface MigrationFile {
   version: number;
@@ -22,7 +23,7 @@ export class MigrationError extends Error {}
 const MIGRATION_LOCK_KEY = 727_140_113;
 const STATEMENT_BREAKPOINT = '--> statement-breakpoint';
 
-export const DEFAULT_MIGRATIONS_DIR = new URL('../../drizzle/', import.meta.url).pathname;
+export const DEFAULT_MIGRATIONS_DIR = packagePath('drizzle/');
 
 /** Reads the migrations drizzle-kit wrote: the journal gives order and names. */
 export function loadMigrations(dir = DEFAULT_MIGRATIONS_DIR): MigrationFile[] {

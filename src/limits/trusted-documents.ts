@@ -12,8 +12,9 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { GraphQLError } from 'graphql';
 import type { SecurityConfig } from '../config.js';
 import type { Viewer } from '../auth/viewer.js';
+import { packagePath } from '../lib/package-path.js';
 
-export const TRUSTED_DOCUMENTS_PATH = new URL('../../client/generated/trusted-documents.json', import.meta.url);
+export const TRUSTED_DOCUMENTS_PATH = packagePath('client/generated/trusted-documents.json');
 
 export type TrustedDocuments = ReadonlyMap<string, string>;
 

@@ -5,15 +5,17 @@
  * any request and nothing lives between requests.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { bearerSecret, scopeFromHeaders } from '../auth/tokens.service.js';
 import { isConnectionLoss } from '../lib/connection-errors.js';
 import { databaseUnavailableError } from '../lib/error-masking.js';
 import type { Logger } from '../lib/logger.js';
 import type { Services } from '../services.js';
-import { createMcpServer } from './server.js';
 
 export const MCP_PATH = '/mcp';
+
+/** The MCP SDK and the tools load at the first MCP request, not at every server start. */
+let sdk: Promise<[typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'), typeof import('./server.js')]> | null = null;
+const loadSdk = () => (sdk ??= Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('./server.js')]));
 
 export const isMcpPath = (url: string | undefined) => url !== undefined && (url === MCP_PATH || url.startsWith(`${MCP_PATH}?`));
 
@@ -51,6 +53,7 @@ export function createMcpHttpHandler(deps: { services: Services; logger: Logger 
       if (retryAfter !== null) {
         return refuse(res, 429, 'RATE_LIMITED', `too many requests for this token; retry in ${retryAfter} s`, { 'retry-after': String(retryAfter) });
       }
+      const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await loadSdk();
       const server = createMcpServer({ services, logger, viewer: async () => viewer });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {

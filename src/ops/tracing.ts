@@ -3,16 +3,27 @@
  * execution becomes a span exported over OTLP/HTTP. Documents, variables, resolver arguments
  * and results are left out of spans (they carry user content).
  */
-import { useOpenTelemetry } from '@envelop/opentelemetry';
-import { SpanKind } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { Resource } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Plugin } from 'graphql-yoga';
 import type { OpsConfig } from '../config.js';
 
-export function createTracing(config: OpsConfig['tracing']): { plugin: Plugin; shutdown(): Promise<void> } | null {
+export interface Tracing {
+  plugin: Plugin;
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Async so that OpenTelemetry (a large import) is loaded only when tracing is configured: the
+ * caller awaits it before buildApp (which refuses a tracing config without it).
+ */
+export async function loadTracing(config: OpsConfig['tracing']): Promise<Tracing | null> {
   if (!config) return null;
+  const [{ useOpenTelemetry }, { SpanKind }, { OTLPTraceExporter }, { Resource }, { BasicTracerProvider, BatchSpanProcessor }] = await Promise.all([
+    import('@envelop/opentelemetry'),
+    import('@opentelemetry/api'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-trace-base'),
+  ]);
   const provider = new BasicTracerProvider({ resource: new Resource({ 'service.name': config.serviceName }) });
   const url = `${config.endpoint.replace(/\/+$/, '')}/v1/traces`;
   provider.addSpanProcessor(new BatchSpanProcessor(new OTLPTraceExporter({ url })));

@@ -13,6 +13,7 @@ import { migrate } from '../../src/db/migrator.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { InjectedFault, noFaults, type FaultInjector } from '../../src/lib/faults.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
+import { loadTracing } from '../../src/ops/tracing.js';
 import { BurrowRequestError, createBurrowClient, type BurrowClient } from '../../client/sdk.js';
 
 export const REAL_DATABASE_URL = process.env.BURROW_TEST_DATABASE_URL?.trim() || null;
@@ -89,7 +90,7 @@ export function testConfig(database: DatabaseConfig, overrides: Partial<BurrowCo
     settings: { key: null, newKey: null },
     dreamDiary: { retentionDays: 365 },
     owners: { perAgent: 4, max: 0 },
-    tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 10 },
+    tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 10, cacheSeconds: 30, cacheMax: 10_000 },
     // Off: the manual clock never refills a bucket by itself (test/rate-limit.test.ts turns it on).
     rateLimit: { perSecond: 0, burst: 500 },
     ...overrides,
@@ -128,7 +129,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const config = testConfig(testDatabase.config, options.config);
   const database = await openDatabase(config.database);
   await migrate(database.pool);
-  const app = buildApp({ config, database, clock, logger: options.logger ?? createLogger('silent'), faults: options.faults ?? noFaults });
+  const tracing = await loadTracing(config.ops.tracing);
+  const app = buildApp({ config, database, clock, logger: options.logger ?? createLogger('silent'), faults: options.faults ?? noFaults, tracing });
   const port = await app.start(0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}/graphql`;
   const clients: BurrowClient[] = [];
