@@ -47,7 +47,7 @@ export interface BackgroundJob {
 export function createServices(deps: ServiceDeps) {
   const { database, clock, logger, faults, config } = deps;
   const db = database.db;
-  const hub = new EventHub(database, logger.child({ component: 'events' }));
+  const hub = new EventHub(database, logger.child({ component: 'events' }), config.events.subscriberBufferEvents);
   const tokens = new TokensService(db, clock, config.tokens.lastUsedIntervalSeconds * 1000);
   const rateLimiter = new RateLimiter(clock, config.rateLimit);
   const tokenWatch = new TokenWatch(database, clock, logger.child({ component: 'tokens' }), config.tokens.recheckSeconds);
