@@ -48,7 +48,7 @@ export interface BurrowConfig {
   graphiql: boolean;
   logLevel: LogLevel;
   database: DatabaseConfig;
-  /** subscriberBufferEvents: events queued for one subscriber that has not taken them yet; past it the stream ends with SUBSCRIBER_TOO_SLOW. */
+  /** subscriberBufferEvents: events queued for one subscriber that has not taken them yet; past it the subscriber catches up from the log on its own. */
   events: { retentionDays: number; subscriberBufferEvents: number };
   workingMemory: { defaultTtlDays: number };
   retention: { graceDays: number; intervalSeconds: number };

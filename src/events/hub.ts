@@ -14,9 +14,12 @@
  * the subscriber skips what it already delivered (sequence <= its last), so there is no gap and
  * no duplicate at the seam.
  *
- * A slow subscriber does not hold anyone up: its queue is bounded (BURROW_SUBSCRIBER_BUFFER_EVENTS);
- * one event more and its stream ends with SUBSCRIBER_TOO_SLOW naming the last sequence it was
- * given, from which the client resumes with `after:`.
+ * A slow subscriber does not hold anyone up, and its memory is bounded: its queue holds at most
+ * BURROW_SUBSCRIBER_BUFFER_EVENTS rows. One more and it leaves the shared stream (its queue is
+ * dropped); when its consumer next asks, it rejoins and catches up from the log on its own, at
+ * its own pace, exactly as a resume does. Nothing is lost or repeated, and the stream stays open:
+ * a client stuck behind a full socket costs one parked row, and a burst larger than the buffer
+ * costs each subscriber its own catch-up reads instead of memory.
  *
  * Losing the database is normal (failover, restart, an administrator ending sessions). The
  * LISTEN connection is re-established with capped, jittered backoff, and every channel then
@@ -26,7 +29,6 @@
 import { Repeater } from 'graphql-yoga';
 import type { Database } from '../db/database.js';
 import { describeError, isConnectionLoss } from '../lib/connection-errors.js';
-import { RequestError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import { EVENTS_CHANNEL, latestSequence, readEventsAfter, type AgentEventRow, type EventQuery } from './events.service.js';
 
@@ -40,25 +42,6 @@ export function backoffDelay(attempt: number): number {
   const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** Math.min(attempt, 16));
   return ceiling / 2 + Math.random() * (ceiling / 2);
 }
-
-/**
- * The last item of a stream whose subscriber fell too far behind: the subscription's resolver
- * throws it, so the client gets a typed error (with the sequence to resume after) and then the
- * end of that one stream; the socket and its other subscriptions stay.
- */
-export class SubscriberTooSlowError extends RequestError {
-  constructor(
-    readonly lastSequence: number | null,
-    limit: number,
-  ) {
-    super(
-      'SUBSCRIBER_TOO_SLOW',
-      `this subscription fell more than ${limit} events behind and was ended; resume with after: ${lastSequence ?? 'the last sequence you received'}`,
-    );
-  }
-}
-
-export type HubItem = AgentEventRow | SubscriberTooSlowError;
 
 type Subscription = Omit<EventQuery, 'afterSequence' | 'limit'> & { after: number | null };
 
@@ -104,6 +87,8 @@ export class EventHub {
   observer: HubObserver | null = null;
   /** Reads of the log made for live delivery (one per agent per batch of notifications). */
   channelReads = 0;
+  /** Times a subscriber fell more than the buffer behind and caught up from the log on its own. */
+  catchUps = 0;
 
   constructor(
     private readonly database: Database,
@@ -114,6 +99,13 @@ export class EventHub {
   /** LISTEN is up: notifications reach this instance. */
   get listening(): boolean {
     return this.unlisten !== null;
+  }
+
+  /** Rows waiting in subscribers' queues (each at most the buffer). */
+  get queuedEvents(): number {
+    let count = 0;
+    for (const channel of this.channels.values()) for (const subscriber of channel.subscribers) count += subscriber.queue.length;
+    return count;
   }
 
   get openSubscriptions(): number {
@@ -316,9 +308,9 @@ export class EventHub {
   }
 
   /** Events of one agent after `after` (or from now when null), then live, until the consumer stops. */
-  subscribe(query: Subscription): AsyncIterable<HubItem> {
+  subscribe(query: Subscription): AsyncIterable<AgentEventRow> {
     const { db } = this.database;
-    return new Repeater<HubItem>(async (push, stop) => {
+    return new Repeater<AgentEventRow>(async (push, stop) => {
       const subscriber: Subscriber = { query, queue: [], overflowed: false, wake: null, notifiedAt: null };
       const channel = this.channelFor(query.agentId);
       let stopped = false;
@@ -364,8 +356,12 @@ export class EventHub {
             continue;
           }
           if (subscriber.overflowed) {
-            await push(new SubscriberTooSlowError(last, this.bufferLimit));
-            break;
+            // Rejoin first (the channel queues from its newest sequence on), then read the rest.
+            subscriber.overflowed = false;
+            subscriber.notifiedAt = null;
+            replaying = true;
+            this.catchUps++;
+            continue;
           }
           const row = subscriber.queue.shift();
           if (!row) {

@@ -61,11 +61,7 @@ export function errorMasker(logger: Logger) {
     if (cause instanceof ValidationError) {
       return createGraphQLError(cause.message, { ...at, extensions: { code: cause.code, field: cause.field, limit: cause.limit } });
     }
-    if (cause instanceof BurrowError) {
-      // A lagging subscriber learns where to resume from.
-      const resume = 'lastSequence' in cause ? { lastSequence: cause.lastSequence } : {};
-      return createGraphQLError(cause.message, { ...at, extensions: { code: cause.code, ...resume } });
-    }
+    if (cause instanceof BurrowError) return createGraphQLError(cause.message, { ...at, extensions: { code: cause.code } });
     // Errors GraphQL itself raised (syntax, validation, coercion, bad global ids) are the
     // client's to see; every error carries a code.
     if (isGraphQLErrorLike(cause)) {

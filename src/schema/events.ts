@@ -1,6 +1,5 @@
 /** The event type every subscription streams: one row of the per-agent event log. */
 import type { AgentEventRow } from '../events/events.service.js';
-import type { HubItem } from '../events/hub.js';
 import { builder } from './builder.js';
 
 export const AgentEventRef = builder.objectRef<AgentEventRow>('AgentEvent').implement({
@@ -21,10 +20,4 @@ export const AgentEventRef = builder.objectRef<AgentEventRow>('AgentEvent').impl
 export function afterSequence(after: number | null | undefined): number | null {
   if (after == null) return null;
   return Math.max(0, after);
-}
-
-/** A subscription's resolver: an event as it is, or the hub's last word (SUBSCRIBER_TOO_SLOW) as the stream's typed error. */
-export function deliverEvent(item: HubItem): AgentEventRow {
-  if (item instanceof Error) throw item;
-  return item;
 }

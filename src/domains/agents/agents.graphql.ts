@@ -1,6 +1,6 @@
 import { builder } from '../../schema/builder.js';
 import { WRITE_ERRORS } from '../../schema/errors.js';
-import { AgentEventRef, afterSequence, deliverEvent } from '../../schema/events.js';
+import { AgentEventRef, afterSequence } from '../../schema/events.js';
 import { assertAgentAccess, requireViewer, type Viewer } from '../../auth/viewer.js';
 import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { AlreadyExistsError, badRequest } from '../../lib/errors.js';
@@ -237,6 +237,6 @@ builder.subscriptionFields((t) => ({
       await ctx.services.agents.requireAgent(ctx.viewer, args.agentId);
       return ctx.services.hub.subscribe({ agentId: args.agentId, after: afterSequence(args.after) });
     },
-    resolve: deliverEvent,
+    resolve: (event) => event,
   }),
 }));

@@ -1,6 +1,6 @@
 import { builder } from '../../schema/builder.js';
 import { ErrorInterface } from '../../schema/errors.js';
-import { AgentEventRef, afterSequence, deliverEvent } from '../../schema/events.js';
+import { AgentEventRef, afterSequence } from '../../schema/events.js';
 import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { badRequest, ForbiddenError, NotFoundError, RequestError, ValidationError } from '../../lib/errors.js';
 import { CONTINUITY_RUN_STATES, EFFECT_OUTCOMES, type ContinuityRunState, type EffectOutcome } from './continuity.sql.js';
@@ -336,7 +336,7 @@ builder.subscriptionFields((t) => ({
       await ctx.services.agents.requireAgent(ctx.viewer, args.agentId);
       return ctx.services.hub.subscribe({ agentId: args.agentId, after: afterSequence(args.after), streams: ['continuity'], subjectId: args.runId });
     },
-    resolve: deliverEvent,
+    resolve: (event) => event,
   }),
   runtimeOwnership: t.field({
     type: RuntimeOwnershipRef,

@@ -1,6 +1,6 @@
 import { builder } from '../../schema/builder.js';
 import { WRITE_ERRORS } from '../../schema/errors.js';
-import { AgentEventRef, afterSequence, deliverEvent } from '../../schema/events.js';
+import { AgentEventRef, afterSequence } from '../../schema/events.js';
 import { assertAgentAccess, resolveActingAgent, resolveScope } from '../../auth/viewer.js';
 import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { badRequest, NotFoundError, ValidationError } from '../../lib/errors.js';
@@ -273,7 +273,7 @@ builder.subscriptionFields((t) => ({
       await ctx.services.agents.requireAgent(viewer, args.agentId);
       return ctx.services.hub.subscribe({ agentId: args.agentId, after: afterSequence(args.after), streams: ['rolling_card'], project: args.project });
     },
-    resolve: deliverEvent,
+    resolve: (event) => event,
   }),
   tiddleStatusEvents: t.field({
     type: AgentEventRef,
@@ -283,6 +283,6 @@ builder.subscriptionFields((t) => ({
       await ctx.services.agents.requireAgent(ctx.viewer, args.agentId);
       return ctx.services.hub.subscribe({ agentId: args.agentId, after: afterSequence(args.after), streams: ['tiddle_status'] });
     },
-    resolve: deliverEvent,
+    resolve: (event) => event,
   }),
 }));
