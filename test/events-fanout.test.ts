@@ -8,6 +8,7 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../client/sdk.js';
+import { sharedExecutions } from '../src/events/shared-execution.js';
 import { collect, startServer, type TestServer } from './support/harness.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,7 +33,7 @@ async function updates(target: TestServer, agentId: string, count: number, start
   }
 }
 
-async function waitUntil(condition: () => boolean, what: string, timeoutMs = 15_000) {
+async function waitUntil(condition: () => boolean, what: string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
@@ -106,6 +107,25 @@ describe('event fan-out', () => {
     for (const stream of streams) expect(stream.items.at(-1)!.agentEvents.sequence).toBe(26);
     expect(one).toBe(1);
     expect(many).toBe(1);
+  });
+
+  it('executes an event once per (document, variables, principal scope): 200 identical subscriptions share one execution, others get their own answer', async () => {
+    // Beside the 200 operators with one document: an agent token, and an operator with another selection.
+    const agent = await server.client({ agentId: 'fan-many' });
+    const asAgent = collect(agent.agentEvents({ agentId: 'fan-many', after: 26 }));
+    const other = collect(server.operator.subscribe<{ agentEvents: { sequence: number; stream: string } }>('subscription { agentEvents(agentId: "fan-many", after: 26) { sequence stream } }'));
+    await waitUntil(() => server.app.services.hub.openSubscriptions === SOCKETS * PER_SOCKET + 2, 'the two other subscriptions are open');
+    const before = { ...sharedExecutions };
+    await updates(server, 'fan-many', 1, 6);
+    await Promise.all([...streams, asAgent, other].map((stream) => stream.waitFor(stream === asAgent || stream === other ? 1 : 26)));
+    expect({ executed: sharedExecutions.executed - before.executed, shared: sharedExecutions.shared - before.shared }).toEqual({ executed: 3, shared: SOCKETS * PER_SOCKET - 1 });
+    expect(other.items).toEqual([{ agentEvents: { sequence: 27, stream: 'profile' } }]);
+    expect(asAgent.items.map((item) => [item.agentEvents.sequence, item.agentEvents.type, item.agentEvents.payload])).toEqual([
+      [27, 'profile.updated', { kind: 'SOUL', revision: 7, reason: 'updated', actor: 'OPERATOR' }],
+    ]);
+    for (const stream of streams) expect(stream.items.at(-1)).toEqual(asAgent.items[0]);
+    await Promise.all([asAgent.stop(), other.stop()]);
+    await agent.close();
   });
 });
 
