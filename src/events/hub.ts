@@ -238,7 +238,11 @@ export class EventHub {
         channel.last = await latestSequence(this.database.db, channel.agentId);
         break;
       } catch (error) {
-        if (!isConnectionLoss(error) || this.stopped || channel.subscribers.size === 0) throw error;
+        if (!isConnectionLoss(error) || this.stopped || channel.subscribers.size === 0) {
+          // The next subscriber of this agent starts a fresh channel instead of inheriting the failure.
+          if (this.channels.get(channel.agentId) === channel) this.channels.delete(channel.agentId);
+          throw error;
+        }
         await new Promise((resolve) => setTimeout(resolve, backoffDelay(failures++)));
       }
     }
