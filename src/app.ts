@@ -13,6 +13,7 @@ import type { Database } from './db/database.js';
 import { bearerSecret, scopeFromHeaders } from './auth/tokens.service.js';
 import { rateLimitedError } from './limits/rate-limit.js';
 import { TOKEN_ENDED_CLOSE_CODE, useEndStreamsWithToken } from './auth/token-watch.js';
+import { useSharedEventExecution } from './events/shared-execution.js';
 import type { Viewer } from './auth/viewer.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { errorMasker, unauthenticatedError, useTypedRequestParseErrors } from './lib/error-masking.js';
@@ -84,6 +85,7 @@ export function buildApp(deps: AppDeps) {
     plugins: [
       ...guards.options.plugins,
       useTypedRequestParseErrors(),
+      useSharedEventExecution(),
       useEndStreamsWithToken(services.tokenWatch),
       useObservability(logger, metrics),
       ...(tracing ? [tracing.plugin] : []),

@@ -48,7 +48,8 @@ export interface BurrowConfig {
   graphiql: boolean;
   logLevel: LogLevel;
   database: DatabaseConfig;
-  events: { retentionDays: number };
+  /** subscriberBufferEvents: events queued for one subscriber that has not taken them yet; past it the subscriber catches up from the log on its own. */
+  events: { retentionDays: number; subscriberBufferEvents: number };
   workingMemory: { defaultTtlDays: number };
   retention: { graceDays: number; intervalSeconds: number };
   /** indexIntervalMs: how often the background indexer looks for unembedded Brain memories (0: never). */
@@ -210,7 +211,10 @@ export function loadConfig(env: Env = process.env): BurrowConfig {
     graphiql: bool('BURROW_GRAPHIQL', read('NODE_ENV') !== 'production'),
     logLevel,
     database: database as DatabaseConfig,
-    events: { retentionDays: int('BURROW_EVENT_RETENTION_DAYS', 30, 1, 36_500) },
+    events: {
+      retentionDays: int('BURROW_EVENT_RETENTION_DAYS', 30, 1, 36_500),
+      subscriberBufferEvents: int('BURROW_SUBSCRIBER_BUFFER_EVENTS', 1000, 1, 100_000),
+    },
     workingMemory: { defaultTtlDays: int('BURROW_WORKING_TTL_DAYS', 90, 1, 36_500) },
     retention: {
       graceDays: int('BURROW_RETENTION_GRACE_DAYS', 7, 0, 36_500),

@@ -166,7 +166,7 @@ describe('shipped defaults', () => {
       graphiql: true,
       logLevel: 'info',
       database: { lifecycle: 'embedded', dataDir: './.burrow/data' },
-      events: { retentionDays: 30 },
+      events: { retentionDays: 30, subscriberBufferEvents: 1000 },
       workingMemory: { defaultTtlDays: 90 },
       retention: { graceDays: 7, intervalSeconds: 3600 },
       embeddings: null,
@@ -240,6 +240,7 @@ describe('every numeric setting at its bounds', () => {
   const bounds: { name: string; min: number; max: number; env: Record<string, string>; read: (c: Config) => number }[] = [
     { name: 'BURROW_PORT', min: 0, max: 65_535, env: embedded, read: (c) => c.port },
     { name: 'BURROW_EVENT_RETENTION_DAYS', min: 1, max: 36_500, env: embedded, read: (c) => c.events.retentionDays },
+    { name: 'BURROW_SUBSCRIBER_BUFFER_EVENTS', min: 1, max: 100_000, env: embedded, read: (c) => c.events.subscriberBufferEvents },
     { name: 'BURROW_WORKING_TTL_DAYS', min: 1, max: 36_500, env: embedded, read: (c) => c.workingMemory.defaultTtlDays },
     { name: 'BURROW_RETENTION_GRACE_DAYS', min: 0, max: 36_500, env: embedded, read: (c) => c.retention.graceDays },
     { name: 'BURROW_RETENTION_INTERVAL_SECONDS', min: 0, max: 604_800, env: embedded, read: (c) => c.retention.intervalSeconds },

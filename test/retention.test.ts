@@ -21,7 +21,7 @@ beforeAll(async () => {
     clock,
     config: {
       retention: { graceDays: 7, intervalSeconds: 0 },
-      events: { retentionDays: 30 },
+      events: { retentionDays: 30, subscriberBufferEvents: 1000 },
       tiddle: { scheduler: false, proposer: { kind: 'openai', url: chat.url, model: 'retention-test', apiKey: 'sk-test', timeoutMs: 5_000 } },
     },
   });

@@ -1,15 +1,30 @@
 /**
  * Fan-out of the event log to this instance's subscribers. One LISTEN per instance; NOTIFY
- * carries only "agentId:sequence", so every subscriber reads the rows themselves from the log.
- * A subscription registers its wake-up before it reads, then always reads "after the last
- * sequence I delivered": replay and live delivery are the same loop, so there is no gap and no
- * duplicate at the seam.
+ * carries only "agentId:sequence". Reads are per agent, not per subscriber: the hub keeps, for
+ * every agent with live subscribers, a channel holding the newest sequence it has read. A
+ * notification (or a batch of them arriving while a read is under way) makes the channel read
+ * the new rows of that agent once, and every subscriber of the agent gets them from memory. With
+ * 1,000 subscribers on one agent an event costs one read, not 1,000.
+ *
+ * Joining: a subscriber records its place in the channel (the channel's newest sequence, B)
+ * before it reads anything, and from then on the channel queues every row after B for it. A
+ * resume (`after: N`) then replays N..end from the log for that subscriber alone; that read
+ * starts after B was read, so it sees at least everything up to B, and the queue holds
+ * everything after B. The replay and the queue may overlap (rows committed between the two);
+ * the subscriber skips what it already delivered (sequence <= its last), so there is no gap and
+ * no duplicate at the seam.
+ *
+ * A slow subscriber does not hold anyone up, and its memory is bounded: its queue holds at most
+ * BURROW_SUBSCRIBER_BUFFER_EVENTS rows. One more and it leaves the shared stream (its queue is
+ * dropped); when its consumer next asks, it rejoins and catches up from the log on its own, at
+ * its own pace, exactly as a resume does. Nothing is lost or repeated, and the stream stays open:
+ * a client stuck behind a full socket costs one parked row, and a burst larger than the buffer
+ * costs each subscriber its own catch-up reads instead of memory.
  *
  * Losing the database is normal (failover, restart, an administrator ending sessions). The
- * LISTEN connection is re-established with capped, jittered backoff, and every subscriber is
- * then woken to catch up from the log after its last delivered sequence: whatever committed
- * while nobody was listening is delivered once. A subscriber whose own read loses its
- * connection waits and reads again from the same place.
+ * LISTEN connection is re-established with capped, jittered backoff, and every channel then
+ * reads again after its newest sequence: whatever committed while nobody was listening is
+ * delivered once. A read that loses its connection waits and reads again from the same place.
  */
 import { Repeater } from 'graphql-yoga';
 import type { Database } from '../db/database.js';
@@ -18,7 +33,7 @@ import type { Logger } from '../lib/logger.js';
 import { EVENTS_CHANNEL, latestSequence, readEventsAfter, type AgentEventRow, type EventQuery } from './events.service.js';
 
 const PAGE = 200;
-/** Backoff of LISTEN reconnects and of a subscriber's retried read: doubles from MIN to MAX. */
+/** Backoff of LISTEN reconnects and of retried reads: doubles from MIN to MAX. */
 const BACKOFF_MIN_MS = 100;
 const BACKOFF_MAX_MS = 5000;
 
@@ -28,11 +43,31 @@ export function backoffDelay(attempt: number): number {
   return ceiling / 2 + Math.random() * (ceiling / 2);
 }
 
-interface Waiter {
-  pending: boolean;
+type Subscription = Omit<EventQuery, 'afterSequence' | 'limit'> & { after: number | null };
+
+interface Subscriber {
+  query: Subscription;
+  /** Rows the agent's channel read after this subscriber joined, not yet handed on. */
+  queue: AgentEventRow[];
+  overflowed: boolean;
   wake: (() => void) | null;
-  /** performance.now() of the notification that woke it, for the delivery-lag histogram. */
+  /** performance.now() of the notification behind the oldest queued row, for the delivery-lag histogram. */
   notifiedAt: number | null;
+}
+
+interface Channel {
+  agentId: string;
+  subscribers: Set<Subscriber>;
+  /** The newest sequence read for this agent; null until known. */
+  last: number | null;
+  /** Resolves once `last` is known. */
+  ready: Promise<void>;
+  /** A notification arrived since the last read started. */
+  dirty: boolean;
+  reading: boolean;
+  notifiedAt: number | null;
+  failures: number;
+  retry: NodeJS.Timeout | null;
 }
 
 /** What ops/metrics.ts observes; the hub works without one. */
@@ -42,8 +77,8 @@ export interface HubObserver {
 }
 
 export class EventHub {
-  private readonly waiters = new Map<string, Set<Waiter>>();
-  /** Woken by every notification of any agent, and after a reconnect (the operator stream). */
+  private readonly channels = new Map<string, Channel>();
+  /** Called on every notification of any agent, and after a reconnect (the operator stream). */
   private readonly anyAgent = new Set<() => void>();
   private unlisten: (() => Promise<void>) | null = null;
   private generation = 0;
@@ -52,10 +87,15 @@ export class EventHub {
   private reconnectAttempt = 0;
   private lostAt = 0;
   observer: HubObserver | null = null;
+  /** Reads of the log made for live delivery (one per agent per batch of notifications). */
+  channelReads = 0;
+  /** Times a subscriber fell more than the buffer behind and caught up from the log on its own. */
+  catchUps = 0;
 
   constructor(
     private readonly database: Database,
     private readonly logger: Logger,
+    private readonly bufferLimit = 1000,
   ) {}
 
   /** LISTEN is up: notifications reach this instance. */
@@ -63,9 +103,16 @@ export class EventHub {
     return this.unlisten !== null;
   }
 
+  /** Rows waiting in subscribers' queues (each at most the buffer). */
+  get queuedEvents(): number {
+    let count = 0;
+    for (const channel of this.channels.values()) for (const subscriber of channel.subscribers) count += subscriber.queue.length;
+    return count;
+  }
+
   get openSubscriptions(): number {
     let count = 0;
-    for (const set of this.waiters.values()) count += set.size;
+    for (const channel of this.channels.values()) count += channel.subscribers.size;
     return count;
   }
 
@@ -83,7 +130,10 @@ export class EventHub {
     const unlisten = this.unlisten;
     this.unlisten = null;
     await unlisten?.();
-    this.wakeAll(false);
+    for (const channel of this.channels.values()) {
+      if (channel.retry) clearTimeout(channel.retry);
+      for (const subscriber of channel.subscribers) this.wake(subscriber);
+    }
   }
 
   private async listenOnce(): Promise<void> {
@@ -93,9 +143,8 @@ export class EventHub {
     const unlisten = await this.database.listen(
       EVENTS_CHANNEL,
       (payload) => {
-        const agentId = payload.slice(0, payload.lastIndexOf(':'));
-        const now = performance.now();
-        for (const waiter of this.waiters.get(agentId) ?? []) this.wake(waiter, now);
+        const channel = this.channels.get(payload.slice(0, payload.lastIndexOf(':')));
+        if (channel) this.notify(channel, performance.now());
         for (const listener of this.anyAgent) listener();
       },
       (error) => {
@@ -136,8 +185,9 @@ export class EventHub {
             attempts,
             downtimeMs: Math.round(performance.now() - this.lostAt),
           });
-          // Notifications sent while nobody listened are gone: every subscriber re-reads.
-          this.wakeAll(null);
+          // Notifications sent while nobody listened are gone: every channel reads again.
+          for (const channel of this.channels.values()) this.notify(channel, null);
+          for (const listener of this.anyAgent) listener();
         },
         () => {
           if (!this.stopped) this.scheduleReconnect();
@@ -153,72 +203,211 @@ export class EventHub {
     return () => this.anyAgent.delete(listener);
   }
 
-  private wakeAll(notifiedAt: number | null | false) {
-    for (const listener of this.anyAgent) listener();
-    for (const set of this.waiters.values()) for (const waiter of set) this.wake(waiter, notifiedAt === false ? null : notifiedAt);
+  private notify(channel: Channel, notifiedAt: number | null) {
+    channel.dirty = true;
+    if (notifiedAt !== null && channel.notifiedAt === null) channel.notifiedAt = notifiedAt;
+    if (channel.retry) {
+      // A read is waiting out a lost connection; a notification means the database is back.
+      clearTimeout(channel.retry);
+      channel.retry = null;
+    }
+    void this.pump(channel);
   }
 
-  private wake(waiter: Waiter, notifiedAt: number | null) {
-    waiter.pending = true;
-    if (notifiedAt !== null && waiter.notifiedAt === null) waiter.notifiedAt = notifiedAt;
-    const wake = waiter.wake;
-    waiter.wake = null;
+  private wake(subscriber: Subscriber) {
+    const wake = subscriber.wake;
+    subscriber.wake = null;
     wake?.();
   }
 
+  private channelFor(agentId: string): Channel {
+    const existing = this.channels.get(agentId);
+    if (existing) return existing;
+    const channel: Channel = {
+      agentId,
+      subscribers: new Set(),
+      last: null,
+      ready: Promise.resolve(),
+      dirty: false,
+      reading: false,
+      notifiedAt: null,
+      failures: 0,
+      retry: null,
+    };
+    channel.ready = this.initialize(channel);
+    // Subscribers see the failure through their own await; this keeps it from being unhandled.
+    channel.ready.catch(() => {});
+    this.channels.set(agentId, channel);
+    return channel;
+  }
+
+  /** The channel's starting point: the agent's newest logged sequence, retried across a lost connection. */
+  private async initialize(channel: Channel): Promise<void> {
+    for (let failures = 0; ; ) {
+      try {
+        channel.last = await latestSequence(this.database.db, channel.agentId);
+        break;
+      } catch (error) {
+        if (!isConnectionLoss(error) || this.stopped || channel.subscribers.size === 0) {
+          // The next subscriber of this agent starts a fresh channel instead of inheriting the failure.
+          if (this.channels.get(channel.agentId) === channel) this.channels.delete(channel.agentId);
+          throw error;
+        }
+        await new Promise((resolve) => setTimeout(resolve, backoffDelay(failures++)));
+      }
+    }
+    if (channel.dirty) void this.pump(channel);
+  }
+
+  /** One read of the agent's new rows for all its subscribers; notifications during a read make one more. */
+  private async pump(channel: Channel): Promise<void> {
+    if (channel.reading || channel.last === null || channel.retry) return;
+    channel.reading = true;
+    try {
+      while (channel.dirty && channel.subscribers.size > 0 && !this.stopped) {
+        channel.dirty = false;
+        const notifiedAt = channel.notifiedAt;
+        channel.notifiedAt = null;
+        let rows: AgentEventRow[];
+        try {
+          this.channelReads++;
+          rows = await readEventsAfter(this.database.db, { agentId: channel.agentId, afterSequence: channel.last, limit: PAGE });
+          channel.failures = 0;
+        } catch (error) {
+          channel.dirty = true;
+          if (this.stopped) return;
+          if (!isConnectionLoss(error)) {
+            this.logger.warn('event read failed; ending the agent\'s subscriptions', { agentId: channel.agentId, ...describeError(error) });
+            this.fail(channel, error);
+            return;
+          }
+          // Wait, then read again after the newest sequence (or sooner, on the next notification).
+          channel.retry = setTimeout(() => {
+            channel.retry = null;
+            void this.pump(channel);
+          }, backoffDelay(channel.failures++));
+          channel.retry.unref?.();
+          return;
+        }
+        for (const row of rows) {
+          channel.last = row.sequence;
+          for (const subscriber of channel.subscribers) this.offer(subscriber, row, notifiedAt);
+        }
+        if (rows.length === PAGE) channel.dirty = true;
+      }
+    } finally {
+      channel.reading = false;
+    }
+  }
+
+  private offer(subscriber: Subscriber, row: AgentEventRow, notifiedAt: number | null) {
+    if (subscriber.overflowed || !matches(subscriber.query, row)) return;
+    if (subscriber.queue.length >= this.bufferLimit) {
+      subscriber.overflowed = true;
+      subscriber.queue = [];
+    } else {
+      subscriber.queue.push(row);
+      if (notifiedAt !== null && subscriber.notifiedAt === null) subscriber.notifiedAt = notifiedAt;
+    }
+    this.wake(subscriber);
+  }
+
+  private readonly failures = new WeakMap<Subscriber, unknown>();
+
+  private fail(channel: Channel, error: unknown) {
+    for (const subscriber of channel.subscribers) {
+      this.failures.set(subscriber, error);
+      this.wake(subscriber);
+    }
+  }
+
   /** Events of one agent after `after` (or from now when null), then live, until the consumer stops. */
-  subscribe(query: Omit<EventQuery, 'afterSequence' | 'limit'> & { after: number | null }): AsyncIterable<AgentEventRow> {
+  subscribe(query: Subscription): AsyncIterable<AgentEventRow> {
     const { db } = this.database;
     return new Repeater<AgentEventRow>(async (push, stop) => {
-      const waiter: Waiter = { pending: false, wake: null, notifiedAt: null };
-      let set = this.waiters.get(query.agentId);
-      if (!set) this.waiters.set(query.agentId, (set = new Set()));
-      set.add(waiter);
+      const subscriber: Subscriber = { query, queue: [], overflowed: false, wake: null, notifiedAt: null };
+      const channel = this.channelFor(query.agentId);
       let stopped = false;
       void stop.then(() => {
         stopped = true;
-        this.wake(waiter, null);
+        this.wake(subscriber);
       });
       const ended = () => stopped || this.stopped;
-      let last: number | null = query.after;
-      let failures = 0;
+      const waitForWake = (ms?: number) =>
+        new Promise<void>((resolve) => {
+          const timer = ms === undefined ? null : setTimeout(resolve, ms);
+          subscriber.wake = () => {
+            if (timer) clearTimeout(timer);
+            resolve();
+          };
+        });
+      // Joined before anything is read: keeps the channel alive while it starts.
+      channel.subscribers.add(subscriber);
       try {
+        await Promise.race([channel.ready, stop]);
+        if (ended()) return stop();
+        // The channel queues every row after `last` from here on (see the header).
+        let last = query.after ?? channel.last!;
+        let replaying = query.after !== null && query.after < channel.last!;
+        let failures = 0;
         while (!ended()) {
-          try {
-            if (last === null) last = await latestSequence(db, query.agentId);
-            waiter.pending = false;
-            const notifiedAt = waiter.notifiedAt;
-            waiter.notifiedAt = null;
-            const rows = await readEventsAfter(db, { ...query, afterSequence: last, limit: PAGE });
-            failures = 0;
-            for (const row of rows) {
-              if (ended()) break;
-              await push(row);
-              last = row.sequence;
-              if (notifiedAt !== null) this.observer?.delivered((performance.now() - notifiedAt) / 1000);
+          const failure = this.failures.get(subscriber);
+          if (failure) throw failure;
+          if (replaying) {
+            try {
+              const rows = await readEventsAfter(db, { ...query, afterSequence: last, limit: PAGE });
+              failures = 0;
+              for (const row of rows) {
+                if (ended()) break;
+                await push(row);
+                last = row.sequence;
+              }
+              if (rows.length < PAGE) replaying = false;
+            } catch (error) {
+              if (!isConnectionLoss(error) || ended()) throw error;
+              await waitForWake(backoffDelay(failures++));
             }
-            if (rows.length === PAGE || ended()) continue;
-            if (!waiter.pending) await new Promise<void>((resolve) => (waiter.wake = resolve));
-          } catch (error) {
-            if (!isConnectionLoss(error) || ended()) throw error;
-            // The read's connection was lost: wait, then read again after the last delivered sequence.
-            await new Promise<void>((resolve) => {
-              const timer = setTimeout(resolve, backoffDelay(failures++));
-              waiter.wake = () => {
-                clearTimeout(timer);
-                resolve();
-              };
-            });
+            continue;
           }
+          if (subscriber.overflowed) {
+            // Rejoin first (the channel queues from its newest sequence on), then read the rest.
+            subscriber.overflowed = false;
+            subscriber.notifiedAt = null;
+            replaying = true;
+            this.catchUps++;
+            continue;
+          }
+          const row = subscriber.queue.shift();
+          if (!row) {
+            await waitForWake();
+            continue;
+          }
+          // Already delivered by the replay (it overlapped the queue).
+          if (row.sequence <= last) continue;
+          const notifiedAt = subscriber.notifiedAt;
+          if (subscriber.queue.length === 0) subscriber.notifiedAt = null;
+          await push(row);
+          last = row.sequence;
+          if (notifiedAt !== null) this.observer?.delivered((performance.now() - notifiedAt) / 1000);
         }
         stop();
       } catch (error) {
         this.logger.warn('subscription ended by an error', { agentId: query.agentId, ...describeError(error) });
         stop(error);
       } finally {
-        set.delete(waiter);
-        if (set.size === 0) this.waiters.delete(query.agentId);
+        channel.subscribers.delete(subscriber);
+        if (channel.subscribers.size === 0 && this.channels.get(query.agentId) === channel) {
+          if (channel.retry) clearTimeout(channel.retry);
+          this.channels.delete(query.agentId);
+        }
       }
     });
   }
+}
+
+function matches(query: Subscription, row: AgentEventRow): boolean {
+  if (query.streams && !query.streams.includes(row.stream as never)) return false;
+  if (query.project !== undefined && row.project !== query.project) return false;
+  if (query.subjectId !== undefined && row.subjectId !== query.subjectId) return false;
+  return true;
 }

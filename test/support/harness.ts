@@ -78,7 +78,7 @@ export function testConfig(database: DatabaseConfig, overrides: Partial<BurrowCo
     graphiql: false,
     logLevel: 'silent',
     database,
-    events: { retentionDays: 30 },
+    events: { retentionDays: 30, subscriberBufferEvents: 1000 },
     workingMemory: { defaultTtlDays: 90 },
     retention: { graceDays: 7, intervalSeconds: 0 },
     embeddings: null,

@@ -1,0 +1,231 @@
+/**
+ * Fan-out of events to many subscribers through the real server over real WebSockets: reads are
+ * per agent (one event-log read per event, whatever the number of subscribers), every subscriber
+ * gets every event once and in order, a resume joins the shared live stream without a gap or a
+ * duplicate while events keep coming, and a subscriber that stops reading holds nobody up and no
+ * more than its buffer, then catches up from the log on its own.
+ */
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BurrowClient } from '../client/sdk.js';
+import { sharedExecutions } from '../src/events/shared-execution.js';
+import { collect, startServer, type TestServer } from './support/harness.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const KINDS = ['SOUL', 'RULES', 'ORIENTATION', 'PREFERENCES', 'TOOLS', 'DREAM_MEMORY'] as const;
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => server?.stop());
+
+async function newAgent(target: TestServer, id: string) {
+  await target.operator.createAgent({ input: { id, name: id } });
+}
+
+/** `count` profile updates of one agent, one after the other (each waits for the previous commit). */
+async function updates(target: TestServer, agentId: string, count: number, startRevision = 1) {
+  for (let n = 0; n < count; n++) {
+    const result = await target.operator.updateProfileDocument({ input: { agentId, kind: 'SOUL', content: `v${startRevision + n}`, expectedRevision: startRevision + n } });
+    if (result.updateProfileDocument.__typename !== 'UpdateProfileDocumentSuccess') throw new Error(JSON.stringify(result));
+  }
+}
+
+async function waitUntil(condition: () => boolean, what: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await sleep(20);
+  }
+}
+
+/** Counts the reads of the event log (SELECTs on agent_events) issued while `during` runs. */
+async function eventLogReads(target: TestServer, during: () => Promise<void>): Promise<number> {
+  let reads = 0;
+  target.database.statements.onQuery = (query) => {
+    if (/^select\b[\s\S]*\bfrom "agent_events"/i.test(query)) reads++;
+  };
+  try {
+    await during();
+  } finally {
+    target.database.statements.onQuery = undefined;
+  }
+  return reads;
+}
+
+describe('event fan-out', () => {
+  const SOCKETS = 4;
+  const PER_SOCKET = 50;
+  let clients: BurrowClient[] = [];
+  let streams: ReturnType<typeof collect<{ agentEvents: { sequence: number; type: string } }>>[] = [];
+
+  beforeAll(async () => {
+    await newAgent(server, 'fan-many');
+    clients = await Promise.all(Array.from({ length: SOCKETS }, () => server.client()));
+    // After sequence 1 (agent.created): each subscriber replays nothing and then waits live.
+    streams = clients.flatMap((client) => Array.from({ length: PER_SOCKET }, () => collect(client.agentEvents({ agentId: 'fan-many', after: 1 }))));
+    await waitUntil(() => server.app.services.hub.openSubscriptions === SOCKETS * PER_SOCKET, 'every subscription is open');
+  });
+  afterAll(async () => {
+    await Promise.all(streams.map((stream) => stream.stop()));
+    await Promise.all(clients.map((client) => client.close()));
+  });
+
+  it('delivers every event of a burst to 200 subscribers on 4 sockets exactly once, in order', async () => {
+    // Six writers at once, one per profile document: 24 events committed as fast as the agent's lock allows.
+    await Promise.all(
+      KINDS.map(async (kind) => {
+        for (let revision = 1; revision <= 4; revision++) {
+          await server.operator.updateProfileDocument({ input: { agentId: 'fan-many', kind, content: `${kind}${revision}`, expectedRevision: revision } });
+        }
+      }),
+    );
+    await Promise.all(streams.map((stream) => stream.waitFor(24, 30_000)));
+    await sleep(300);
+    for (const stream of streams) expect(stream.items.map((item) => item.agentEvents.sequence)).toEqual(range(2, 25));
+    expect(streams.every((stream) => stream.error === null)).toBe(true);
+  });
+
+  it('reads the event log once per event, the same for 1 subscriber as for 200', async () => {
+    await newAgent(server, 'fan-one');
+    const single = collect(server.operator.agentEvents({ agentId: 'fan-one', after: 1 }));
+    await waitUntil(() => server.app.services.hub.openSubscriptions === SOCKETS * PER_SOCKET + 1, 'the single subscription is open');
+
+    const one = await eventLogReads(server, async () => {
+      await updates(server, 'fan-one', 1);
+      await single.waitFor(1);
+    });
+    const many = await eventLogReads(server, async () => {
+      // fan-many's SOUL is at revision 5 after the burst above.
+      await updates(server, 'fan-many', 1, 5);
+      await Promise.all(streams.map((stream) => stream.waitFor(25)));
+    });
+    await single.stop();
+    expect(single.items.map((item) => item.agentEvents.sequence)).toEqual([2]);
+    for (const stream of streams) expect(stream.items.at(-1)!.agentEvents.sequence).toBe(26);
+    expect(one).toBe(1);
+    expect(many).toBe(1);
+  });
+
+  it('executes an event once per (document, variables, principal scope): 200 identical subscriptions share one execution, others get their own answer', async () => {
+    // Beside the 200 operators with one document: an agent token, and an operator with another selection.
+    const agent = await server.client({ agentId: 'fan-many' });
+    const asAgent = collect(agent.agentEvents({ agentId: 'fan-many', after: 26 }));
+    const other = collect(server.operator.subscribe<{ agentEvents: { sequence: number; stream: string } }>('subscription { agentEvents(agentId: "fan-many", after: 26) { sequence stream } }'));
+    await waitUntil(() => server.app.services.hub.openSubscriptions === SOCKETS * PER_SOCKET + 2, 'the two other subscriptions are open');
+    const before = { ...sharedExecutions };
+    await updates(server, 'fan-many', 1, 6);
+    await Promise.all([...streams, asAgent, other].map((stream) => stream.waitFor(stream === asAgent || stream === other ? 1 : 26)));
+    expect({ executed: sharedExecutions.executed - before.executed, shared: sharedExecutions.shared - before.shared }).toEqual({ executed: 3, shared: SOCKETS * PER_SOCKET - 1 });
+    expect(other.items).toEqual([{ agentEvents: { sequence: 27, stream: 'profile' } }]);
+    expect(asAgent.items.map((item) => [item.agentEvents.sequence, item.agentEvents.type, item.agentEvents.payload])).toEqual([
+      [27, 'profile.updated', { kind: 'SOUL', revision: 7, reason: 'updated', actor: 'OPERATOR' }],
+    ]);
+    for (const stream of streams) expect(stream.items.at(-1)).toEqual(asAgent.items[0]);
+    await Promise.all([asAgent.stop(), other.stop()]);
+    await agent.close();
+  });
+});
+
+describe('resume while events keep coming', () => {
+  it('replays from `after` and joins the live stream with no gap and no duplicate, for resumes at 10 different moments', async () => {
+    await newAgent(server, 'fan-resume');
+    // A live subscriber keeps the agent's shared stream running the whole time.
+    const live = collect(server.operator.agentEvents({ agentId: 'fan-resume', after: 1 }));
+    const WRITES = 40;
+    const writing = updates(server, 'fan-resume', WRITES);
+    const resumed: { after: number; stream: ReturnType<typeof collect<{ agentEvents: { sequence: number } }>> }[] = [];
+    for (let i = 0; i < 10; i++) {
+      await live.waitFor(1 + i * 3, 30_000);
+      // Two events back from the newest one seen: the replay and the live queue overlap.
+      const after = Math.max(1, live.items.at(-1)!.agentEvents.sequence - 2);
+      resumed.push({ after, stream: collect(server.operator.agentEvents({ agentId: 'fan-resume', after })) });
+    }
+    await writing;
+    const last = 1 + WRITES;
+    await live.waitFor(WRITES, 30_000);
+    for (const { stream, after } of resumed) await stream.waitFor(last - after, 30_000);
+    await sleep(300);
+    expect(live.items.map((item) => item.agentEvents.sequence)).toEqual(range(2, last));
+    for (const { stream, after } of resumed) expect(stream.items.map((item) => item.agentEvents.sequence)).toEqual(range(after + 1, last));
+    // The resumes really raced the writes: some started before the last write committed.
+    expect(resumed.some(({ after }) => after < last - 3)).toBe(true);
+    await Promise.all([live, ...resumed.map((r) => r.stream)].map((stream) => stream.stop()));
+  });
+});
+
+/** A graphql-ws client written out by hand, so the test can stop reading its socket. */
+async function rawSocket(target: TestServer, token: string) {
+  const socket = new WebSocket(target.url.replace(/^http/, 'ws'), 'graphql-transport-ws');
+  const messages: { id?: string; type: string; payload?: { data?: { agentEvents?: { sequence: number } }; errors?: unknown[] } }[] = [];
+  socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } }));
+  await waitUntil(() => messages.some((m) => m.type === 'connection_ack'), 'connection_ack');
+  return {
+    socket,
+    subscribe(id: string, agentId: string, after: number) {
+      socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: `subscription { agentEvents(agentId: "${agentId}", after: ${after}) { sequence payload } }` } }));
+    },
+    of: (id: string) => messages.filter((m) => m.id === id),
+  };
+}
+
+describe('a subscriber that stops reading', () => {
+  const BUFFER = 5;
+  const BURST = 300;
+  let small: TestServer;
+  beforeAll(async () => {
+    small = await startServer({ config: { events: { retentionDays: 30, subscriberBufferEvents: BUFFER } } });
+  });
+  afterAll(async () => small?.stop());
+
+  it('holds up nobody and at most the buffer in memory, then catches up from the log: every event once, in order, stream still open', async () => {
+    await newAgent(small, 'fan-slow');
+    const fast = collect(small.operator.agentEvents({ agentId: 'fan-slow', after: 1 }));
+    const { token } = await small.app.services.tokens.create({ kind: 'operator', name: 'slow' });
+    const slow = await rawSocket(small, token);
+    slow.subscribe('1', 'fan-slow', 1);
+    await waitUntil(() => small.app.services.hub.openSubscriptions === 2, 'both subscriptions are open');
+    const catchUpsBefore = small.app.services.hub.catchUps;
+    // The slow client stops reading: once the kernel's buffers are full, the server cannot send to it.
+    slow.socket.pause();
+
+    // A burst of large events (64 KB each, ~19 MB in all: more than any socket buffer holds),
+    // written in one transaction with its notification, as the writers would.
+    await small.database.pool.query(`
+      BEGIN;
+      UPDATE agents SET last_event_sequence = last_event_sequence + ${BURST} WHERE id = 'fan-slow';
+      INSERT INTO agent_events (agent_id, sequence, stream, type, subject_id, payload, occurred_at)
+        SELECT 'fan-slow', s, 'profile', 'profile.updated', 'burst', jsonb_build_object('pad', repeat('x', 65536)), now()
+        FROM generate_series(2, ${BURST + 1}) AS s;
+      SELECT pg_notify('burrow_events', 'fan-slow:${BURST + 1}');
+      COMMIT;`);
+
+    // The subscriber that reads gets all of it, in order, while the other one is stuck.
+    await fast.waitFor(BURST, 60_000);
+    expect(fast.items.map((item) => item.agentEvents.sequence)).toEqual(range(2, BURST + 1));
+    const delivered = () => slow.of('1').filter((m) => m.type === 'next').map((m) => m.payload?.data?.agentEvents?.sequence);
+    // Stuck behind its socket, the slow one holds no more than its buffer.
+    expect(small.app.services.hub.queuedEvents).toBeLessThanOrEqual(BUFFER);
+
+    slow.socket.resume();
+    await waitUntil(() => delivered().length >= BURST, 'the slow subscriber catches up', 60_000);
+    // Subscribers left the shared stream (the burst was larger than the buffer) and read the rest from the log.
+    expect(small.app.services.hub.catchUps).toBeGreaterThan(catchUpsBefore);
+
+    // Back on the shared stream: the next event reaches both, once.
+    await updates(small, 'fan-slow', 1);
+    await fast.waitFor(BURST + 1);
+    await waitUntil(() => delivered().length >= BURST + 1, 'the next event reaches the slow subscriber');
+    await sleep(300);
+    expect(delivered()).toEqual(range(2, BURST + 2));
+    expect(fast.items.map((item) => item.agentEvents.sequence)).toEqual(range(2, BURST + 2));
+    expect(slow.of('1').filter((m) => m.type !== 'next')).toEqual([]);
+    expect(slow.socket.readyState).toBe(WebSocket.OPEN);
+    slow.socket.close();
+    await fast.stop();
+  });
+});
