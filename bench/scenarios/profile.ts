@@ -22,12 +22,15 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     const data = captured.filter((c) => /from "agents"|from "agent_profile_documents"/i.test(c.query));
     const [agentSql, documentsSql] = [data.find((c) => /from "agents"/i.test(c.query)), data.find((c) => /from "agent_profile_documents"/i.test(c.query))];
     if (!agentSql || !documentsSql || documentsSql.params.length !== 1) throw new Error(`profile: unexpected statements ${JSON.stringify(captured.map((c) => c.query))}`);
+    // The captured parameters with the captured agent's id swapped for the requested one (an
+    // array parameter stays an array: the documents statement takes ANY($1)).
+    const withId = (params: unknown[], id: string) => params.map((p) => (Array.isArray(p) ? p.map((v) => (v === agentId(1) ? id : v)) : p === agentId(1) ? id : p));
     const order = ['SOUL', 'RULES', 'ORIENTATION', 'PREFERENCES', 'TOOLS', 'DREAM_MEMORY'];
     const bare = await startBareHandler(async (body) => {
       const id = String(body.variables?.id);
-      const agent = (await server.database.pool.query(agentSql.query, [id])).rows[0];
+      const agent = (await server.database.pool.query(agentSql.query, withId(agentSql.params, id))).rows[0];
       if (!agent) return { agent: null };
-      const documents = (await server.database.pool.query(documentsSql.query, [id])).rows.sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
+      const documents = (await server.database.pool.query(documentsSql.query, withId(documentsSql.params, id))).rows.sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
       return { agent: { agentId: agent.id, name: agent.name, profile: documents.map((d) => ({ kind: d.kind, content: d.content, revision: d.revision })) } };
     });
     try {

@@ -49,7 +49,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     const before = server.database.statements.count;
     const check = await server.client.request<{ brainSave: { __typename: string } }>(SAVE, JSON.parse(bodies[0]).variables);
     if (check.brainSave.__typename !== 'BrainSaveSuccess') throw new Error(`writes: brainSave answered ${check.brainSave.__typename}`);
-    notes.push(`brainSave over ${AGENTS} agents on ${server.database.description}; ${server.database.statements.count - before} Drizzle statements per save (token lookup included; BEGIN/COMMIT not counted)`);
+    notes.push(`brainSave over ${AGENTS} agents on ${server.database.description}; ${server.database.statements.count - before} statements per save as Drizzle counts them (token lookup, BEGIN and COMMIT included; a token's first request also notes its last use)`);
     progress(options, `  ${notes[0]}`);
 
     const binary = findPgbench();
