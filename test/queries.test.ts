@@ -35,7 +35,7 @@ describe('no N+1', () => {
     const read = async () => {
       const before = server.database.statements.count;
       const result = await server.operator.request<{ agent: { agentId: string; profile: { kind: string; content: string; revision: number }[] } }>(
-        `query ($id: String!) { agent(id: $id) { agentId profile { kind content revision } } }`,
+        `query ($id: String!) { agent(agentId: $id) { agentId profile { kind content revision } } }`,
         { id: 'n1-single' },
       );
       return { statements: server.database.statements.count - before, result };
@@ -53,7 +53,7 @@ describe('no N+1', () => {
       ['TOOLS', 'a hammer', 2],
       ['DREAM_MEMORY', '', 1],
     ]);
-    const missing = await server.operator.request<{ agent: null }>(`query ($id: String!) { agent(id: $id) { agentId } }`, { id: 'n1-nobody' });
+    const missing = await server.operator.request<{ agent: null }>(`query ($id: String!) { agent(agentId: $id) { agentId } }`, { id: 'n1-nobody' });
     expect(missing.agent).toBeNull();
   });
 

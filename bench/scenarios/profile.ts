@@ -7,7 +7,7 @@ import { progress, sideBySide, startBareHandler } from './common.js';
 import { agentId, seedAgents } from './seed.js';
 import type { ScenarioOptions, ScenarioResult } from './types.js';
 
-export const PROFILE_QUERY = 'query AgentProfile($id: String!) { agent(id: $id) { agentId name profile { kind content revision } } }';
+export const PROFILE_QUERY = 'query AgentProfile($id: String!) { agent(agentId: $id) { agentId name profile { kind content revision } } }';
 
 export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
   const server = await startBenchServer({ shared: options.smoke });
