@@ -45,7 +45,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       progress(options, `  ${notes[0]}`);
       const figures = await sideBySide(
         options,
-        'agent(id:) with its profile',
+        'agent(agentId:) with its profile',
         { url: server.url, headers: server.headers, bodies },
         { name: 'bare node:http + pg (same SQL)', spec: { url: bare.url, bodies } },
         'ratio ≥ 0.7',
