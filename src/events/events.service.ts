@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, max, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, max, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { NotFoundError } from '../lib/errors.js';
@@ -26,12 +26,14 @@ export type AgentEventRow = typeof agentEvents.$inferSelect;
  * sequences commit in order and a rollback frees its number. pg_notify is transactional too:
  * subscribers hear of the event only if it commits.
  */
-export async function appendEvent(tx: DbOrTx, clock: Clock, event: NewEvent): Promise<AgentEventRow> {
+export async function appendEvent(tx: DbOrTx, clock: Clock, event: NewEvent, alongside: SQL[] = []): Promise<AgentEventRow> {
   const occurredAt = clock.now();
   // One round trip: the bump, the row and the wake-up run as one statement (data-modifying CTEs
   // always run to completion), so a write pays for one statement here instead of three.
+  // `alongside`: the write's own statements (INSERT/UPDATE without RETURNING), run in the same one.
+  const writes = alongside.map((statement, i) => sql`${sql.raw(`write_${i}`)} AS (${statement}), `);
   const bumped = await tx.execute<{ seq: string }>(sql`
-    WITH bumped AS (
+    WITH ${sql.join(writes)}bumped AS (
       UPDATE agents SET last_event_sequence = last_event_sequence + 1 WHERE id = ${event.agentId} RETURNING last_event_sequence AS seq
     ), stored AS (
       INSERT INTO agent_events (agent_id, sequence, stream, type, subject_id, project, payload, occurred_at)

@@ -83,12 +83,12 @@ export class BrainMemories {
       legacy: null,
     };
     return forExistingAgent(agentId, () => this.db.transaction(async (tx) => {
-      // Every value is known here, so the memory and its first revision go in one statement
-      // (the revision's key to the memory is checked at the statement's end, when both exist).
+      // Every value is known here, so the memory, its first revision and its event go in one
+      // statement (the revision's key to the memory is checked at the statement's end, when both exist).
       const insertMemory = tx.insert(brainMemories).values(memory).getSQL();
-      await tx.execute(sql`WITH memory AS (${insertMemory}) ${revisionInsert(tx, this.clock, memory, 'created', actor).getSQL()}`);
+      const insertRevision = revisionInsert(tx, this.clock, memory, 'created', actor).getSQL();
+      await appendEvent(tx, this.clock, brainEvent(memory, 'brain.created', actor), [insertMemory, insertRevision]);
       this.faults('brains.save.after_revision');
-      await emitBrainEvent(tx, this.clock, memory, 'brain.created', actor);
       return memory;
     }));
   }
@@ -280,13 +280,17 @@ function revisionInsert(tx: DbOrTx, clock: Clock, memory: BrainMemoryRow, action
 
 /** The brain.* event of a change, appended in the same transaction. */
 export async function emitBrainEvent(tx: DbOrTx, clock: Clock, memory: BrainMemoryRow, type: string, actor: Actor, extra: Record<string, unknown> = {}) {
-  await appendEvent(tx, clock, {
+  await appendEvent(tx, clock, brainEvent(memory, type, actor, extra));
+}
+
+function brainEvent(memory: BrainMemoryRow, type: string, actor: Actor, extra: Record<string, unknown> = {}) {
+  return {
     agentId: memory.agentId,
-    stream: 'brain',
+    stream: 'brain' as const,
     type,
     subjectId: memory.id,
     payload: { id: memory.id, revision: memory.revision, title: memory.title, ownership: memory.ownership, actor, ...extra },
-  });
+  };
 }
 
 // ---------------------------------------------------------------- validation
