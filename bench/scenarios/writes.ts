@@ -87,7 +87,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       {
         name: 'brainSave, 16 connections over 100 agents: throughput',
         value: round1(median.rps),
-        unit: 'saves/s',
+        unit: 'per s',
         ...(tps ? { baseline: `pgbench TPC-B scale ${scale}, 16 clients`, baselineValue: round1(tps), ratio: round3(median.rps / tps) } : {}),
         target: 'ratio ≥ 0.5',
       },
