@@ -45,6 +45,10 @@ async function startServerForBench() {
   await migrate(database.pool);
   const app = buildApp({ config, database, logger: createLogger('silent') });
   const port = await app.start(0, '127.0.0.1');
+  // Seeding on the embedded database blocks this thread for seconds, so both ends' keep-alive
+  // timers fire late and the server could close an idle connection as the client reuses it
+  // (ECONNRESET); the bench's server keeps idle connections for longer than any seeding takes.
+  app.server.keepAliveTimeout = 600_000;
   const { token } = await app.services.tokens.create({ kind: 'operator', name: 'bench' });
   const client = createBurrowClient({ url: `http://127.0.0.1:${port}/graphql`, token });
   return {
