@@ -305,6 +305,42 @@ describe('the operator list', () => {
   });
 });
 
+describe('statements per write', () => {
+  it('saves a memory, its first revision and its event in the same statements whatever the size of the memory', async () => {
+    const agent = 'save-statements';
+    await server.agentClient(agent);
+    const sequence = async () => (await server.operator.agent({ id: agent })).agent!.lastEventSequence;
+    const measure = async (input: { title: string; content: string; sourceRefs: string[] }) => {
+      const before = server.database.statements.count;
+      const memory = await save(server.operator, { agentId: agent, ...input });
+      return { statements: server.database.statements.count - before, memory };
+    };
+    const sequenceBefore = await sequence();
+    const small = await measure({ title: 's', content: 'x', sourceRefs: [] });
+    const large = await measure({ title: 'l'.repeat(240), content: 'y'.repeat(24_000), sourceRefs: Array.from({ length: 12 }, (_, i) => `conv:${i}`) });
+    // token lookup, BEGIN, one statement (the memory, its revision, its event and wake-up), COMMIT
+    expect(small.statements).toBe(4);
+    expect(large.statements).toBe(small.statements);
+    expect(await sequence()).toBe(sequenceBefore + 2);
+    const { brainMemories } = await server.operator.brainMemoriesWithRevisions({ agentId: agent, first: 10 });
+    expect(brainMemories.edges.map((e) => [e.node.id, e.node.revision, e.node.revisions.map((r) => [r.revision, r.action, r.actor.kind])])).toEqual([
+      [large.memory.id, 1, [[1, 'CREATED', 'OPERATOR']]],
+      [small.memory.id, 1, [[1, 'CREATED', 'OPERATOR']]],
+    ]);
+    const read = await server.operator.brainRead({ agentId: agent, id: large.memory.id });
+    expect(read.brainRead?.sourceRefs).toEqual(Array.from({ length: 12 }, (_, i) => `conv:${i}`));
+    expect(read.brainRead?.content).toBe('y'.repeat(24_000));
+  });
+
+  it('refuses a save for an agent that does not exist and stores nothing', async () => {
+    const before = await server.database.pool.query(`SELECT (SELECT count(*) FROM brain_memories)::int AS m, (SELECT count(*) FROM brain_memory_revisions)::int AS r, (SELECT count(*) FROM agent_events)::int AS e`);
+    const result = await server.operator.brainSave({ input: { agentId: 'no-such-agent', title: 't', content: 'c' } });
+    expect(result.brainSave.__typename).toBe('NotFound');
+    const after = await server.database.pool.query(`SELECT (SELECT count(*) FROM brain_memories)::int AS m, (SELECT count(*) FROM brain_memory_revisions)::int AS r, (SELECT count(*) FROM agent_events)::int AS e`);
+    expect(after.rows[0]).toEqual(before.rows[0]);
+  });
+});
+
 describe('per-item bulk deletion', () => {
   it('deletes each item independently and reports one result per item', async () => {
     const agent = 'bulkdel';

@@ -29,6 +29,34 @@ describe('no N+1', () => {
     expect(large.statements).toBe(2);
   });
 
+  it('reads one agent with its six documents in the same statements on every call', async () => {
+    await server.operator.createAgent({ input: { id: 'n1-single', name: 'single' } });
+    await server.operator.updateProfileDocument({ input: { agentId: 'n1-single', kind: 'TOOLS', content: 'a hammer', expectedRevision: 1 } });
+    const read = async () => {
+      const before = server.database.statements.count;
+      const result = await server.operator.request<{ agent: { agentId: string; profile: { kind: string; content: string; revision: number }[] } }>(
+        `query ($id: String!) { agent(agentId: $id) { agentId profile { kind content revision } } }`,
+        { id: 'n1-single' },
+      );
+      return { statements: server.database.statements.count - before, result };
+    };
+    const first = await read();
+    const second = await read();
+    // Token lookup, the agent, its documents.
+    expect(first.statements).toBe(3);
+    expect(second.statements).toBe(3);
+    expect(second.result.agent.profile.map((d) => [d.kind, d.content, d.revision])).toEqual([
+      ['SOUL', '', 1],
+      ['RULES', '', 1],
+      ['ORIENTATION', '', 1],
+      ['PREFERENCES', '', 1],
+      ['TOOLS', 'a hammer', 2],
+      ['DREAM_MEMORY', '', 1],
+    ]);
+    const missing = await server.operator.request<{ agent: null }>(`query ($id: String!) { agent(agentId: $id) { agentId } }`, { id: 'n1-nobody' });
+    expect(missing.agent).toBeNull();
+  });
+
   it('pages agents newest first with cursors and no overlap', async () => {
     const seen: string[] = [];
     let after: string | null = null;

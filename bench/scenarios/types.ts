@@ -1,11 +1,15 @@
-/** What every bench scenario returns: figures (with their baseline and target where there is one) and notes. */
+/** The contract every bench scenario module implements (bench/scenarios/index.ts lists them). */
+
 export interface BenchFigure {
   name: string;
   value: number;
   unit: string;
+  /** What the value is compared with, e.g. "bare node:http + pg handler". */
   baseline?: string;
   baselineValue?: number;
+  /** value / baselineValue, oriented so that higher is better for throughputs (rps, tps). */
   ratio?: number;
+  /** The target for this figure, in words ("ratio >= 0.8", "p95 <= 20 ms"). */
   target?: string;
 }
 
@@ -16,8 +20,12 @@ export interface ScenarioResult {
 }
 
 export interface ScenarioOptions {
-  /** A seconds-long run with a few subscribers and no targets (CI). */
+  /** Seconds-long run on tiny data, for CI: figures are printed, nothing is asserted. */
   smoke: boolean;
+  /** A real server (BURROW_TEST_DATABASE_URL); null runs on the embedded database. */
   databaseUrl: string | null;
+  /** Machine-readable output: progress goes to stderr so stdout stays one JSON document. */
   json: boolean;
 }
+
+export type Scenario = (options: ScenarioOptions) => Promise<ScenarioResult>;

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, max, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, max, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { NotFoundError } from '../lib/errors.js';
@@ -27,12 +27,24 @@ export type AgentEventRow = typeof agentEvents.$inferSelect;
  * sequences commit in order and a rollback frees its number. pg_notify is transactional too:
  * subscribers hear of the event only if it commits.
  */
-export async function appendEvent(tx: DbOrTx, clock: Clock, event: NewEvent): Promise<AgentEventRow> {
-  const bumped = await tx.execute<{ seq: string }>(
-    sql`UPDATE agents SET last_event_sequence = last_event_sequence + 1 WHERE id = ${event.agentId} RETURNING last_event_sequence AS seq`,
-  );
+export async function appendEvent(tx: DbOrTx, clock: Clock, event: NewEvent, alongside: SQL[] = []): Promise<AgentEventRow> {
+  const occurredAt = clock.now();
+  // One round trip: the bump, the row and the wake-up run as one statement (data-modifying CTEs
+  // always run to completion), so a write pays for one statement here instead of three.
+  // `alongside`: the write's own statements (INSERT/UPDATE without RETURNING), run in the same one.
+  const writes = alongside.map((statement, i) => sql`${sql.raw(`write_${i}`)} AS (${statement}), `);
+  const bumped = await tx.execute<{ seq: string; tx_id: string }>(sql`
+    WITH ${sql.join(writes)}bumped AS (
+      UPDATE agents SET last_event_sequence = last_event_sequence + 1 WHERE id = ${event.agentId} RETURNING last_event_sequence AS seq
+    ), stored AS (
+      INSERT INTO agent_events (agent_id, sequence, stream, type, subject_id, project, payload, occurred_at)
+      SELECT ${event.agentId}::text, seq, ${event.stream}::text, ${event.type}::text, ${event.subjectId}::text, ${event.project ?? null}::text,
+             ${JSON.stringify(event.payload)}::jsonb, ${occurredAt.toISOString()}::timestamptz
+        FROM bumped
+    )
+    SELECT seq, pg_current_xact_id()::text AS tx_id, pg_notify(${EVENTS_CHANNEL}, ${event.agentId}::text || ':' || seq) FROM bumped`);
   if (bumped.rows.length === 0) throw new NotFoundError('Agent', event.agentId);
-  const row: Omit<AgentEventRow, 'txId'> = {
+  return {
     agentId: event.agentId,
     sequence: Number(bumped.rows[0].seq),
     stream: event.stream,
@@ -40,11 +52,9 @@ export async function appendEvent(tx: DbOrTx, clock: Clock, event: NewEvent): Pr
     subjectId: event.subjectId,
     project: event.project ?? null,
     payload: event.payload,
-    occurredAt: clock.now(),
+    occurredAt,
+    txId: bumped.rows[0].tx_id,
   };
-  const [{ txId }] = await tx.insert(agentEvents).values(row).returning({ txId: agentEvents.txId });
-  await tx.execute(sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${`${event.agentId}:${row.sequence}`})`);
-  return { ...row, txId };
 }
 
 export interface EventQuery {

@@ -38,12 +38,44 @@ export interface DocumentInput {
   expectedRevision?: number | null;
 }
 
+/**
+ * The hot reads as prepared statements: Drizzle builds their SQL once instead of per call, and
+ * each pooled connection parses and plans them once (named statements) instead of per request.
+ */
+function preparedReads(db: Db) {
+  return {
+    agentById: db.select().from(agents).where(eq(agents.id, sql.placeholder('id'))).prepare('burrow_agent_by_id'),
+    documentsOf: db
+      .select()
+      .from(agentProfileDocuments)
+      .where(sql`${agentProfileDocuments.agentId} = ANY(${sql.placeholder('ids')}::text[])`)
+      .prepare('burrow_agent_documents_of'),
+    firstPage: db.select().from(agents).orderBy(desc(agents.createdAt), desc(agents.id)).limit(sql.placeholder('limit')).prepare('burrow_agents_first_page'),
+    nextPage: db
+      .select()
+      .from(agents)
+      .where(
+        or(
+          lt(agents.createdAt, sql.placeholder('createdAt')),
+          and(eq(agents.createdAt, sql.placeholder('createdAt')), lt(agents.id, sql.placeholder('id'))),
+        ),
+      )
+      .orderBy(desc(agents.createdAt), desc(agents.id))
+      .limit(sql.placeholder('limit'))
+      .prepare('burrow_agents_next_page'),
+  };
+}
+
 export class AgentsService {
+  private readonly reads: ReturnType<typeof preparedReads>;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly faults: FaultInjector,
-  ) {}
+  ) {
+    this.reads = preparedReads(db);
+  }
 
   /** Creates an agent with its six empty documents at revision 1. Operators only. */
   async createAgent(viewer: Viewer | null, input: { id?: string | null; name: string }): Promise<AgentRow> {
@@ -91,7 +123,7 @@ export class AgentsService {
 
   async getAgent(viewer: Viewer | null, id: string): Promise<AgentRow | null> {
     assertAgentAccess(viewer, id);
-    const [row] = await this.db.select().from(agents).where(eq(agents.id, id));
+    const [row] = await this.reads.agentById.execute({ id });
     return row ?? null;
   }
 
@@ -127,6 +159,11 @@ export class AgentsService {
    */
   async listAgents(viewer: Viewer | null, page: { limit: number; after: { createdAt: Date; id: string } | null }): Promise<AgentRow[]> {
     const v = requireViewer(viewer);
+    if (v.principal === 'OPERATOR') {
+      return page.after
+        ? this.reads.nextPage.execute({ createdAt: page.after.createdAt, id: page.after.id, limit: page.limit })
+        : this.reads.firstPage.execute({ limit: page.limit });
+    }
     const conditions = [];
     if (v.principal === 'AGENT') conditions.push(eq(agents.id, v.agentId!));
     if (page.after) {
@@ -142,9 +179,7 @@ export class AgentsService {
 
   /** One statement for any number of agents (the profile DataLoader's batch). */
   async documentsForAgents(agentIds: readonly string[]): Promise<ProfileDocumentRow[][]> {
-    const rows = agentIds.length
-      ? await this.db.select().from(agentProfileDocuments).where(inArray(agentProfileDocuments.agentId, [...agentIds]))
-      : [];
+    const rows = agentIds.length ? await this.reads.documentsOf.execute({ ids: [...agentIds] }) : [];
     const order = new Map(PROFILE_KINDS.map((kind, index) => [kind as string, index]));
     return agentIds.map((id) =>
       rows.filter((row) => row.agentId === id).sort((a, b) => (order.get(a.kind) ?? 0) - (order.get(b.kind) ?? 0)),

@@ -62,28 +62,33 @@ export class BrainMemories {
     const sourceRefs = validateSourceRefs(input.sourceRefs ?? []);
     const actor = actorOf(v);
     const now = this.clock.now();
+    const memory: BrainMemoryRow = {
+      agentId,
+      id: newId(),
+      title,
+      content,
+      sourceRefs,
+      revision: 1,
+      ownership: actor.kind,
+      createdByKind: actor.kind,
+      createdById: actor.id,
+      updatedByKind: actor.kind,
+      updatedById: actor.id,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+      label: null,
+      legacyKnowledgeId: null,
+      importedRevision: null,
+      legacy: null,
+    };
     return forExistingAgent(agentId, () => this.db.transaction(async (tx) => {
-      const [memory] = await tx
-        .insert(brainMemories)
-        .values({
-          agentId,
-          id: newId(),
-          title,
-          content,
-          sourceRefs,
-          revision: 1,
-          ownership: actor.kind,
-          createdByKind: actor.kind,
-          createdById: actor.id,
-          updatedByKind: actor.kind,
-          updatedById: actor.id,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      await recordRevision(tx, this.clock, memory, 'created', actor);
+      // Every value is known here, so the memory, its first revision and its event go in one
+      // statement (the revision's key to the memory is checked at the statement's end, when both exist).
+      const insertMemory = tx.insert(brainMemories).values(memory).getSQL();
+      const insertRevision = revisionInsert(tx, this.clock, memory, 'created', actor).getSQL();
+      await appendEvent(tx, this.clock, brainEvent(memory, 'brain.created', actor), [insertMemory, insertRevision]);
       this.faults('brains.save.after_revision');
-      await emitBrainEvent(tx, this.clock, memory, 'brain.created', actor);
       return memory;
     }));
   }
@@ -254,7 +259,11 @@ export class BrainMemories {
 
 /** One revision row per change (the Albdruck import records its own as 'imported'). */
 export async function recordRevision(tx: DbOrTx, clock: Clock, memory: BrainMemoryRow, action: 'created' | 'updated' | 'removed' | 'imported', actor: Actor) {
-  await tx.insert(brainMemoryRevisions).values({
+  await revisionInsert(tx, clock, memory, action, actor);
+}
+
+function revisionInsert(tx: DbOrTx, clock: Clock, memory: BrainMemoryRow, action: 'created' | 'updated' | 'removed' | 'imported', actor: Actor) {
+  return tx.insert(brainMemoryRevisions).values({
     agentId: memory.agentId,
     memoryId: memory.id,
     revision: memory.revision,
@@ -271,13 +280,17 @@ export async function recordRevision(tx: DbOrTx, clock: Clock, memory: BrainMemo
 
 /** The brain.* event of a change, appended in the same transaction. */
 export async function emitBrainEvent(tx: DbOrTx, clock: Clock, memory: BrainMemoryRow, type: string, actor: Actor, extra: Record<string, unknown> = {}) {
-  await appendEvent(tx, clock, {
+  await appendEvent(tx, clock, brainEvent(memory, type, actor, extra));
+}
+
+function brainEvent(memory: BrainMemoryRow, type: string, actor: Actor, extra: Record<string, unknown> = {}) {
+  return {
     agentId: memory.agentId,
-    stream: 'brain',
+    stream: 'brain' as const,
     type,
     subjectId: memory.id,
     payload: { id: memory.id, revision: memory.revision, title: memory.title, ownership: memory.ownership, actor, ...extra },
-  });
+  };
 }
 
 // ---------------------------------------------------------------- validation

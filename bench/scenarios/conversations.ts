@@ -1,5 +1,5 @@
 /**
- * npm run bench -- conversations: search over originals at scale.
+ * npm run bench -- --scenario conversations: search over originals at scale.
  *
  * Seeds BENCH_ORIGINALS (default 1,000,000) originals for one agent with SQL inside the bench
  * (not through the API): 1,000 entries per session, the older 60% of each session archived in one
@@ -9,10 +9,15 @@
  * HTTP, and the plans of the statements it sent. With BURROW_TEST_DATABASE_URL it runs on a fresh
  * database of that real server (dropped after).
  */
-import { fmt, percentile, startBenchServer } from './config.js';
+import { fmt, percentile, startBenchServer } from '../config.js';
+import { progress, round1 } from './common.js';
+import type { BenchFigure, ScenarioOptions, ScenarioResult } from './types.js';
 
-const ORIGINALS = Number(process.env.BENCH_ORIGINALS ?? 1_000_000);
-const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 40);
+let ORIGINALS = 1_000_000;
+let ITERATIONS = 40;
+let options: ScenarioOptions;
+let figures: BenchFigure[] = [];
+const log = (line = '') => progress(options, line);
 const PER_SESSION = 1_000;
 const ARCHIVED_PER_SESSION = 600;
 const AGENT = 'bench-conversations';
@@ -27,17 +32,21 @@ async function timed(label: string, run: (i: number) => Promise<number>) {
     hits = await run(i);
     times.push(performance.now() - start);
   }
-  console.log(
-    `  ${label.padEnd(62)} p50 ${fmt(percentile(times, 50)).padStart(9)}   p95 ${fmt(percentile(times, 95)).padStart(9)}   (${ITERATIONS} requests over HTTP, ${hits} hits on the last)`,
-  );
+  log(`  ${label.padEnd(62)} p50 ${fmt(percentile(times, 50)).padStart(9)}   p95 ${fmt(percentile(times, 95)).padStart(9)}   (${ITERATIONS} requests over HTTP, ${hits} hits on the last)`);
+  figures.push({ name: `conversationSearch ${label}: p50`, value: round1(percentile(times, 50)), unit: 'ms' });
+  figures.push({ name: `conversationSearch ${label}: p95`, value: round1(percentile(times, 95)), unit: 'ms' });
 }
 
-export async function runConversationsBench() {
+export async function run(scenarioOptions: ScenarioOptions): Promise<ScenarioResult> {
+  options = scenarioOptions;
+  figures = [];
+  ORIGINALS = options.smoke ? 3_000 : Number(process.env.BENCH_ORIGINALS ?? 1_000_000);
+  ITERATIONS = options.smoke ? 3 : Number(process.env.BENCH_ITERATIONS ?? 40);
   const started = performance.now();
-  const server = await startBenchServer();
+  const server = await startBenchServer({ shared: options.smoke });
   const { database, client } = server;
   try {
-    console.log(`Burrow conversations bench on ${database.description}`);
+    log(`Burrow conversations bench on ${database.description}`);
     await client.createAgent({ input: { id: AGENT, name: 'Bench conversations' } });
     const sessions = Math.ceil(ORIGINALS / PER_SESSION);
 
@@ -82,7 +91,7 @@ export async function runConversationsBench() {
     const counts = await database.pool.query(
       `SELECT (SELECT count(*) FROM conversation_entries)::int AS active, (SELECT count(*) FROM conversation_archive_entries)::int AS archived`,
     );
-    console.log(
+    log(
       `  seeded ${ORIGINALS.toLocaleString('en')} originals (${counts.rows[0].active.toLocaleString('en')} active, ${counts.rows[0].archived.toLocaleString('en')} archived) ` +
         `in ${sessions.toLocaleString('en')} sessions for agent "${AGENT}" in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
     );
@@ -96,7 +105,7 @@ export async function runConversationsBench() {
     }
     const search = async (args: Parameters<typeof client.conversationSearch>[0]) => (await client.conversationSearch({ agentId: AGENT, ...args })).conversationSearch;
 
-    console.log(`\nconversationSearch, one agent with ${ORIGINALS.toLocaleString('en')} originals:`);
+    log(`\nconversationSearch, one agent with ${ORIGINALS.toLocaleString('en')} originals:`);
     await timed('selective term (1 match), first 20', async (i) => (await search({ query: needles[i + 1], first: 20 })).edges.length);
     await timed('common term ("KESTREL", 20% match), first 20', async () => (await search({ query: 'KESTREL', first: 20 })).edges.length);
     await timed('medium term ("heron", 0.5% match), first 20', async () => (await search({ query: 'heron', first: 20 })).edges.length);
@@ -118,19 +127,20 @@ export async function runConversationsBench() {
       await search({ query, first: 20 });
       database.statements.onQuery = undefined;
       const statements = captured.filter((c) => c.query.includes('conversation_original_rows'));
-      console.log(`\nPlans of conversationSearch for ${label}, first 20 (${statements.length} statements):`);
+      log(`\nPlans of conversationSearch for ${label}, first 20 (${statements.length} statements):`);
       for (const [n, statement] of statements.entries()) {
         const explained = await database.pool.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${statement.query}`, statement.params);
-        console.log(`  ${n + 1}. ${['matches among the newest 2,000 candidates', 'the oldest candidate of that window', 'older matches (trigram path)'][n]}:`);
-        for (const row of explained.rows) console.log(`      ${row['QUERY PLAN'] as string}`);
+        log(`  ${n + 1}. ${['matches among the newest 2,000 candidates', 'the oldest candidate of that window', 'older matches (trigram path)'][n]}:`);
+        for (const row of explained.rows) log(`      ${row['QUERY PLAN'] as string}`);
       }
     }
     const size = await database.pool.query(
       `SELECT pg_size_pretty(pg_relation_size('conversation_entries_payload_trgm_idx') + pg_relation_size('conversation_archive_entries_payload_trgm_idx')) AS trgm,
               pg_size_pretty(pg_total_relation_size('conversation_entries') + pg_total_relation_size('conversation_archive_entries')) AS total`,
     );
-    console.log(`\n  trigram indexes ${size.rows[0].trgm}; both stores with all their indexes ${size.rows[0].total}`);
-    console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    log(`\n  trigram indexes ${size.rows[0].trgm}; both stores with all their indexes ${size.rows[0].total}`);
+    log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return { scenario: 'conversations', figures, notes: [`${ORIGINALS.toLocaleString('en')} originals of one agent on ${database.description}`] };
   } finally {
     await server.stop();
   }

@@ -1,0 +1,79 @@
+/** What the scenarios share: progress lines, durations, the bare handler and throughput figures. */
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { alternate, load, medianRound, type LoadResult, type LoadSpec } from '../load.js';
+import type { BenchFigure, ScenarioOptions } from './types.js';
+
+/** Progress for humans; with --json it goes to stderr so stdout stays one JSON document. */
+export const progress = (options: ScenarioOptions, line: string) => (options.json ? process.stderr : process.stdout).write(`${line}\n`);
+
+/** Seconds per round and rounds: BENCH_SECONDS (default 5) × BENCH_ROUNDS (default 3); smoke: 1 s × 1. */
+export function durations(options: ScenarioOptions) {
+  if (options.smoke) return { seconds: 1, rounds: 1, warmup: 0 };
+  return { seconds: Number(process.env.BENCH_SECONDS ?? 5), rounds: Number(process.env.BENCH_ROUNDS ?? 3), warmup: 1 };
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * The bare baseline: node:http, JSON.parse of the body, the handler's SQL over pg, JSON.stringify
+ * of { data }. No GraphQL, no authentication, no limits: the floor Burrow is measured against.
+ */
+export async function startBareHandler(handle: (body: { query?: string; variables?: Record<string, unknown> }) => Promise<unknown>) {
+  const server = createServer(async (request, response) => {
+    try {
+      const data = await handle(JSON.parse(await readBody(request)));
+      const text = JSON.stringify({ data });
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      response.end(text);
+    } catch (error) {
+      response.writeHead(500, { 'content-type': 'text/plain' });
+      response.end(String(error));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const line = (r: LoadResult) => `${r.rps.toFixed(0).padStart(6)} rps  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  (${r.requests} requests)`;
+
+/**
+ * Burrow against a baseline under the same closed-loop load, alternating rounds after a warm-up;
+ * the median round of each gives the figures (throughput, its ratio, and Burrow's latencies).
+ */
+export async function sideBySide(
+  options: ScenarioOptions,
+  label: string,
+  burrow: Omit<LoadSpec, 'seconds'>,
+  baseline: { name: string; spec: Omit<LoadSpec, 'seconds'> },
+  target: string,
+): Promise<BenchFigure[]> {
+  const { seconds, rounds, warmup } = durations(options);
+  if (warmup) {
+    await load({ ...burrow, seconds: warmup });
+    await load({ ...baseline.spec, seconds: warmup });
+  }
+  const results = await alternate({ burrow: { ...burrow, seconds }, [baseline.name]: { ...baseline.spec, seconds } }, rounds, (name, round, r) =>
+    progress(options, `    round ${round + 1} ${name.padEnd(28)} ${line(r)}`),
+  );
+  const mine = medianRound(results.burrow);
+  const theirs = medianRound(results[baseline.name]);
+  return [
+    { name: `${label}: throughput`, value: round1(mine.rps), unit: 'rps', baseline: baseline.name, baselineValue: round1(theirs.rps), ratio: round3(mine.rps / theirs.rps), target },
+    { name: `${label}: p50`, value: round1(mine.p50), unit: 'ms', baseline: baseline.name, baselineValue: round1(theirs.p50) },
+    { name: `${label}: p99`, value: round1(mine.p99), unit: 'ms', baseline: baseline.name, baselineValue: round1(theirs.p99) },
+  ];
+}
+
+export const round1 = (n: number) => Math.round(n * 10) / 10;
+export const round3 = (n: number) => Math.round(n * 1000) / 1000;

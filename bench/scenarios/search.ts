@@ -1,0 +1,92 @@
+/**
+ * search: brainSearch (lexical) and brainMemories substring over 1,000,000 memories of one agent
+ * (BENCH_BRAIN_MEMORIES), seeded with SQL inside the bench. Requests one at a time; p50/p95 of
+ * each against the issue's targets (p95 ≤ 20 ms for selective terms; bounded for common ones).
+ * A fifth of all memories mention a kestrel (the common term); every memory carries its
+ * own md5 words, so 8 characters of one match exactly one memory (the selective term).
+ */
+import { percentile, startBenchServer } from '../config.js';
+import { progress, round1 } from './common.js';
+import type { BenchFigure, ScenarioOptions, ScenarioResult } from './types.js';
+
+const AGENT = 'bench';
+
+export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
+  const memories = options.smoke ? 2_000 : Number(process.env.BENCH_BRAIN_MEMORIES ?? 1_000_000);
+  const iterations = options.smoke ? 5 : Number(process.env.BENCH_ITERATIONS ?? 40);
+  const server = await startBenchServer({ shared: options.smoke });
+  const { database, client } = server;
+  const figures: BenchFigure[] = [];
+  const notes: string[] = [];
+  try {
+    await database.pool.query(`INSERT INTO agents (id, name, created_at, created_by) VALUES ($1, 'Bench', now(), 'bench') ON CONFLICT (id) DO NOTHING`, [AGENT]);
+    const seedStart = performance.now();
+    for (let from = 1; from <= memories; from += 200_000) {
+      const to = Math.min(memories, from + 199_999);
+      await database.pool.query(
+        `INSERT INTO brain_memories (agent_id, id, title, content, source_refs, revision, ownership, created_by_kind, created_by_id,
+                                     updated_by_kind, updated_by_id, created_at, updated_at)
+         SELECT $1, md5('id' || i), 'Memory ' || i || ' ' || substr(md5('t' || i), 1, 10),
+                'Note ' || md5('c' || i) || ' about ' || (ARRAY['tea', 'deploys', 'kestrel', 'builds', 'the garden'])[1 + i % 5]
+                  || ' and ' || md5('d' || i),
+                ARRAY['conv:' || i], 1, 'AGENT', 'AGENT', $1, 'AGENT', $1,
+                timestamptz '2026-01-01' + make_interval(secs => i), timestamptz '2026-01-01' + make_interval(secs => i)
+         FROM generate_series($2::int, $3::int) AS i`,
+        [AGENT, from, to],
+      );
+      await database.pool.query(
+        `INSERT INTO brain_memory_revisions (agent_id, memory_id, revision, action, title, content, source_refs, ownership, actor_kind, actor_id, created_at)
+         SELECT agent_id, id, 1, 'created', title, content, source_refs, ownership, 'AGENT', agent_id, created_at
+         FROM brain_memories WHERE agent_id = $1 AND created_at > timestamptz '2026-01-01' + make_interval(secs => $2::int - 1)
+                                                 AND created_at <= timestamptz '2026-01-01' + make_interval(secs => $3::int)`,
+        [AGENT, from, to],
+      );
+    }
+    await database.pool.query('ANALYZE brain_memories; ANALYZE brain_memory_revisions;');
+    notes.push(`${memories.toLocaleString('en')} memories (one revision each) of one agent on ${database.description}, seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+    progress(options, `  ${notes[0]}`);
+
+    const needles: string[] = [];
+    for (let i = 0; i <= iterations; i++) {
+      const n = 1 + ((i * 7919) % memories);
+      needles.push((await database.pool.query(`SELECT substr(md5('c' || $1::int), 5, 8) AS s`, [n])).rows[0].s as string);
+    }
+    const timed = async (label: string, target: string | undefined, call: (i: number) => Promise<unknown>) => {
+      await call(-1);
+      const times: number[] = [];
+      for (let i = 0; i < iterations; i++) {
+        const started = performance.now();
+        await call(i);
+        times.push(performance.now() - started);
+      }
+      const [p50, p95] = [percentile(times, 50), percentile(times, 95)];
+      progress(options, `    ${label.padEnd(56)} p50 ${p50.toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms`);
+      figures.push({ name: `${label}: p50`, value: round1(p50), unit: 'ms' }, { name: `${label}: p95`, value: round1(p95), unit: 'ms', ...(target ? { target } : {}) });
+    };
+    const needle = (i: number) => needles[i + 1];
+    await timed('brainSearch lexical, selective term, limit 10', 'p95 ≤ 20 ms', (i) => client.brainSearch({ agentId: AGENT, query: needle(i), limit: 10 }));
+    await timed('brainSearch lexical, two selective terms, limit 10', 'p95 ≤ 20 ms', (i) =>
+      client.brainSearch({ agentId: AGENT, query: `${needle(i)} ${needles[(i + 2) % needles.length]}`, limit: 10 }),
+    );
+    await timed('brainSearch lexical, common term (20%), limit 10', 'bounded', () => client.brainSearch({ agentId: AGENT, query: 'kestrel', limit: 10 }));
+    await timed('brainMemories substring, selective term, first 20', 'p95 ≤ 20 ms', (i) => client.brainMemories({ agentId: AGENT, query: needle(i), first: 20 }));
+    await timed('brainMemories substring, common term (20%), first 20', 'bounded', () => client.brainMemories({ agentId: AGENT, query: 'KESTREL', first: 20 }));
+    await timed('brainMemories no filter, first 100', undefined, () => client.brainMemories({ agentId: AGENT, first: 100 }));
+
+    const plan = await database.pool.query(
+      `EXPLAIN (COSTS OFF) SELECT * FROM brain_memories WHERE agent_id = $1 AND deleted_at IS NULL AND (title ILIKE $2 OR content ILIKE $2)
+       ORDER BY created_at DESC, id DESC LIMIT 21`,
+      [AGENT, `%${needles[0]}%`],
+    );
+    const planText = plan.rows.map((r) => r['QUERY PLAN'] as string);
+    notes.push(`the substring search for a selective term uses the trigram index: ${planText.some((l) => /_trgm_idx/.test(l)) ? 'yes' : 'no'}`);
+    for (const first of [10, 50]) {
+      const before = database.statements.count;
+      await client.brainMemoriesWithRevisions({ agentId: AGENT, first });
+      notes.push(`brainMemories first ${first} with revisions: ${database.statements.count - before} statements`);
+    }
+    return { scenario: 'search', figures, notes };
+  } finally {
+    await server.stop();
+  }
+}

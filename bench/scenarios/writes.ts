@@ -1,0 +1,101 @@
+/**
+ * writes: `brainSave` through the API, 16 concurrent connections spread over 100 agents, against
+ * pgbench TPC-B (scale 10, 16 clients) on the same server in alternating rounds. pgbench needs a
+ * PostgreSQL server: on the embedded database (in-process PGlite) Burrow's figure stands alone.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { startBenchServer } from '../config.js';
+import { load, medianRound, type LoadResult } from '../load.js';
+import { durations, progress, round1, round3 } from './common.js';
+import { agentId, seedAgents } from './seed.js';
+import type { BenchFigure, ScenarioOptions, ScenarioResult } from './types.js';
+
+const SAVE = 'mutation Save($input: BrainSaveInput!) { brainSave(input: $input) { __typename ... on BrainSaveSuccess { memory { id revision } } } }';
+const AGENTS = 100;
+
+/** pgbench from PATH, else from the PostgreSQL client's directory; null when there is none. */
+export function findPgbench(): string | null {
+  try {
+    execFileSync('pgbench', ['--version'], { stdio: 'ignore' });
+    return 'pgbench';
+  } catch {
+    const root = '/usr/lib/postgresql';
+    const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
+    for (const v of versions) if (existsSync(`${root}/${v}/bin/pgbench`)) return `${root}/${v}/bin/pgbench`;
+    return null;
+  }
+}
+
+function pgbench(binary: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`pgbench ${args.join(' ')} exited ${code}: ${out.slice(-500)}`))));
+  });
+}
+
+export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
+  const server = await startBenchServer({ shared: options.smoke });
+  const notes: string[] = [];
+  try {
+    await seedAgents(server.database.pool, AGENTS);
+    const bodies = Array.from({ length: 1_000 }, (_, i) =>
+      JSON.stringify({ query: SAVE, variables: { input: { agentId: agentId(1 + (i % AGENTS)), title: `Bench note ${i}`, content: `Something worth keeping, number ${i}.`, sourceRefs: [`bench:${i}`] } } }),
+    );
+    const before = server.database.statements.count;
+    const check = await server.client.request<{ brainSave: { __typename: string } }>(SAVE, JSON.parse(bodies[0]).variables);
+    if (check.brainSave.__typename !== 'BrainSaveSuccess') throw new Error(`writes: brainSave answered ${check.brainSave.__typename}`);
+    notes.push(`brainSave over ${AGENTS} agents on ${server.database.description}; ${server.database.statements.count - before} statements per save as Drizzle counts them (token lookup, BEGIN and COMMIT included; a token's first request also notes its last use)`);
+    progress(options, `  ${notes[0]}`);
+
+    const binary = findPgbench();
+    const url = server.databaseUrl;
+    const skip = !url ? 'pgbench skipped: the embedded database is PGlite inside this process; run with BURROW_TEST_DATABASE_URL for the ratio'
+      : !binary ? 'pgbench skipped: not found in PATH nor /usr/lib/postgresql/*/bin (it ships with the PostgreSQL client)' : null;
+    const { seconds, rounds, warmup } = durations(options);
+    const scale = options.smoke ? 1 : 10;
+    if (!skip) {
+      progress(options, `  pgbench -i -s ${scale} …`);
+      await pgbench(binary!, ['-i', '-q', '-s', String(scale), url!]);
+    } else {
+      notes.push(skip);
+      progress(options, `  ${skip}`);
+    }
+    const spec = { url: server.url, headers: server.headers, bodies, seconds, expect: '"BrainSaveSuccess"' };
+    if (warmup) await load({ ...spec, seconds: warmup });
+    const mine: LoadResult[] = [];
+    const theirs: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const r = await load(spec);
+      if (r.errors) throw new Error(`writes: ${r.errors} failed saves, first: ${r.firstError}`);
+      mine.push(r);
+      progress(options, `    round ${round + 1} brainSave                    ${r.rps.toFixed(0).padStart(6)} /s   p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms`);
+      if (!skip) {
+        const out = await pgbench(binary!, ['-n', '-c', '16', '-j', '2', '-T', String(seconds), url!]);
+        const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1]);
+        theirs.push(tps);
+        progress(options, `    round ${round + 1} pgbench TPC-B (16 clients)   ${tps.toFixed(0).padStart(6)} tps`);
+      }
+    }
+    const median = medianRound(mine);
+    const tps = theirs.length ? [...theirs].sort((a, b) => a - b)[Math.floor(theirs.length / 2)] : undefined;
+    const figures: BenchFigure[] = [
+      {
+        name: 'brainSave, 16 connections over 100 agents: throughput',
+        value: round1(median.rps),
+        unit: 'per s',
+        ...(tps ? { baseline: `pgbench TPC-B scale ${scale}, 16 clients`, baselineValue: round1(tps), ratio: round3(median.rps / tps) } : {}),
+        target: 'ratio ≥ 0.5',
+      },
+      { name: 'brainSave: p50', value: round1(median.p50), unit: 'ms' },
+      { name: 'brainSave: p99', value: round1(median.p99), unit: 'ms' },
+    ];
+    return { scenario: 'writes', figures, notes };
+  } finally {
+    await server.stop();
+  }
+}
