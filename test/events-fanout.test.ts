@@ -119,9 +119,9 @@ describe('event fan-out', () => {
     await updates(server, 'fan-many', 1, 6);
     await Promise.all([...streams, asAgent, other].map((stream) => stream.waitFor(stream === asAgent || stream === other ? 1 : 26)));
     expect({ executed: sharedExecutions.executed - before.executed, shared: sharedExecutions.shared - before.shared }).toEqual({ executed: 3, shared: SOCKETS * PER_SOCKET - 1 });
-    expect(other.items).toEqual([{ agentEvents: { sequence: 27, stream: 'profile' } }]);
+    expect(other.items).toEqual([{ agentEvents: { sequence: 27, stream: 'PROFILE' } }]);
     expect(asAgent.items.map((item) => [item.agentEvents.sequence, item.agentEvents.type, item.agentEvents.payload])).toEqual([
-      [27, 'profile.updated', { kind: 'SOUL', revision: 7, reason: 'updated', actor: 'OPERATOR' }],
+      [27, 'PROFILE_UPDATED', { kind: 'SOUL', revision: 7, reason: 'updated', actor: 'OPERATOR' }],
     ]);
     for (const stream of streams) expect(stream.items.at(-1)).toEqual(asAgent.items[0]);
     await Promise.all([asAgent.stop(), other.stop()]);
