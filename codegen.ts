@@ -1,11 +1,11 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
-// Typed operations + a generic SDK (one typed method per operation in client/operations).
+// Typed operations + a generic SDK (one typed method per operation in clients/typescript/operations).
 const config: CodegenConfig = {
   schema: 'schema.graphql',
-  documents: 'client/operations/**/*.graphql',
+  documents: 'clients/typescript/operations/**/*.graphql',
   generates: {
-    'client/generated/sdk.ts': {
+    'clients/typescript/generated/sdk.ts': {
       plugins: ['typescript-operations', 'typescript-generic-sdk'],
       config: {
         scalars: { DateTime: 'string', JSON: 'unknown' },

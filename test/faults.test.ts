@@ -7,7 +7,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BurrowRequestError, type BurrowClient } from '../client/sdk.js';
+import { BurrowRequestError, type BurrowClient } from '../clients/typescript/sdk.js';
 import { collect, NEEDS_REAL_SERVER, onRealServer, REAL_DATABASE_URL, startServer, type TestServer } from './support/harness.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
