@@ -1,10 +1,12 @@
 /**
  * Stamps the client packages with the schema they were generated from: the SHA-256 (hex) of
  * schema.graphql, as the TypeScript client's SCHEMA_HASH and its package.json `burrow.schemaHash`.
- * (The Python client gets the same constant from scripts/python-client.ts.) Run by `npm run codegen`.
+ * (The Python client gets the same constant from scripts/python-client.ts.) Also lists the
+ * operations in the package README, so it names each method there is. Run by `npm run codegen`.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Kind, parse } from 'graphql';
 
 const root = new URL('../', import.meta.url);
 const hash = createHash('sha256').update(readFileSync(new URL('schema.graphql', root))).digest('hex');
@@ -17,3 +19,17 @@ const pkg = JSON.parse(readFileSync(packagePath, 'utf8')) as { burrow?: { schema
 pkg.burrow = { ...pkg.burrow, schemaHash: hash };
 writeFileSync(packagePath, `${JSON.stringify(pkg, null, 2)}\n`);
 console.log(`schema hash ${hash.slice(0, 12)}… in clients/typescript`);
+
+const operationsDir = new URL('clients/typescript/operations/', root);
+const lines: string[] = [];
+for (const file of readdirSync(operationsDir).filter((f) => f.endsWith('.graphql')).sort()) {
+  const listed = parse(readFileSync(new URL(file, operationsDir), 'utf8'))
+    .definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION)
+    .map((d) => `\`${d.name!.value}\` (${d.operation})`);
+  if (listed.length) lines.push(`- \`${file}\`: ${listed.join(', ')}`);
+}
+const readmePath = new URL('clients/typescript/README.md', root);
+const readme = readFileSync(readmePath, 'utf8');
+const start = '<!-- operations:start -->';
+const end = '<!-- operations:end -->';
+writeFileSync(readmePath, `${readme.slice(0, readme.indexOf(start) + start.length)}\n${lines.join('\n')}\n${readme.slice(readme.indexOf(end))}`);

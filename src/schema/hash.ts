@@ -1,17 +1,18 @@
 /**
- * The schema's identity for clients: the SHA-256 (hex) of schema.graphql's text, which is what
- * this printer writes (scripts/print-schema.ts) and drift keeps equal to the file. Each client
- * package carries the hash it was generated from and compares it with the one the server sends
- * (the Burrow-Schema-Hash response header, and `schemaHash` in graphql-ws's connection_ack).
+ * The schema's identity for clients: the SHA-256 (hex) of schema.graphql, the file the clients are
+ * generated from (drift keeps it equal to the printed Pothos schema, so it names what this server
+ * serves). Each client package carries the hash it was generated from and compares it with the one
+ * the server sends: the Burrow-Schema-Hash response header, and `schemaHash` in graphql-ws's
+ * connection_ack payload.
  */
 import { createHash } from 'node:crypto';
-import { lexicographicSortSchema, printSchema } from 'graphql';
+import { readFileSync } from 'node:fs';
 import type { Plugin } from 'graphql-yoga';
-import { schema } from './index.js';
 
 export const SCHEMA_HASH_HEADER = 'burrow-schema-hash';
-export const schemaText = (): string => `${printSchema(lexicographicSortSchema(schema))}\n`;
-export const SCHEMA_HASH = createHash('sha256').update(schemaText()).digest('hex');
+export const SCHEMA_HASH = createHash('sha256')
+  .update(readFileSync(new URL('../../schema.graphql', import.meta.url)))
+  .digest('hex');
 
 /** Every HTTP answer of the GraphQL endpoint names the schema, refusals included. */
 export function useSchemaHashHeader(): Plugin {
