@@ -185,16 +185,8 @@ function modelFor(prefix: string, type: GraphQLNamedType, sets: SelectionSetNode
     // Without __typename nothing tells the members apart: one model, member-only fields optional.
     return emitModel(claim(prefix), possible, sets, true);
   }
-  // One model per distinct field set, discriminated by __typename.
-  const groups = new Map<string, GraphQLObjectType[]>();
-  for (const p of possible) {
-    const key = [...collect(sets, p).keys()].sort().join(',');
-    groups.set(key, [...(groups.get(key) ?? []), p]);
-  }
-  const members = [...groups.values()].map((group) => {
-    const named = group.length === 1 ? group[0].name : type.name;
-    return emitModel(claim(`${prefix}${named}`), group, sets, false, group.map((g) => g.name));
-  });
+  // One model per member, told apart by __typename (so isinstance works on results).
+  const members = possible.map((p) => emitModel(claim(`${prefix}${p.name}`), [p], sets, false));
   return members.length === 1 ? members[0] : `Union[${members.join(', ')}]`;
 }
 

@@ -11,7 +11,7 @@ import json
 import warnings
 from enum import Enum
 from types import TracebackType
-from typing import Any, AsyncIterator, Callable, Dict, List, NamedTuple, Optional, Type, Union
+from typing import Any, AsyncIterator, Callable, Dict, List, NamedTuple, Optional, Type, TypeVar, Union
 
 import httpx
 from websockets.client import connect
@@ -40,6 +40,7 @@ class SchemaMismatchWarning(UserWarning):
 
 
 SchemaMismatchHandler = Callable[[str, str], None]
+T = TypeVar("T", bound="BurrowTransport")
 
 
 def _wire(value: Any) -> Any:
@@ -96,7 +97,7 @@ class BurrowTransport:
         if self._owns_http:
             await self._http.aclose()
 
-    async def __aenter__(self) -> "BurrowTransport":
+    async def __aenter__(self: T) -> T:
         return self
 
     async def __aexit__(

@@ -186,8 +186,14 @@ class AppendConversationEntryResultAppendConversationEntryAppendConversationEntr
     entry: AppendConversationEntryResultAppendConversationEntryAppendConversationEntrySuccessEntry = Field(..., alias="entry")
 
 
-class AppendConversationEntryResultAppendConversationEntryAppendConversationEntryResult(BurrowModel):
-    typename__: Literal["ConversationSessionArchived", "Forbidden"] = Field(alias="__typename")
+class AppendConversationEntryResultAppendConversationEntryConversationSessionArchived(BurrowModel):
+    typename__: Literal["ConversationSessionArchived"] = Field(alias="__typename")
+    message: str = Field(..., alias="message")
+    code: str = Field(..., alias="code")
+
+
+class AppendConversationEntryResultAppendConversationEntryForbidden(BurrowModel):
+    typename__: Literal["Forbidden"] = Field(alias="__typename")
     message: str = Field(..., alias="message")
     code: str = Field(..., alias="code")
 
@@ -219,7 +225,7 @@ class AppendConversationEntryResultAppendConversationEntryValidationFailed(Burro
 
 
 class AppendConversationEntryResult(BurrowModel):
-    append_conversation_entry: Union[AppendConversationEntryResultAppendConversationEntryAppendConversationEntrySuccess, AppendConversationEntryResultAppendConversationEntryAppendConversationEntryResult, AppendConversationEntryResultAppendConversationEntryNotFound, AppendConversationEntryResultAppendConversationEntryRevisionConflict, AppendConversationEntryResultAppendConversationEntryValidationFailed] = Field(..., alias="appendConversationEntry")
+    append_conversation_entry: Union[AppendConversationEntryResultAppendConversationEntryAppendConversationEntrySuccess, AppendConversationEntryResultAppendConversationEntryConversationSessionArchived, AppendConversationEntryResultAppendConversationEntryForbidden, AppendConversationEntryResultAppendConversationEntryNotFound, AppendConversationEntryResultAppendConversationEntryRevisionConflict, AppendConversationEntryResultAppendConversationEntryValidationFailed] = Field(..., alias="appendConversationEntry")
     """Appends an original to the runtime session (Burrow-Session; session_required without it). Appends to one session are serialized by its row lock. An archived session refuses it (ConversationSessionArchived)."""
 
 
@@ -1706,8 +1712,8 @@ class ConversationSessionsResult(BurrowModel):
     """An agent's conversation sessions, newest first activity first, with counts and archive generations. Archived sessions are left out unless `archived` says INCLUDE or ONLY. At most 100 per page; cursors are bound to the agent and the filter."""
 
 
-class CreateAgentResultCreateAgentCreateAgentResult(BurrowModel):
-    typename__: Literal["AlreadyExists", "NotFound"] = Field(alias="__typename")
+class CreateAgentResultCreateAgentAlreadyExists(BurrowModel):
+    typename__: Literal["AlreadyExists"] = Field(alias="__typename")
     message: str = Field(..., alias="message")
     code: str = Field(..., alias="code")
     resource: str = Field(..., alias="resource")
@@ -1752,6 +1758,14 @@ class CreateAgentResultCreateAgentForbidden(BurrowModel):
     code: str = Field(..., alias="code")
 
 
+class CreateAgentResultCreateAgentNotFound(BurrowModel):
+    typename__: Literal["NotFound"] = Field(alias="__typename")
+    message: str = Field(..., alias="message")
+    code: str = Field(..., alias="code")
+    resource: str = Field(..., alias="resource")
+    id: str = Field(..., alias="id")
+
+
 class CreateAgentResultCreateAgentRevisionConflict(BurrowModel):
     typename__: Literal["RevisionConflict"] = Field(alias="__typename")
     message: str = Field(..., alias="message")
@@ -1771,7 +1785,7 @@ class CreateAgentResultCreateAgentValidationFailed(BurrowModel):
 
 
 class CreateAgentResult(BurrowModel):
-    create_agent: Union[CreateAgentResultCreateAgentCreateAgentResult, CreateAgentResultCreateAgentCreateAgentSuccess, CreateAgentResultCreateAgentForbidden, CreateAgentResultCreateAgentRevisionConflict, CreateAgentResultCreateAgentValidationFailed] = Field(..., alias="createAgent")
+    create_agent: Union[CreateAgentResultCreateAgentAlreadyExists, CreateAgentResultCreateAgentCreateAgentSuccess, CreateAgentResultCreateAgentForbidden, CreateAgentResultCreateAgentNotFound, CreateAgentResultCreateAgentRevisionConflict, CreateAgentResultCreateAgentValidationFailed] = Field(..., alias="createAgent")
 
 
 class CreateApiTokenResultCreateApiTokenCreateApiTokenSuccessToken(BurrowModel):
@@ -2910,8 +2924,14 @@ class ReplaceProfileResult(BurrowModel):
     replace_profile: Union[ReplaceProfileResultReplaceProfileForbidden, ReplaceProfileResultReplaceProfileNotFound, ReplaceProfileResultReplaceProfileReplaceProfileSuccess, ReplaceProfileResultReplaceProfileRevisionConflict, ReplaceProfileResultReplaceProfileValidationFailed] = Field(..., alias="replaceProfile")
 
 
-class ResetConversationResultResetConversationResetConversationResult(BurrowModel):
-    typename__: Literal["ConversationSessionArchived", "Forbidden"] = Field(alias="__typename")
+class ResetConversationResultResetConversationConversationSessionArchived(BurrowModel):
+    typename__: Literal["ConversationSessionArchived"] = Field(alias="__typename")
+    message: str = Field(..., alias="message")
+    code: str = Field(..., alias="code")
+
+
+class ResetConversationResultResetConversationForbidden(BurrowModel):
+    typename__: Literal["Forbidden"] = Field(alias="__typename")
     message: str = Field(..., alias="message")
     code: str = Field(..., alias="code")
 
@@ -2960,7 +2980,7 @@ class ResetConversationResultResetConversationValidationFailed(BurrowModel):
 
 
 class ResetConversationResult(BurrowModel):
-    reset_conversation: Union[ResetConversationResultResetConversationResetConversationResult, ResetConversationResultResetConversationNotFound, ResetConversationResultResetConversationResetConversationSuccess, ResetConversationResultResetConversationRevisionConflict, ResetConversationResultResetConversationValidationFailed] = Field(..., alias="resetConversation")
+    reset_conversation: Union[ResetConversationResultResetConversationConversationSessionArchived, ResetConversationResultResetConversationForbidden, ResetConversationResultResetConversationNotFound, ResetConversationResultResetConversationResetConversationSuccess, ResetConversationResultResetConversationRevisionConflict, ResetConversationResultResetConversationValidationFailed] = Field(..., alias="resetConversation")
     """Archives the session's active entries into a new archive generation and starts it empty. Nothing is erased."""
 
 
@@ -3328,8 +3348,8 @@ class SessionWriteHandoffResult(BurrowModel):
     session_write_handoff: Union[SessionWriteHandoffResultSessionWriteHandoffForbidden, SessionWriteHandoffResultSessionWriteHandoffNotFound, SessionWriteHandoffResultSessionWriteHandoffRevisionConflict, SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccess, SessionWriteHandoffResultSessionWriteHandoffValidationFailed] = Field(..., alias="sessionWriteHandoff")
 
 
-class SetAgentSettingResultSetAgentSettingSetAgentSettingResult(BurrowModel):
-    typename__: Literal["Forbidden", "SecretUnreadable"] = Field(alias="__typename")
+class SetAgentSettingResultSetAgentSettingForbidden(BurrowModel):
+    typename__: Literal["Forbidden"] = Field(alias="__typename")
     message: str = Field(..., alias="message")
     code: str = Field(..., alias="code")
 
@@ -3350,6 +3370,12 @@ class SetAgentSettingResultSetAgentSettingRevisionConflict(BurrowModel):
     current_revision: int = Field(..., alias="currentRevision")
     current_content: Optional[str] = Field(None, alias="currentContent")
     current_value: Optional[Any] = Field(None, alias="currentValue")
+
+
+class SetAgentSettingResultSetAgentSettingSecretUnreadable(BurrowModel):
+    typename__: Literal["SecretUnreadable"] = Field(alias="__typename")
+    message: str = Field(..., alias="message")
+    code: str = Field(..., alias="code")
 
 
 class SetAgentSettingResultSetAgentSettingSetAgentSettingSuccessSetting(BurrowModel):
@@ -3384,12 +3410,12 @@ class SetAgentSettingResultSetAgentSettingValidationFailed(BurrowModel):
 
 
 class SetAgentSettingResult(BurrowModel):
-    set_agent_setting: Union[SetAgentSettingResultSetAgentSettingSetAgentSettingResult, SetAgentSettingResultSetAgentSettingNotFound, SetAgentSettingResultSetAgentSettingRevisionConflict, SetAgentSettingResultSetAgentSettingSetAgentSettingSuccess, SetAgentSettingResultSetAgentSettingSettingsKeyRequired, SetAgentSettingResultSetAgentSettingValidationFailed] = Field(..., alias="setAgentSetting")
+    set_agent_setting: Union[SetAgentSettingResultSetAgentSettingForbidden, SetAgentSettingResultSetAgentSettingNotFound, SetAgentSettingResultSetAgentSettingRevisionConflict, SetAgentSettingResultSetAgentSettingSecretUnreadable, SetAgentSettingResultSetAgentSettingSetAgentSettingSuccess, SetAgentSettingResultSetAgentSettingSettingsKeyRequired, SetAgentSettingResultSetAgentSettingValidationFailed] = Field(..., alias="setAgentSetting")
     """Operators only (an agent token gets FORBIDDEN, even for its own agent)"""
 
 
-class SetMcpConnectionResultSetMcpConnectionSetMcpConnectionResult(BurrowModel):
-    typename__: Literal["Forbidden", "SecretUnreadable"] = Field(alias="__typename")
+class SetMcpConnectionResultSetMcpConnectionForbidden(BurrowModel):
+    typename__: Literal["Forbidden"] = Field(alias="__typename")
     message: str = Field(..., alias="message")
     code: str = Field(..., alias="code")
 
@@ -3410,6 +3436,12 @@ class SetMcpConnectionResultSetMcpConnectionRevisionConflict(BurrowModel):
     current_revision: int = Field(..., alias="currentRevision")
     current_content: Optional[str] = Field(None, alias="currentContent")
     current_value: Optional[Any] = Field(None, alias="currentValue")
+
+
+class SetMcpConnectionResultSetMcpConnectionSecretUnreadable(BurrowModel):
+    typename__: Literal["SecretUnreadable"] = Field(alias="__typename")
+    message: str = Field(..., alias="message")
+    code: str = Field(..., alias="code")
 
 
 class SetMcpConnectionResultSetMcpConnectionSetMcpConnectionSuccessConnection(BurrowModel):
@@ -3446,12 +3478,12 @@ class SetMcpConnectionResultSetMcpConnectionValidationFailed(BurrowModel):
 
 
 class SetMcpConnectionResult(BurrowModel):
-    set_mcp_connection: Union[SetMcpConnectionResultSetMcpConnectionSetMcpConnectionResult, SetMcpConnectionResultSetMcpConnectionNotFound, SetMcpConnectionResultSetMcpConnectionRevisionConflict, SetMcpConnectionResultSetMcpConnectionSetMcpConnectionSuccess, SetMcpConnectionResultSetMcpConnectionSettingsKeyRequired, SetMcpConnectionResultSetMcpConnectionValidationFailed] = Field(..., alias="setMcpConnection")
+    set_mcp_connection: Union[SetMcpConnectionResultSetMcpConnectionForbidden, SetMcpConnectionResultSetMcpConnectionNotFound, SetMcpConnectionResultSetMcpConnectionRevisionConflict, SetMcpConnectionResultSetMcpConnectionSecretUnreadable, SetMcpConnectionResultSetMcpConnectionSetMcpConnectionSuccess, SetMcpConnectionResultSetMcpConnectionSettingsKeyRequired, SetMcpConnectionResultSetMcpConnectionValidationFailed] = Field(..., alias="setMcpConnection")
     """Operators only"""
 
 
-class SetModelConnectionResultSetModelConnectionSetModelConnectionResult(BurrowModel):
-    typename__: Literal["Forbidden", "SecretUnreadable"] = Field(alias="__typename")
+class SetModelConnectionResultSetModelConnectionForbidden(BurrowModel):
+    typename__: Literal["Forbidden"] = Field(alias="__typename")
     message: str = Field(..., alias="message")
     code: str = Field(..., alias="code")
 
@@ -3472,6 +3504,12 @@ class SetModelConnectionResultSetModelConnectionRevisionConflict(BurrowModel):
     current_revision: int = Field(..., alias="currentRevision")
     current_content: Optional[str] = Field(None, alias="currentContent")
     current_value: Optional[Any] = Field(None, alias="currentValue")
+
+
+class SetModelConnectionResultSetModelConnectionSecretUnreadable(BurrowModel):
+    typename__: Literal["SecretUnreadable"] = Field(alias="__typename")
+    message: str = Field(..., alias="message")
+    code: str = Field(..., alias="code")
 
 
 class SetModelConnectionResultSetModelConnectionSetModelConnectionSuccessConnection(BurrowModel):
@@ -3507,7 +3545,7 @@ class SetModelConnectionResultSetModelConnectionValidationFailed(BurrowModel):
 
 
 class SetModelConnectionResult(BurrowModel):
-    set_model_connection: Union[SetModelConnectionResultSetModelConnectionSetModelConnectionResult, SetModelConnectionResultSetModelConnectionNotFound, SetModelConnectionResultSetModelConnectionRevisionConflict, SetModelConnectionResultSetModelConnectionSetModelConnectionSuccess, SetModelConnectionResultSetModelConnectionSettingsKeyRequired, SetModelConnectionResultSetModelConnectionValidationFailed] = Field(..., alias="setModelConnection")
+    set_model_connection: Union[SetModelConnectionResultSetModelConnectionForbidden, SetModelConnectionResultSetModelConnectionNotFound, SetModelConnectionResultSetModelConnectionRevisionConflict, SetModelConnectionResultSetModelConnectionSecretUnreadable, SetModelConnectionResultSetModelConnectionSetModelConnectionSuccess, SetModelConnectionResultSetModelConnectionSettingsKeyRequired, SetModelConnectionResultSetModelConnectionValidationFailed] = Field(..., alias="setModelConnection")
     """Operators only"""
 
 
