@@ -35,6 +35,8 @@ def server() -> Iterator[Server]:
         BURROW_GRAPHIQL="false",
         BURROW_TIDDLE_SCHEDULER="false",
         BURROW_RETENTION_INTERVAL_SECONDS="0",
+        # Agent tokens may run only the generated documents, by hash: what the client sends.
+        BURROW_TRUSTED_DOCUMENTS="agents",
         # Small enough that test_rate_limited reaches it with one token; each other token stays well below.
         BURROW_RATE_LIMIT_BURST="60",
         BURROW_RATE_LIMIT_PER_SECOND="2",

@@ -31,6 +31,7 @@ from burrow_client import (
     RetryableError,
     RevisionConflict,
     SchemaMismatchWarning,
+    TrustedDocumentRequired,
     Unauthenticated,
     UpdateProfileDocumentInput,
     UpdateProfileDocumentResultUpdateProfileDocumentRevisionConflict,
@@ -164,6 +165,12 @@ def test_sends_the_runtime_scope_headers(server: Server) -> None:
         async with BurrowClient(server.url, token) as unscoped:
             viewer = (await unscoped.viewer()).viewer
             assert (viewer.scope, viewer.session_id, viewer.conversation_id) == (None, None, None)
+        # The server runs only trusted documents for agents: the generated methods send hashes it
+        # knows (every agent call in these tests); the same operation as text is refused.
+        async with BurrowClient(server.url, token, documents="text") as by_text:
+            with pytest.raises(TrustedDocumentRequired) as refused:
+                await by_text.viewer()
+            assert (refused.value.code, refused.value.status) == ("TRUSTED_DOCUMENT_REQUIRED", 403)
 
     asyncio.run(main())
 
