@@ -232,6 +232,9 @@ interface Method {
   hash: string;
   resume: string | null;
 }
+// What BurrowTransport already names: a method may not shadow it.
+const TRANSPORT_NAMES = new Set('url token scope session conversation documents timeout resume_attempts headers execute subscribe aclose'.split(' '));
+const methodName = (operation: string) => (TRANSPORT_NAMES.has(pyName(operation)) ? `${pyName(operation)}_` : pyName(operation));
 const methods: Method[] = [];
 for (const operation of operations) {
   const opName = operation.name!.value;
@@ -252,7 +255,7 @@ for (const operation of operations) {
     const fieldType = getNamedType(rootType.getFields()[field.name.value].type);
     if (isObjectType(fieldType) && collect([field.selectionSet!], fieldType).has('sequence')) resume = key;
   }
-  methods.push({ operation, name: pyName(opName), result, document: document.text, hash: document.hash, resume });
+  methods.push({ operation, name: methodName(opName), result, document: document.text, hash: document.hash, resume });
 }
 resultsPy =
   `${HEADER}from __future__ import annotations\n\nfrom typing import Any, List, Literal, Optional, Union\n\nfrom pydantic import Field\n\nfrom .._base import BurrowModel\nfrom .enums import *  # noqa: F403\n` +
