@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
 import warnings
 from pathlib import Path
 from typing import Any, AsyncIterator, List, Tuple, TypeVar
@@ -302,7 +303,7 @@ def test_generated_files_name_every_operation_document() -> None:
     names = sorted(
         name
         for path in operations
-        for name in __import__("re").findall(r"^(?:query|mutation|subscription)\s+(\w+)", path.read_text(), __import__("re").M)
+        for name in re.findall(r"^(?:query|mutation|subscription)\s+(\w+)", path.read_text(), re.M)
     )
     generated = Path(burrow_client.__file__).parent / "generated" / "client.py"
     text = generated.read_text()
