@@ -9,14 +9,14 @@ const shared = {
 };
 
 // Two clients from one schema, each with its own documents (fragment names stay apart):
-// runtimes get a generic SDK (one typed method per operation in client/operations); the operator
+// runtimes get a generic SDK (one typed method per operation in clients/typescript/operations); the operator
 // console gets typed document nodes for its own operations (console/src/graphql), used with
 // graphql-request and graphql-ws.
 const config: CodegenConfig = {
   schema: 'schema.graphql',
   generates: {
-    'client/generated/sdk.ts': {
-      documents: 'client/operations/**/*.graphql',
+    'clients/typescript/generated/sdk.ts': {
+      documents: 'clients/typescript/operations/**/*.graphql',
       plugins: ['typescript-operations', 'typescript-generic-sdk'],
       config: { ...shared, documentMode: 'documentNode', rawRequest: false },
     },

@@ -3,7 +3,7 @@ import type { BurrowConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrator.js';
 import { createLogger } from '../src/lib/logger.js';
-import { createBurrowClient } from '../client/sdk.js';
+import { createBurrowClient } from '../clients/typescript/sdk.js';
 import { createTestDatabase, externalConfig, testConfig } from '../test/support/harness.js';
 
 /** A throwaway embedded database with every background job off: the test servers' configuration. */

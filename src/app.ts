@@ -25,6 +25,7 @@ import { graphiqlOptions, renderBurrowGraphiQL } from './graphiql.js';
 import { createMcpHttpHandler, isMcpPath } from './mcp/http.js';
 import { createConsoleHandler, isConsolePath } from './console.js';
 import { schema } from './schema/index.js';
+import { SCHEMA_HASH, useSchemaHashHeader } from './schema/hash.js';
 import { createServices, type Services } from './services.js';
 import { createEdge, createMetricsServer, listenOrExplain } from './ops/edge.js';
 import { createHealth } from './ops/health.js';
@@ -40,7 +41,7 @@ export interface AppDeps {
   logger: Logger;
   clock?: Clock;
   faults?: FaultInjector;
-  /** The trusted-documents manifest; default: the one codegen wrote (client/generated). */
+  /** The trusted-documents manifest; default: the one codegen wrote (clients/typescript/generated). */
   trustedDocuments?: limits.TrustedDocuments;
   /** `await loadTracing(config.ops.tracing)` (ops/tracing.ts): required when tracing is configured. */
   tracing?: Tracing | null;
@@ -87,6 +88,7 @@ export function buildApp(deps: AppDeps) {
       ...guards.options.plugins,
       useTypedRequestParseErrors(),
       useSharedEventExecution(),
+      useSchemaHashHeader(),
       useEndStreamsWithToken(services.tokenWatch),
       useObservability(logger, metrics),
       ...(tracing ? [tracing.plugin] : []),
@@ -145,7 +147,8 @@ export function buildApp(deps: AppDeps) {
         ctx.extra.viewer = viewer;
         const untrack = services.tokenWatch.track(viewer.tokenId, () => ctx.extra.socket.close(TOKEN_ENDED_CLOSE_CODE, 'Forbidden: the token was revoked or has expired'));
         ctx.extra.socket.once('close', untrack);
-        return true;
+        // The connection_ack payload: what the client compares with the schema it was built from.
+        return { schemaHash: SCHEMA_HASH };
       },
       execute: (args) => (args.rootValue as { execute: typeof import('graphql').execute }).execute(args),
       subscribe: (args) => (args.rootValue as { subscribe: typeof import('graphql').subscribe }).subscribe(args),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { createBurrowClient } from '../client/sdk.js';
+import { createBurrowClient } from '../clients/typescript/sdk.js';
 import { startServer, take, type TestServer } from './support/harness.js';
 
 let server: TestServer;

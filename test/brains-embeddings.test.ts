@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BurrowClient } from '../client/sdk.js';
+import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { startServer, type TestServer } from './support/harness.js';
 import { startEmbeddingServer, type EmbeddingServer } from './support/embedding-server.js';
 

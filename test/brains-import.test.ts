@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BurrowClient } from '../client/sdk.js';
+import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { onRealServer, startServer, take, type TestServer } from './support/harness.js';
 
 const run = promisify(execFile);

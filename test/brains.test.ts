@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BurrowRequestError, type BurrowClient } from '../client/sdk.js';
+import { BurrowRequestError, type BurrowClient } from '../clients/typescript/sdk.js';
 import { NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer } from './support/harness.js';
 
 let server: TestServer;

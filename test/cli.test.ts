@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createBurrowClient } from '../client/sdk.js';
+import { createBurrowClient } from '../clients/typescript/sdk.js';
 import { createTestDatabase, onRealServer, REAL_DATABASE_URL } from './support/harness.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;

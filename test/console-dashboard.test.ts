@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { BurrowClient } from '../client/sdk.js';
+import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { CONSOLE_CSP } from '../src/console.js';
 import { startServer, type TestServer } from './support/harness.js';
 import { ok, openOwner, type OwnerHandle } from './support/continuity.js';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BurrowClient } from '../client/sdk.js';
+import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { collect, NEEDS_REAL_SERVER, onRealServer, startServer, type TestServer } from './support/harness.js';
 import { ok, openOwner, type OwnerHandle } from './support/continuity.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BurrowRequestError, type BurrowClient } from '../client/sdk.js';
+import { BurrowRequestError, type BurrowClient } from '../clients/typescript/sdk.js';
 import { collect, startServer, take, type TestServer, faultSwitch } from './support/harness.js';
 import { ok, openOwner, waitUntilOwnerGone, type OwnerHandle } from './support/continuity.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BurrowClient, type ConversationEntryFieldsFragment, type ConversationSessionFieldsFragment } from '../client/sdk.js';
+import { type BurrowClient, type ConversationEntryFieldsFragment, type ConversationSessionFieldsFragment } from '../clients/typescript/sdk.js';
 import { startServer, NEEDS_REAL_SERVER, onRealServer, take, type TestServer, faultSwitch, requestError } from './support/harness.js';
 
 let server: TestServer;

@@ -3,7 +3,7 @@
  * to the database, never in anything an agent reads, and removed by retention on its own clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BurrowRequestError, type BurrowClient } from '../client/sdk.js';
+import { BurrowRequestError, type BurrowClient } from '../clients/typescript/sdk.js';
 import { DAY_MS } from '../src/lib/clock.js';
 import { schema } from '../src/schema/index.js';
 import { startServer, type TestServer } from './support/harness.js';

@@ -7,7 +7,7 @@
  */
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BurrowClient } from '../client/sdk.js';
+import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { sharedExecutions } from '../src/events/shared-execution.js';
 import { collect, startServer, type TestServer } from './support/harness.js';
 

@@ -7,7 +7,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BurrowRequestError, type BurrowClient } from '../client/sdk.js';
+import { BurrowRequestError, type BurrowClient } from '../clients/typescript/sdk.js';
 import { collect, NEEDS_REAL_SERVER, onRealServer, REAL_DATABASE_URL, startServer, type TestServer } from './support/harness.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -52,7 +52,7 @@ describe.skipIf(!onRealServer)(`database faults (${NEEDS_REAL_SERVER})`, () => {
     expect((await ready()).status).toBe(200);
 
     const acknowledged: { agentId: string; id: string }[] = [];
-    const failures: { code: string; status: number }[] = [];
+    const failures: { code: string; status: number; advice: string }[] = [];
     let writing = true;
     let lastSuccessAt = 0;
     const writers = Array.from({ length: WRITERS }, async (_, index) => {
@@ -66,7 +66,7 @@ describe.skipIf(!onRealServer)(`database faults (${NEEDS_REAL_SERVER})`, () => {
           lastSuccessAt = performance.now();
         } catch (error) {
           if (!(error instanceof BurrowRequestError)) throw error;
-          failures.push({ code: error.code, status: error.status });
+          failures.push({ code: error.code, status: error.status, advice: `${error.name} retryable=${error.retryable} after ${error.retryAfterSeconds}s` });
           await sleep(25);
         }
       }
@@ -129,9 +129,10 @@ describe.skipIf(!onRealServer)(`database faults (${NEEDS_REAL_SERVER})`, () => {
     for (let i = 0; i < 100 && pool.totalCount !== pool.idleCount; i++) await sleep(50);
     expect(pool.totalCount - pool.idleCount).toBe(0);
 
-    // Only DATABASE_UNAVAILABLE (HTTP 503), never INTERNAL_SERVER_ERROR or anything else.
+    // Only DATABASE_UNAVAILABLE (HTTP 503), never INTERNAL_SERVER_ERROR or anything else; the
+    // client types it as retryable with the server's Retry-After.
     expect(failures.length).toBeGreaterThan(0);
-    expect(new Set(failures.map((f) => `${f.code}/${f.status}`))).toEqual(new Set(['DATABASE_UNAVAILABLE/503']));
+    expect(new Set(failures.map((f) => `${f.code}/${f.status}/${f.advice}`))).toEqual(new Set(['DATABASE_UNAVAILABLE/503/DatabaseUnavailableError retryable=true after 1s']));
 
     // Every acknowledged write is there.
     const { rows } = await server.database.pool.query<{ id: string }>('SELECT id FROM brain_memories WHERE agent_id = ANY($1)', [AGENTS]);

@@ -4,7 +4,7 @@
  * duplicate createAgent id answers the typed AlreadyExists member and changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BurrowRequestError } from '../client/sdk.js';
+import { BurrowRequestError } from '../clients/typescript/sdk.js';
 import { startServer, type TestServer } from './support/harness.js';
 
 let server: TestServer;

@@ -4,7 +4,7 @@ import {
   type RecordAutomaticHandoffInput,
   type SessionWriteHandoffInput,
   type SessionWriteHandoffMutation,
-} from '../client/sdk.js';
+} from '../clients/typescript/sdk.js';
 import { DAY_MS } from '../src/lib/clock.js';
 import { NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer, requestError } from './support/harness.js';
 

@@ -196,7 +196,7 @@ describe('document limits, the same over HTTP and WebSocket', () => {
   });
 
   it('every operation of the generated client passes the default limits at its largest page', async () => {
-    const manifest = JSON.parse(readFileSync('client/generated/trusted-documents.json', 'utf8')) as Record<string, string>;
+    const manifest = JSON.parse(readFileSync('clients/typescript/generated/trusted-documents.json', 'utf8')) as Record<string, string>;
     const enveloped = server.app.yoga.getEnveloped({ request: new Request('http://x/graphql', { method: 'POST' }) });
     for (const text of Object.values(manifest)) {
       const document = enveloped.parse(text);

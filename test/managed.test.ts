@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createBurrowClient, BurrowRequestError } from '../client/sdk.js';
+import { createBurrowClient, BurrowRequestError } from '../clients/typescript/sdk.js';
 import type { ManagedDatabaseConfig } from '../src/config.js';
 import { BINARY_PACKAGE, findBinaries, managedLayout, openManaged } from '../src/db/managed.js';
 

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestError, startServer, type TestServer } from './support/harness.js';
+import { RateLimitedError } from '../clients/typescript/sdk.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -57,6 +58,19 @@ describe('per-token token bucket', () => {
     expect(refused.errors[0].extensions).not.toHaveProperty('http');
     server.clock.advance(500);
     expect((await client.viewer(undefined, { transport: 'ws' })).viewer.principal).toBe('AGENT');
+  });
+
+  it('the client throws a RateLimitedError carrying the retry advice, over HTTP and over the WebSocket', async () => {
+    const client = await server.agentClient('rate-typed');
+    for (let i = 0; i < 5; i++) expect((await client.viewer()).viewer.principal).toBe('AGENT');
+    const overHttp = await requestError(client.viewer());
+    expect(overHttp).toBeInstanceOf(RateLimitedError);
+    expect([overHttp.code, overHttp.status, overHttp.retryable, overHttp.retryAfterSeconds]).toEqual(['RATE_LIMITED', 429, true, 1]);
+    const overWs = await requestError(client.viewer(undefined, { transport: 'ws' }));
+    expect(overWs).toBeInstanceOf(RateLimitedError);
+    expect([overWs.code, overWs.retryable, overWs.retryAfterSeconds]).toEqual(['RATE_LIMITED', true, 1]);
+    server.clock.advance(500);
+    expect((await client.viewer()).viewer.principal).toBe('AGENT');
   });
 
   it('MCP requests take from the same bucket: 429 RATE_LIMITED with Retry-After', async () => {

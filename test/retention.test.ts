@@ -5,7 +5,7 @@
  * getting passes; the event log by its age. Brains and conversation originals are never touched.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BurrowClient } from '../client/sdk.js';
+import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { DAY_MS, HOUR_MS, ManualClock } from '../src/lib/clock.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { startServer, type TestServer } from './support/harness.js';

@@ -4,8 +4,8 @@
  * BURROW_TRUSTED_DOCUMENTS=agents; `dev` with the development defaults, to show the difference.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBurrowClient } from '../client/sdk.js';
-import { documentHash } from '../client/document-hash.js';
+import { createBurrowClient } from '../clients/typescript/sdk.js';
+import { documentHash } from '../clients/typescript/document-hash.js';
 import { loadConfig } from '../src/config.js';
 import { buildApp } from '../src/app.js';
 import { openDatabase } from '../src/db/database.js';

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BurrowRequestError, type BurrowClient } from '../client/sdk.js';
+import { BurrowRequestError, type BurrowClient } from '../clients/typescript/sdk.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { decryptSecret, type SettingsKey } from '../src/domains/settings/settings.crypto.js';
 import { withStoredModelConnections } from '../src/domains/settings/settings.effective.js';

@@ -5,7 +5,7 @@
  * depth. Over HTTP and over the WebSocket; nothing is stored by a refused write.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BurrowClient, CallOptions } from '../client/sdk.js';
+import type { BurrowClient, CallOptions } from '../clients/typescript/sdk.js';
 import { IDENTIFIER_LIMIT, JSON_DEPTH_LIMIT } from '../src/lib/text-policy.js';
 import { openOwner, ok } from './support/continuity.js';
 import { recordingLogger, requestError, startServer, type TestServer } from './support/harness.js';

@@ -4,7 +4,7 @@
  * cross-scope synthesis at the UTC date boundary, the persisted TTL and the subscriptions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BurrowRequestError, type BurrowClient } from '../client/sdk.js';
+import { BurrowRequestError, type BurrowClient } from '../clients/typescript/sdk.js';
 import { DAY_MS, HOUR_MS } from '../src/lib/clock.js';
 import type { PassOutcome } from '../src/domains/tiddle/tiddle.service.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';

@@ -4,7 +4,7 @@
  * WebSocket; agent tokens are refused (FORBIDDEN) on all three.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BurrowRequestError, createBurrowClient } from '../client/sdk.js';
+import { BurrowRequestError, createBurrowClient } from '../clients/typescript/sdk.js';
 import { ok } from './support/continuity.js';
 import { requestError, startServer, type TestServer } from './support/harness.js';
 

@@ -7,7 +7,7 @@
  * the cache holds at most BURROW_TOKEN_CACHE_MAX tokens.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBurrowClient, type BurrowClient } from '../client/sdk.js';
+import { createBurrowClient, type BurrowClient } from '../clients/typescript/sdk.js';
 import { ok } from './support/continuity.js';
 import { NEEDS_REAL_SERVER, onRealServer, requestError, startServer, type TestServer } from './support/harness.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BurrowClient, type MemoryWorkingWriteInput, type MemoryWorkingWriteMutation } from '../client/sdk.js';
+import { type BurrowClient, type MemoryWorkingWriteInput, type MemoryWorkingWriteMutation } from '../clients/typescript/sdk.js';
 import { DAY_MS } from '../src/lib/clock.js';
 import { NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer, requestError } from './support/harness.js';
 

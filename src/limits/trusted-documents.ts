@@ -1,6 +1,6 @@
 /**
  * Trusted documents: the generated client's operations, by SHA-256 of their text, from the
- * manifest that `npm run codegen` writes (client/generated/trusted-documents.json). Any token may
+ * manifest that `npm run codegen` writes (clients/typescript/generated/trusted-documents.json). Any token may
  * send a manifest hash instead of the text (Apollo's persistedQuery extension, which the SDK
  * uses); with BURROW_TRUSTED_DOCUMENTS=agents, agent tokens may send nothing else, while operator
  * tokens keep ad-hoc documents. HTTP and SSE go through Yoga's persisted-operations plugin;
@@ -14,7 +14,7 @@ import type { SecurityConfig } from '../config.js';
 import type { Viewer } from '../auth/viewer.js';
 import { packagePath } from '../lib/package-path.js';
 
-export const TRUSTED_DOCUMENTS_PATH = packagePath('client/generated/trusted-documents.json');
+export const TRUSTED_DOCUMENTS_PATH = packagePath('clients/typescript/generated/trusted-documents.json');
 
 export type TrustedDocuments = ReadonlyMap<string, string>;
 

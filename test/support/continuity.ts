@@ -1,5 +1,5 @@
 /** Helpers for continuity tests: ownership sessions over the real subscription, and fences. */
-import type { BurrowClient } from '../../client/sdk.js';
+import type { BurrowClient } from '../../clients/typescript/sdk.js';
 
 export interface OwnerHandle {
   ownerId: string;

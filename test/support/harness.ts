@@ -14,7 +14,7 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { InjectedFault, noFaults, type FaultInjector } from '../../src/lib/faults.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { loadTracing } from '../../src/ops/tracing.js';
-import { BurrowRequestError, createBurrowClient, type BurrowClient } from '../../client/sdk.js';
+import { BurrowRequestError, createBurrowClient, type BurrowClient } from '../../clients/typescript/sdk.js';
 
 export const REAL_DATABASE_URL = process.env.BURROW_TEST_DATABASE_URL?.trim() || null;
 export const onRealServer = REAL_DATABASE_URL !== null;

@@ -8,8 +8,20 @@ import { createClient, type Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { documentHash, documentText } from './document-hash.js';
 import { getSdk, type Requester } from './generated/sdk.js';
+import { SCHEMA_HASH } from './generated/schema-hash.js';
 
 export * from './generated/sdk.js';
+export { SCHEMA_HASH };
+
+/** The response header (and graphql-ws connection_ack field `schemaHash`) naming the server's schema. */
+export const SCHEMA_HASH_HEADER = 'burrow-schema-hash';
+
+export interface SchemaMismatch {
+  /** SHA-256 of the schema.graphql this client was generated from. */
+  client: string;
+  /** What the server announced. */
+  server: string;
+}
 
 export interface BurrowClientOptions {
   /** The GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql */
@@ -25,6 +37,12 @@ export interface BurrowClientOptions {
    * requires of agent tokens; `text` sends the document itself. `request` always sends text.
    */
   documents?: 'hash' | 'text';
+  /**
+   * Called once per client when the server's schema hash differs from SCHEMA_HASH (a server
+   * newer or older than this package): operations may fail validation or miss new fields.
+   * Default: one console.warn. `false`: no check.
+   */
+  onSchemaMismatch?: ((mismatch: SchemaMismatch) => void) | false;
 }
 
 export interface CallOptions {
@@ -41,13 +59,46 @@ export interface GraphQLErrorShape {
 /** A request-level failure (authentication, scope, agent binding, cursor, bad input). */
 export class BurrowRequestError extends Error {
   readonly code: string;
+  /** Seconds to wait before retrying, when the server said (Retry-After); null otherwise. */
+  readonly retryAfterSeconds: number | null;
   constructor(
     readonly errors: GraphQLErrorShape[],
     readonly status: number,
+    retryAfterHeader: string | null = null,
   ) {
     super(errors.map((e) => e.message).join('; '));
+    this.name = new.target.name;
     this.code = errors[0]?.extensions?.code ?? 'UNKNOWN';
+    const fromExtensions = errors[0]?.extensions?.retryAfterSeconds;
+    const seconds = typeof fromExtensions === 'number' ? fromExtensions : retryAfterHeader !== null ? Number(retryAfterHeader) : NaN;
+    this.retryAfterSeconds = Number.isFinite(seconds) ? seconds : null;
   }
+  /** Whether sending the same request again later can succeed (nothing was changed). */
+  get retryable(): boolean {
+    return false;
+  }
+}
+
+/** DATABASE_UNAVAILABLE: the server lost its database for the moment; retry after retryAfterSeconds (default 1). */
+export class DatabaseUnavailableError extends BurrowRequestError {
+  override get retryable(): boolean {
+    return true;
+  }
+}
+
+/** RATE_LIMITED: this token exceeded its request rate; retry after retryAfterSeconds. */
+export class RateLimitedError extends BurrowRequestError {
+  override get retryable(): boolean {
+    return true;
+  }
+}
+
+/** The typed error for a failed request: a subclass for the codes a caller retries. */
+export function requestErrorOf(errors: GraphQLErrorShape[], status: number, retryAfterHeader: string | null = null): BurrowRequestError {
+  const code = errors[0]?.extensions?.code;
+  if (code === 'DATABASE_UNAVAILABLE') return new DatabaseUnavailableError(errors, status, retryAfterHeader ?? '1');
+  if (code === 'RATE_LIMITED') return new RateLimitedError(errors, status, retryAfterHeader);
+  return new BurrowRequestError(errors, status, retryAfterHeader);
 }
 
 function headersOf(options: BurrowClientOptions): Record<string, string> {
@@ -59,6 +110,17 @@ function headersOf(options: BurrowClientOptions): Record<string, string> {
 }
 
 export function createBurrowClient(options: BurrowClientOptions) {
+  let schemaChecked = options.onSchemaMismatch === false;
+  const checkSchema = (server: unknown) => {
+    if (schemaChecked || typeof server !== 'string' || !server) return;
+    schemaChecked = true;
+    if (server === SCHEMA_HASH) return;
+    const report =
+      options.onSchemaMismatch ||
+      ((m: SchemaMismatch) => console.warn(`@burrow/client: the server's schema (${m.server.slice(0, 12)}…) differs from this client's (${m.client.slice(0, 12)}…); regenerate or upgrade the client`));
+    report({ client: SCHEMA_HASH, server });
+  };
+
   let ws: WsClient | null = null;
   const socket = () =>
     (ws ??= createClient({
@@ -67,6 +129,7 @@ export function createBurrowClient(options: BurrowClientOptions) {
       connectionParams: headersOf(options),
       lazy: true,
       retryAttempts: 0,
+      on: { connected: (_socket, payload) => checkSchema((payload as { schemaHash?: unknown } | undefined)?.schemaHash) },
     }));
 
   /** What identifies the document on the wire: its text, or the hash of a trusted document. */
@@ -83,9 +146,10 @@ export function createBurrowClient(options: BurrowClientOptions) {
       headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...headersOf(options) },
       body: JSON.stringify({ ...(query ? { query } : {}), ...rest, variables }),
     });
+    checkSchema(response.headers.get(SCHEMA_HASH_HEADER));
     const body = (await response.json()) as { data?: R; errors?: GraphQLErrorShape[] };
     if (body.errors?.length) {
-      const error = new BurrowRequestError(body.errors, response.status);
+      const error = requestErrorOf(body.errors, response.status, response.headers.get('retry-after'));
       if (operation.hash && unknownHash(error)) return overHttp({ query: operation.query }, variables);
       throw error;
     }
@@ -116,13 +180,13 @@ export function createBurrowClient(options: BurrowClientOptions) {
         } catch (error) {
           // An operation the server refused before running it (validation, rate limit) arrives
           // as a graphql-ws `error` message: the errors themselves, thrown.
-          if (Array.isArray(error)) throw new BurrowRequestError(error as GraphQLErrorShape[], 200);
+          if (Array.isArray(error)) throw requestErrorOf(error as GraphQLErrorShape[], 200);
           throw error;
         }
         if (next.done) return { done: true, value: undefined };
         if (next.value.errors?.length) {
           await results.return?.(undefined);
-          throw new BurrowRequestError(next.value.errors as GraphQLErrorShape[], 200);
+          throw requestErrorOf(next.value.errors as GraphQLErrorShape[], 200);
         }
         return { done: false, value: next.value.data as R };
       },
