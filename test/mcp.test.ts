@@ -92,6 +92,7 @@ const GRAPHQL_INPUT: Record<string, () => Record<string, GraphQLArgument | Graph
  * page size `first` (its field `id` is the global node id). Same descriptor, renamed.
  */
 const GRAPHQL_NAME: Record<string, Record<string, string>> = {
+  memory_working_write: { id: 'recordId' },
   brain_read: { id: 'memoryId' },
   brain_update: { id: 'memoryId' },
   brain_remove: { id: 'memoryId' },
