@@ -18,7 +18,7 @@ beforeAll(async () => {
     const result = await pets.brainSave({ input: { title, content } });
     if (result.brainSave.__typename !== 'BrainSaveSuccess') throw new Error(JSON.stringify(result));
     server.clock.advance(1000);
-    ids[title] = result.brainSave.memory.id;
+    ids[title] = result.brainSave.memory.memoryId;
   };
   await save('Whiskers', 'My kitten sleeps on the sofa all day.');
   await save('Rex', 'The puppy barks at the mailman.');
@@ -325,7 +325,7 @@ describe('zero vectors are never an embedding match (issue 11)', () => {
     ]) {
       const saved = await blank.brainSave({ input: { title, content } });
       if (saved.brainSave.__typename !== 'BrainSaveSuccess') throw new Error(JSON.stringify(saved));
-      memoryIds[title] = saved.brainSave.memory.id;
+      memoryIds[title] = saved.brainSave.memory.memoryId;
     }
   });
 

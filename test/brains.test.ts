@@ -166,8 +166,8 @@ describe('revision-checked updates and tombstones', () => {
     const memory = await save(ada, { title: 'Stable', content: 'unchanged' });
     expect((await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 1 } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'input' });
     expect((await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 0, title: 'x' } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'expectedRevision' });
-    expect((await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 1, title: 'x'.repeat(241) } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'title', first: 240 });
-    expect((await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 1, content: 'x'.repeat(24_001) } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'content', first: 24_000 });
+    expect((await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 1, title: 'x'.repeat(241) } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'title', limit: 240 });
+    expect((await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 1, content: 'x'.repeat(24_001) } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'content', limit: 24_000 });
     expect((await ada.brainRemove({ input: { memoryId: memory.memoryId, expectedRevision: -3 } })).brainRemove).toMatchObject({ __typename: 'ValidationFailed', field: 'expectedRevision' });
     expect((await ada.brainRead({ memoryId: memory.memoryId })).brainRead).toMatchObject({ revision: 1, title: 'Stable', content: 'unchanged' });
   });
@@ -186,9 +186,9 @@ describe('revision-checked updates and tombstones', () => {
     const update = await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 2, title: 'back' } });
     expect(update.brainUpdate).toMatchObject({ __typename: 'NotFound' });
 
-    const row = await server.database.pool.query('SELECT title, revision, deleted_at FROM brain_memories WHERE agent_id = $1 AND id = $2', ['ada', memory.id]);
+    const row = await server.database.pool.query('SELECT title, revision, deleted_at FROM brain_memories WHERE agent_id = $1 AND id = $2', ['ada', memory.memoryId]);
     expect(row.rows).toEqual([{ title: 'Tombstone candidate zebra', revision: 2, deleted_at: expect.any(Date) }]);
-    const history = await server.database.pool.query('SELECT revision, action FROM brain_memory_revisions WHERE agent_id = $1 AND memory_id = $2 ORDER BY revision', ['ada', memory.id]);
+    const history = await server.database.pool.query('SELECT revision, action FROM brain_memory_revisions WHERE agent_id = $1 AND memory_id = $2 ORDER BY revision', ['ada', memory.memoryId]);
     expect(history.rows).toEqual([
       { revision: 1, action: 'created' },
       { revision: 2, action: 'removed' },
@@ -328,11 +328,11 @@ describe('per-item bulk deletion', () => {
     });
     if (byAgent.brainRemoveMany.__typename !== 'BrainRemoveManySuccess') throw new Error(JSON.stringify(byAgent));
     expect(byAgent.brainRemoveMany.results.map((r) => [r.memoryId, r.status, r.currentRevision])).toEqual([
-      [a.id, 'DELETED', 2],
-      [b.id, 'REVISION_CONFLICT', 2],
-      [c.id, 'FORBIDDEN', null],
+      [a.memoryId, 'DELETED', 2],
+      [b.memoryId, 'REVISION_CONFLICT', 2],
+      [c.memoryId, 'FORBIDDEN', null],
       ['missing', 'NOT_FOUND', null],
-      [d.id, 'INVALID', null],
+      [d.memoryId, 'INVALID', null],
     ]);
     expect((await agentClient.brainRead({ memoryId: a.memoryId })).brainRead).toBeNull();
     expect((await agentClient.brainRead({ memoryId: b.memoryId })).brainRead?.revision).toBe(2);
@@ -356,7 +356,7 @@ describe('per-item bulk deletion', () => {
     const empty = await server.operator.brainRemoveMany({ agentId: 'ada', items: [] });
     expect(empty.brainRemoveMany).toMatchObject({ __typename: 'ValidationFailed', field: 'items' });
     const tooMany = await server.operator.brainRemoveMany({ agentId: 'ada', items: Array.from({ length: 101 }, (_, i) => ({ memoryId: `x${i}`, expectedRevision: 1 })) });
-    expect(tooMany.brainRemoveMany).toMatchObject({ __typename: 'ValidationFailed', field: 'items', first: 100 });
+    expect(tooMany.brainRemoveMany).toMatchObject({ __typename: 'ValidationFailed', field: 'items', limit: 100 });
   });
 });
 
@@ -461,9 +461,9 @@ describe('events', () => {
     // Replay from `start` delivers exactly what the live stream delivered, in sequence order.
     const items = await take(server.operator.brainEvents({ agentId: agent, after: start }), 3);
     expect(items.map(({ agentEvents: e }) => [e.sequence, e.stream, e.type, e.subjectId, (e.payload as { revision: number }).revision])).toEqual([
-      [start + 1, 'brain', 'brain.created', m.id, 1],
-      [start + 2, 'brain', 'brain.updated', m.id, 2],
-      [start + 3, 'brain', 'brain.removed', m.id, 3],
+      [start + 1, 'brain', 'brain.created', m.memoryId, 1],
+      [start + 2, 'brain', 'brain.updated', m.memoryId, 2],
+      [start + 3, 'brain', 'brain.removed', m.memoryId, 3],
     ]);
   });
 });

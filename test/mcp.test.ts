@@ -187,7 +187,7 @@ describe('the working-memory and handoff tools', () => {
     // The same record through GraphQL: one store, one rule set.
     const graphql = await server.agentClient('mcp-a', { scope: 'proj-1' });
     const viaGraphql = await graphql.memoryWorkingSearch({ query: 'use mcp' });
-    expect(viaGraphql.memoryWorkingSearch.map((r) => [r.id, r.revision, r.content])).toEqual([[written.id, 2, 'changed']]);
+    expect(viaGraphql.memoryWorkingSearch.map((r) => [r.recordId, r.revision, r.content])).toEqual([[written.id, 2, 'changed']]);
   });
 
   it('a stale expectedRevision is a REVISION_CONFLICT tool error carrying the current value, and changes nothing', async () => {
@@ -278,7 +278,7 @@ describe('the Brains tools', () => {
   it('an operator-owned memory cannot be changed: OPERATOR_OWNED, nothing changed', async () => {
     const saved = await server.operator.brainSave({ input: { agentId: 'mcp-a', title: 'operator fact', content: 'set by the operator' } });
     if (saved.brainSave.__typename !== 'BrainSaveSuccess') throw new Error(JSON.stringify(saved));
-    const id = saved.brainSave.memory.id;
+    const id = saved.brainSave.memory.memoryId;
     const error = toolFailure(await call(a, 'brain_update', { id, expectedRevision: 1, content: 'agent edit' }));
     expect(error).toMatchObject({ type: 'Forbidden', code: 'OPERATOR_OWNED' });
     expect(ok(await call(a, 'brain_read', { id })).memory).toMatchObject({ revision: 1, content: 'set by the operator' });

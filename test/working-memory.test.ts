@@ -131,7 +131,7 @@ describe('memoryWorkingWrite', () => {
     const connection = await server.database.pool.connect();
     const insert = async (overrides: Record<string, unknown>) => {
       const row = {
-        agent_id: 'wm-agent', recordId: `db-${Math.random()}`, project: 'p', kind: 'FINDING', state: 'ACTIVE', title: 't', content: 'c',
+        agent_id: 'wm-agent', id: `db-${Math.random()}`, project: 'p', kind: 'FINDING', state: 'ACTIVE', title: 't', content: 'c',
         source_refs: [], pinned: false, ttl_days: 90, expires_at: new Date(), revision: 1, created_at: new Date(), updated_at: new Date(),
         written_by_kind: 'AGENT', written_by_id: 'x', superseded_by: null, ...overrides,
       };
