@@ -4,7 +4,6 @@
  * produced through the real server at least once (a member that cannot happen fails this test).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GraphQLNonNull, GraphQLObjectType, GraphQLUnionType, type GraphQLOutputType } from 'graphql';
 import { schema } from '../src/schema/index.js';
 import { startServer, type TestServer } from './support/harness.js';
 import type { BurrowClient } from '../client/sdk.js';
@@ -22,7 +21,9 @@ const EXPECTED: Record<string, string[]> = {
   recordAutomaticHandoff: ['RecordAutomaticHandoffSuccess', 'ValidationFailed'],
 };
 
-const unwrap = (type: GraphQLOutputType) => (type instanceof GraphQLNonNull ? type.ofType : type);
+/** The named type of a field (the schema may come from another copy of graphql-js, so no instanceof). */
+const named = (type: unknown) => schema.getType(String(type).replace(/!$/, ''))!;
+const members = (type: unknown) => ('getTypes' in (type as object) ? (type as { getTypes(): { name: string }[] }).getTypes().map((t) => t.name).sort() : null);
 
 let server: TestServer;
 let agent: BurrowClient;
@@ -46,14 +47,9 @@ function note(field: string, result: { __typename: string }) {
 describe('memory mutation unions', () => {
   it('list exactly the expected members; importAlbdruck has none (a failed record is counted, not raised)', () => {
     const mutations = schema.getMutationType()!.getFields();
-    for (const [field, members] of Object.entries(EXPECTED)) {
-      const type = unwrap(mutations[field].type);
-      expect(type, field).toBeInstanceOf(GraphQLUnionType);
-      expect((type as GraphQLUnionType).getTypes().map((t) => t.name).sort(), field).toEqual(members);
-    }
-    const importType = unwrap(mutations.importAlbdruck.type);
-    expect(importType).toBeInstanceOf(GraphQLObjectType);
-    expect((importType as GraphQLObjectType).name).toBe('AlbdruckImportSummary');
+    for (const [field, expected] of Object.entries(EXPECTED)) expect(members(named(mutations[field].type)), field).toEqual(expected);
+    expect(String(mutations.importAlbdruck.type)).toBe('AlbdruckImportSummary!');
+    expect(members(named(mutations.importAlbdruck.type))).toBeNull();
   });
 
   it('brains: every listed error happens', async () => {
