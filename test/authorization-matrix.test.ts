@@ -397,6 +397,10 @@ describe('node(id) of another agent is refused; the operator is allowed', () => 
     Agent: async () => (await server.operator.agent({ id: VICTIM })).agent!.id,
     ProfileDocument: async () => (await server.operator.agent({ id: VICTIM })).agent!.profile[0].id,
     ContinuityRun: async () => (await server.operator.continuityRun({ agentId: VICTIM, runId: fixture.runId })).continuityRun!.id,
+    BrainMemory: async () => (await server.operator.brainRead({ agentId: VICTIM, memoryId: fixture.brainId })).brainRead!.id,
+    // Read with the victim's scope (the operator client carries it), as workingRecord and sessionReadHandoff require.
+    WorkingRecord: async () => (await operator.workingRecord({ agentId: VICTIM, recordId: fixture.workingId })).workingRecord!.id,
+    SessionHandoff: async () => (await operator.sessionReadHandoff({ agentId: VICTIM })).sessionReadHandoff[0].id,
   };
 
   it('knows every type that implements Node', () => {
