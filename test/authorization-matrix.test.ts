@@ -72,7 +72,7 @@ type Outcome = string;
 const PINNED: Record<string, { other?: Outcome; operator?: Outcome; why: string }> = {
   'mutation setTiddleCardTtl': { other: 'FORBIDDEN', why: 'operators only' },
   'mutation recordAutomaticHandoff': { operator: 'FORBIDDEN', why: 'written by the agent runtime only' },
-  'mutation deleteBrainMemories': { operator: 'ok: DELETED', why: 'reports a status per item' },
+  'mutation brainRemoveMany': { operator: 'ok: DELETED', why: 'reports a status per item' },
   'mutation tiddleRunPass': { other: 'FORBIDDEN', operator: 'ok: SUCCEEDED', why: 'operators only; reports a status per pass' },
   'mutation createApiToken': { other: 'FORBIDDEN', why: 'operators only: an agent token can never make a token, not even for itself' },
   'query agentSettings': { other: 'FORBIDDEN', why: 'operators only, even for the agent itself' },
@@ -96,7 +96,7 @@ const HIDDEN: Record<string, Outcome> = {
   'query conversationSession': 'null',
   'mutation brainUpdate': 'NotFound',
   'mutation brainRemove': 'NotFound',
-  'mutation deleteBrainMemories': 'ok: NOT_FOUND',
+  'mutation brainRemoveMany': 'ok: NOT_FOUND',
   'mutation resolveWorkingRecord': 'NotFound',
   // The superseding record (also the victim's) is checked first, with the same answer as a missing one.
   'mutation supersedeWorkingRecord': 'ValidationFailed',
@@ -150,11 +150,11 @@ beforeAll(async () => {
   agent = await server.agentClient(AGENT, runtime);
   operator = await server.client(runtime);
 
-  fixture.brainId = recorded(ok((await victim.brainSave({ input: { title: `${SECRET} matrix`, content: `${SECRET} matrix` } })).brainSave, 'BrainSaveSuccess').memory.id);
+  fixture.brainId = recorded(ok((await victim.brainSave({ input: { title: `${SECRET} matrix`, content: `${SECRET} matrix` } })).brainSave, 'BrainSaveSuccess').memory.memoryId);
   fixture.workingId = recorded(ok(
     (await victim.memoryWorkingWrite({ input: { kind: 'DECISION', title: `${SECRET} matrix`, content: `${SECRET} matrix` } })).memoryWorkingWrite,
     'MemoryWorkingWriteSuccess',
-  ).record.id);
+  ).record.recordId);
   ok((await victim.sessionWriteHandoff({ input: { title: SECRET, goal: SECRET, outcome: SECRET, body: SECRET } })).sessionWriteHandoff, 'SessionWriteHandoffSuccess');
   ok((await victim.appendConversationEntry({ input: { payload: JSON.stringify({ text: SECRET }) } })).appendConversationEntry, 'AppendConversationEntrySuccess');
   ok((await victim.resetConversation({ input: { reason: SECRET } })).resetConversation, 'ResetConversationSuccess');
@@ -198,11 +198,11 @@ async function startRun(runId = `fresh-run-${++runs}`) {
   return recorded(runId);
 }
 async function freshBrain() {
-  return recorded(ok((await server.operator.brainSave({ input: { agentId: VICTIM, title: `${SECRET} fresh`, content: SECRET } })).brainSave, 'BrainSaveSuccess').memory.id);
+  return recorded(ok((await server.operator.brainSave({ input: { agentId: VICTIM, title: `${SECRET} fresh`, content: SECRET } })).brainSave, 'BrainSaveSuccess').memory.memoryId);
 }
 async function freshWorking() {
   const input = { agentId: VICTIM, kind: 'FINDING' as const, title: `${SECRET} fresh`, content: SECRET };
-  return recorded(ok((await operator.memoryWorkingWrite({ input })).memoryWorkingWrite, 'MemoryWorkingWriteSuccess').record.id);
+  return recorded(ok((await operator.memoryWorkingWrite({ input })).memoryWorkingWrite, 'MemoryWorkingWriteSuccess').record.recordId);
 }
 async function revisionOf(kind: 'SOUL' | 'PREFERENCES') {
   return (await server.operator.profileDocument({ agentId: VICTIM, kind })).profileDocument!.revision;
@@ -227,19 +227,19 @@ const named = (): NamedValues => ({
 
 /** Per field, where a valid value cannot be derived: a fresh record for each write that consumes one. */
 const OVERRIDES: Record<string, () => Promise<Record<string, unknown>>> = {
-  'query brainRead': async () => ({ id: fixture.brainId }),
+  'query brainRead': async () => ({ memoryId: fixture.brainId }),
   // The first enum value is OPERATOR, which takes no agent.
   'mutation createApiToken': async () => ({ input: { kind: 'AGENT' } }),
-  'query workingRecord': async () => ({ id: fixture.workingId }),
-  'mutation brainUpdate': async () => ({ input: { id: await freshBrain(), title: 'matrix' } }),
-  'mutation brainRemove': async () => ({ input: { id: await freshBrain() } }),
-  'mutation deleteBrainMemories': async () => ({ items: [{ id: await freshBrain(), expectedRevision: 1 }] }),
-  'mutation resolveWorkingRecord': async () => ({ input: { id: await freshWorking() } }),
-  'mutation supersedeWorkingRecord': async () => ({ input: { id: await freshWorking(), supersededById: await freshWorking() } }),
+  'query workingRecord': async () => ({ recordId: fixture.workingId }),
+  'mutation brainUpdate': async () => ({ input: { memoryId: await freshBrain(), title: 'matrix' } }),
+  'mutation brainRemove': async () => ({ input: { memoryId: await freshBrain() } }),
+  'mutation brainRemoveMany': async () => ({ items: [{ memoryId: await freshBrain(), expectedRevision: 1 }] }),
+  'mutation resolveWorkingRecord': async () => ({ input: { recordId: await freshWorking() } }),
+  'mutation supersedeWorkingRecord': async () => ({ input: { recordId: await freshWorking(), supersededById: await freshWorking() } }),
   'mutation reactivateWorkingRecord': async () => {
-    const id = await freshWorking();
-    ok((await operator.resolveWorkingRecord({ input: { agentId: VICTIM, id, expectedRevision: 1 } })).resolveWorkingRecord, 'ResolveWorkingRecordSuccess');
-    return { input: { id, expectedRevision: 2 } };
+    const recordId = await freshWorking();
+    ok((await operator.resolveWorkingRecord({ input: { agentId: VICTIM, recordId, expectedRevision: 1 } })).resolveWorkingRecord, 'ResolveWorkingRecordSuccess');
+    return { input: { recordId, expectedRevision: 2 } };
   },
   'mutation setAgentSetting': async () => ({ input: { value: 1 } }),
   'mutation updateProfileDocument': async () => ({ input: { expectedRevision: await revisionOf('SOUL') } }),
@@ -295,7 +295,7 @@ function outcomeOf(value: unknown): Outcome {
   const type = object.__typename ? schema.getType(object.__typename) : null;
   if (type && isObjectType(type) && type.getInterfaces().some((i) => i.name === 'Error')) return type.name;
   if (Array.isArray(object.edges) && object.edges.length === 0) return 'empty';
-  // Per-item results (deleteBrainMemories) carry their own status.
+  // Per-item results (brainRemoveMany) carry their own status.
   const items = Object.values(object).find((v): v is { status: string }[] => Array.isArray(v) && v.length > 0 && v.every((i) => i && typeof i === 'object' && 'status' in i));
   if (items) return `ok: ${[...new Set(items.map((i) => i.status))].join(', ')}`;
   return 'ok';
@@ -398,6 +398,10 @@ describe('node(id) of another agent is refused; the operator is allowed', () => 
     Agent: async () => (await server.operator.agent({ id: VICTIM })).agent!.id,
     ProfileDocument: async () => (await server.operator.agent({ id: VICTIM })).agent!.profile[0].id,
     ContinuityRun: async () => (await server.operator.continuityRun({ agentId: VICTIM, runId: fixture.runId })).continuityRun!.id,
+    BrainMemory: async () => (await server.operator.brainRead({ agentId: VICTIM, memoryId: fixture.brainId })).brainRead!.id,
+    // Read with the victim's scope (the operator client carries it), as workingRecord and sessionReadHandoff require.
+    WorkingRecord: async () => (await operator.workingRecord({ agentId: VICTIM, recordId: fixture.workingId })).workingRecord!.id,
+    SessionHandoff: async () => (await operator.sessionReadHandoff({ agentId: VICTIM })).sessionReadHandoff[0].id,
   };
 
   it('knows every type that implements Node', () => {

@@ -18,7 +18,7 @@ beforeAll(async () => {
     const result = await pets.brainSave({ input: { title, content } });
     if (result.brainSave.__typename !== 'BrainSaveSuccess') throw new Error(JSON.stringify(result));
     server.clock.advance(1000);
-    ids[title] = result.brainSave.memory.id;
+    ids[title] = result.brainSave.memory.memoryId;
   };
   await save('Whiskers', 'My kitten sleeps on the sofa all day.');
   await save('Rex', 'The puppy barks at the mailman.');
@@ -59,13 +59,13 @@ describe('hybrid search (pgvector)', () => {
     const puppy = (await pets.brainSearch({ query: 'puppy' })).brainSearch;
     expect(puppy.hits[0]).toMatchObject({ memory: { title: 'Rex' }, matchedBy: ['LEXICAL', 'EMBEDDING'], matchedTerms: ['puppy'] });
 
-    const vehicle = (await pets.brainSearch({ query: 'vehicle', limit: 1 })).brainSearch;
+    const vehicle = (await pets.brainSearch({ query: 'vehicle', first: 1 })).brainSearch;
     expect(vehicle.hits.map((h) => h.memory.title)).toEqual(['Commute']);
   });
 
   it('re-indexes a memory after an update, and uses no stale vector meanwhile', async (ctx) => {
     if (!vectorCapable()) ctx.skip();
-    const updated = await pets.brainUpdate({ input: { id: ids.Whiskers, expectedRevision: 1, content: 'Now it is a canine: the dog naps.' } });
+    const updated = await pets.brainUpdate({ input: { memoryId: ids.Whiskers, expectedRevision: 1, content: 'Now it is a canine: the dog naps.' } });
     expect(updated.brainUpdate.__typename).toBe('BrainUpdateSuccess');
     expect(await status()).toMatchObject({ indexed: 2, pending: 1 });
     // The old "cat" vector no longer describes the memory, so it is not used.
@@ -86,8 +86,8 @@ describe('hybrid search (pgvector)', () => {
     const temp = await pets.brainSave({ input: { title: 'Railway', content: 'The train was late.' } });
     if (temp.brainSave.__typename !== 'BrainSaveSuccess') throw new Error('save failed');
     await server.app.services.brains.indexPendingEmbeddings();
-    expect((await pets.brainSearch({ query: 'railway', limit: 1 })).brainSearch.hits[0].memory.title).toBe('Railway');
-    await pets.brainRemove({ input: { id: temp.brainSave.memory.id, expectedRevision: 1 } });
+    expect((await pets.brainSearch({ query: 'railway', first: 1 })).brainSearch.hits[0].memory.title).toBe('Railway');
+    await pets.brainRemove({ input: { memoryId: temp.brainSave.memory.memoryId, expectedRevision: 1 } });
     const hits = (await pets.brainSearch({ query: 'railway' })).brainSearch.hits;
     expect(hits.map((h) => h.memory.title)).not.toContain('Railway');
   });
@@ -325,7 +325,7 @@ describe('zero vectors are never an embedding match (issue 11)', () => {
     ]) {
       const saved = await blank.brainSave({ input: { title, content } });
       if (saved.brainSave.__typename !== 'BrainSaveSuccess') throw new Error(JSON.stringify(saved));
-      memoryIds[title] = saved.brainSave.memory.id;
+      memoryIds[title] = saved.brainSave.memory.memoryId;
     }
   });
 

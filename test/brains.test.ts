@@ -51,7 +51,7 @@ describe('saving and reading', () => {
       updatedBy: { kind: 'AGENT', principalId: 'ada' },
       legacyMigration: null,
     });
-    const { brainRead } = await ada.brainRead({ id: memory.id });
+    const { brainRead } = await ada.brainRead({ memoryId: memory.memoryId });
     expect(brainRead?.title).toBe('Prefers tabs');
     expect(brainRead?.revisions).toEqual([expect.objectContaining({ revision: 1, action: 'CREATED', actor: { kind: 'AGENT', principalId: 'ada' } })]);
   });
@@ -108,21 +108,21 @@ describe('saving and reading', () => {
   it('binds the agent verbs to the calling agent; operators must name the agent', async () => {
     const memory = await save(ada, { title: 'Private to ada', content: 'secret' });
     expect((await requestError(ada.brainSave({ input: { agentId: 'bob', title: 'x', content: 'y' } }))).code).toBe('AGENT_MISMATCH');
-    expect((await requestError(ada.brainRead({ id: memory.id, agentId: 'bob' }))).code).toBe('AGENT_MISMATCH');
+    expect((await requestError(ada.brainRead({ memoryId: memory.memoryId, agentId: 'bob' }))).code).toBe('AGENT_MISMATCH');
     expect((await requestError(ada.brainSearch({ query: 'secret', agentId: 'bob' }))).code).toBe('AGENT_MISMATCH');
-    expect((await requestError(ada.brainUpdate({ input: { id: memory.id, agentId: 'bob', expectedRevision: 1, title: 'x' } }))).code).toBe('AGENT_MISMATCH');
-    expect((await requestError(ada.brainRemove({ input: { id: memory.id, agentId: 'bob', expectedRevision: 1 } }))).code).toBe('AGENT_MISMATCH');
+    expect((await requestError(ada.brainUpdate({ input: { memoryId: memory.memoryId, agentId: 'bob', expectedRevision: 1, title: 'x' } }))).code).toBe('AGENT_MISMATCH');
+    expect((await requestError(ada.brainRemove({ input: { memoryId: memory.memoryId, agentId: 'bob', expectedRevision: 1 } }))).code).toBe('AGENT_MISMATCH');
     expect((await requestError(ada.brainMemories({ agentId: 'bob' }))).code).toBe('AGENT_MISMATCH');
     expect((await requestError(ada.brainEmbeddingStatus({ agentId: 'bob' }))).code).toBe('AGENT_MISMATCH');
-    expect((await requestError(ada.deleteBrainMemories({ agentId: 'bob', items: [{ id: memory.id, expectedRevision: 1 }] }))).code).toBe('AGENT_MISMATCH');
+    expect((await requestError(ada.brainRemoveMany({ agentId: 'bob', items: [{ memoryId: memory.memoryId, expectedRevision: 1 }] }))).code).toBe('AGENT_MISMATCH');
     // Another agent cannot see ada's memory through its own verbs either.
-    expect((await bob.brainRead({ id: memory.id })).brainRead).toBeNull();
-    expect((await bob.brainUpdate({ input: { id: memory.id, expectedRevision: 1, title: 'hijack' } })).brainUpdate.__typename).toBe('NotFound');
+    expect((await bob.brainRead({ memoryId: memory.memoryId })).brainRead).toBeNull();
+    expect((await bob.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 1, title: 'hijack' } })).brainUpdate.__typename).toBe('NotFound');
     // Operators choose the owning agent explicitly for every call.
     expect((await requestError(server.operator.brainSave({ input: { title: 'x', content: 'y' } }))).code).toBe('FORBIDDEN');
-    expect((await requestError(server.operator.brainRead({ id: memory.id }))).code).toBe('FORBIDDEN');
-    expect((await server.operator.brainRead({ id: memory.id, agentId: 'ada' })).brainRead?.content).toBe('secret');
-    expect((await ada.brainRead({ id: memory.id })).brainRead?.content).toBe('secret');
+    expect((await requestError(server.operator.brainRead({ memoryId: memory.memoryId }))).code).toBe('FORBIDDEN');
+    expect((await server.operator.brainRead({ memoryId: memory.memoryId, agentId: 'ada' })).brainRead?.content).toBe('secret');
+    expect((await ada.brainRead({ memoryId: memory.memoryId })).brainRead?.content).toBe('secret');
   });
 
   it('an operator saving for an unknown agent gets NotFound and nothing is written', async () => {
@@ -132,19 +132,19 @@ describe('saving and reading', () => {
   });
 
   it('unknown ids read as null and fail writes with NotFound', async () => {
-    expect((await ada.brainRead({ id: 'no-such-id' })).brainRead).toBeNull();
-    expect((await ada.brainUpdate({ input: { id: 'no-such-id', expectedRevision: 1, content: 'x' } })).brainUpdate).toMatchObject({ __typename: 'NotFound', code: 'NOT_FOUND' });
-    expect((await ada.brainRemove({ input: { id: 'no-such-id', expectedRevision: 1 } })).brainRemove).toMatchObject({ __typename: 'NotFound' });
+    expect((await ada.brainRead({ memoryId: 'no-such-id' })).brainRead).toBeNull();
+    expect((await ada.brainUpdate({ input: { memoryId: 'no-such-id', expectedRevision: 1, content: 'x' } })).brainUpdate).toMatchObject({ __typename: 'NotFound', code: 'NOT_FOUND' });
+    expect((await ada.brainRemove({ input: { memoryId: 'no-such-id', expectedRevision: 1 } })).brainRemove).toMatchObject({ __typename: 'NotFound' });
   });
 });
 
 describe('revision-checked updates and tombstones', () => {
   it('updates with the current revision and rejects a stale one with the current content, changing nothing', async () => {
     const memory = await save(ada, { title: 'Deploy day', content: 'Deploys happen on Tuesday.' });
-    const updated = await ada.brainUpdate({ input: { id: memory.id, expectedRevision: 1, content: 'Deploys happen on Thursday.' } });
+    const updated = await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 1, content: 'Deploys happen on Thursday.' } });
     expect(updated.brainUpdate).toMatchObject({ __typename: 'BrainUpdateSuccess', memory: { revision: 2, content: 'Deploys happen on Thursday.', title: 'Deploy day' } });
 
-    const stale = await ada.brainUpdate({ input: { id: memory.id, expectedRevision: 1, content: 'Deploys happen on Monday.' } });
+    const stale = await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 1, content: 'Deploys happen on Monday.' } });
     expect(stale.brainUpdate).toMatchObject({
       __typename: 'RevisionConflict',
       code: 'REVISION_CONFLICT',
@@ -152,9 +152,9 @@ describe('revision-checked updates and tombstones', () => {
       currentRevision: 2,
       currentContent: 'Deploys happen on Thursday.',
     });
-    const staleRemove = await ada.brainRemove({ input: { id: memory.id, expectedRevision: 1 } });
+    const staleRemove = await ada.brainRemove({ input: { memoryId: memory.memoryId, expectedRevision: 1 } });
     expect(staleRemove.brainRemove).toMatchObject({ __typename: 'RevisionConflict', currentRevision: 2 });
-    const read = (await ada.brainRead({ id: memory.id })).brainRead!;
+    const read = (await ada.brainRead({ memoryId: memory.memoryId })).brainRead!;
     expect(read).toMatchObject({ revision: 2, content: 'Deploys happen on Thursday.', deleted: false });
     expect(read.revisions.map((r) => [r.revision, r.action, r.content])).toEqual([
       [2, 'UPDATED', 'Deploys happen on Thursday.'],
@@ -164,31 +164,31 @@ describe('revision-checked updates and tombstones', () => {
 
   it('rejects bad update input without changing anything', async () => {
     const memory = await save(ada, { title: 'Stable', content: 'unchanged' });
-    expect((await ada.brainUpdate({ input: { id: memory.id, expectedRevision: 1 } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'input' });
-    expect((await ada.brainUpdate({ input: { id: memory.id, expectedRevision: 0, title: 'x' } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'expectedRevision' });
-    expect((await ada.brainUpdate({ input: { id: memory.id, expectedRevision: 1, title: 'x'.repeat(241) } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'title', limit: 240 });
-    expect((await ada.brainUpdate({ input: { id: memory.id, expectedRevision: 1, content: 'x'.repeat(24_001) } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'content', limit: 24_000 });
-    expect((await ada.brainRemove({ input: { id: memory.id, expectedRevision: -3 } })).brainRemove).toMatchObject({ __typename: 'ValidationFailed', field: 'expectedRevision' });
-    expect((await ada.brainRead({ id: memory.id })).brainRead).toMatchObject({ revision: 1, title: 'Stable', content: 'unchanged' });
+    expect((await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 1 } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'input' });
+    expect((await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 0, title: 'x' } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'expectedRevision' });
+    expect((await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 1, title: 'x'.repeat(241) } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'title', limit: 240 });
+    expect((await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 1, content: 'x'.repeat(24_001) } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'content', limit: 24_000 });
+    expect((await ada.brainRemove({ input: { memoryId: memory.memoryId, expectedRevision: -3 } })).brainRemove).toMatchObject({ __typename: 'ValidationFailed', field: 'expectedRevision' });
+    expect((await ada.brainRead({ memoryId: memory.memoryId })).brainRead).toMatchObject({ revision: 1, title: 'Stable', content: 'unchanged' });
   });
 
   it('removal writes a tombstone: hidden from reads, search and lists, not erased, and final', async () => {
     const memory = await save(ada, { title: 'Tombstone candidate zebra', content: 'zebra crossing notes' });
-    const removed = await ada.brainRemove({ input: { id: memory.id, expectedRevision: 1 } });
+    const removed = await ada.brainRemove({ input: { memoryId: memory.memoryId, expectedRevision: 1 } });
     expect(removed.brainRemove).toMatchObject({ __typename: 'BrainRemoveSuccess', memory: { revision: 2, deleted: true } });
 
-    expect((await ada.brainRead({ id: memory.id })).brainRead).toBeNull();
+    expect((await ada.brainRead({ memoryId: memory.memoryId })).brainRead).toBeNull();
     expect((await ada.brainSearch({ query: 'zebra' })).brainSearch.hits).toEqual([]);
     expect((await server.operator.brainMemories({ agentId: 'ada', query: 'zebra' })).brainMemories.edges).toEqual([]);
 
-    const again = await ada.brainRemove({ input: { id: memory.id, expectedRevision: 2 } });
+    const again = await ada.brainRemove({ input: { memoryId: memory.memoryId, expectedRevision: 2 } });
     expect(again.brainRemove).toMatchObject({ __typename: 'NotFound', code: 'NOT_FOUND' });
-    const update = await ada.brainUpdate({ input: { id: memory.id, expectedRevision: 2, title: 'back' } });
+    const update = await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 2, title: 'back' } });
     expect(update.brainUpdate).toMatchObject({ __typename: 'NotFound' });
 
-    const row = await server.database.pool.query('SELECT title, revision, deleted_at FROM brain_memories WHERE agent_id = $1 AND id = $2', ['ada', memory.id]);
+    const row = await server.database.pool.query('SELECT title, revision, deleted_at FROM brain_memories WHERE agent_id = $1 AND id = $2', ['ada', memory.memoryId]);
     expect(row.rows).toEqual([{ title: 'Tombstone candidate zebra', revision: 2, deleted_at: expect.any(Date) }]);
-    const history = await server.database.pool.query('SELECT revision, action FROM brain_memory_revisions WHERE agent_id = $1 AND memory_id = $2 ORDER BY revision', ['ada', memory.id]);
+    const history = await server.database.pool.query('SELECT revision, action FROM brain_memory_revisions WHERE agent_id = $1 AND memory_id = $2 ORDER BY revision', ['ada', memory.memoryId]);
     expect(history.rows).toEqual([
       { revision: 1, action: 'created' },
       { revision: 2, action: 'removed' },
@@ -200,26 +200,26 @@ describe('operator ownership', () => {
   it('operator writes mark the memory operator-owned; the agent can then neither update nor remove it', async () => {
     const saved = await save(server.operator, { agentId: 'ada', title: 'House rule', content: 'Never deploy on Friday.' });
     expect(saved).toMatchObject({ ownership: 'OPERATOR', agentId: 'ada', createdBy: { kind: 'OPERATOR', principalId: 'test-operator' } });
-    const update = await ada.brainUpdate({ input: { id: saved.id, expectedRevision: 1, content: 'Deploy whenever.' } });
+    const update = await ada.brainUpdate({ input: { memoryId: saved.memoryId, expectedRevision: 1, content: 'Deploy whenever.' } });
     expect(update.brainUpdate).toMatchObject({ __typename: 'Forbidden', code: 'OPERATOR_OWNED' });
-    const remove = await ada.brainRemove({ input: { id: saved.id, expectedRevision: 1 } });
+    const remove = await ada.brainRemove({ input: { memoryId: saved.memoryId, expectedRevision: 1 } });
     expect(remove.brainRemove).toMatchObject({ __typename: 'Forbidden', code: 'OPERATOR_OWNED' });
     // Even with a stale revision the ownership rule is what the agent hears.
-    expect((await ada.brainUpdate({ input: { id: saved.id, expectedRevision: 7, content: 'x' } })).brainUpdate.__typename).toBe('Forbidden');
-    expect((await ada.brainRead({ id: saved.id })).brainRead).toMatchObject({ revision: 1, content: 'Never deploy on Friday.' });
+    expect((await ada.brainUpdate({ input: { memoryId: saved.memoryId, expectedRevision: 7, content: 'x' } })).brainUpdate.__typename).toBe('Forbidden');
+    expect((await ada.brainRead({ memoryId: saved.memoryId })).brainRead).toMatchObject({ revision: 1, content: 'Never deploy on Friday.' });
 
     // An agent-created memory becomes operator-owned when an operator edits it.
     const own = await save(ada, { title: 'Agent note', content: 'v1' });
-    const edited = await server.operator.brainUpdate({ input: { agentId: 'ada', id: own.id, expectedRevision: 1, content: 'v2 by operator' } });
+    const edited = await server.operator.brainUpdate({ input: { agentId: 'ada', memoryId: own.memoryId, expectedRevision: 1, content: 'v2 by operator' } });
     expect(edited.brainUpdate).toMatchObject({ __typename: 'BrainUpdateSuccess', memory: { ownership: 'OPERATOR', revision: 2, updatedBy: { kind: 'OPERATOR' } } });
-    expect((await ada.brainUpdate({ input: { id: own.id, expectedRevision: 2, content: 'v3' } })).brainUpdate.__typename).toBe('Forbidden');
-    const revisions = (await server.operator.brainRead({ id: own.id, agentId: 'ada' })).brainRead!.revisions;
+    expect((await ada.brainUpdate({ input: { memoryId: own.memoryId, expectedRevision: 2, content: 'v3' } })).brainUpdate.__typename).toBe('Forbidden');
+    const revisions = (await server.operator.brainRead({ memoryId: own.memoryId, agentId: 'ada' })).brainRead!.revisions;
     expect(revisions.map((r) => [r.revision, r.ownership, r.actor.kind])).toEqual([
       [2, 'OPERATOR', 'OPERATOR'],
       [1, 'AGENT', 'AGENT'],
     ]);
     // The operator can still remove it.
-    expect((await server.operator.brainRemove({ input: { agentId: 'ada', id: own.id, expectedRevision: 2 } })).brainRemove.__typename).toBe('BrainRemoveSuccess');
+    expect((await server.operator.brainRemove({ input: { agentId: 'ada', memoryId: own.memoryId, expectedRevision: 2 } })).brainRemove.__typename).toBe('BrainRemoveSuccess');
   });
 });
 
@@ -294,7 +294,7 @@ describe('the operator list', () => {
     expect(small.rows).toHaveLength(10);
     for (let i = 10; i < 60; i++) {
       const m = await save(server.operator, { agentId: bulk, title: `b${i}`, content: 'x' });
-      await server.operator.brainUpdate({ input: { agentId: bulk, id: m.id, expectedRevision: 1, content: 'y' } });
+      await server.operator.brainUpdate({ input: { agentId: bulk, memoryId: m.memoryId, expectedRevision: 1, content: 'y' } });
     }
     const large = await measure();
     expect(large.rows).toHaveLength(50);
@@ -327,7 +327,7 @@ describe('statements per write', () => {
       [large.memory.id, 1, [[1, 'CREATED', 'OPERATOR']]],
       [small.memory.id, 1, [[1, 'CREATED', 'OPERATOR']]],
     ]);
-    const read = await server.operator.brainRead({ agentId: agent, id: large.memory.id });
+    const read = await server.operator.brainRead({ agentId: agent, memoryId: large.memory.memoryId });
     expect(read.brainRead?.sourceRefs).toEqual(Array.from({ length: 12 }, (_, i) => `conv:${i}`));
     expect(read.brainRead?.content).toBe('y'.repeat(24_000));
   });
@@ -349,50 +349,50 @@ describe('per-item bulk deletion', () => {
     const b = await save(agentClient, { title: 'B', content: 'b' });
     const c = await save(server.operator, { agentId: agent, title: 'C', content: 'c' });
     const d = await save(agentClient, { title: 'D', content: 'd' });
-    await agentClient.brainUpdate({ input: { id: b.id, expectedRevision: 1, content: 'b2' } });
+    await agentClient.brainUpdate({ input: { memoryId: b.memoryId, expectedRevision: 1, content: 'b2' } });
 
     // Agent token: the operator-owned one is forbidden, the stale one conflicts, the rest go.
-    const byAgent = await agentClient.deleteBrainMemories({
+    const byAgent = await agentClient.brainRemoveMany({
       agentId: agent,
       items: [
-        { id: a.id, expectedRevision: 1 },
-        { id: b.id, expectedRevision: 1 },
-        { id: c.id, expectedRevision: 1 },
-        { id: 'missing', expectedRevision: 1 },
-        { id: d.id, expectedRevision: 0 },
+        { memoryId: a.memoryId, expectedRevision: 1 },
+        { memoryId: b.memoryId, expectedRevision: 1 },
+        { memoryId: c.memoryId, expectedRevision: 1 },
+        { memoryId: 'missing', expectedRevision: 1 },
+        { memoryId: d.memoryId, expectedRevision: 0 },
       ],
     });
-    if (byAgent.deleteBrainMemories.__typename !== 'DeleteBrainMemoriesSuccess') throw new Error(JSON.stringify(byAgent));
-    expect(byAgent.deleteBrainMemories.results.map((r) => [r.id, r.status, r.currentRevision])).toEqual([
-      [a.id, 'DELETED', 2],
-      [b.id, 'REVISION_CONFLICT', 2],
-      [c.id, 'FORBIDDEN', null],
+    if (byAgent.brainRemoveMany.__typename !== 'BrainRemoveManySuccess') throw new Error(JSON.stringify(byAgent));
+    expect(byAgent.brainRemoveMany.results.map((r) => [r.memoryId, r.status, r.currentRevision])).toEqual([
+      [a.memoryId, 'DELETED', 2],
+      [b.memoryId, 'REVISION_CONFLICT', 2],
+      [c.memoryId, 'FORBIDDEN', null],
       ['missing', 'NOT_FOUND', null],
-      [d.id, 'INVALID', null],
+      [d.memoryId, 'INVALID', null],
     ]);
-    expect((await agentClient.brainRead({ id: a.id })).brainRead).toBeNull();
-    expect((await agentClient.brainRead({ id: b.id })).brainRead?.revision).toBe(2);
-    expect((await agentClient.brainRead({ id: d.id })).brainRead?.revision).toBe(1);
+    expect((await agentClient.brainRead({ memoryId: a.memoryId })).brainRead).toBeNull();
+    expect((await agentClient.brainRead({ memoryId: b.memoryId })).brainRead?.revision).toBe(2);
+    expect((await agentClient.brainRead({ memoryId: d.memoryId })).brainRead?.revision).toBe(1);
 
-    const byOperator = await server.operator.deleteBrainMemories({
+    const byOperator = await server.operator.brainRemoveMany({
       agentId: agent,
       items: [
-        { id: c.id, expectedRevision: 1 },
-        { id: a.id, expectedRevision: 2 },
+        { memoryId: c.memoryId, expectedRevision: 1 },
+        { memoryId: a.memoryId, expectedRevision: 2 },
       ],
     });
-    if (byOperator.deleteBrainMemories.__typename !== 'DeleteBrainMemoriesSuccess') throw new Error(JSON.stringify(byOperator));
-    expect(byOperator.deleteBrainMemories.results.map((r) => r.status)).toEqual(['DELETED', 'NOT_FOUND']);
+    if (byOperator.brainRemoveMany.__typename !== 'BrainRemoveManySuccess') throw new Error(JSON.stringify(byOperator));
+    expect(byOperator.brainRemoveMany.results.map((r) => r.status)).toEqual(['DELETED', 'NOT_FOUND']);
     // Only the selected ids were touched.
     const left = await server.operator.brainMemories({ agentId: agent });
     expect(left.brainMemories.edges.map((e) => e.node.title).sort()).toEqual(['B', 'D']);
   });
 
   it('rejects an empty or oversized selection', async () => {
-    const empty = await server.operator.deleteBrainMemories({ agentId: 'ada', items: [] });
-    expect(empty.deleteBrainMemories).toMatchObject({ __typename: 'ValidationFailed', field: 'items' });
-    const tooMany = await server.operator.deleteBrainMemories({ agentId: 'ada', items: Array.from({ length: 101 }, (_, i) => ({ id: `x${i}`, expectedRevision: 1 })) });
-    expect(tooMany.deleteBrainMemories).toMatchObject({ __typename: 'ValidationFailed', field: 'items', limit: 100 });
+    const empty = await server.operator.brainRemoveMany({ agentId: 'ada', items: [] });
+    expect(empty.brainRemoveMany).toMatchObject({ __typename: 'ValidationFailed', field: 'items' });
+    const tooMany = await server.operator.brainRemoveMany({ agentId: 'ada', items: Array.from({ length: 101 }, (_, i) => ({ memoryId: `x${i}`, expectedRevision: 1 })) });
+    expect(tooMany.brainRemoveMany).toMatchObject({ __typename: 'ValidationFailed', field: 'items', limit: 100 });
   });
 });
 
@@ -409,7 +409,7 @@ describe('lexical search', () => {
       ['Coffee order', ['LEXICAL'], ['milk', 'coffee']],
       ['Tea', ['LEXICAL'], ['milk']],
     ]);
-    expect((await client.brainSearch({ query: 'milk', limit: 1 })).brainSearch.hits).toHaveLength(1);
+    expect((await client.brainSearch({ query: 'milk', first: 1 })).brainSearch.hits).toHaveLength(1);
     // Operators search an agent's memories by naming it.
     expect((await server.operator.brainSearch({ query: 'bicycle', agentId: agent })).brainSearch.hits.map((h) => h.memory.title)).toEqual(['Unrelated']);
   });
@@ -422,7 +422,7 @@ describe('lexical search', () => {
     expect((await requestError(server.operator.brainMemories({ agentId: 'ada', query: 'tabs\u0000' }))).code).toBe('VALIDATION_FAILED');
     // LIKE wildcards are literal: a query of only wildcards matches nothing rather than everything.
     expect((await ada.brainSearch({ query: '%%%' })).brainSearch.hits).toEqual([]);
-    for (const limit of [0, -5, 51]) expect((await requestError(ada.brainSearch({ query: 'tabs', limit }))).code).toBe('BAD_REQUEST');
+    for (const first of [0, -5, 51]) expect((await requestError(ada.brainSearch({ query: 'tabs', first }))).code).toBe('BAD_REQUEST');
   });
 
   it('ranks exactly by score, then updatedAt newest first, then id, however many memories match', async () => {
@@ -448,7 +448,7 @@ describe('lexical search', () => {
        FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[]) AS m(id, title, content, at)`,
       [agent, memories.map((m) => m.id), memories.map((m) => m.title), memories.map((m) => m.content), memories.map((m) => m.updatedAt.toISOString())],
     );
-    const expected = (query: string, limit: number) => {
+    const expected = (query: string, first: number) => {
       const terms = [...new Set(query.split(/\s+/).map((w) => w.toLowerCase()))];
       return memories
         .map((m) => {
@@ -459,15 +459,21 @@ describe('lexical search', () => {
         })
         .filter((m) => m.score > 0)
         .sort((a, b) => b.score - a.score || b.updatedAt.getTime() - a.updatedAt.getTime() || (a.id < b.id ? -1 : 1))
-        .slice(0, limit)
+        .slice(0, first)
         .map((m) => [m.id, m.score]);
     };
     const client = await server.client({ agentId: agent });
     for (const [query, limit] of [['kestrel', 10], ['kestrel', 50], ['kestrel garden', 10], ['garden kestrel', 5], ['nothing', 3], ['sighting', 10]] as const) {
-      const hits = (await client.brainSearch({ query, limit })).brainSearch.hits;
-      expect(hits.map((h) => [h.memory.id, h.lexicalScore]), `${query}, limit ${limit}`).toEqual(expected(query, limit));
+      const hits = (await client.brainSearch({ query, first: limit })).brainSearch.hits;
+      expect(hits.map((h) => [h.memory.memoryId, h.lexicalScore]), `${query}, first ${limit}`).toEqual(expected(query, limit));
+      // Agent.brainSearch ranks every agent's matches in one statement: exactly the same order.
+      const nested = await client.request<{ agent: { brainSearch: { hits: { lexicalScore: number; memory: { memoryId: string } }[] } } }>(
+        'query ($agentId: String!, $query: String!, $first: Int) { agent(agentId: $agentId) { brainSearch(query: $query, first: $first) { hits { lexicalScore memory { memoryId } } } } }',
+        { agentId: agent, query, first: limit },
+      );
+      expect(nested.agent.brainSearch.hits.map((h) => [h.memory.memoryId, h.lexicalScore]), `nested ${query}`).toEqual(expected(query, limit));
     }
-    const top = (await client.brainSearch({ query: 'kestrel', limit: 4 })).brainSearch.hits.map((h) => [h.memory.title, h.lexicalScore]);
+    const top = (await client.brainSearch({ query: 'kestrel', first: 4 })).brainSearch.hits.map((h) => [h.memory.title, h.lexicalScore]);
     expect(top).toEqual([['KESTREL', 3], ['Kestrel sighting', 2], ['Entry 1200', 1], ['Entry 1198', 1]]);
   });
 
@@ -485,15 +491,15 @@ describe('events', () => {
     const { agent: info } = await server.operator.agent({ id: agent });
     const start = info!.lastEventSequence;
     const m = await save(client, { title: 'E', content: 'one' });
-    await client.brainUpdate({ input: { id: m.id, expectedRevision: 1, content: 'two' } });
-    await client.brainUpdate({ input: { id: m.id, expectedRevision: 1, content: 'stale' } });
-    await client.brainRemove({ input: { id: m.id, expectedRevision: 2 } });
+    await client.brainUpdate({ input: { memoryId: m.memoryId, expectedRevision: 1, content: 'two' } });
+    await client.brainUpdate({ input: { memoryId: m.memoryId, expectedRevision: 1, content: 'stale' } });
+    await client.brainRemove({ input: { memoryId: m.memoryId, expectedRevision: 2 } });
     // Replay from `start` delivers exactly what the live stream delivered, in sequence order.
     const items = await take(server.operator.brainEvents({ agentId: agent, after: start }), 3);
     expect(items.map(({ agentEvents: e }) => [e.sequence, e.stream, e.type, e.subjectId, (e.payload as { revision: number }).revision])).toEqual([
-      [start + 1, 'BRAIN', 'BRAIN_CREATED', m.id, 1],
-      [start + 2, 'BRAIN', 'BRAIN_UPDATED', m.id, 2],
-      [start + 3, 'BRAIN', 'BRAIN_REMOVED', m.id, 3],
+      [start + 1, 'BRAIN', 'BRAIN_CREATED', m.memoryId, 1],
+      [start + 2, 'BRAIN', 'BRAIN_UPDATED', m.memoryId, 2],
+      [start + 3, 'BRAIN', 'BRAIN_REMOVED', m.memoryId, 3],
     ]);
   });
 });
@@ -505,13 +511,13 @@ describe.skipIf(!onRealServer)(`concurrent updates (${NEEDS_REAL_SERVER})`, () =
     const clients = await Promise.all(Array.from({ length: 20 }, () => server.client({ agentId: agent })));
     const m = await save(clients[0], { title: 'Race', content: 'start' });
     const results = await Promise.all(
-      clients.map((client, i) => client.brainUpdate({ input: { id: m.id, expectedRevision: 1, content: `writer ${i}` } })),
+      clients.map((client, i) => client.brainUpdate({ input: { memoryId: m.memoryId, expectedRevision: 1, content: `writer ${i}` } })),
     );
     const winners = results.filter((r) => r.brainUpdate.__typename === 'BrainUpdateSuccess');
     const conflicts = results.filter((r) => r.brainUpdate.__typename === 'RevisionConflict');
     expect(winners).toHaveLength(1);
     expect(conflicts).toHaveLength(19);
-    const read = (await clients[0].brainRead({ id: m.id })).brainRead!;
+    const read = (await clients[0].brainRead({ memoryId: m.memoryId })).brainRead!;
     expect(read.revision).toBe(2);
     expect(read.revisions.map((r) => r.revision)).toEqual([2, 1]);
     const winner = winners[0].brainUpdate;

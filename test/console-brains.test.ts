@@ -26,7 +26,7 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
 
   const memoryRow = (title: string) => page.locator('.memories li').filter({ has: page.getByRole('button', { name: title, exact: true }) });
   const visibleTitles = () => page.locator('.memories li button.link').allInnerTexts();
-  const read = async (title: string) => (await server.operator.brainRead({ agentId: 'hatchet', id: ids.get(title)!, revisions: 10 })).brainRead;
+  const read = async (title: string) => (await server.operator.brainRead({ agentId: 'hatchet', memoryId: ids.get(title)!, revisions: 10 })).brainRead;
   const liveTitles = async (agentId: string) => {
     const all: string[] = [];
     let after: string | null = null;
@@ -48,7 +48,7 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
       const title = `Deploy note ${String(i).padStart(2, '0')}`;
       const saved = await hatchet.brainSave({ input: { title, content: `Deploys run from release branch ${i}.` } });
       if (saved.brainSave.__typename !== 'BrainSaveSuccess') throw new Error(JSON.stringify(saved));
-      ids.set(title, saved.brainSave.memory.id);
+      ids.set(title, saved.brainSave.memory.memoryId);
       server.clock.advance(1000);
     }
     const q = await quill.brainSave({ input: { title: 'Quill private note', content: 'Only quill deploys the docs site.' } });
@@ -117,10 +117,10 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
     const { brainMemories } = await server.operator.brainMemories({ agentId: 'hatchet', query: 'Release checklist', first: 5 });
     expect(brainMemories.edges).toHaveLength(1);
     const saved = brainMemories.edges[0].node;
-    ids.set('Release checklist', saved.id);
+    ids.set('Release checklist', saved.memoryId);
     expect(saved).toMatchObject({ title: 'Release checklist', content: 'Tag, build, announce.', sourceRefs: ['conversation:s1/e1', 'https://wiki.example/release'], revision: 1, ownership: 'OPERATOR' });
     // An agent cannot update or remove an operator-owned record.
-    const refused = await hatchet.brainUpdate({ input: { id: saved.id, expectedRevision: 1, content: 'agent rewrite' } });
+    const refused = await hatchet.brainUpdate({ input: { memoryId: saved.memoryId, expectedRevision: 1, content: 'agent rewrite' } });
     expect(refused.brainUpdate.__typename).toBe('Forbidden');
     expect((await read('Release checklist'))?.content).toBe('Tag, build, announce.');
   });
@@ -128,7 +128,7 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
   it('rejects a stale revision when a second writer changed the memory, shows the newer content beside the draft after Reload memory, and saves on a deliberate retry', async () => {
     // The editor holds revision 1; a second writer (another operator) makes revision 2.
     const second = await server.client();
-    const other = await second.brainUpdate({ input: { agentId: 'hatchet', id: ids.get('Release checklist')!, expectedRevision: 1, content: 'Tag, build, sign, announce.' } });
+    const other = await second.brainUpdate({ input: { agentId: 'hatchet', memoryId: ids.get('Release checklist')!, expectedRevision: 1, content: 'Tag, build, sign, announce.' } });
     expect(other.brainUpdate.__typename).toBe('BrainUpdateSuccess');
 
     await page.getByLabel('Content', { exact: true }).fill('Tag, build, announce, celebrate.');
@@ -179,9 +179,9 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
     for (const title of ['Deploy note 12', 'Deploy note 11', 'Deploy note 10', 'Deploy note 09']) await memoryRow(title).getByRole('checkbox', { name: `Select ${title}` }).check();
     await page.getByRole('button', { name: 'Delete selected memories (4)' }).waitFor();
     // Meanwhile the agent rewrites 11 and removes 10.
-    const rewrite = await hatchet.brainUpdate({ input: { id: ids.get('Deploy note 11')!, expectedRevision: 1, content: 'Deploys now run from main.' } });
+    const rewrite = await hatchet.brainUpdate({ input: { memoryId: ids.get('Deploy note 11')!, expectedRevision: 1, content: 'Deploys now run from main.' } });
     expect(rewrite.brainUpdate.__typename).toBe('BrainUpdateSuccess');
-    const removed = await hatchet.brainRemove({ input: { id: ids.get('Deploy note 10')!, expectedRevision: 1 } });
+    const removed = await hatchet.brainRemove({ input: { memoryId: ids.get('Deploy note 10')!, expectedRevision: 1 } });
     expect(removed.brainRemove.__typename).toBe('BrainRemoveSuccess');
 
     await page.getByRole('button', { name: 'Delete selected memories (4)' }).click();

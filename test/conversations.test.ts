@@ -157,7 +157,7 @@ describe('conversation originals', () => {
     if (h.__typename !== 'SessionWriteHandoffSuccess') throw new Error('handoff failed');
     expect(h.handoff.sourceOriginals[0].original?.payload).toBe(said.payload);
     await client.resetConversation({ input: {} });
-    const reread = (await client.workingRecord({ id: written.record.id })).workingRecord!;
+    const reread = (await client.workingRecord({ recordId: written.record.recordId })).workingRecord!;
     expect(reread.sourceOriginals[0].original).toMatchObject({ entryId: said.entryId, archiveGeneration: 1, payload: said.payload });
     const handoffs = (await client.sessionReadHandoff({})).sessionReadHandoff;
     expect(handoffs[0].sourceOriginals[0].original).toMatchObject({ archiveGeneration: 1 });

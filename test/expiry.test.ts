@@ -60,13 +60,13 @@ describe(`expiry with the database in ${ZONE}, across a daylight-saving change`,
     // A real change sets a new expiry from now with the stored TTL: the same 2,496 hours.
     clock.advance(HOUR_MS);
     const rewritten = (
-      await client.memoryWorkingWrite({ input: { id: created.record.id, expectedRevision: 1, kind: 'FINDING', title: 't', content: 'second' } })
+      await client.memoryWorkingWrite({ input: { recordId: created.record.recordId, expectedRevision: 1, kind: 'FINDING', title: 't', content: 'second' } })
     ).memoryWorkingWrite;
     if (rewritten.__typename !== 'MemoryWorkingWriteSuccess') throw new Error(JSON.stringify(rewritten));
     expect(rewritten.record).toMatchObject({ revision: 2, ttlDays: 104, expiresAt: '2026-04-15T01:00:00.000Z' });
     // ... and with a TTL given in the rewrite.
     const retimed = (
-      await client.memoryWorkingWrite({ input: { id: created.record.id, expectedRevision: 2, kind: 'FINDING', title: 't', content: 'third', ttlDays: 100 } })
+      await client.memoryWorkingWrite({ input: { recordId: created.record.recordId, expectedRevision: 2, kind: 'FINDING', title: 't', content: 'third', ttlDays: 100 } })
     ).memoryWorkingWrite;
     if (retimed.__typename !== 'MemoryWorkingWriteSuccess') throw new Error(JSON.stringify(retimed));
     expect(retimed.record.expiresAt).toBe(new Date(clock.now().getTime() + 100 * DAY_MS).toISOString());

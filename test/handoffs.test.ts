@@ -207,7 +207,7 @@ describe('automatic handoffs', () => {
     for (const at of [DAY_MS, DAY_MS + 1000, 7 * DAY_MS]) {
       server.clock.set(new Date(start.getTime() + at));
       const refused = await writeAutomatic(client, automaticInput({ title: 'auto over expired' }));
-      expect(refused).toMatchObject({ written: false, skippedReason: 'EXPLICIT_EXPIRED', handoff: { id: explicit.id, origin: 'EXPLICIT', title: 'mine', revision: 1, expiresAt: explicit.expiresAt } });
+      expect(refused).toMatchObject({ written: false, skippedReason: 'EXPLICIT_EXPIRED', handoff: { handoffId: explicit.handoffId, origin: 'EXPLICIT', title: 'mine', revision: 1, expiresAt: explicit.expiresAt } });
       expect(await row()).toEqual(stored);
       // Reading shows unexpired handoffs only: the session's expired explicit one is not among them,
       // and the refused automatic one was never stored.
@@ -231,7 +231,7 @@ describe('operator-written handoffs', () => {
     const client = await server.agentClient('ho-owned', { scope: 'p', session: 's' });
     const operator = await server.client({ scope: 'p', session: 's' });
     const written = handoff(await writeExplicit(operator, explicitInput({ agentId: 'ho-owned', title: 'from the operator', ttlDays: 2 })));
-    expect(written).toMatchObject({ operatorOwned: true, writtenBy: 'OPERATOR:test-operator', origin: 'EXPLICIT' });
+    expect(written).toMatchObject({ operatorOwned: true, writtenBy: { kind: 'OPERATOR', principalId: 'test-operator' }, origin: 'EXPLICIT' });
     expect(await writeExplicit(client, explicitInput({ title: 'agent' }))).toMatchObject({ __typename: 'Forbidden', code: 'OPERATOR_OWNED' });
     expect(await writeAutomatic(client, automaticInput())).toMatchObject({ written: false, skippedReason: 'EXPLICIT_PRESENT' });
     expect((await client.sessionReadHandoff({})).sessionReadHandoff.map((h) => [h.title, h.revision])).toEqual([['from the operator', 1]]);
@@ -279,8 +279,8 @@ describe('sessionReadHandoff', () => {
     const events = (await take(client.agentEvents({ agentId: 'ho-events', after: 0 }), 3)).map((e) => e.agentEvents);
     expect(events.map((e) => [e.stream, e.type, e.subjectId, (e.payload as { revision?: number }).revision ?? null])).toEqual([
       ['PROFILE', 'AGENT_CREATED', 'ho-events', null],
-      ['HANDOFF', 'HANDOFF_WRITTEN', h.id, 1],
-      ['HANDOFF', 'HANDOFF_WRITTEN', h.id, 2],
+      ['HANDOFF', 'HANDOFF_WRITTEN', h.handoffId, 1],
+      ['HANDOFF', 'HANDOFF_WRITTEN', h.handoffId, 2],
     ]);
     expect(events.map((e) => e.sequence)).toEqual([1, 2, 3]);
   });

@@ -87,12 +87,25 @@ const GRAPHQL_INPUT: Record<string, () => Record<string, GraphQLArgument | Graph
   brain_remove: () => inputFields('BrainRemoveInput'),
 };
 
+/**
+ * The tools keep the seed's argument names; the schema names the short id after the record and
+ * page size `first` (its field `id` is the global node id). Same descriptor, renamed.
+ */
+const GRAPHQL_NAME: Record<string, Record<string, string>> = {
+  memory_working_write: { id: 'recordId' },
+  brain_read: { id: 'memoryId' },
+  brain_update: { id: 'memoryId' },
+  brain_remove: { id: 'memoryId' },
+  brain_search: { limit: 'first' },
+};
+
 const SCALAR_JSON_TYPE: Record<string, string> = { String: 'string', ID: 'string', Int: 'integer', Boolean: 'boolean' };
 
-function expectSameAsGraphql(properties: Record<string, any>, required: string[], graphql: Record<string, GraphQLArgument | GraphQLInputField>) {
-  expect(Object.keys(properties).sort()).toEqual(Object.keys(graphql).sort());
+function expectSameAsGraphql(properties: Record<string, any>, required: string[], graphql: Record<string, GraphQLArgument | GraphQLInputField>, renamed: Record<string, string> = {}) {
+  const graphqlName = (name: string) => renamed[name] ?? name;
+  expect(Object.keys(properties).map(graphqlName).sort()).toEqual(Object.keys(graphql).sort());
   for (const [name, property] of Object.entries(properties)) {
-    const g = graphqlField(graphql[name]);
+    const g = graphqlField(graphql[graphqlName(name)]);
     expect(property.description, name).toBe(g.description);
     expect(required.includes(name), name).toBe(g.required);
     const item = g.list ? property.items : property;
@@ -113,7 +126,7 @@ describe('tool list', () => {
       expect(tool.description!.length, tool.name).toBeGreaterThan(80);
       expect(tool.inputSchema.type).toBe('object');
       expect((tool.inputSchema as { additionalProperties?: boolean }).additionalProperties, tool.name).toBe(false);
-      expectSameAsGraphql(tool.inputSchema.properties as Record<string, any>, tool.inputSchema.required ?? [], GRAPHQL_INPUT[tool.name]());
+      expectSameAsGraphql(tool.inputSchema.properties as Record<string, any>, tool.inputSchema.required ?? [], GRAPHQL_INPUT[tool.name](), GRAPHQL_NAME[tool.name]);
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.brain_remove.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
@@ -174,7 +187,7 @@ describe('the working-memory and handoff tools', () => {
     // The same record through GraphQL: one store, one rule set.
     const graphql = await server.agentClient('mcp-a', { scope: 'proj-1' });
     const viaGraphql = await graphql.memoryWorkingSearch({ query: 'use mcp' });
-    expect(viaGraphql.memoryWorkingSearch.map((r) => [r.id, r.revision, r.content])).toEqual([[written.id, 2, 'changed']]);
+    expect(viaGraphql.memoryWorkingSearch.map((r) => [r.recordId, r.revision, r.content])).toEqual([[written.id, 2, 'changed']]);
   });
 
   it('a stale expectedRevision is a REVISION_CONFLICT tool error carrying the current value, and changes nothing', async () => {
@@ -265,7 +278,7 @@ describe('the Brains tools', () => {
   it('an operator-owned memory cannot be changed: OPERATOR_OWNED, nothing changed', async () => {
     const saved = await server.operator.brainSave({ input: { agentId: 'mcp-a', title: 'operator fact', content: 'set by the operator' } });
     if (saved.brainSave.__typename !== 'BrainSaveSuccess') throw new Error(JSON.stringify(saved));
-    const id = saved.brainSave.memory.id;
+    const id = saved.brainSave.memory.memoryId;
     const error = toolFailure(await call(a, 'brain_update', { id, expectedRevision: 1, content: 'agent edit' }));
     expect(error).toMatchObject({ type: 'Forbidden', code: 'OPERATOR_OWNED' });
     expect(ok(await call(a, 'brain_read', { id })).memory).toMatchObject({ revision: 1, content: 'set by the operator' });

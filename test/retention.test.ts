@@ -60,7 +60,7 @@ describe('retention sweeps every store with a lifetime', () => {
     const kept = (await alpha.brainSave({ input: { title: 'kept forever', content: 'a brain memory' } })).brainSave;
     const removedMemory = (await alpha.brainSave({ input: { title: 'tombstoned', content: 'x' } })).brainSave;
     if (kept.__typename !== 'BrainSaveSuccess' || removedMemory.__typename !== 'BrainSaveSuccess') throw new Error('brainSave failed');
-    expect((await alpha.brainRemove({ input: { id: removedMemory.memory.id, expectedRevision: 1 } })).brainRemove.__typename).toBe('BrainRemoveSuccess');
+    expect((await alpha.brainRemove({ input: { memoryId: removedMemory.memory.memoryId, expectedRevision: 1 } })).brainRemove.__typename).toBe('BrainRemoveSuccess');
     for (const payload of ['{"n":1}', '{"n":2}']) expect((await alpha.appendConversationEntry({ input: { payload } })).appendConversationEntry.__typename).toBe('AppendConversationEntrySuccess');
     expect((await alpha.resetConversation({ input: { reason: 'archive one' } })).resetConversation.__typename).toBe('ResetConversationSuccess');
     expect((await alpha.appendConversationEntry({ input: { payload: '{"n":3}' } })).appendConversationEntry.__typename).toBe('AppendConversationEntrySuccess');
@@ -129,7 +129,7 @@ describe('retention sweeps every store with a lifetime', () => {
     expect(await sweepAt(T0 + 40_000 * DAY_MS)).toEqual({});
     expect(await count(neverSwept)).toBe(neverSweptBefore);
     expect((await server.database.pool.query('SELECT * FROM brain_memories ORDER BY id')).rows).toEqual(brainsBefore.rows);
-    expect((await alpha.brainRead({ id: kept.memory.id })).brainRead?.title).toBe('kept forever');
+    expect((await alpha.brainRead({ memoryId: kept.memory.memoryId })).brainRead?.title).toBe('kept forever');
     const originals = (await alpha.conversationOriginals({ sessionId: 's1' })).conversationOriginals.edges.map((e) => e.node.payload);
     expect(originals).toEqual(['{"n":1}', '{"n":2}', '{"n":3}']);
     expect((await alpha.memoryWorkingSearch({ query: '' })).memoryWorkingSearch.map((r) => r.title)).toEqual(['pinned one day']);

@@ -58,13 +58,13 @@ describe.each([['http'], ['ws']] as const)('over %s', (transport) => {
     const badId = (await server.operator.createAgent({ input: { id: `text-\u2066${transport}`, name: 'n' } }, call)).createAgent;
     expect(badId).toMatchObject({ __typename: 'ValidationFailed', field: 'id' });
     expect((await server.operator.agent({ id: `text-${transport}-rlo` })).agent).toBeNull();
-    const record = (await agent.memoryWorkingWrite({ input: { id: `rec\u200F${transport}`, kind: 'TASK', title: 't', content: 'c' } }, call)).memoryWorkingWrite;
-    expect(record).toMatchObject({ __typename: 'ValidationFailed', field: 'id' });
+    const record = (await agent.memoryWorkingWrite({ input: { recordId: `rec\u200F${transport}`, kind: 'TASK', title: 't', content: 'c' } }, call)).memoryWorkingWrite;
+    expect(record).toMatchObject({ __typename: 'ValidationFailed', field: 'recordId' });
     // Identifiers and names are bounded (an index entry must fit a page), whatever the field.
     const longRef = (await server.operator.brainSave({ input: { agentId: 'a'.repeat(IDENTIFIER_LIMIT + 1), title: 't', content: 'c' } }, call)).brainSave;
     expect(longRef).toMatchObject({ __typename: 'ValidationFailed', field: 'agentId', limit: IDENTIFIER_LIMIT });
-    const mbId = (await agent.memoryWorkingWrite({ input: { id: 'i'.repeat(1_000_000), kind: 'TASK', title: 't', content: 'c' } }, call)).memoryWorkingWrite;
-    expect(mbId).toMatchObject({ __typename: 'ValidationFailed', field: 'id', limit: IDENTIFIER_LIMIT });
+    const mbId = (await agent.memoryWorkingWrite({ input: { recordId: 'i'.repeat(1_000_000), kind: 'TASK', title: 't', content: 'c' } }, call)).memoryWorkingWrite;
+    expect(mbId).toMatchObject({ __typename: 'ValidationFailed', field: 'recordId', limit: IDENTIFIER_LIMIT });
     // Right-to-left text is ordinary content.
     const arabic = `مرحبا \u202B embedded \u202C ${transport}`;
     const saved = ok((await agent.brainSave({ input: { title: arabic, content: arabic } }, call)).brainSave, 'BrainSaveSuccess');

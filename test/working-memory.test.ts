@@ -57,7 +57,7 @@ describe('memoryWorkingWrite', () => {
       revision: 1,
       sourceRefs: ['doc:1', 'doc:2'],
       supersededById: null,
-      writtenBy: 'AGENT:wm-agent',
+      writtenBy: { kind: 'AGENT', principalId: 'wm-agent' },
     });
     expect(r.createdAt).toBe(now.toISOString());
     expect(r.updatedAt).toBe(now.toISOString());
@@ -92,7 +92,7 @@ describe('memoryWorkingWrite', () => {
     const operator = await server.client({ scope: 'proj-a' });
     expect((await requestError(operator.memoryWorkingWrite({ input: base() }))).code).toBe('FORBIDDEN');
     const written = record(await write(operator, base({ agentId: 'wm-other', title: 'by operator' })));
-    expect(written).toMatchObject({ agentId: 'wm-other', writtenBy: 'OPERATOR:test-operator' });
+    expect(written).toMatchObject({ agentId: 'wm-other', writtenBy: { kind: 'OPERATOR', principalId: 'test-operator' } });
   });
 
   it('enforces every limit at the boundary and one past it, changing nothing on rejection', async () => {
@@ -176,10 +176,10 @@ describe('memoryWorkingWrite', () => {
     const operator = await server.client({ scope: 'own' });
     const r = record(await write(operator, base({ agentId: 'wm-owned', title: 'operator note' })));
     expect(r.operatorOwned).toBe(true);
-    expect(failure(await write(client, base({ id: r.id, expectedRevision: 1, title: 'agent edit' })))).toMatchObject({ __typename: 'Forbidden', code: 'OPERATOR_OWNED' });
-    expect((await client.resolveWorkingRecord({ input: { id: r.id, expectedRevision: 1 } })).resolveWorkingRecord).toMatchObject({ code: 'OPERATOR_OWNED' });
-    expect((await client.workingRecord({ id: r.id })).workingRecord).toMatchObject({ title: 'operator note', revision: 1, state: 'ACTIVE' });
-    const edited = record(await write(operator, base({ agentId: 'wm-owned', id: r.id, expectedRevision: 1, title: 'operator edit' })));
+    expect(failure(await write(client, base({ recordId: r.recordId, expectedRevision: 1, title: 'agent edit' })))).toMatchObject({ __typename: 'Forbidden', code: 'OPERATOR_OWNED' });
+    expect((await client.resolveWorkingRecord({ input: { recordId: r.recordId, expectedRevision: 1 } })).resolveWorkingRecord).toMatchObject({ code: 'OPERATOR_OWNED' });
+    expect((await client.workingRecord({ recordId: r.recordId })).workingRecord).toMatchObject({ title: 'operator note', revision: 1, state: 'ACTIVE' });
+    const edited = record(await write(operator, base({ agentId: 'wm-owned', recordId: r.recordId, expectedRevision: 1, title: 'operator edit' })));
     expect(edited).toMatchObject({ revision: 2, operatorOwned: true });
     const own = record(await write(client, base({ title: 'agent note' })));
     expect(own.operatorOwned).toBe(false);
@@ -212,15 +212,15 @@ describe('expiry, pinning and rewrites', () => {
     const plain = record(await write(client, base({ title: 'short lived zeta', ttlDays: 1 })));
     const pinned = record(await write(client, base({ title: 'pinned zeta', ttlDays: 1, pinned: true })));
     server.clock.set(new Date(start.getTime() + DAY_MS - 1));
-    expect((await client.memoryWorkingSearch({ query: 'zeta' })).memoryWorkingSearch.map((r) => r.id).sort()).toEqual([plain.id, pinned.id].sort());
+    expect((await client.memoryWorkingSearch({ query: 'zeta' })).memoryWorkingSearch.map((r) => r.recordId).sort()).toEqual([plain.recordId, pinned.recordId].sort());
     server.clock.set(new Date(start.getTime() + DAY_MS));
-    expect((await client.memoryWorkingSearch({ query: 'zeta' })).memoryWorkingSearch.map((r) => r.id)).toEqual([pinned.id]);
-    expect((await client.workingRecords({})).workingRecords.edges.map((e) => e.node.id)).toEqual([pinned.id]);
-    expect((await client.workingRecord({ id: plain.id })).workingRecord).toBeNull();
-    expect((await client.workingRecord({ id: pinned.id })).workingRecord?.id).toBe(pinned.id);
+    expect((await client.memoryWorkingSearch({ query: 'zeta' })).memoryWorkingSearch.map((r) => r.recordId)).toEqual([pinned.recordId]);
+    expect((await client.workingRecords({})).workingRecords.edges.map((e) => e.node.recordId)).toEqual([pinned.recordId]);
+    expect((await client.workingRecord({ recordId: plain.recordId })).workingRecord).toBeNull();
+    expect((await client.workingRecord({ recordId: pinned.recordId })).workingRecord?.recordId).toBe(pinned.recordId);
     // An expired record cannot be rewritten or resolved: it is gone for every read.
-    expect(failure(await write(client, base({ id: plain.id, expectedRevision: 1, title: 'revive' })))).toMatchObject({ __typename: 'NotFound' });
-    expect((await client.resolveWorkingRecord({ input: { id: plain.id, expectedRevision: 1 } })).resolveWorkingRecord.__typename).toBe('NotFound');
+    expect(failure(await write(client, base({ recordId: plain.recordId, expectedRevision: 1, title: 'revive' })))).toMatchObject({ __typename: 'NotFound' });
+    expect((await client.resolveWorkingRecord({ input: { recordId: plain.recordId, expectedRevision: 1 } })).resolveWorkingRecord.__typename).toBe('NotFound');
     server.clock.set(start);
   });
 
@@ -229,18 +229,18 @@ describe('expiry, pinning and rewrites', () => {
     const start = server.clock.now();
     const original = record(await write(client, base({ title: 'stable', content: 'same', ttlDays: 10, sourceRefs: ['a'] })));
     server.clock.advance(5 * DAY_MS);
-    const same = record(await write(client, base({ id: original.id, expectedRevision: 1, title: 'stable', content: 'same', ttlDays: 10, sourceRefs: ['a'] })));
+    const same = record(await write(client, base({ recordId: original.recordId, expectedRevision: 1, title: 'stable', content: 'same', ttlDays: 10, sourceRefs: ['a'] })));
     expect(same).toMatchObject({ revision: 1, expiresAt: original.expiresAt, updatedAt: original.updatedAt });
     // Optional fields left out keep their values, so this is unchanged as well.
-    const sameAgain = record(await write(client, base({ id: original.id, expectedRevision: 1, title: 'stable', content: 'same' })));
+    const sameAgain = record(await write(client, base({ recordId: original.recordId, expectedRevision: 1, title: 'stable', content: 'same' })));
     expect(sameAgain).toMatchObject({ revision: 1, expiresAt: original.expiresAt, sourceRefs: ['a'] });
-    const changed = record(await write(client, base({ id: original.id, expectedRevision: 1, title: 'stable', content: 'different' })));
+    const changed = record(await write(client, base({ recordId: original.recordId, expectedRevision: 1, title: 'stable', content: 'different' })));
     expect(changed.revision).toBe(2);
     expect(changed.expiresAt).toBe(new Date(start.getTime() + 15 * DAY_MS).toISOString());
     expect(changed.updatedAt).toBe(server.clock.now().toISOString());
     expect(changed.createdAt).toBe(original.createdAt);
     // A new TTL is a change, computed from now.
-    const retimed = record(await write(client, base({ id: original.id, expectedRevision: 2, title: 'stable', content: 'different', ttlDays: 2 })));
+    const retimed = record(await write(client, base({ recordId: original.recordId, expectedRevision: 2, title: 'stable', content: 'different', ttlDays: 2 })));
     expect(retimed).toMatchObject({ revision: 3, ttlDays: 2, expiresAt: new Date(server.clock.now().getTime() + 2 * DAY_MS).toISOString() });
     server.clock.set(start);
   });
@@ -248,36 +248,36 @@ describe('expiry, pinning and rewrites', () => {
   it('revision-checks rewrites: a stale revision is a RevisionConflict that changes nothing', async () => {
     const client = await server.agentClient('wm-conflict', { scope: 'rc' });
     const r = record(await write(client, base({ content: 'v1' })));
-    record(await write(client, base({ id: r.id, expectedRevision: 1, content: 'v2' })));
-    const conflict = failure(await write(client, base({ id: r.id, expectedRevision: 1, content: 'v3' })));
+    record(await write(client, base({ recordId: r.recordId, expectedRevision: 1, content: 'v2' })));
+    const conflict = failure(await write(client, base({ recordId: r.recordId, expectedRevision: 1, content: 'v3' })));
     expect(conflict).toMatchObject({ __typename: 'RevisionConflict', expectedRevision: 1, currentRevision: 2, currentContent: 'v2' });
-    expect((await client.workingRecord({ id: r.id })).workingRecord).toMatchObject({ content: 'v2', revision: 2 });
-    expect(failure(await write(client, base({ id: r.id, content: 'v3' })))).toMatchObject({ __typename: 'ValidationFailed', field: 'expectedRevision' });
-    expect(failure(await write(client, base({ id: 'nope', expectedRevision: 1 })))).toMatchObject({ __typename: 'NotFound' });
+    expect((await client.workingRecord({ recordId: r.recordId })).workingRecord).toMatchObject({ content: 'v2', revision: 2 });
+    expect(failure(await write(client, base({ recordId: r.recordId, content: 'v3' })))).toMatchObject({ __typename: 'ValidationFailed', field: 'expectedRevision' });
+    expect(failure(await write(client, base({ recordId: 'nope', expectedRevision: 1 })))).toMatchObject({ __typename: 'NotFound' });
     // Another scope of the same agent does not see the record.
     const elsewhere = await server.client({ agentId: 'wm-conflict', scope: 'other-scope' });
-    expect(failure(await write(elsewhere, base({ id: r.id, expectedRevision: 2, content: 'v3' })))).toMatchObject({ __typename: 'NotFound' });
+    expect(failure(await write(elsewhere, base({ recordId: r.recordId, expectedRevision: 2, content: 'v3' })))).toMatchObject({ __typename: 'NotFound' });
   });
 
   it('changes state only through explicit, revision-checked mutations, with a supersede link', async () => {
     const client = await server.agentClient('wm-state', { scope: 'st' });
     const a = record(await write(client, base({ title: 'old decision', kind: 'DECISION' })));
     const b = record(await write(client, base({ title: 'new decision', kind: 'DECISION' })));
-    const resolved = (await client.resolveWorkingRecord({ input: { id: a.id, expectedRevision: 1 } })).resolveWorkingRecord;
+    const resolved = (await client.resolveWorkingRecord({ input: { recordId: a.recordId, expectedRevision: 1 } })).resolveWorkingRecord;
     expect(resolved).toMatchObject({ __typename: 'ResolveWorkingRecordSuccess', record: { state: 'RESOLVED', revision: 2, expiresAt: a.expiresAt } });
-    const selfLink = (await client.supersedeWorkingRecord({ input: { id: a.id, expectedRevision: 2, supersededById: a.id } })).supersedeWorkingRecord;
+    const selfLink = (await client.supersedeWorkingRecord({ input: { recordId: a.recordId, expectedRevision: 2, supersededById: a.recordId } })).supersedeWorkingRecord;
     expect(selfLink).toMatchObject({ __typename: 'ValidationFailed', field: 'supersededById' });
-    const missing = (await client.supersedeWorkingRecord({ input: { id: a.id, expectedRevision: 2, supersededById: 'missing' } })).supersedeWorkingRecord;
+    const missing = (await client.supersedeWorkingRecord({ input: { recordId: a.recordId, expectedRevision: 2, supersededById: 'missing' } })).supersedeWorkingRecord;
     expect(missing).toMatchObject({ __typename: 'ValidationFailed', field: 'supersededById' });
-    const superseded = (await client.supersedeWorkingRecord({ input: { id: a.id, expectedRevision: 2, supersededById: b.id } })).supersedeWorkingRecord;
-    expect(superseded).toMatchObject({ record: { state: 'SUPERSEDED', supersededById: b.id, revision: 3 } });
-    const stale = (await client.reactivateWorkingRecord({ input: { id: a.id, expectedRevision: 2 } })).reactivateWorkingRecord;
+    const superseded = (await client.supersedeWorkingRecord({ input: { recordId: a.recordId, expectedRevision: 2, supersededById: b.recordId } })).supersedeWorkingRecord;
+    expect(superseded).toMatchObject({ record: { state: 'SUPERSEDED', supersededById: b.recordId, revision: 3 } });
+    const stale = (await client.reactivateWorkingRecord({ input: { recordId: a.recordId, expectedRevision: 2 } })).reactivateWorkingRecord;
     expect(stale).toMatchObject({ __typename: 'RevisionConflict', currentRevision: 3 });
-    const active = (await client.reactivateWorkingRecord({ input: { id: a.id, expectedRevision: 3 } })).reactivateWorkingRecord;
+    const active = (await client.reactivateWorkingRecord({ input: { recordId: a.recordId, expectedRevision: 3 } })).reactivateWorkingRecord;
     expect(active).toMatchObject({ record: { state: 'ACTIVE', supersededById: null, revision: 4 } });
     // Through the write verb, SUPERSEDED needs its link.
     expect(failure(await write(client, base({ state: 'SUPERSEDED' })))).toMatchObject({ __typename: 'ValidationFailed', field: 'supersededById' });
-    expect(failure(await write(client, base({ supersededById: b.id })))).toMatchObject({ __typename: 'ValidationFailed', field: 'supersededById' });
+    expect(failure(await write(client, base({ supersededById: b.recordId })))).toMatchObject({ __typename: 'ValidationFailed', field: 'supersededById' });
   });
 });
 
@@ -326,9 +326,9 @@ describe('bounded search and lists', () => {
     expect(second.edges.map((e) => e.node.title)).toEqual(['item 4', 'item 3', 'item 2', 'item 1', 'item 0']);
     expect(second.pageInfo.hasNextPage).toBe(false);
     expect((await requestError(client.workingRecords({ first: 101 }))).code).toBe('BAD_REQUEST');
-    expect((await requestError(client.workingRecords({ first: 10, after: first.pageInfo.endCursor, kind: 'BLOCKER' }))).code).toBe('CURSOR_MISMATCH');
+    expect((await requestError(client.workingRecords({ first: 10, after: first.pageInfo.endCursor, kinds: ['BLOCKER'] }))).code).toBe('CURSOR_MISMATCH');
     expect((await requestError(client.workingRecords({ first: 10, after: 'garbage' }))).code).toBe('BAD_CURSOR');
-    expect((await client.workingRecords({ first: 100, kind: 'BLOCKER' })).workingRecords.edges).toHaveLength(5);
+    expect((await client.workingRecords({ first: 100, kinds: ['BLOCKER'] })).workingRecords.edges).toHaveLength(5);
   });
 });
 
@@ -336,15 +336,15 @@ describe('events', () => {
   it('publishes working-record changes in agentEvents with their sequence', async () => {
     const client = await server.agentClient('wm-events', { scope: 'ev' });
     const r = record(await write(client, base({ title: 'evented' })));
-    record(await write(client, base({ id: r.id, expectedRevision: 1, title: 'evented', content: 'changed' })));
-    record(await write(client, base({ id: r.id, expectedRevision: 2, title: 'evented', content: 'changed' }))); // unchanged: no event
-    await client.resolveWorkingRecord({ input: { id: r.id, expectedRevision: 2 } });
+    record(await write(client, base({ recordId: r.recordId, expectedRevision: 1, title: 'evented', content: 'changed' })));
+    record(await write(client, base({ recordId: r.recordId, expectedRevision: 2, title: 'evented', content: 'changed' }))); // unchanged: no event
+    await client.resolveWorkingRecord({ input: { recordId: r.recordId, expectedRevision: 2 } });
     const events = (await take(client.agentEvents({ agentId: 'wm-events', after: 0 }), 4)).map((e) => e.agentEvents);
     const working = events.filter((e) => e.stream === 'WORKING');
     expect(working.map((e) => [e.type, e.subjectId, e.project, (e.payload as { revision: number }).revision])).toEqual([
-      ['WORKING_CREATED', r.id, 'ev', 1],
-      ['WORKING_UPDATED', r.id, 'ev', 2],
-      ['WORKING_RESOLVED', r.id, 'ev', 3],
+      ['WORKING_CREATED', r.recordId, 'ev', 1],
+      ['WORKING_UPDATED', r.recordId, 'ev', 2],
+      ['WORKING_RESOLVED', r.recordId, 'ev', 3],
     ]);
     const sequences = events.map((e) => e.sequence);
     expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
@@ -357,11 +357,11 @@ describe.skipIf(!onRealServer)(`races on real connections (${NEEDS_REAL_SERVER})
     await server.agentClient('wm-race');
     const clients = await Promise.all(Array.from({ length: 6 }, () => server.client({ agentId: 'wm-race', scope: 'race' })));
     const r = record(await write(clients[0], base({ content: 'v1' })));
-    const results = await Promise.all(clients.map((c, i) => write(c, base({ id: r.id, expectedRevision: 1, content: `writer ${i}` }))));
+    const results = await Promise.all(clients.map((c, i) => write(c, base({ recordId: r.recordId, expectedRevision: 1, content: `writer ${i}` }))));
     const winners = results.filter((x) => x.__typename === 'MemoryWorkingWriteSuccess');
     expect(winners).toHaveLength(1);
     expect(results.filter((x) => x.__typename === 'RevisionConflict')).toHaveLength(5);
-    const stored = (await clients[0].workingRecord({ id: r.id })).workingRecord!;
+    const stored = (await clients[0].workingRecord({ recordId: r.recordId })).workingRecord!;
     expect(stored).toMatchObject({ revision: 2, content: record(winners[0]).content });
   });
 });

@@ -64,11 +64,11 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       figures.push({ name: `${label}: p50`, value: round1(p50), unit: 'ms' }, { name: `${label}: p95`, value: round1(p95), unit: 'ms', ...(target ? { target } : {}) });
     };
     const needle = (i: number) => needles[i + 1];
-    await timed('brainSearch lexical, selective term, limit 10', 'p95 ≤ 20 ms', (i) => client.brainSearch({ agentId: AGENT, query: needle(i), limit: 10 }));
+    await timed('brainSearch lexical, selective term, limit 10', 'p95 ≤ 20 ms', (i) => client.brainSearch({ agentId: AGENT, query: needle(i), first: 10 }));
     await timed('brainSearch lexical, two selective terms, limit 10', 'p95 ≤ 20 ms', (i) =>
-      client.brainSearch({ agentId: AGENT, query: `${needle(i)} ${needles[(i + 2) % needles.length]}`, limit: 10 }),
+      client.brainSearch({ agentId: AGENT, query: `${needle(i)} ${needles[(i + 2) % needles.length]}`, first: 10 }),
     );
-    await timed('brainSearch lexical, common term (20%), limit 10', 'bounded', () => client.brainSearch({ agentId: AGENT, query: 'kestrel', limit: 10 }));
+    await timed('brainSearch lexical, common term (20%), limit 10', 'bounded', () => client.brainSearch({ agentId: AGENT, query: 'kestrel', first: 10 }));
     await timed('brainMemories substring, selective term, first 20', 'p95 ≤ 20 ms', (i) => client.brainMemories({ agentId: AGENT, query: needle(i), first: 20 }));
     await timed('brainMemories substring, common term (20%), first 20', 'bounded', () => client.brainMemories({ agentId: AGENT, query: 'KESTREL', first: 20 }));
     await timed('brainMemories no filter, first 100', undefined, () => client.brainMemories({ agentId: AGENT, first: 100 }));

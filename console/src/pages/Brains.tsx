@@ -120,12 +120,12 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
   async function deleteSelected() {
     setConfirming(false);
     setBusy(true);
-    const items = [...selected].map(([id, expectedRevision]) => ({ id, expectedRevision }));
+    const items = [...selected].map(([id, expectedRevision]) => ({ memoryId: id, expectedRevision }));
     const titles = new Map(memories.map((m) => [m.id, m.title]));
     try {
       const data = await api.request(ConsoleDeleteBrainMemoriesDocument, { agentId, items });
-      const result = data.deleteBrainMemories;
-      if (result.__typename !== 'DeleteBrainMemoriesSuccess') throw new Error(`${result.code}: ${result.message}`);
+      const result = data.brainRemoveMany;
+      if (result.__typename !== 'BrainRemoveManySuccess') throw new Error(`${result.code}: ${result.message}`);
       const rows = result.results.map((r) => ({ id: r.id, title: titles.get(r.id) ?? r.id, status: r.status, message: r.message, currentRevision: r.currentRevision ?? null }));
       setResults(rows);
       const done = new Set(rows.filter((r) => r.status === 'DELETED' || r.status === 'NOT_FOUND').map((r) => r.id));
@@ -180,7 +180,7 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
         announce(`Saved “${r.memory.title}” (revision ${r.memory.revision}, operator-owned).`);
       } else {
         const data = await api.request(ConsoleBrainUpdateDocument, {
-          input: { agentId, id: editor.memory.id, expectedRevision: editor.expectedRevision, title: draft.title, content: draft.content, sourceRefs: sourcesOf(draft.sources) },
+          input: { agentId, memoryId: editor.memory.id, expectedRevision: editor.expectedRevision, title: draft.title, content: draft.content, sourceRefs: sourcesOf(draft.sources) },
         });
         const r = data.brainUpdate;
         if (r.__typename === 'RevisionConflict') {
@@ -203,7 +203,7 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
     if (editor?.mode !== 'edit') return;
     setBusy(true);
     try {
-      const data = await api.request(ConsoleBrainRemoveDocument, { input: { agentId, id: editor.memory.id, expectedRevision: editor.expectedRevision } });
+      const data = await api.request(ConsoleBrainRemoveDocument, { input: { agentId, memoryId: editor.memory.id, expectedRevision: editor.expectedRevision } });
       const r = data.brainRemove;
       if (r.__typename === 'RevisionConflict') {
         setEditor({ ...editor, conflict: { currentRevision: r.currentRevision, action: 'delete' }, newer: null });

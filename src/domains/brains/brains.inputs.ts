@@ -64,3 +64,22 @@ export const brainUpdateInput = {
 } as const satisfies InputFields;
 
 export const brainRemoveInput = { id: idField, agentId: agentIdField, expectedRevision: expectedRevisionField } as const satisfies InputFields;
+
+/**
+ * The GraphQL forms of the same verbs. The MCP tools keep the seed's argument names (`id`,
+ * `limit`) that runtimes already call; in the schema the short id is `memoryId` (the field `id`
+ * is the global node id) and page size is `first`, as on every other field. Same limits, same
+ * descriptions: only the names differ.
+ */
+const memoryIdField = { ...idField, type: 'string' } as const;
+const { id: _readId, ...readRest } = brainReadArgs;
+const { id: _updateId, ...updateRest } = brainUpdateInput;
+const { id: _removeId, ...removeRest } = brainRemoveInput;
+const { limit: searchLimitField, ...searchRest } = brainSearchArgs;
+export const brainReadGraphqlArgs = { memoryId: memoryIdField, ...readRest } as const satisfies InputFields;
+export const brainUpdateGraphqlInput = { memoryId: memoryIdField, ...updateRest } as const satisfies InputFields;
+export const brainRemoveGraphqlInput = { memoryId: memoryIdField, ...removeRest } as const satisfies InputFields;
+export const brainSearchGraphqlArgs = { ...searchRest, first: searchLimitField } as const satisfies InputFields;
+/** Agent.brainSearch: the agent is the parent. */
+const { agentId: _searchAgent, ...agentSearchRest } = brainSearchGraphqlArgs;
+export const agentBrainSearchArgs = agentSearchRest satisfies InputFields;

@@ -2,7 +2,7 @@
  * The operator list of an agent's memories: live memories newest first, optionally filtered by a
  * case-insensitive substring over title or content.
  */
-import { and, desc, eq, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { RequestError } from '../../lib/errors.js';
 import { charLength, escapeLike } from '../../lib/text.js';
@@ -61,6 +61,36 @@ export class BrainListing {
       .where(and(...conditions, or(sql`${brainMemories.title} ILIKE ${pattern}`, sql`${brainMemories.content} ILIKE ${pattern}`)))
       .orderBy(...newestFirst)
       .limit(input.limit);
+  }
+
+  /**
+   * The same list for several agents in one statement (Agent.brainMemories over a page of
+   * agents): a window per agent numbers its memories newest first and keeps `limit` rows of each
+   * (callers pass +1). Without the single-agent probe: a substring filter scans each agent's matches.
+   */
+  async pages(
+    viewer: Viewer | null,
+    agentIds: readonly string[],
+    input: { query: string | null; limit: number; after: { createdAt: Date; id: string } | null },
+  ): Promise<BrainMemoryRow[][]> {
+    for (const agentId of agentIds) assertAgentAccess(viewer, agentId);
+    if (agentIds.length === 0) return [];
+    const m = brainMemories;
+    const conditions: (SQL | undefined)[] = [inArray(m.agentId, [...agentIds]), sql`${m.deletedAt} IS NULL`];
+    if (input.after) conditions.push(or(lt(m.createdAt, input.after.createdAt), and(eq(m.createdAt, input.after.createdAt), lt(m.id, input.after.id))));
+    if (input.query) {
+      const pattern = `%${escapeLike(input.query)}%`;
+      conditions.push(or(sql`${m.title} ILIKE ${pattern}`, sql`${m.content} ILIKE ${pattern}`));
+    }
+    const ranked = this.db
+      .select({ ...getTableColumns(m), position: sql<number>`row_number() OVER (PARTITION BY ${m.agentId} ORDER BY ${m.createdAt} DESC, ${m.id} DESC)`.as('position') })
+      .from(m)
+      .where(and(...conditions))
+      .as('ranked');
+    const rows = await this.db.select().from(ranked).where(lte(ranked.position, input.limit)).orderBy(asc(ranked.position));
+    const byAgent = new Map<string, BrainMemoryRow[]>(agentIds.map((id) => [id, []]));
+    for (const { position: _position, ...memory } of rows) byAgent.get(memory.agentId)?.push(memory as BrainMemoryRow);
+    return agentIds.map((id) => byAgent.get(id)!);
   }
 }
 

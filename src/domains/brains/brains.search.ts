@@ -3,11 +3,11 @@
  * in when embeddings are configured and pgvector is present. Provider trouble degrades to
  * lexical with a fallback marker, never to an error.
  */
-import { and, asc, desc, eq, gt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Capabilities, Db } from '../../db/database.js';
 import { RequestError } from '../../lib/errors.js';
 import { charLength, escapeLike } from '../../lib/text.js';
-import { resolveActingAgent, type Viewer } from '../../auth/viewer.js';
+import { assertAgentAccess, resolveActingAgent, type Viewer } from '../../auth/viewer.js';
 import { brainEmbeddings, brainMemories } from './brains.sql.js';
 import type { BrainMemoryRow } from './brains.memories.js';
 import { EmbeddingUnavailable, vectorLiteral, zeroVectorFault, type EmbeddingsClient } from './embeddings.js';
@@ -60,17 +60,60 @@ export class BrainSearch {
     const limit = searchLimit(input.limit);
     const query = input.query.trim();
     const terms = searchTerms(query);
-    const lexical = await this.lexicalCandidates(agentId, query, terms, this.embeddings ? Math.min(limit * 3, 150) : limit);
-    const base = { agentId, query };
-    if (!this.embeddings) {
-      return { ...base, retrieval: { mode: 'LEXICAL', fallback: null, reason: null }, hits: lexical.slice(0, limit) };
+    const lexical = await this.lexicalCandidates(agentId, query, terms, this.candidates(limit));
+    return this.rank([agentId], query, limit, new Map([[agentId, lexical]]), (vector) =>
+      this.vectorCandidates([agentId], vector, Math.min(limit * 3, 150)),
+    ).then(([result]) => result);
+  }
+
+  /**
+   * The same search for several agents (Agent.brainSearch over a page of agents): one lexical
+   * statement and at most one embedding call and one vector statement, whatever the number of
+   * agents. The lexical stage scores every match of each agent (a window per agent) instead of
+   * the single-agent probe, so it ranks exactly as `search` does.
+   */
+  async searchMany(viewer: Viewer | null, agentIds: readonly string[], input: { query: string; limit?: number | null }): Promise<BrainSearchResult[]> {
+    for (const agentId of agentIds) assertAgentAccess(viewer, agentId);
+    const limit = searchLimit(input.limit);
+    const query = input.query.trim();
+    const terms = searchTerms(query);
+    const candidates = this.candidates(limit);
+    const lexical = lexicalSql(query, terms);
+    const ranked = this.db
+      .select({
+        ...getTableColumns(brainMemories),
+        score: lexical.score.as('score'),
+        rank: sql<number>`row_number() OVER (PARTITION BY ${brainMemories.agentId} ORDER BY ${lexical.score} DESC, ${brainMemories.updatedAt} DESC, ${brainMemories.id} ASC)`.as('rank'),
+      })
+      .from(brainMemories)
+      .where(and(inArray(brainMemories.agentId, [...agentIds]), sql`${brainMemories.deletedAt} IS NULL`, lexical.matchesAny))
+      .as('ranked');
+    const rows = agentIds.length === 0 ? [] : await this.db.select().from(ranked).where(lte(ranked.rank, candidates)).orderBy(asc(ranked.rank));
+    const byAgent = new Map<string, BrainSearchHit[]>(agentIds.map((id) => [id, []]));
+    for (const row of rows) {
+      const { score, rank: _rank, ...memory } = row;
+      byAgent.get(memory.agentId)?.push(lexicalHit(memory as BrainMemoryRow, Number(score), terms));
     }
+    return this.rank(agentIds, query, limit, byAgent, (vector) => this.vectorCandidates(agentIds, vector, Math.min(limit * 3, 150)));
+  }
+
+  private candidates(limit: number) {
+    return this.embeddings ? Math.min(limit * 3, 150) : limit;
+  }
+
+  /** Lexical hits as they are, or merged with cosine ranking (one embedding of the query for every agent). */
+  private async rank(
+    agentIds: readonly string[],
+    query: string,
+    limit: number,
+    lexicalByAgent: Map<string, BrainSearchHit[]>,
+    semanticOf: (vector: number[]) => Promise<{ memory: BrainMemoryRow; similarity: number }[]>,
+  ): Promise<BrainSearchResult[]> {
+    const lexicalOnly = (retrieval: BrainSearchResult['retrieval']) =>
+      agentIds.map((agentId) => ({ agentId, query, retrieval, hits: (lexicalByAgent.get(agentId) ?? []).slice(0, limit) }));
+    if (!this.embeddings) return lexicalOnly({ mode: 'LEXICAL', fallback: null, reason: null });
     if (!this.capabilities.vector) {
-      return {
-        ...base,
-        retrieval: { mode: 'LEXICAL', fallback: 'VECTOR_UNAVAILABLE', reason: this.capabilities.vectorReason ?? 'the vector extension is not available' },
-        hits: lexical.slice(0, limit),
-      };
+      return lexicalOnly({ mode: 'LEXICAL', fallback: 'VECTOR_UNAVAILABLE', reason: this.capabilities.vectorReason ?? 'the vector extension is not available' });
     }
     let queryVector: number[];
     try {
@@ -80,27 +123,31 @@ export class BrainSearch {
       if (fault) throw new EmbeddingUnavailable(fault);
     } catch (error) {
       if (!(error instanceof EmbeddingUnavailable)) throw error;
-      return { ...base, retrieval: { mode: 'LEXICAL', fallback: 'EMBEDDING_UNAVAILABLE', reason: error.message }, hits: lexical.slice(0, limit) };
+      return lexicalOnly({ mode: 'LEXICAL', fallback: 'EMBEDDING_UNAVAILABLE', reason: error.message });
     }
-    const semantic = await this.vectorCandidates(agentId, queryVector, Math.min(limit * 3, 150));
-    const maxLexical = Math.max(1, ...lexical.map((h) => h.lexicalScore));
-    const merged = new Map<string, BrainSearchHit>();
-    for (const hit of lexical) merged.set(hit.memory.id, { ...hit });
-    for (const { memory, similarity } of semantic) {
-      // Cosine similarity of zero or less means unrelated: such a memory did not match by meaning.
-      // (NaN, which a zero-norm vector gives, is excluded by the query; this guard keeps it so.)
-      if (!(similarity > 0)) continue;
-      const existing = merged.get(memory.id);
-      if (existing) {
-        existing.similarity = similarity;
-        existing.matchedBy = ['LEXICAL', 'EMBEDDING'];
-      } else {
-        merged.set(memory.id, { memory, matchedBy: ['EMBEDDING'], matchedTerms: [], lexicalScore: 0, similarity, score: 0 });
+    const semantic = await semanticOf(queryVector);
+    return agentIds.map((agentId) => {
+      const lexical = lexicalByAgent.get(agentId) ?? [];
+      const maxLexical = Math.max(1, ...lexical.map((h) => h.lexicalScore));
+      const merged = new Map<string, BrainSearchHit>();
+      for (const hit of lexical) merged.set(hit.memory.id, { ...hit });
+      for (const { memory, similarity } of semantic) {
+        if (memory.agentId !== agentId) continue;
+        // Cosine similarity of zero or less means unrelated: such a memory did not match by meaning.
+        // (NaN, which a zero-norm vector gives, is excluded by the query; this guard keeps it so.)
+        if (!(similarity > 0)) continue;
+        const existing = merged.get(memory.id);
+        if (existing) {
+          existing.similarity = similarity;
+          existing.matchedBy = ['LEXICAL', 'EMBEDDING'];
+        } else {
+          merged.set(memory.id, { memory, matchedBy: ['EMBEDDING'], matchedTerms: [], lexicalScore: 0, similarity, score: 0 });
+        }
       }
-    }
-    const hits = [...merged.values()].map((hit) => ({ ...hit, score: (hit.similarity ?? 0) + (LEXICAL_WEIGHT * hit.lexicalScore) / maxLexical }));
-    hits.sort((a, b) => b.score - a.score || b.memory.updatedAt.getTime() - a.memory.updatedAt.getTime() || (a.memory.id < b.memory.id ? -1 : 1));
-    return { ...base, retrieval: { mode: 'HYBRID', fallback: null, reason: null }, hits: hits.slice(0, limit) };
+      const hits = [...merged.values()].map((hit) => ({ ...hit, score: (hit.similarity ?? 0) + (LEXICAL_WEIGHT * hit.lexicalScore) / maxLexical }));
+      hits.sort((a, b) => b.score - a.score || b.memory.updatedAt.getTime() - a.memory.updatedAt.getTime() || (a.memory.id < b.memory.id ? -1 : 1));
+      return { agentId, query, retrieval: { mode: 'HYBRID' as const, fallback: null, reason: null }, hits: hits.slice(0, limit) };
+    });
   }
 
   /**
@@ -166,16 +213,20 @@ export class BrainSearch {
    * revision. A stored vector of zero norm (indexed before zero vectors were refused) has a NaN
    * distance to everything, and PostgreSQL sorts NaN above every number: it is no match at all.
    */
-  private async vectorCandidates(agentId: string, vector: number[], limit: number) {
+  private async vectorCandidates(agentIds: readonly string[], vector: number[], limit: number) {
     const literal = vectorLiteral(vector);
     const distance = sql`(${brainEmbeddings.embedding}::vector <=> ${literal}::vector)`;
-    const rows = await this.db
-      .select({ memory: brainMemories, distance: sql<number>`${distance}`.mapWith(Number) })
+    const ranked = this.db
+      .select({
+        ...getTableColumns(brainMemories),
+        distance: sql<number>`${distance}`.as('distance'),
+        rank: sql<number>`row_number() OVER (PARTITION BY ${brainMemories.agentId} ORDER BY ${distance}, ${brainMemories.id} ASC)`.as('rank'),
+      })
       .from(brainEmbeddings)
       .innerJoin(brainMemories, and(eq(brainMemories.agentId, brainEmbeddings.agentId), eq(brainMemories.id, brainEmbeddings.memoryId)))
       .where(
         and(
-          eq(brainEmbeddings.agentId, agentId),
+          inArray(brainEmbeddings.agentId, [...agentIds]),
           eq(brainEmbeddings.status, 'indexed'),
           eq(brainEmbeddings.model, this.embeddings!.config.model),
           eq(brainEmbeddings.dimensions, vector.length),
@@ -184,16 +235,16 @@ export class BrainSearch {
           sql`${distance} <> 'NaN'::float8`,
         ),
       )
-      .orderBy(distance, asc(brainMemories.id))
-      .limit(limit);
-    return rows.map((r) => ({ memory: r.memory, similarity: 1 - r.distance }));
+      .as('ranked');
+    const rows = await this.db.select().from(ranked).where(lte(ranked.rank, limit)).orderBy(asc(ranked.rank));
+    return rows.map(({ distance: d, rank: _rank, ...memory }) => ({ memory: memory as BrainMemoryRow, similarity: 1 - Number(d) }));
   }
 }
 
 function searchLimit(limit: number | null | undefined): number {
   if (limit == null) return SEARCH_LIMIT_DEFAULT;
   if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_LIMIT_MAX) {
-    throw new RequestError('BAD_REQUEST', `limit must be between 1 and ${SEARCH_LIMIT_MAX} (got ${limit})`);
+    throw new RequestError('BAD_REQUEST', `the page size (first; limit over MCP) must be between 1 and ${SEARCH_LIMIT_MAX} (got ${limit})`);
   }
   return limit;
 }

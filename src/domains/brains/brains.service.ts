@@ -77,8 +77,18 @@ export class BrainsService {
     return this.listing.list(viewer, input);
   }
 
+  /** One page of each agent's list in one statement (Agent.brainMemories). */
+  listPages(viewer: Viewer | null, agentIds: readonly string[], input: { query: string | null; limit: number; after: { createdAt: Date; id: string } | null }) {
+    return this.listing.pages(viewer, agentIds, input);
+  }
+
   search(viewer: Viewer | null, input: { agentId?: string | null; query: string; limit?: number | null }) {
     return this.searcher.search(viewer, input);
+  }
+
+  /** The same search for several agents, statements constant in their number (Agent.brainSearch). */
+  searchMany(viewer: Viewer | null, agentIds: readonly string[], input: { query: string; limit?: number | null }) {
+    return this.searcher.searchMany(viewer, agentIds, input);
   }
 
   // ---------------------------------------------------------------- embeddings

@@ -1,17 +1,24 @@
 import { builder } from '../../schema/builder.js';
-import { WRITE_ERRORS } from '../../schema/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { ActorRef } from '../../schema/actor.js';
+import { agentScopedKey, parseAgentScopedKey } from '../../schema/node-keys.js';
+import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
 import { SourceOriginalRef } from '../conversations/conversations.graphql.js';
 import { parseOriginalReference } from '../conversations/conversations.service.js';
 import { HANDOFF_EVIDENCE, HANDOFF_ORIGINS, type HandoffEvidence, type HandoffOrigin, type HandoffSourceRef } from './handoffs.sql.js';
 import type { AutomaticHandoffOutcome, HandoffRow } from './handoffs.service.js';
-import { handoffReadArgs, handoffSourceRefInput, handoffWriteInput } from './handoffs.inputs.js';
+import { agentHandoffsArgs, handoffReadArgs, handoffSourceRefInput, handoffWriteInput } from './handoffs.inputs.js';
 import { argsFrom, inputFieldsFrom } from '../../schema/inputs.js';
 
 export const HandoffOriginEnum = builder.enumType('HandoffOrigin', {
-  values: HANDOFF_ORIGINS,
-  description: 'EXPLICIT: written by the agent (sessionWriteHandoff); AUTOMATIC: written by the runtime, never over an explicit one',
+  description: 'Who decided to write a handoff',
+  values: {
+    EXPLICIT: { description: 'Written on purpose (sessionWriteHandoff); it keeps the session\'s slot until retention removes it' },
+    AUTOMATIC: { description: 'Written by the runtime (recordAutomaticHandoff), never over an explicit one' },
+  } satisfies Record<(typeof HANDOFF_ORIGINS)[number], object>,
 });
 const HandoffEvidenceEnum = builder.enumType('HandoffEvidence', {
+  description: 'How much a source reference of a handoff proves',
   values: {
     ASSISTANT_ASSERTION: { description: 'Something the assistant said; not verification of it' },
     TOOL_EVIDENCE: { description: 'The result of a tool call that succeeded' },
@@ -19,26 +26,34 @@ const HandoffEvidenceEnum = builder.enumType('HandoffEvidence', {
 });
 
 const HandoffSourceRefRef = builder.objectRef<HandoffSourceRef>('HandoffSourceRef').implement({
+  description: 'An evidence pointer of a handoff',
   fields: (t) => ({
-    ref: t.exposeString('ref'),
-    evidence: t.field({ type: HandoffEvidenceEnum, resolve: (r) => r.evidence as HandoffEvidence }),
+    ref: t.exposeString('ref', { description: 'The reference as given, e.g. conversation:<sessionId>/<entryId>' }),
+    evidence: t.field({ type: HandoffEvidenceEnum, description: 'How much it proves', resolve: (r) => r.evidence as HandoffEvidence }),
   }),
 });
 
-export const SessionHandoffRef = builder.objectRef<HandoffRow>('SessionHandoff').implement({
+export const SessionHandoffRef = builder.objectRef<HandoffRow>('SessionHandoff');
+builder.node(SessionHandoffRef, {
   description: 'A recall aid for a session: goal, outcome and evidence pointers. Not prompt authority, not the execution-owner protocol.',
+  id: { resolve: (h) => agentScopedKey(h.agentId, h.id) },
+  // node(id) reads as sessionReadHandoff does: the token's agent, the runtime scope, unexpired.
+  loadOne: (key, ctx) => {
+    const { agentId, recordId } = parseAgentScopedKey(key);
+    return ctx.services.handoffs.get(ctx.viewer, { agentId, id: recordId });
+  },
   fields: (t) => ({
-    id: t.exposeString('id'),
-    agentId: t.exposeString('agentId'),
-    project: t.exposeString('project'),
-    sessionId: t.exposeString('sessionId'),
-    conversationId: t.exposeString('conversationId', { nullable: true }),
-    origin: t.field({ type: HandoffOriginEnum, resolve: (h) => h.origin as HandoffOrigin }),
-    title: t.exposeString('title'),
-    goal: t.exposeString('goal'),
-    outcome: t.exposeString('outcome'),
-    body: t.exposeString('body'),
-    sourceRefs: t.field({ type: [HandoffSourceRefRef], resolve: (h) => h.sourceRefs }),
+    handoffId: t.exposeString('id', { description: 'The handoff id; unique within its agent' }),
+    agentId: t.exposeString('agentId', { description: 'The agent it belongs to' }),
+    project: t.exposeString('project', { description: 'The continuity scope it belongs to' }),
+    sessionId: t.exposeString('sessionId', { description: 'The runtime session it hands off (one handoff per session and scope)' }),
+    conversationId: t.exposeString('conversationId', { nullable: true, description: 'The runtime conversation it was written in' }),
+    origin: t.field({ type: HandoffOriginEnum, description: 'Explicit or automatic', resolve: (h) => h.origin as HandoffOrigin }),
+    title: t.exposeString('title', { description: 'A short headline' }),
+    goal: t.exposeString('goal', { description: 'What the session was trying to do' }),
+    outcome: t.exposeString('outcome', { description: 'Where it ended up' }),
+    body: t.exposeString('body', { description: 'What the next session needs to know' }),
+    sourceRefs: t.field({ type: [HandoffSourceRefRef], description: 'Evidence pointers, as given', resolve: (h) => h.sourceRefs }),
     sourceOriginals: t.field({
       type: [SourceOriginalRef],
       description: 'Source references of the form conversation:<sessionId>/<entryId>, each with the original it cites',
@@ -48,17 +63,19 @@ export const SessionHandoffRef = builder.objectRef<HandoffRow>('SessionHandoff')
         return refs.map((ref) => ({ ref, original: resolved.get(ref) ?? null }));
       },
     }),
-    ttlDays: t.exposeInt('ttlDays'),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
-    revision: t.exposeInt('revision'),
-    writtenBy: t.string({ resolve: (h) => `${h.writtenByKind}:${h.writtenById}` }),
+    ttlDays: t.exposeInt('ttlDays', { description: 'Days from the last write to expiry' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'When it stops being read; retention removes it later' }),
+    revision: t.exposeInt('revision', { description: 'How many times the session\'s slot was written (1 for the first)' }),
+    writtenBy: t.field({ type: ActorRef, description: 'Who wrote it last', resolve: (h) => ({ kind: h.writtenByKind, id: h.writtenById }) }),
     operatorOwned: t.boolean({ description: 'Written by an operator: agents cannot replace it while it lives', resolve: (h) => h.writtenByKind === 'OPERATOR' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the session\'s slot was first written' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it was last written' }),
   }),
 });
+addAgentLink(SessionHandoffRef, (h) => h.agentId);
 
 const AutomaticHandoffSkipEnum = builder.enumType('AutomaticHandoffSkip', {
+  description: 'Why recordAutomaticHandoff wrote nothing',
   values: {
     TRIVIAL: { description: 'No tool evidence and under 80 characters of goal, outcome and body' },
     EXPLICIT_PRESENT: { description: 'The session has a live explicit handoff, which an automatic one never overwrites' },
@@ -69,9 +86,10 @@ const AutomaticHandoffSkipEnum = builder.enumType('AutomaticHandoffSkip', {
   },
 });
 const AutomaticHandoffOutcomeRef = builder.objectRef<AutomaticHandoffOutcome>('AutomaticHandoffOutcome').implement({
+  description: 'What recordAutomaticHandoff did',
   fields: (t) => ({
-    written: t.exposeBoolean('written'),
-    skippedReason: t.field({ type: AutomaticHandoffSkipEnum, nullable: true, resolve: (o) => o.skippedReason }),
+    written: t.exposeBoolean('written', { description: 'The automatic handoff was written (skippedReason is then null)' }),
+    skippedReason: t.field({ type: AutomaticHandoffSkipEnum, nullable: true, description: 'Why nothing was written; null when written', resolve: (o) => o.skippedReason }),
     handoff: t.field({ type: SessionHandoffRef, nullable: true, description: 'The written handoff, or the explicit one that kept its place', resolve: (o) => o.handoff }),
   }),
 });
@@ -86,7 +104,24 @@ builder.queryFields((t) => ({
   }),
 }));
 
+/**
+ * Agent.handoffs: every agent of a response level in one statement, each authorized and scoped
+ * as sessionReadHandoff is (an agent token sees only itself; the runtime scope is required).
+ */
+builder.objectFields(AgentRef, (t) => ({
+  handoffs: t.loadableList({
+    type: SessionHandoffRef,
+    description:
+      'This agent\'s unexpired handoffs in the runtime scope, in sessionReadHandoff\'s order (explicit first, then the current session, then the newest); with sessionId only that session\'s',
+    args: argsFrom(t.arg, agentHandoffsArgs, {}),
+    byPath: true,
+    load: (agentIds: string[], ctx, args) => ctx.services.handoffs.readRecentMany(ctx.viewer, agentIds, args),
+    resolve: (agent) => agent.id,
+  }),
+}));
+
 const HandoffSourceRefInput = builder.inputType('HandoffSourceRefInput', {
+  description: 'An evidence pointer of a handoff',
   fields: (t) => inputFieldsFrom(t, handoffSourceRefInput, { evidence: HandoffEvidenceEnum }),
 });
 const handoffFields = (name: string, description: string) =>
@@ -100,15 +135,18 @@ const RecordAutomaticHandoffInput = handoffFields('RecordAutomaticHandoffInput',
 builder.mutationFields((t) => ({
   sessionWriteHandoff: t.field({
     type: SessionHandoffRef,
-    errors: { types: WRITE_ERRORS, dataField: { name: 'handoff' } },
-    args: { input: t.arg({ type: SessionWriteHandoffInput, required: true }) },
+    description: "Writes the explicit handoff of the runtime session, replacing the session's earlier one (an agent cannot replace a live operator-written one: OPERATOR_OWNED)",
+    // NotFound: an operator naming an agent that does not exist. No revision check: the session's slot is simply replaced.
+    errors: { types: [ValidationError, NotFoundError, ForbiddenError], dataField: { name: 'handoff' } },
+    args: { input: t.arg({ type: SessionWriteHandoffInput, required: true, description: 'The handoff' }) },
     resolve: (_, { input }, ctx) => ctx.services.handoffs.writeExplicit(ctx.viewer, input),
   }),
   recordAutomaticHandoff: t.field({
     type: AutomaticHandoffOutcomeRef,
     description: 'Runtime only (agent tokens). Skips trivial exchanges; never overwrites an explicit handoff.',
-    errors: { types: WRITE_ERRORS, dataField: { name: 'outcome' } },
-    args: { input: t.arg({ type: RecordAutomaticHandoffInput, required: true }) },
+    // Agent tokens only, whose agent exists; a skip is an outcome, not an error.
+    errors: { types: [ValidationError], dataField: { name: 'outcome' } },
+    args: { input: t.arg({ type: RecordAutomaticHandoffInput, required: true, description: 'The handoff' }) },
     resolve: (_, { input }, ctx) => ctx.services.handoffs.recordAutomatic(ctx.viewer, input),
   }),
 }));

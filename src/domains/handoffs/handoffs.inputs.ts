@@ -60,3 +60,10 @@ export const handoffWriteInput = {
   project: projectField,
   agentId: agentIdField,
 } as const satisfies InputFields;
+
+/** Agent.handoffs: the agent is the parent; `sessionId` narrows to one session. */
+const { agentId: _agent, ...agentReadRest } = handoffReadArgs;
+export const agentHandoffsArgs = {
+  sessionId: { type: 'string', description: 'Only the handoff of this runtime session (at most one per session and scope); absent: every session.' },
+  ...agentReadRest,
+} as const satisfies InputFields;

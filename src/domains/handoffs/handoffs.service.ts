@@ -4,7 +4,7 @@
  * runtime's curator): an automatic write never replaces an explicit handoff, live or expired;
  * only retention removes an explicit one.
  */
-import { and, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { expiryAfter } from '../../lib/expiry.js';
@@ -145,6 +145,58 @@ export class HandoffsService {
         desc(h.id),
       )
       .limit(limit);
+  }
+
+  /** One unexpired handoff of the agent's scope by id (node(id)), authorized as readRecent. */
+  async get(viewer: Viewer | null, input: { agentId: string; id: string }): Promise<HandoffRow | null> {
+    const runtime = resolveRuntime(viewer, { agentId: input.agentId });
+    const h = sessionHandoffs;
+    const [row] = await this.db
+      .select()
+      .from(h)
+      .where(and(eq(h.agentId, runtime.agentId), eq(h.project, runtime.scope), eq(h.id, input.id), gt(h.expiresAt, this.clock.now())));
+    return row ?? null;
+  }
+
+  /**
+   * readRecent for several agents in one statement (Agent.handoffs): each agent authorized and
+   * scoped as readRecent (an error in its place when it may not be read), a window per agent in
+   * readRecent's order.
+   */
+  async readRecentMany(
+    viewer: Viewer | null,
+    agentIds: readonly string[],
+    input: { project?: string | null; sessionId?: string | null; first?: number | null },
+  ): Promise<(HandoffRow[] | Error)[]> {
+    const limit = input.first ?? HANDOFF_LIMITS.readDefault;
+    if (!Number.isInteger(limit) || limit < 1 || limit > HANDOFF_LIMITS.read) {
+      throw new ValidationError('first', `handoffs returns 1 to ${HANDOFF_LIMITS.read} handoffs`, HANDOFF_LIMITS.read);
+    }
+    const results: (HandoffRow[] | Error)[] = [];
+    const readable: { index: number; runtime: RuntimeContext }[] = [];
+    agentIds.forEach((agentId, index) => {
+      try {
+        readable.push({ index, runtime: resolveRuntime(viewer, { agentId, project: input.project }) });
+      } catch (error) {
+        results[index] = error as Error;
+      }
+    });
+    if (readable.length === 0) return results;
+    const { scope, sessionId } = readable[0].runtime;
+    const h = sessionHandoffs;
+    const conditions = [inArray(h.agentId, readable.map((r) => r.runtime.agentId)), eq(h.project, scope), gt(h.expiresAt, this.clock.now())];
+    if (input.sessionId != null) conditions.push(eq(h.sessionId, input.sessionId));
+    const order = sql`(${h.origin} = 'EXPLICIT') DESC, (${h.sessionId} = ${sessionId ?? ''}) DESC, ${h.updatedAt} DESC, ${h.id} DESC`;
+    const ranked = this.db
+      .select({ ...getTableColumns(h), position: sql<number>`row_number() OVER (PARTITION BY ${h.agentId} ORDER BY ${order})`.as('position') })
+      .from(h)
+      .where(and(...conditions))
+      .as('ranked');
+    const rows = await this.db.select().from(ranked).where(lte(ranked.position, limit)).orderBy(asc(ranked.position));
+    for (const { index, runtime } of readable) {
+      results[index] = rows.filter((r) => r.agentId === runtime.agentId).map(({ position: _position, ...row }) => row as HandoffRow);
+    }
+    return results;
   }
 
   async sweepExpired(cutoff: Date): Promise<number> {

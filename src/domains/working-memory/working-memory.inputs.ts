@@ -83,3 +83,13 @@ export const workingWriteInput = {
   project: projectField,
   agentId: agentIdField,
 } as const satisfies InputFields;
+
+/**
+ * The GraphQL form of memory_working_write: the tool keeps the seed's `id`; in the schema the
+ * short id is `recordId` (the field `id` is the global node id). Same descriptor, renamed.
+ */
+const { id: writeId, ...writeRest } = workingWriteInput;
+export const workingWriteGraphqlInput = {
+  recordId: { ...writeId, },
+  ...writeRest,
+} as const satisfies InputFields;

@@ -4,7 +4,7 @@
  * every change is revision-checked in one statement and appends a `working` event in the same
  * transaction.
  */
-import { and, desc, eq, gt, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { expiryAfter, expiryAfterSql } from '../../lib/expiry.js';
@@ -50,6 +50,9 @@ export interface WorkingStateInput extends ScopeArgs {
 export interface WorkingListFilter extends ScopeArgs {
   kind?: WorkingKind | null;
   state?: WorkingState | null;
+  /** Any of these kinds (the list's filter); empty or absent: every kind. */
+  kinds?: readonly WorkingKind[] | null;
+  states?: readonly WorkingState[] | null;
 }
 
 export class WorkingMemoryService {
@@ -258,6 +261,56 @@ export class WorkingMemoryService {
     return { runtime, rows };
   }
 
+  /**
+   * The same list for several agents in one statement (Agent.workingRecords): each agent is
+   * authorized and scoped as `list` does (an error in its place when it may not be read), then a
+   * window per agent keeps `limit` rows of each (callers pass +1).
+   */
+  async listPages(
+    viewer: Viewer | null,
+    agentIds: readonly string[],
+    input: Omit<WorkingListFilter, 'agentId'> & { limit: number; afterOf: (runtime: RuntimeContext) => { createdAt: Date; id: string } | null },
+  ): Promise<({ runtime: RuntimeContext; rows: WorkingRecordRow[] } | Error)[]> {
+    const results: ({ runtime: RuntimeContext; rows: WorkingRecordRow[] } | Error)[] = [];
+    const readable: { index: number; runtime: RuntimeContext; after: { createdAt: Date; id: string } | null }[] = [];
+    agentIds.forEach((agentId, index) => {
+      try {
+        const runtime = resolveRuntime(viewer, { agentId, project: input.project });
+        readable.push({ index, runtime, after: input.afterOf(runtime) });
+      } catch (error) {
+        results[index] = error as Error;
+      }
+    });
+    if (readable.length === 0) return results;
+    const w = workingRecords;
+    // Every readable agent shares the viewer's scope, and one `after` cursor belongs to one agent.
+    const { scope } = readable[0].runtime;
+    const after = readable.find((r) => r.after)?.after ?? null;
+    const conditions: SQL[] = [inArray(w.agentId, readable.map((r) => r.runtime.agentId)), eq(w.project, scope), this.visible(this.clock.now()), ...this.filters(input)];
+    if (after) conditions.push(or(lt(w.createdAt, after.createdAt), and(eq(w.createdAt, after.createdAt), lt(w.id, after.id)))!);
+    const ranked = this.db
+      .select({ ...getTableColumns(w), position: sql<number>`row_number() OVER (PARTITION BY ${w.agentId} ORDER BY ${w.createdAt} DESC, ${w.id} DESC)`.as('position') })
+      .from(w)
+      .where(and(...conditions))
+      .as('ranked');
+    const rows = await this.db.select().from(ranked).where(lte(ranked.position, input.limit)).orderBy(asc(ranked.position));
+    for (const { index, runtime } of readable) {
+      results[index] = { runtime, rows: rows.filter((r) => r.agentId === runtime.agentId).map(({ position: _position, ...row }) => row as WorkingRecordRow) };
+    }
+    return results;
+  }
+
+  /** Records by agent and id, visible ones only, in the order asked (the supersededBy link). */
+  async byKeys(keys: readonly { agentId: string; id: string }[]): Promise<(WorkingRecordRow | null)[]> {
+    if (keys.length === 0) return [];
+    const w = workingRecords;
+    const rows = await this.db
+      .select()
+      .from(w)
+      .where(and(or(...keys.map((k) => and(eq(w.agentId, k.agentId), eq(w.id, k.id)))), this.visible(this.clock.now())));
+    return keys.map((k) => rows.find((r) => r.agentId === k.agentId && r.id === k.id) ?? null);
+  }
+
   /** Physically removes unpinned records whose expiry passed before `cutoff` (retention). */
   async sweepExpired(cutoff: Date): Promise<number> {
     const removed = await this.db
@@ -271,6 +324,8 @@ export class WorkingMemoryService {
     const conditions: SQL[] = [];
     if (input.kind) conditions.push(eq(workingRecords.kind, input.kind));
     if (input.state) conditions.push(eq(workingRecords.state, input.state));
+    if (input.kinds?.length) conditions.push(inArray(workingRecords.kind, [...input.kinds]));
+    if (input.states?.length) conditions.push(inArray(workingRecords.state, [...input.states]));
     return conditions;
   }
 

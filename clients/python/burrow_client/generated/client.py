@@ -14,6 +14,11 @@ _AGENT = Operation(
     hash="386993bebd9815c2eee3934f2a030b2865aa25f461b28fc0b0ed2206d700295d",
     text="query agent($id: String!) {\n  agent(agentId: $id) {\n    id\n    agentId\n    name\n    createdAt\n    lastEventSequence\n    profile {\n      ...ProfileDocumentFields\n    }\n  }\n}\n\nfragment ProfileDocumentFields on ProfileDocument {\n  id\n  agentId\n  kind\n  content\n  revision\n  updatedAt\n  updatedBy {\n    kind\n    principalId\n  }\n  reference\n}",
 )
+_AGENT_BRAIN_MEMORIES = Operation(
+    name="agentBrainMemories",
+    hash="8d7b158ba6351fe25077d4c69592afe30fee46781dc303396ae6b1e9f4fdcd12",
+    text="query agentBrainMemories($agentId: String!, $first: Int, $after: String, $query: String) {\n  agent(agentId: $agentId) {\n    agentId\n    brainMemories(first: $first, after: $after, query: $query) {\n      edges {\n        cursor\n        node {\n          memoryId\n          title\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n}",
+)
 _AGENT_EVENT_LOG = Operation(
     name="agentEventLog",
     hash="8d77f77aba284a29f9692a0ee16dc9db65ead3c6cf4fa25d8bff33c7241ba99f",
@@ -29,10 +34,20 @@ _AGENTS = Operation(
     hash="4400c3010f3ecc0ffdb10918506a46e7c71d20f6a6f8ea21cf6b724e1bd67b54",
     text="query agents($first: Int, $after: String) {\n  agents(first: $first, after: $after) {\n    edges {\n      cursor\n      node {\n        id\n        agentId\n        name\n        profile {\n          kind\n          content\n        }\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
 )
+_AGENTS_BRAINS = Operation(
+    name="agentsBrains",
+    hash="57cd603da9fc3be547819224fa951b8582c7c9c354f9a91517d2ff0a4c4f67a4",
+    text="query agentsBrains($first: Int, $memories: Int, $query: String!) {\n  agents(first: $first) {\n    edges {\n      node {\n        agentId\n        brainMemories(first: $memories) {\n          edges {\n            cursor\n            node {\n              id\n              memoryId\n              agentId\n              title\n            }\n          }\n          pageInfo {\n            hasNextPage\n            hasPreviousPage\n            endCursor\n          }\n        }\n        brainSearch(query: $query, first: $memories) {\n          agentId\n          retrieval {\n            mode\n          }\n          hits {\n            score\n            memory {\n              memoryId\n              agentId\n            }\n          }\n        }\n      }\n    }\n  }\n}",
+)
 _AGENT_SETTINGS = Operation(
     name="agentSettings",
     hash="0e28dc7b9495a78a20592e9dc77ab8a746e8743a34fe9f09dfeffeb31a357711",
     text="query agentSettings($agentId: String!) {\n  agentSettings(agentId: $agentId) {\n    ...AgentSettingFields\n  }\n}\n\nfragment AgentSettingFields on AgentSetting {\n  agentId\n  name\n  value\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
+)
+_AGENTS_WORKING_MEMORY = Operation(
+    name="agentsWorkingMemory",
+    hash="e8be0847d3ccf3cbd13f509552de07e6baeb145833776d2a34368591ca12e011",
+    text="query agentsWorkingMemory($first: Int, $records: Int, $after: String, $kinds: [WorkingRecordKind!], $states: [WorkingRecordState!], $handoffs: Int, $sessionId: String) {\n  agents(first: $first) {\n    edges {\n      node {\n        agentId\n        workingRecords(first: $records, after: $after, kinds: $kinds, states: $states) {\n          edges {\n            cursor\n            node {\n              id\n              recordId\n              agentId\n              kind\n              state\n              title\n              agent {\n                agentId\n              }\n            }\n          }\n          pageInfo {\n            hasNextPage\n            hasPreviousPage\n            endCursor\n          }\n        }\n        handoffs(first: $handoffs, sessionId: $sessionId) {\n          id\n          handoffId\n          agentId\n          sessionId\n          origin\n          title\n          agent {\n            agentId\n          }\n        }\n      }\n    }\n  }\n}",
 )
 _AMBIENT_CONTINUITY = Operation(
     name="ambientContinuity",
@@ -76,38 +91,48 @@ _BRAIN_EVENTS = Operation(
 )
 _BRAIN_MEMORIES = Operation(
     name="brainMemories",
-    hash="8bc67aa203406cb927aa697c4551d180fad671b8fc63b11932de3b10ca11491b",
-    text="query brainMemories($agentId: String!, $query: String, $first: Int, $after: String) {\n  brainMemories(agentId: $agentId, query: $query, first: $first, after: $after) {\n    edges {\n      cursor\n      node {\n        ...BrainMemoryFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
+    hash="2e00540d788642e3fb73a38e6af1bde138dc17f0b12527c78359953a0d6e119c",
+    text="query brainMemories($agentId: String!, $query: String, $first: Int, $after: String) {\n  brainMemories(agentId: $agentId, query: $query, first: $first, after: $after) {\n    edges {\n      cursor\n      node {\n        ...BrainMemoryFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
 )
 _BRAIN_MEMORIES_WITH_REVISIONS = Operation(
     name="brainMemoriesWithRevisions",
-    hash="a52f2754e991b66c0a404496c55cbdec79e650d315f4d698a7c55cf7637d2d51",
-    text="query brainMemoriesWithRevisions($agentId: String!, $query: String, $first: Int, $after: String) {\n  brainMemories(agentId: $agentId, query: $query, first: $first, after: $after) {\n    edges {\n      cursor\n      node {\n        id\n        title\n        revision\n        revisions {\n          revision\n          action\n          actor {\n            kind\n            principalId\n          }\n        }\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+    hash="1b73c776a3cc58463bf763469f8266713e1b2c5f710ea2ea9f40b3e0590aba31",
+    text="query brainMemoriesWithRevisions($agentId: String!, $query: String, $first: Int, $after: String) {\n  brainMemories(agentId: $agentId, query: $query, first: $first, after: $after) {\n    edges {\n      cursor\n      node {\n        id\n        memoryId\n        title\n        revision\n        revisions {\n          revision\n          action\n          actor {\n            kind\n            principalId\n          }\n        }\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+)
+_BRAIN_MEMORY_NODE = Operation(
+    name="brainMemoryNode",
+    hash="8a71b157dea9083a899acc5e1896cb8f1a96edf46b3f57f6fd72fdf5de0c0f86",
+    text="query brainMemoryNode($id: ID!) {\n  node(id: $id) {\n    __typename\n    id\n    ... on BrainMemory {\n      memoryId\n      agentId\n      title\n      agent {\n        agentId\n      }\n    }\n  }\n}",
 )
 _BRAIN_READ = Operation(
     name="brainRead",
-    hash="819e89a6deb3982b83b02601c3675804c9a5942f5bbf1bbf07087c01894b558d",
-    text="query brainRead($id: ID!, $agentId: String, $revisions: Int) {\n  brainRead(id: $id, agentId: $agentId) {\n    ...BrainMemoryFields\n    revisions(first: $revisions) {\n      revision\n      action\n      title\n      content\n      sourceRefs\n      ownership\n      actor {\n        kind\n        principalId\n      }\n      createdAt\n    }\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
+    hash="dbb5bede20665797e60c91219a5858992e9ccde2a0f0dcf8f31dd7150e522c39",
+    text="query brainRead($memoryId: String!, $agentId: String, $revisions: Int) {\n  brainRead(memoryId: $memoryId, agentId: $agentId) {\n    ...BrainMemoryFields\n    revisions(first: $revisions) {\n      revision\n      action\n      title\n      content\n      sourceRefs\n      ownership\n      actor {\n        kind\n        principalId\n      }\n      createdAt\n    }\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
 )
 _BRAIN_REMOVE = Operation(
     name="brainRemove",
-    hash="594ebbf11b8309ae256e13c384b6a1b25117ee1da432da16596402f1d5ec029f",
-    text="mutation brainRemove($input: BrainRemoveInput!) {\n  brainRemove(input: $input) {\n    __typename\n    ... on BrainRemoveSuccess {\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
+    hash="9bca7bfd2f59bffbf1a25ca759685c7ec342925f99cd920e2ad4f9e0b3fb61e0",
+    text="mutation brainRemove($input: BrainRemoveInput!) {\n  brainRemove(input: $input) {\n    __typename\n    ... on BrainRemoveSuccess {\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
+)
+_BRAIN_REMOVE_MANY = Operation(
+    name="brainRemoveMany",
+    hash="ef6ac410ad64613f2cd0277474cbc2411dae3014115fdaea5b9a7a10d3b1c108",
+    text="mutation brainRemoveMany($agentId: String!, $items: [BrainRemoveManyItem!]!) {\n  brainRemoveMany(agentId: $agentId, items: $items) {\n    __typename\n    ... on BrainRemoveManySuccess {\n      results {\n        memoryId\n        status\n        message\n        currentRevision\n        memory {\n          id\n          memoryId\n          revision\n          deleted\n        }\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}",
 )
 _BRAIN_SAVE = Operation(
     name="brainSave",
-    hash="37d27a6a851643e4c11b18dc12860f38ca2751fb7d9d040d29f52a6405d1b5c4",
-    text="mutation brainSave($input: BrainSaveInput!) {\n  brainSave(input: $input) {\n    __typename\n    ... on BrainSaveSuccess {\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
+    hash="c83287d74f7436ea93b4c45e296795609ba1d1e5be2fa3ae82e6bc9be874d7b3",
+    text="mutation brainSave($input: BrainSaveInput!) {\n  brainSave(input: $input) {\n    __typename\n    ... on BrainSaveSuccess {\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
 )
 _BRAIN_SEARCH = Operation(
     name="brainSearch",
-    hash="9f8a3dd8563d19cf309017715c52db8911de3429c4687c71d03323d946dfea59",
-    text="query brainSearch($query: String!, $limit: Int, $agentId: String) {\n  brainSearch(query: $query, limit: $limit, agentId: $agentId) {\n    agentId\n    query\n    retrieval {\n      mode\n      fallback\n      reason\n    }\n    hits {\n      matchedBy\n      matchedTerms\n      lexicalScore\n      similarity\n      score\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
+    hash="bef6a563999b5345a1601aa2dd790b31a6889046581f0350bdce3c3ae60294bf",
+    text="query brainSearch($query: String!, $first: Int, $agentId: String) {\n  brainSearch(query: $query, first: $first, agentId: $agentId) {\n    agentId\n    query\n    retrieval {\n      mode\n      fallback\n      reason\n    }\n    hits {\n      matchedBy\n      matchedTerms\n      lexicalScore\n      similarity\n      score\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
 )
 _BRAIN_UPDATE = Operation(
     name="brainUpdate",
-    hash="45a62b2040474981e70214fcf0f87d30bbbfa7699358d3577323a9a02d86a6d6",
-    text="mutation brainUpdate($input: BrainUpdateInput!) {\n  brainUpdate(input: $input) {\n    __typename\n    ... on BrainUpdateSuccess {\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
+    hash="b7638ed786b1942cba09ecde6bb92d6d07be802ffabf20ab3dfc6afd2861d213",
+    text="mutation brainUpdate($input: BrainUpdateInput!) {\n  brainUpdate(input: $input) {\n    __typename\n    ... on BrainUpdateSuccess {\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
 )
 _CLAIM_CONTINUITY_RECOVERY = Operation(
     name="claimContinuityRecovery",
@@ -199,11 +224,6 @@ _DELETE_AGENT_SETTING = Operation(
     hash="68929027ba9b7381fdced35f7054b943555154a847ef59f901774d6ed262ebfb",
     text="mutation deleteAgentSetting($agentId: String!, $name: String!) {\n  deleteAgentSetting(agentId: $agentId, name: $name) {\n    deleted\n  }\n}",
 )
-_DELETE_BRAIN_MEMORIES = Operation(
-    name="deleteBrainMemories",
-    hash="f2f70b46e2d949b23e283c6371b0253847775afcc69ebbd3e674797d8f822a33",
-    text="mutation deleteBrainMemories($agentId: String!, $items: [BrainDeletionItem!]!) {\n  deleteBrainMemories(agentId: $agentId, items: $items) {\n    __typename\n    ... on DeleteBrainMemoriesSuccess {\n      results {\n        id\n        status\n        message\n        currentRevision\n        memory {\n          id\n          revision\n          deleted\n        }\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}",
-)
 _DELETE_MCP_CONNECTION = Operation(
     name="deleteMcpConnection",
     hash="700fba8873df03c1cd21d90c56b7911547e83d350265892e4a3540cb3d4abd38",
@@ -231,8 +251,8 @@ _FINALIZE_CONTINUITY_RUN = Operation(
 )
 _IMPORT_ALBDRUCK = Operation(
     name="importAlbdruck",
-    hash="bca16925265d25c78f80a1d880b9293ac75cfa2bfc346eaf493b91914067fa59",
-    text="mutation importAlbdruck {\n  importAlbdruck {\n    __typename\n    ... on ImportAlbdruckSuccess {\n      summary {\n        total\n        imported\n        skipped\n        deletedOnImport\n        failed\n        createdAgents\n        failures {\n          legacyId\n          reason\n        }\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}",
+    hash="dcf074e3e731fc364cacee88ce920d265c44608ab3c1f5ab23b553029709e787",
+    text="mutation importAlbdruck {\n  importAlbdruck {\n    total\n    imported\n    skipped\n    deletedOnImport\n    failed\n    createdAgents\n    failures {\n      legacyId\n      reason\n    }\n  }\n}",
 )
 _IMPORT_CONFIGURATION = Operation(
     name="importConfiguration",
@@ -256,13 +276,13 @@ _MEMORY_ROLLING_SEARCH = Operation(
 )
 _MEMORY_WORKING_SEARCH = Operation(
     name="memoryWorkingSearch",
-    hash="8fb2242d01db4cb72f99422c45db33f9d5507d44506014e6e105a35e05684793",
-    text="query memoryWorkingSearch($query: String, $kind: WorkingRecordKind, $state: WorkingRecordState, $first: Int, $project: String, $agentId: String) {\n  memoryWorkingSearch(\n    query: $query\n    kind: $kind\n    state: $state\n    first: $first\n    project: $project\n    agentId: $agentId\n  ) {\n    ...WorkingRecordFields\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  revision\n  createdAt\n  updatedAt\n  writtenBy\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
+    hash="41ff564c2e5501d86a1bd09df463c9cc0911333300342ff57a59bcf54e0d1656",
+    text="query memoryWorkingSearch($query: String, $kind: WorkingRecordKind, $state: WorkingRecordState, $first: Int, $project: String, $agentId: String) {\n  memoryWorkingSearch(\n    query: $query\n    kind: $kind\n    state: $state\n    first: $first\n    project: $project\n    agentId: $agentId\n  ) {\n    ...WorkingRecordFields\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  recordId\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  supersededBy {\n    id\n    recordId\n    state\n  }\n  revision\n  createdAt\n  updatedAt\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
 )
 _MEMORY_WORKING_WRITE = Operation(
     name="memoryWorkingWrite",
-    hash="78b46e2012eddca219970c0b44b02ede4797850d800e26e4e979d9f9eafc9267",
-    text="mutation memoryWorkingWrite($input: MemoryWorkingWriteInput!) {\n  memoryWorkingWrite(input: $input) {\n    __typename\n    ... on MemoryWorkingWriteSuccess {\n      record {\n        ...WorkingRecordFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  revision\n  createdAt\n  updatedAt\n  writtenBy\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
+    hash="64d28ee5f41325fad5054f772707733dabb475fd7451f2308834dc248bc93c68",
+    text="mutation memoryWorkingWrite($input: MemoryWorkingWriteInput!) {\n  memoryWorkingWrite(input: $input) {\n    __typename\n    ... on MemoryWorkingWriteSuccess {\n      record {\n        ...WorkingRecordFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  recordId\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  supersededBy {\n    id\n    recordId\n    state\n  }\n  revision\n  createdAt\n  updatedAt\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
 )
 _MODEL_CONNECTIONS = Operation(
     name="modelConnections",
@@ -291,8 +311,8 @@ _PROFILE_DOCUMENT = Operation(
 )
 _REACTIVATE_WORKING_RECORD = Operation(
     name="reactivateWorkingRecord",
-    hash="230461bce718a6ba1dd280c20299557703f9cb7a9a6098e6e79d30f0239b9a8c",
-    text="mutation reactivateWorkingRecord($input: ReactivateWorkingRecordInput!) {\n  reactivateWorkingRecord(input: $input) {\n    __typename\n    ... on ReactivateWorkingRecordSuccess {\n      record {\n        ...WorkingRecordFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  revision\n  createdAt\n  updatedAt\n  writtenBy\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
+    hash="dee10a99992feb99e968a3bb724c7184aa502dcae64e3af60582c5a71d134b30",
+    text="mutation reactivateWorkingRecord($input: WorkingRecordStateChangeInput!) {\n  reactivateWorkingRecord(input: $input) {\n    __typename\n    ... on ReactivateWorkingRecordSuccess {\n      record {\n        ...WorkingRecordFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  recordId\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  supersededBy {\n    id\n    recordId\n    state\n  }\n  revision\n  createdAt\n  updatedAt\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
 )
 _RECONCILE_CONTINUITY = Operation(
     name="reconcileContinuity",
@@ -301,8 +321,8 @@ _RECONCILE_CONTINUITY = Operation(
 )
 _RECORD_AUTOMATIC_HANDOFF = Operation(
     name="recordAutomaticHandoff",
-    hash="14ed5c6622b51d1f520bad08a982af4c5522bb7e28b157e819a36670a19e68ba",
-    text="mutation recordAutomaticHandoff($input: RecordAutomaticHandoffInput!) {\n  recordAutomaticHandoff(input: $input) {\n    __typename\n    ... on RecordAutomaticHandoffSuccess {\n      outcome {\n        written\n        skippedReason\n        handoff {\n          ...SessionHandoffFields\n        }\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment SessionHandoffFields on SessionHandoff {\n  id\n  agentId\n  project\n  sessionId\n  conversationId\n  origin\n  title\n  goal\n  outcome\n  body\n  sourceRefs {\n    ref\n    evidence\n  }\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n  ttlDays\n  expiresAt\n  revision\n  writtenBy\n  operatorOwned\n  createdAt\n  updatedAt\n}",
+    hash="e37eacf634992cd171dbecb7c40d0cd19107db6a44e58311077b251020897041",
+    text="mutation recordAutomaticHandoff($input: RecordAutomaticHandoffInput!) {\n  recordAutomaticHandoff(input: $input) {\n    __typename\n    ... on RecordAutomaticHandoffSuccess {\n      outcome {\n        written\n        skippedReason\n        handoff {\n          ...SessionHandoffFields\n        }\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment SessionHandoffFields on SessionHandoff {\n  id\n  handoffId\n  agentId\n  project\n  sessionId\n  conversationId\n  origin\n  title\n  goal\n  outcome\n  body\n  sourceRefs {\n    ref\n    evidence\n  }\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n  ttlDays\n  expiresAt\n  revision\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  createdAt\n  updatedAt\n}",
 )
 _RECORD_CONTINUITY_EFFECT = Operation(
     name="recordContinuityEffect",
@@ -326,8 +346,8 @@ _RESET_CONVERSATION = Operation(
 )
 _RESOLVE_WORKING_RECORD = Operation(
     name="resolveWorkingRecord",
-    hash="75de5e1407a3121e8ff2ffc2d08eb2429386da77de5772499785258357646d61",
-    text="mutation resolveWorkingRecord($input: ResolveWorkingRecordInput!) {\n  resolveWorkingRecord(input: $input) {\n    __typename\n    ... on ResolveWorkingRecordSuccess {\n      record {\n        ...WorkingRecordFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  revision\n  createdAt\n  updatedAt\n  writtenBy\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
+    hash="db21ededc89de7ee9fc4003a8350e9138fe4e7a5f18dd093b51260fcbd454e5f",
+    text="mutation resolveWorkingRecord($input: WorkingRecordStateChangeInput!) {\n  resolveWorkingRecord(input: $input) {\n    __typename\n    ... on ResolveWorkingRecordSuccess {\n      record {\n        ...WorkingRecordFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  recordId\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  supersededBy {\n    id\n    recordId\n    state\n  }\n  revision\n  createdAt\n  updatedAt\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
 )
 _REVOKE_API_TOKEN = Operation(
     name="revokeApiToken",
@@ -356,13 +376,13 @@ _RUNTIME_OWNERSHIP = Operation(
 )
 _SESSION_READ_HANDOFF = Operation(
     name="sessionReadHandoff",
-    hash="d7463cb749a8b3327ba63d9f0c9527750491a758f4e88b813be653e7ccc806e7",
-    text="query sessionReadHandoff($first: Int, $project: String, $agentId: String) {\n  sessionReadHandoff(first: $first, project: $project, agentId: $agentId) {\n    ...SessionHandoffFields\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment SessionHandoffFields on SessionHandoff {\n  id\n  agentId\n  project\n  sessionId\n  conversationId\n  origin\n  title\n  goal\n  outcome\n  body\n  sourceRefs {\n    ref\n    evidence\n  }\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n  ttlDays\n  expiresAt\n  revision\n  writtenBy\n  operatorOwned\n  createdAt\n  updatedAt\n}",
+    hash="4107d5bd1921941c1245d27c7b91dcf883ea3ade31ca4810b2787cf629f49aab",
+    text="query sessionReadHandoff($first: Int, $project: String, $agentId: String) {\n  sessionReadHandoff(first: $first, project: $project, agentId: $agentId) {\n    ...SessionHandoffFields\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment SessionHandoffFields on SessionHandoff {\n  id\n  handoffId\n  agentId\n  project\n  sessionId\n  conversationId\n  origin\n  title\n  goal\n  outcome\n  body\n  sourceRefs {\n    ref\n    evidence\n  }\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n  ttlDays\n  expiresAt\n  revision\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  createdAt\n  updatedAt\n}",
 )
 _SESSION_WRITE_HANDOFF = Operation(
     name="sessionWriteHandoff",
-    hash="13eec7f5be96c9555b6e338098ab783faf3cf1e9d5fe10da805064b94882efed",
-    text="mutation sessionWriteHandoff($input: SessionWriteHandoffInput!) {\n  sessionWriteHandoff(input: $input) {\n    __typename\n    ... on SessionWriteHandoffSuccess {\n      handoff {\n        ...SessionHandoffFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment SessionHandoffFields on SessionHandoff {\n  id\n  agentId\n  project\n  sessionId\n  conversationId\n  origin\n  title\n  goal\n  outcome\n  body\n  sourceRefs {\n    ref\n    evidence\n  }\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n  ttlDays\n  expiresAt\n  revision\n  writtenBy\n  operatorOwned\n  createdAt\n  updatedAt\n}",
+    hash="25fef14d36504f1c9016fab7798a4f4fc0cdc1ddd65191a6a1114ec9dfa1faa5",
+    text="mutation sessionWriteHandoff($input: SessionWriteHandoffInput!) {\n  sessionWriteHandoff(input: $input) {\n    __typename\n    ... on SessionWriteHandoffSuccess {\n      handoff {\n        ...SessionHandoffFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment SessionHandoffFields on SessionHandoff {\n  id\n  handoffId\n  agentId\n  project\n  sessionId\n  conversationId\n  origin\n  title\n  goal\n  outcome\n  body\n  sourceRefs {\n    ref\n    evidence\n  }\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n  ttlDays\n  expiresAt\n  revision\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  createdAt\n  updatedAt\n}",
 )
 _SET_AGENT_SETTING = Operation(
     name="setAgentSetting",
@@ -396,8 +416,8 @@ _START_CONTINUITY_RUN = Operation(
 )
 _SUPERSEDE_WORKING_RECORD = Operation(
     name="supersedeWorkingRecord",
-    hash="6d307d67ed24e7d29b275549c53f72da62f07eed882f12e5329cf804f47d9106",
-    text="mutation supersedeWorkingRecord($input: SupersedeWorkingRecordInput!) {\n  supersedeWorkingRecord(input: $input) {\n    __typename\n    ... on SupersedeWorkingRecordSuccess {\n      record {\n        ...WorkingRecordFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  revision\n  createdAt\n  updatedAt\n  writtenBy\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
+    hash="9651c554a674a00b66eac8eaceaa14feaeb2c9c32839a7b8f77f63b171f63fd0",
+    text="mutation supersedeWorkingRecord($input: SupersedeWorkingRecordInput!) {\n  supersedeWorkingRecord(input: $input) {\n    __typename\n    ... on SupersedeWorkingRecordSuccess {\n      record {\n        ...WorkingRecordFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  recordId\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  supersededBy {\n    id\n    recordId\n    state\n  }\n  revision\n  createdAt\n  updatedAt\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
 )
 _TIDDLE_APPEND_RESIDUE = Operation(
     name="tiddleAppendResidue",
@@ -449,15 +469,20 @@ _VIEWER = Operation(
     hash="67f1f7aae4899ca88eb28b5138d5fec1aebf905ca115251ecbd8128ed6a1e68a",
     text="query viewer {\n  viewer {\n    principal\n    tokenName\n    agentId\n    scope\n    sessionId\n    conversationId\n    agent {\n      agentId\n      name\n    }\n  }\n}",
 )
+_WORKING_MEMORY_NODE = Operation(
+    name="workingMemoryNode",
+    hash="f6627e805b66ae409fba9bb208d6f90618b71f03052289517aac2b7fcf89f81c",
+    text="query workingMemoryNode($id: ID!) {\n  node(id: $id) {\n    __typename\n    id\n    ... on WorkingRecord {\n      recordId\n      agentId\n      title\n    }\n    ... on SessionHandoff {\n      handoffId\n      agentId\n      title\n    }\n  }\n}",
+)
 _WORKING_RECORD = Operation(
     name="workingRecord",
-    hash="6f66eebdcb4f2718f158a44f2ffb25661c855b6a2e0780f3ab4230a02c1ecd59",
-    text="query workingRecord($id: String!, $project: String, $agentId: String) {\n  workingRecord(id: $id, project: $project, agentId: $agentId) {\n    ...WorkingRecordFields\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  revision\n  createdAt\n  updatedAt\n  writtenBy\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
+    hash="6ca40dee7743844725d70be71a81dab25a390071a5bcd858269fe92515ae1d25",
+    text="query workingRecord($recordId: String!, $project: String, $agentId: String) {\n  workingRecord(recordId: $recordId, project: $project, agentId: $agentId) {\n    ...WorkingRecordFields\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  recordId\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  supersededBy {\n    id\n    recordId\n    state\n  }\n  revision\n  createdAt\n  updatedAt\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
 )
 _WORKING_RECORDS = Operation(
     name="workingRecords",
-    hash="8acbf5e75b15770381566b6c8a086dc22600251133f47bb8b5f6923f90319b66",
-    text="query workingRecords($first: Int, $after: String, $kind: WorkingRecordKind, $state: WorkingRecordState, $project: String, $agentId: String) {\n  workingRecords(\n    first: $first\n    after: $after\n    kind: $kind\n    state: $state\n    project: $project\n    agentId: $agentId\n  ) {\n    edges {\n      cursor\n      node {\n        ...WorkingRecordFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  revision\n  createdAt\n  updatedAt\n  writtenBy\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
+    hash="53a66ae63771436579a6d3e5f7495bcde2d39c6b2ff35a5216899921a00ce26b",
+    text="query workingRecords($first: Int, $after: String, $kinds: [WorkingRecordKind!], $states: [WorkingRecordState!], $project: String, $agentId: String) {\n  workingRecords(\n    first: $first\n    after: $after\n    kinds: $kinds\n    states: $states\n    project: $project\n    agentId: $agentId\n  ) {\n    edges {\n      cursor\n      node {\n        ...WorkingRecordFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      hasPreviousPage\n      endCursor\n    }\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  recordId\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  supersededBy {\n    id\n    recordId\n    state\n  }\n  revision\n  createdAt\n  updatedAt\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
 )
 
 
@@ -466,6 +491,9 @@ class BurrowClient(BurrowTransport):
 
     async def agent(self, *, id: str) -> AgentResult:
         return parse(AgentResult, await self._execute(_AGENT, {"id": id}))
+
+    async def agent_brain_memories(self, *, agent_id: str, first: Optional[int] = None, after: Optional[str] = None, query: Optional[str] = None) -> AgentBrainMemoriesResult:
+        return parse(AgentBrainMemoriesResult, await self._execute(_AGENT_BRAIN_MEMORIES, {"agentId": agent_id, "first": first, "after": after, "query": query}))
 
     async def agent_event_log(self, *, agent_id: str, first: Optional[int] = None, after: Optional[str] = None) -> AgentEventLogResult:
         return parse(AgentEventLogResult, await self._execute(_AGENT_EVENT_LOG, {"agentId": agent_id, "first": first, "after": after}))
@@ -477,8 +505,14 @@ class BurrowClient(BurrowTransport):
     async def agents(self, *, first: Optional[int] = None, after: Optional[str] = None) -> AgentsResult:
         return parse(AgentsResult, await self._execute(_AGENTS, {"first": first, "after": after}))
 
+    async def agents_brains(self, *, query: str, first: Optional[int] = None, memories: Optional[int] = None) -> AgentsBrainsResult:
+        return parse(AgentsBrainsResult, await self._execute(_AGENTS_BRAINS, {"query": query, "first": first, "memories": memories}))
+
     async def agent_settings(self, *, agent_id: str) -> AgentSettingsResult:
         return parse(AgentSettingsResult, await self._execute(_AGENT_SETTINGS, {"agentId": agent_id}))
+
+    async def agents_working_memory(self, *, first: Optional[int] = None, records: Optional[int] = None, after: Optional[str] = None, kinds: Optional[List[WorkingRecordKind]] = None, states: Optional[List[WorkingRecordState]] = None, handoffs: Optional[int] = None, session_id: Optional[str] = None) -> AgentsWorkingMemoryResult:
+        return parse(AgentsWorkingMemoryResult, await self._execute(_AGENTS_WORKING_MEMORY, {"first": first, "records": records, "after": after, "kinds": kinds, "states": states, "handoffs": handoffs, "sessionId": session_id}))
 
     async def ambient_continuity(self, *, agent_id: Optional[str] = None, project: Optional[str] = None) -> AmbientContinuityResult:
         return parse(AmbientContinuityResult, await self._execute(_AMBIENT_CONTINUITY, {"agentId": agent_id, "project": project}))
@@ -511,17 +545,23 @@ class BurrowClient(BurrowTransport):
     async def brain_memories_with_revisions(self, *, agent_id: str, query: Optional[str] = None, first: Optional[int] = None, after: Optional[str] = None) -> BrainMemoriesWithRevisionsResult:
         return parse(BrainMemoriesWithRevisionsResult, await self._execute(_BRAIN_MEMORIES_WITH_REVISIONS, {"agentId": agent_id, "query": query, "first": first, "after": after}))
 
-    async def brain_read(self, *, id: Union[str, int], agent_id: Optional[str] = None, revisions: Optional[int] = None) -> BrainReadResult:
-        return parse(BrainReadResult, await self._execute(_BRAIN_READ, {"id": id, "agentId": agent_id, "revisions": revisions}))
+    async def brain_memory_node(self, *, id: Union[str, int]) -> BrainMemoryNodeResult:
+        return parse(BrainMemoryNodeResult, await self._execute(_BRAIN_MEMORY_NODE, {"id": id}))
+
+    async def brain_read(self, *, memory_id: str, agent_id: Optional[str] = None, revisions: Optional[int] = None) -> BrainReadResult:
+        return parse(BrainReadResult, await self._execute(_BRAIN_READ, {"memoryId": memory_id, "agentId": agent_id, "revisions": revisions}))
 
     async def brain_remove(self, *, input: BrainRemoveInput) -> BrainRemoveResult:
         return parse(BrainRemoveResult, await self._execute(_BRAIN_REMOVE, {"input": input}))
 
+    async def brain_remove_many(self, *, agent_id: str, items: List[BrainRemoveManyItem]) -> BrainRemoveManyResult:
+        return parse(BrainRemoveManyResult, await self._execute(_BRAIN_REMOVE_MANY, {"agentId": agent_id, "items": items}))
+
     async def brain_save(self, *, input: BrainSaveInput) -> BrainSaveResult:
         return parse(BrainSaveResult, await self._execute(_BRAIN_SAVE, {"input": input}))
 
-    async def brain_search(self, *, query: str, limit: Optional[int] = None, agent_id: Optional[str] = None) -> BrainSearchResult:
-        return parse(BrainSearchResult, await self._execute(_BRAIN_SEARCH, {"query": query, "limit": limit, "agentId": agent_id}))
+    async def brain_search(self, *, query: str, first: Optional[int] = None, agent_id: Optional[str] = None) -> BrainSearchResult:
+        return parse(BrainSearchResult, await self._execute(_BRAIN_SEARCH, {"query": query, "first": first, "agentId": agent_id}))
 
     async def brain_update(self, *, input: BrainUpdateInput) -> BrainUpdateResult:
         return parse(BrainUpdateResult, await self._execute(_BRAIN_UPDATE, {"input": input}))
@@ -581,9 +621,6 @@ class BurrowClient(BurrowTransport):
     async def delete_agent_setting(self, *, agent_id: str, name: str) -> DeleteAgentSettingResult:
         return parse(DeleteAgentSettingResult, await self._execute(_DELETE_AGENT_SETTING, {"agentId": agent_id, "name": name}))
 
-    async def delete_brain_memories(self, *, agent_id: str, items: List[BrainDeletionItem]) -> DeleteBrainMemoriesResult:
-        return parse(DeleteBrainMemoriesResult, await self._execute(_DELETE_BRAIN_MEMORIES, {"agentId": agent_id, "items": items}))
-
     async def delete_mcp_connection(self, *, name: str) -> DeleteMcpConnectionResult:
         return parse(DeleteMcpConnectionResult, await self._execute(_DELETE_MCP_CONNECTION, {"name": name}))
 
@@ -636,7 +673,7 @@ class BurrowClient(BurrowTransport):
     async def profile_document(self, *, agent_id: str, kind: ProfileKind, revisions: Optional[int] = None) -> ProfileDocumentResult:
         return parse(ProfileDocumentResult, await self._execute(_PROFILE_DOCUMENT, {"agentId": agent_id, "kind": kind, "revisions": revisions}))
 
-    async def reactivate_working_record(self, *, input: ReactivateWorkingRecordInput) -> ReactivateWorkingRecordResult:
+    async def reactivate_working_record(self, *, input: WorkingRecordStateChangeInput) -> ReactivateWorkingRecordResult:
         return parse(ReactivateWorkingRecordResult, await self._execute(_REACTIVATE_WORKING_RECORD, {"input": input}))
 
     async def reconcile_continuity(self, *, agent_id: Optional[str] = None) -> ReconcileContinuityResult:
@@ -657,7 +694,7 @@ class BurrowClient(BurrowTransport):
     async def reset_conversation(self, *, input: ResetConversationInput) -> ResetConversationResult:
         return parse(ResetConversationResult, await self._execute(_RESET_CONVERSATION, {"input": input}))
 
-    async def resolve_working_record(self, *, input: ResolveWorkingRecordInput) -> ResolveWorkingRecordResult:
+    async def resolve_working_record(self, *, input: WorkingRecordStateChangeInput) -> ResolveWorkingRecordResult:
         return parse(ResolveWorkingRecordResult, await self._execute(_RESOLVE_WORKING_RECORD, {"input": input}))
 
     async def revoke_api_token(self, *, id: Union[str, int]) -> RevokeApiTokenResult:
@@ -736,8 +773,11 @@ class BurrowClient(BurrowTransport):
     async def viewer(self) -> ViewerResult:
         return parse(ViewerResult, await self._execute(_VIEWER, {}))
 
-    async def working_record(self, *, id: str, project: Optional[str] = None, agent_id: Optional[str] = None) -> WorkingRecordResult:
-        return parse(WorkingRecordResult, await self._execute(_WORKING_RECORD, {"id": id, "project": project, "agentId": agent_id}))
+    async def working_memory_node(self, *, id: Union[str, int]) -> WorkingMemoryNodeResult:
+        return parse(WorkingMemoryNodeResult, await self._execute(_WORKING_MEMORY_NODE, {"id": id}))
 
-    async def working_records(self, *, first: Optional[int] = None, after: Optional[str] = None, kind: Optional[WorkingRecordKind] = None, state: Optional[WorkingRecordState] = None, project: Optional[str] = None, agent_id: Optional[str] = None) -> WorkingRecordsResult:
-        return parse(WorkingRecordsResult, await self._execute(_WORKING_RECORDS, {"first": first, "after": after, "kind": kind, "state": state, "project": project, "agentId": agent_id}))
+    async def working_record(self, *, record_id: str, project: Optional[str] = None, agent_id: Optional[str] = None) -> WorkingRecordResult:
+        return parse(WorkingRecordResult, await self._execute(_WORKING_RECORD, {"recordId": record_id, "project": project, "agentId": agent_id}))
+
+    async def working_records(self, *, first: Optional[int] = None, after: Optional[str] = None, kinds: Optional[List[WorkingRecordKind]] = None, states: Optional[List[WorkingRecordState]] = None, project: Optional[str] = None, agent_id: Optional[str] = None) -> WorkingRecordsResult:
+        return parse(WorkingRecordsResult, await self._execute(_WORKING_RECORDS, {"first": first, "after": after, "kinds": kinds, "states": states, "project": project, "agentId": agent_id}))

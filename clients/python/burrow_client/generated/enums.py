@@ -31,12 +31,14 @@ class AgentEventType(str, Enum):
 
 
 class AutomaticHandoffSkip(str, Enum):
+    """Why recordAutomaticHandoff wrote nothing"""
     EXPLICIT_EXPIRED = "EXPLICIT_EXPIRED"
     EXPLICIT_PRESENT = "EXPLICIT_PRESENT"
     TRIVIAL = "TRIVIAL"
 
 
 class BrainDeletionStatus(str, Enum):
+    """The outcome of one item of brainRemoveMany"""
     DELETED = "DELETED"
     FORBIDDEN = "FORBIDDEN"
     INVALID = "INVALID"
@@ -44,28 +46,38 @@ class BrainDeletionStatus(str, Enum):
     REVISION_CONFLICT = "REVISION_CONFLICT"
 
 
+class BrainLegacyScope(str, Enum):
+    """The scope a legacy Albdruck record had"""
+    AGENT = "AGENT"
+    GLOBAL = "GLOBAL"
+
+
 class BrainMatchKind(str, Enum):
+    """What made a memory a hit"""
     EMBEDDING = "EMBEDDING"
     LEXICAL = "LEXICAL"
 
 
 class BrainOwnership(str, Enum):
-    """OPERATOR once an operator wrote the memory: agents can then neither update nor remove it"""
+    """Who owns a memory: once an operator wrote it, agents can neither update nor remove it"""
     AGENT = "AGENT"
     OPERATOR = "OPERATOR"
 
 
 class BrainRetrievalFallback(str, Enum):
+    """Why a search that would have been hybrid answered with lexical results"""
     EMBEDDING_UNAVAILABLE = "EMBEDDING_UNAVAILABLE"
     VECTOR_UNAVAILABLE = "VECTOR_UNAVAILABLE"
 
 
 class BrainRetrievalMode(str, Enum):
+    """How a search ranked its hits"""
     HYBRID = "HYBRID"
     LEXICAL = "LEXICAL"
 
 
 class BrainRevisionAction(str, Enum):
+    """What a revision of a memory did"""
     CREATED = "CREATED"
     IMPORTED = "IMPORTED"
     REMOVED = "REMOVED"
@@ -166,12 +178,13 @@ class EventStream(str, Enum):
 
 
 class HandoffEvidence(str, Enum):
+    """How much a source reference of a handoff proves"""
     ASSISTANT_ASSERTION = "ASSISTANT_ASSERTION"
     TOOL_EVIDENCE = "TOOL_EVIDENCE"
 
 
 class HandoffOrigin(str, Enum):
-    """EXPLICIT: written by the agent (sessionWriteHandoff); AUTOMATIC: written by the runtime, never over an explicit one"""
+    """Who decided to write a handoff"""
     AUTOMATIC = "AUTOMATIC"
     EXPLICIT = "EXPLICIT"
 
@@ -208,6 +221,7 @@ class TiddlePassStatus(str, Enum):
 
 
 class WorkingRecordKind(str, Enum):
+    """What a working record is about"""
     BLOCKER = "BLOCKER"
     DECISION = "DECISION"
     FINDING = "FINDING"
@@ -216,6 +230,7 @@ class WorkingRecordKind(str, Enum):
 
 
 class WorkingRecordState(str, Enum):
+    """Whether a working record still holds"""
     ACTIVE = "ACTIVE"
     RESOLVED = "RESOLVED"
     SUPERSEDED = "SUPERSEDED"

@@ -46,21 +46,26 @@ class ArchiveConversationSessionInput(BurrowModel):
     """Defaults to the runtime session; an agent token may only archive its runtime session"""
 
 
-class BrainDeletionItem(BurrowModel):
-    expected_revision: int = Field(..., alias="expectedRevision")
-    id: Union[str, int] = Field(..., alias="id")
-
-
 class BrainRemoveInput(BurrowModel):
+    """A revision-checked removal (tombstone) of one memory"""
     agent_id: Optional[str] = Field(None, alias="agentId")
     """Optional, and usually left out: an agent token acts only as its own agent, so this may only repeat that agent id (another fails with AGENT_MISMATCH). Operator tokens must name the agent."""
     expected_revision: int = Field(..., alias="expectedRevision")
     """The revision you last read. If the memory changed since, nothing is written and the current memory comes back (REVISION_CONFLICT)."""
-    id: Union[str, int] = Field(..., alias="id")
+    memory_id: str = Field(..., alias="memoryId")
     """The memory id (from brain_search, brain_read or brain_save)."""
 
 
+class BrainRemoveManyItem(BurrowModel):
+    """One memory selected for brainRemoveMany"""
+    expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision last read; a changed memory is left alone (REVISION_CONFLICT for this item)"""
+    memory_id: str = Field(..., alias="memoryId")
+    """The memory id (`BrainMemory.memoryId`)"""
+
+
 class BrainSaveInput(BurrowModel):
+    """A new memory of the acting agent"""
     agent_id: Optional[str] = Field(None, alias="agentId")
     """Optional, and usually left out: an agent token acts only as its own agent, so this may only repeat that agent id (another fails with AGENT_MISMATCH). Operator tokens must name the agent."""
     content: str = Field(..., alias="content")
@@ -72,13 +77,14 @@ class BrainSaveInput(BurrowModel):
 
 
 class BrainUpdateInput(BurrowModel):
+    """A revision-checked change of a memory: absent fields keep their value"""
     agent_id: Optional[str] = Field(None, alias="agentId")
     """Optional, and usually left out: an agent token acts only as its own agent, so this may only repeat that agent id (another fails with AGENT_MISMATCH). Operator tokens must name the agent."""
     content: Optional[str] = Field(None, alias="content")
     """New content, at most 24,000 characters; absent keeps the current one."""
     expected_revision: int = Field(..., alias="expectedRevision")
     """The revision you last read. If the memory changed since, nothing is written and the current memory comes back (REVISION_CONFLICT)."""
-    id: Union[str, int] = Field(..., alias="id")
+    memory_id: str = Field(..., alias="memoryId")
     """The memory id (from brain_search, brain_read or brain_save)."""
     source_refs: Optional[List[str]] = Field(None, alias="sourceRefs")
     """Where the claim came from: at most 12, each 1 to 2,000 characters. A reference is not verification of current state. Replaces the list when given; absent keeps it."""
@@ -162,6 +168,7 @@ class FinalizeContinuityRunInput(BurrowModel):
 
 
 class HandoffSourceRefInput(BurrowModel):
+    """An evidence pointer of a handoff"""
     evidence: Optional[HandoffEvidence] = Field(None, alias="evidence")
     """ASSISTANT_ASSERTION (default): something the assistant said, not verification of it. TOOL_EVIDENCE: the result of a tool call that succeeded."""
     ref: str = Field(..., alias="ref")
@@ -185,21 +192,21 @@ class InterruptContinuityRunInput(BurrowModel):
 
 
 class MemoryWorkingWriteInput(BurrowModel):
-    """The agent, session, conversation and continuity scope come from the runtime (token and headers). Without id a new record is created; with id and expectedRevision that record is rewritten."""
+    """The agent, session, conversation and continuity scope come from the runtime (token and headers). Without recordId a new record is created; with recordId and expectedRevision that record is rewritten."""
     agent_id: Optional[str] = Field(None, alias="agentId")
     """Optional, and usually left out: an agent token acts only as its own agent, so this may only repeat that agent id (another fails with AGENT_MISMATCH). Operator tokens must name the agent."""
     content: str = Field(..., alias="content")
     """The evidence itself, at most 6,000 characters."""
     expected_revision: Optional[int] = Field(None, alias="expectedRevision")
     """Required with id: the revision you last read. If the record changed since, nothing is written and the current record comes back (REVISION_CONFLICT)."""
-    id: Optional[str] = Field(None, alias="id")
-    """Leave out to create a new record. Give the id of an existing record (with expectedRevision) to rewrite it."""
     kind: WorkingRecordKind = Field(..., alias="kind")
     """DECISION: a choice that was made; FINDING: something learned; BLOCKER: what stops progress; HANDOFF: what the next worker needs; TASK: operational evidence about a task (not a board task)."""
     pinned: Optional[bool] = Field(None, alias="pinned")
     """Pinned records never expire. Default false."""
     project: Optional[str] = Field(None, alias="project")
     """Optional, and usually left out: the runtime chooses the continuity scope (Burrow-Continuity-Scope). If given it must repeat that scope exactly; a different value fails with continuity_scope_mismatch and changes nothing."""
+    record_id: Optional[str] = Field(None, alias="recordId")
+    """Leave out to create a new record. Give the id of an existing record (with expectedRevision) to rewrite it."""
     source_refs: Optional[List[str]] = Field(None, alias="sourceRefs")
     """Where this came from (e.g. conversation:<sessionId>/<entryId>, a file, a URL): at most 12, each 1 to 1,000 characters. A rewrite keeps the current list when absent."""
     state: Optional[WorkingRecordState] = Field(None, alias="state")
@@ -217,13 +224,6 @@ class ProfileDocumentInput(BurrowModel):
     expected_revision: Optional[int] = Field(None, alias="expectedRevision")
     """When given, the replacement is refused unless the document is at this revision"""
     kind: ProfileKind = Field(..., alias="kind")
-
-
-class ReactivateWorkingRecordInput(BurrowModel):
-    agent_id: Optional[str] = Field(None, alias="agentId")
-    expected_revision: int = Field(..., alias="expectedRevision")
-    id: str = Field(..., alias="id")
-    project: Optional[str] = Field(None, alias="project")
 
 
 class RecordAutomaticHandoffInput(BurrowModel):
@@ -281,13 +281,6 @@ class ResetConversationInput(BurrowModel):
     reason: Optional[str] = Field(None, alias="reason")
     session_id: Optional[str] = Field(None, alias="sessionId")
     """Defaults to the runtime session; an agent token may only reset its runtime session"""
-
-
-class ResolveWorkingRecordInput(BurrowModel):
-    agent_id: Optional[str] = Field(None, alias="agentId")
-    expected_revision: int = Field(..., alias="expectedRevision")
-    id: str = Field(..., alias="id")
-    project: Optional[str] = Field(None, alias="project")
 
 
 class SessionWriteHandoffInput(BurrowModel):
@@ -374,12 +367,17 @@ class StartContinuityRunInput(BurrowModel):
 
 
 class SupersedeWorkingRecordInput(BurrowModel):
+    """A revision-checked change to SUPERSEDED, naming the record that replaces this one"""
     agent_id: Optional[str] = Field(None, alias="agentId")
+    """The agent (an agent token: itself; operators must name it)"""
     expected_revision: int = Field(..., alias="expectedRevision")
-    id: str = Field(..., alias="id")
+    """The revision last read; a changed record is left alone (REVISION_CONFLICT)"""
     project: Optional[str] = Field(None, alias="project")
+    """Optional, and usually left out: the runtime chooses the continuity scope (Burrow-Continuity-Scope). If given it must repeat that scope exactly; a different value fails with continuity_scope_mismatch and changes nothing."""
+    record_id: str = Field(..., alias="recordId")
+    """The record id (`WorkingRecord.recordId`)"""
     superseded_by_id: str = Field(..., alias="supersededById")
-    """The record that supersedes this one"""
+    """The recordId of the record (same agent and scope) that supersedes this one"""
 
 
 class TiddleAppendResidueInput(BurrowModel):
@@ -411,13 +409,25 @@ class UpdateProfileDocumentInput(BurrowModel):
     kind: ProfileKind = Field(..., alias="kind")
 
 
+class WorkingRecordStateChangeInput(BurrowModel):
+    """A revision-checked state change of one record"""
+    agent_id: Optional[str] = Field(None, alias="agentId")
+    """The agent (an agent token: itself; operators must name it)"""
+    expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision last read; a changed record is left alone (REVISION_CONFLICT)"""
+    project: Optional[str] = Field(None, alias="project")
+    """Optional, and usually left out: the runtime chooses the continuity scope (Burrow-Continuity-Scope). If given it must repeat that scope exactly; a different value fails with continuity_scope_mismatch and changes nothing."""
+    record_id: str = Field(..., alias="recordId")
+    """The record id (`WorkingRecord.recordId`)"""
+
+
 rebuild(
     AppendConversationEntryInput,
     AppendDreamDiaryEntryInput,
     ApplyPreferenceLearningInput,
     ArchiveConversationSessionInput,
-    BrainDeletionItem,
     BrainRemoveInput,
+    BrainRemoveManyItem,
     BrainSaveInput,
     BrainUpdateInput,
     ClaimContinuityRecoveryInput,
@@ -433,13 +443,11 @@ rebuild(
     InterruptContinuityRunInput,
     MemoryWorkingWriteInput,
     ProfileDocumentInput,
-    ReactivateWorkingRecordInput,
     RecordAutomaticHandoffInput,
     RecordContinuityEffectInput,
     RecordContinuityReceiptInput,
     ReplaceProfileInput,
     ResetConversationInput,
-    ResolveWorkingRecordInput,
     SessionWriteHandoffInput,
     SetAgentSettingInput,
     SetMcpConnectionInput,
@@ -451,4 +459,5 @@ rebuild(
     TiddleExcerptInput,
     UnarchiveConversationSessionInput,
     UpdateProfileDocumentInput,
+    WorkingRecordStateChangeInput,
 )

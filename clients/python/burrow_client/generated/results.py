@@ -44,6 +44,41 @@ class AgentResult(BurrowModel):
     """One agent by its agent id (`Agent.agentId`); null when there is none. `node(id:)` takes the global `Agent.id`."""
 
 
+class AgentBrainMemoriesResultAgentBrainMemoriesEdgesNode(BurrowModel):
+    memory_id: str = Field(..., alias="memoryId")
+    """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
+    title: str = Field(..., alias="title")
+    """A short headline"""
+
+
+class AgentBrainMemoriesResultAgentBrainMemoriesEdges(BurrowModel):
+    cursor: str = Field(..., alias="cursor")
+    node: AgentBrainMemoriesResultAgentBrainMemoriesEdgesNode = Field(..., alias="node")
+
+
+class AgentBrainMemoriesResultAgentBrainMemoriesPageInfo(BurrowModel):
+    has_next_page: bool = Field(..., alias="hasNextPage")
+    has_previous_page: bool = Field(..., alias="hasPreviousPage")
+    end_cursor: Optional[str] = Field(None, alias="endCursor")
+
+
+class AgentBrainMemoriesResultAgentBrainMemories(BurrowModel):
+    edges: List[AgentBrainMemoriesResultAgentBrainMemoriesEdges] = Field(..., alias="edges")
+    page_info: AgentBrainMemoriesResultAgentBrainMemoriesPageInfo = Field(..., alias="pageInfo")
+
+
+class AgentBrainMemoriesResultAgent(BurrowModel):
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id used in every other argument (the node id is global)"""
+    brain_memories: AgentBrainMemoriesResultAgentBrainMemories = Field(..., alias="brainMemories")
+    """This agent's live memories, newest first: the same list and cursors as Query.brainMemories"""
+
+
+class AgentBrainMemoriesResult(BurrowModel):
+    agent: Optional[AgentBrainMemoriesResultAgent] = Field(None, alias="agent")
+    """One agent by its agent id (`Agent.agentId`); null when there is none. `node(id:)` takes the global `Agent.id`."""
+
+
 class AgentEventLogResultAgentEventsEdgesNode(BurrowModel):
     sequence: int = Field(..., alias="sequence")
     """Per-agent, gap-free, commit-ordered; pass the last one seen as `after` to resume a per-agent subscription"""
@@ -139,6 +174,82 @@ class AgentsResult(BurrowModel):
     """Newest first. Operators see every agent; an agent token sees only itself."""
 
 
+class AgentsBrainsResultAgentsEdgesNodeBrainMemoriesEdgesNode(BurrowModel):
+    id: str = Field(..., alias="id")
+    memory_id: str = Field(..., alias="memoryId")
+    """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
+    agent_id: str = Field(..., alias="agentId")
+    """The owning agent's id"""
+    title: str = Field(..., alias="title")
+    """A short headline"""
+
+
+class AgentsBrainsResultAgentsEdgesNodeBrainMemoriesEdges(BurrowModel):
+    cursor: str = Field(..., alias="cursor")
+    node: AgentsBrainsResultAgentsEdgesNodeBrainMemoriesEdgesNode = Field(..., alias="node")
+
+
+class AgentsBrainsResultAgentsEdgesNodeBrainMemoriesPageInfo(BurrowModel):
+    has_next_page: bool = Field(..., alias="hasNextPage")
+    has_previous_page: bool = Field(..., alias="hasPreviousPage")
+    end_cursor: Optional[str] = Field(None, alias="endCursor")
+
+
+class AgentsBrainsResultAgentsEdgesNodeBrainMemories(BurrowModel):
+    edges: List[AgentsBrainsResultAgentsEdgesNodeBrainMemoriesEdges] = Field(..., alias="edges")
+    page_info: AgentsBrainsResultAgentsEdgesNodeBrainMemoriesPageInfo = Field(..., alias="pageInfo")
+
+
+class AgentsBrainsResultAgentsEdgesNodeBrainSearchRetrieval(BurrowModel):
+    mode: BrainRetrievalMode = Field(..., alias="mode")
+    """Lexical or hybrid ranking"""
+
+
+class AgentsBrainsResultAgentsEdgesNodeBrainSearchHitsMemory(BurrowModel):
+    memory_id: str = Field(..., alias="memoryId")
+    """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
+    agent_id: str = Field(..., alias="agentId")
+    """The owning agent's id"""
+
+
+class AgentsBrainsResultAgentsEdgesNodeBrainSearchHits(BurrowModel):
+    score: float = Field(..., alias="score")
+    """The ranking score: lexicalScore in lexical mode; similarity + 0.3 × lexicalScore / best lexicalScore in hybrid mode"""
+    memory: AgentsBrainsResultAgentsEdgesNodeBrainSearchHitsMemory = Field(..., alias="memory")
+    """The memory found"""
+
+
+class AgentsBrainsResultAgentsEdgesNodeBrainSearch(BurrowModel):
+    agent_id: str = Field(..., alias="agentId")
+    """The agent whose memories were searched"""
+    retrieval: AgentsBrainsResultAgentsEdgesNodeBrainSearchRetrieval = Field(..., alias="retrieval")
+    """How the hits were ranked"""
+    hits: List[AgentsBrainsResultAgentsEdgesNodeBrainSearchHits] = Field(..., alias="hits")
+    """At most `first` hits, by score, then updatedAt newest first, then memoryId"""
+
+
+class AgentsBrainsResultAgentsEdgesNode(BurrowModel):
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id used in every other argument (the node id is global)"""
+    brain_memories: AgentsBrainsResultAgentsEdgesNodeBrainMemories = Field(..., alias="brainMemories")
+    """This agent's live memories, newest first: the same list and cursors as Query.brainMemories"""
+    brain_search: AgentsBrainsResultAgentsEdgesNodeBrainSearch = Field(..., alias="brainSearch")
+    """Search of this agent's memories, ranked exactly as Query.brainSearch"""
+
+
+class AgentsBrainsResultAgentsEdges(BurrowModel):
+    node: AgentsBrainsResultAgentsEdgesNode = Field(..., alias="node")
+
+
+class AgentsBrainsResultAgents(BurrowModel):
+    edges: List[AgentsBrainsResultAgentsEdges] = Field(..., alias="edges")
+
+
+class AgentsBrainsResult(BurrowModel):
+    agents: AgentsBrainsResultAgents = Field(..., alias="agents")
+    """Newest first. Operators see every agent; an agent token sees only itself."""
+
+
 class AgentSettingsResultAgentSettings(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
     name: str = Field(..., alias="name")
@@ -153,6 +264,86 @@ class AgentSettingsResultAgentSettings(BurrowModel):
 class AgentSettingsResult(BurrowModel):
     agent_settings: List[AgentSettingsResultAgentSettings] = Field(..., alias="agentSettings")
     """Operators only (an agent token gets FORBIDDEN, even for its own agent)"""
+
+
+class AgentsWorkingMemoryResultAgentsEdgesNodeWorkingRecordsEdgesNodeAgent(BurrowModel):
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id used in every other argument (the node id is global)"""
+
+
+class AgentsWorkingMemoryResultAgentsEdgesNodeWorkingRecordsEdgesNode(BurrowModel):
+    id: str = Field(..., alias="id")
+    record_id: str = Field(..., alias="recordId")
+    """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
+    agent_id: str = Field(..., alias="agentId")
+    """The agent it belongs to"""
+    kind: WorkingRecordKind = Field(..., alias="kind")
+    """What it is about"""
+    state: WorkingRecordState = Field(..., alias="state")
+    """Whether it still holds"""
+    title: str = Field(..., alias="title")
+    """A short headline"""
+    agent: AgentsWorkingMemoryResultAgentsEdgesNodeWorkingRecordsEdgesNodeAgent = Field(..., alias="agent")
+    """The agent this record belongs to"""
+
+
+class AgentsWorkingMemoryResultAgentsEdgesNodeWorkingRecordsEdges(BurrowModel):
+    cursor: str = Field(..., alias="cursor")
+    node: AgentsWorkingMemoryResultAgentsEdgesNodeWorkingRecordsEdgesNode = Field(..., alias="node")
+
+
+class AgentsWorkingMemoryResultAgentsEdgesNodeWorkingRecordsPageInfo(BurrowModel):
+    has_next_page: bool = Field(..., alias="hasNextPage")
+    has_previous_page: bool = Field(..., alias="hasPreviousPage")
+    end_cursor: Optional[str] = Field(None, alias="endCursor")
+
+
+class AgentsWorkingMemoryResultAgentsEdgesNodeWorkingRecords(BurrowModel):
+    edges: List[AgentsWorkingMemoryResultAgentsEdgesNodeWorkingRecordsEdges] = Field(..., alias="edges")
+    page_info: AgentsWorkingMemoryResultAgentsEdgesNodeWorkingRecordsPageInfo = Field(..., alias="pageInfo")
+
+
+class AgentsWorkingMemoryResultAgentsEdgesNodeHandoffsAgent(BurrowModel):
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id used in every other argument (the node id is global)"""
+
+
+class AgentsWorkingMemoryResultAgentsEdgesNodeHandoffs(BurrowModel):
+    id: str = Field(..., alias="id")
+    handoff_id: str = Field(..., alias="handoffId")
+    """The handoff id; unique within its agent"""
+    agent_id: str = Field(..., alias="agentId")
+    """The agent it belongs to"""
+    session_id: str = Field(..., alias="sessionId")
+    """The runtime session it hands off (one handoff per session and scope)"""
+    origin: HandoffOrigin = Field(..., alias="origin")
+    """Explicit or automatic"""
+    title: str = Field(..., alias="title")
+    """A short headline"""
+    agent: AgentsWorkingMemoryResultAgentsEdgesNodeHandoffsAgent = Field(..., alias="agent")
+    """The agent this record belongs to"""
+
+
+class AgentsWorkingMemoryResultAgentsEdgesNode(BurrowModel):
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id used in every other argument (the node id is global)"""
+    working_records: AgentsWorkingMemoryResultAgentsEdgesNodeWorkingRecords = Field(..., alias="workingRecords")
+    """This agent's working records in the runtime scope, newest first: the same list and cursors as Query.workingRecords"""
+    handoffs: List[AgentsWorkingMemoryResultAgentsEdgesNodeHandoffs] = Field(..., alias="handoffs")
+    """This agent's unexpired handoffs in the runtime scope, in sessionReadHandoff's order (explicit first, then the current session, then the newest); with sessionId only that session's"""
+
+
+class AgentsWorkingMemoryResultAgentsEdges(BurrowModel):
+    node: AgentsWorkingMemoryResultAgentsEdgesNode = Field(..., alias="node")
+
+
+class AgentsWorkingMemoryResultAgents(BurrowModel):
+    edges: List[AgentsWorkingMemoryResultAgentsEdges] = Field(..., alias="edges")
+
+
+class AgentsWorkingMemoryResult(BurrowModel):
+    agents: AgentsWorkingMemoryResultAgents = Field(..., alias="agents")
+    """Newest first. Operators see every agent; an agent token sees only itself."""
 
 
 class AmbientContinuityResultAmbientContinuityRollingCards(BurrowModel):
@@ -486,9 +677,13 @@ class ArchiveConversationSessionResult(BurrowModel):
 
 class BrainEmbeddingStatusResultBrainEmbeddingStatus(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
+    """The agent"""
     enabled: bool = Field(..., alias="enabled")
+    """An embedding provider is configured (BURROW_EMBEDDINGS_*)"""
     model: Optional[str] = Field(None, alias="model")
+    """The embedding model; null when not enabled"""
     dimensions: Optional[int] = Field(None, alias="dimensions")
+    """Dimensions of the model's vectors; null when not enabled"""
     vector_search: bool = Field(..., alias="vectorSearch")
     """Embedding ranking can run (enabled and pgvector present)"""
     reason: Optional[str] = Field(None, alias="reason")
@@ -504,10 +699,12 @@ class BrainEmbeddingStatusResultBrainEmbeddingStatus(BurrowModel):
     next_retry_at: Optional[str] = Field(None, alias="nextRetryAt")
     """When the earliest failed memory is tried again (a time already past: the next indexer pass); null when none failed"""
     last_error: Optional[str] = Field(None, alias="lastError")
+    """The newest failure's message, for operators; null when none failed"""
 
 
 class BrainEmbeddingStatusResult(BurrowModel):
     brain_embedding_status: BrainEmbeddingStatusResultBrainEmbeddingStatus = Field(..., alias="brainEmbeddingStatus")
+    """How far the embedding indexer got with an agent's memories, and whether search can rank by embeddings"""
 
 
 class BrainEventsResultAgentEvents(BurrowModel):
@@ -553,41 +750,63 @@ class BrainMemoriesResultBrainMemoriesEdgesNodeLegacyMigrationImportedBy(BurrowM
 
 class BrainMemoriesResultBrainMemoriesEdgesNodeLegacyMigration(BurrowModel):
     source: str = Field(..., alias="source")
+    """Where the record came from (the legacy table)"""
     legacy_id: str = Field(..., alias="legacyId")
-    legacy_scope: str = Field(..., alias="legacyScope")
-    """agent or global (global records are owned by hatchet)"""
+    """The record id in Albdruck"""
+    legacy_scope: BrainLegacyScope = Field(..., alias="legacyScope")
+    """The record's scope in Albdruck"""
     legacy_owner_agent_id: Optional[str] = Field(None, alias="legacyOwnerAgentId")
+    """The owning agent in Albdruck; null for global records"""
     legacy_status: str = Field(..., alias="legacyStatus")
+    """The record's status in Albdruck, verbatim: legacy data, whose set of values Burrow does not control"""
     operator_corrected: bool = Field(..., alias="operatorCorrected")
+    """An operator had corrected the record in Albdruck: the memory is operator-owned"""
     operator_deleted: bool = Field(..., alias="operatorDeleted")
+    """An operator had deleted the record in Albdruck: it was imported as removed"""
     imported_at: str = Field(..., alias="importedAt")
+    """When the import copied the record"""
     imported_by: BrainMemoriesResultBrainMemoriesEdgesNodeLegacyMigrationImportedBy = Field(..., alias="importedBy")
+    """Who ran the import"""
     truncated: bool = Field(..., alias="truncated")
     """Title, content or source references were cut to the Brains limits; the legacy tables keep the original"""
     evidence_count: int = Field(..., alias="evidenceCount")
+    """How many evidence entries the legacy record had (in `details`)"""
     snapshot_count: int = Field(..., alias="snapshotCount")
+    """How many revision snapshots the legacy record had (in `details`)"""
     details: Any = Field(..., alias="details")
     """Everything preserved from the legacy record: evidence and revision snapshots"""
 
 
 class BrainMemoriesResultBrainMemoriesEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
-    """Generated, immutable; the id every brain verb takes"""
+    memory_id: str = Field(..., alias="memoryId")
+    """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
+    """The owning agent's id"""
     title: str = Field(..., alias="title")
+    """A short headline"""
     content: str = Field(..., alias="content")
+    """The memory itself"""
     source_refs: List[str] = Field(..., alias="sourceRefs")
     """References as given; a reference is not verification of current state"""
     revision: int = Field(..., alias="revision")
+    """The current revision; brainUpdate and brainRemove need it as expectedRevision"""
     ownership: BrainOwnership = Field(..., alias="ownership")
+    """Who owns it now"""
     labels: List[str] = Field(..., alias="labels")
+    """Labels of the memory: at most one today (the Albdruck import labels what it imported); a list so more can come without a breaking change"""
     deleted: bool = Field(..., alias="deleted")
-    """True only on the result of a removal (removed memories are hidden everywhere else)"""
+    """True only on the result of a removal (removed memories are hidden everywhere else); kept so that result says what happened"""
     created_at: str = Field(..., alias="createdAt")
+    """When it was created"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When the current revision was written"""
     created_by: BrainMemoriesResultBrainMemoriesEdgesNodeCreatedBy = Field(..., alias="createdBy")
+    """Who created it"""
     updated_by: BrainMemoriesResultBrainMemoriesEdgesNodeUpdatedBy = Field(..., alias="updatedBy")
+    """Who wrote the current revision"""
     legacy_migration: Optional[BrainMemoriesResultBrainMemoriesEdgesNodeLegacyMigration] = Field(None, alias="legacyMigration")
+    """Where an imported memory came from; null for memories saved in Burrow"""
 
 
 class BrainMemoriesResultBrainMemoriesEdges(BurrowModel):
@@ -607,7 +826,7 @@ class BrainMemoriesResultBrainMemories(BurrowModel):
 
 class BrainMemoriesResult(BurrowModel):
     brain_memories: BrainMemoriesResultBrainMemories = Field(..., alias="brainMemories")
-    """An agent's live memories, newest first, optionally filtered by case-insensitive substring over title and content (at least 3 characters). Cursors are bound to the agent and the query. Page size at most 100."""
+    """An agent's live memories, newest first (createdAt, then memoryId), optionally filtered by substring. Cursors are bound to the agent and the query."""
 
 
 class BrainMemoriesWithRevisionsResultBrainMemoriesEdgesNodeRevisionsActor(BurrowModel):
@@ -619,15 +838,21 @@ class BrainMemoriesWithRevisionsResultBrainMemoriesEdgesNodeRevisionsActor(Burro
 
 class BrainMemoriesWithRevisionsResultBrainMemoriesEdgesNodeRevisions(BurrowModel):
     revision: int = Field(..., alias="revision")
+    """The revision number, 1 for the first"""
     action: BrainRevisionAction = Field(..., alias="action")
+    """What this revision did"""
     actor: BrainMemoriesWithRevisionsResultBrainMemoriesEdgesNodeRevisionsActor = Field(..., alias="actor")
+    """Who wrote this revision"""
 
 
 class BrainMemoriesWithRevisionsResultBrainMemoriesEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
-    """Generated, immutable; the id every brain verb takes"""
+    memory_id: str = Field(..., alias="memoryId")
+    """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
     title: str = Field(..., alias="title")
+    """A short headline"""
     revision: int = Field(..., alias="revision")
+    """The current revision; brainUpdate and brainRemove need it as expectedRevision"""
     revisions: List[BrainMemoriesWithRevisionsResultBrainMemoriesEdgesNodeRevisions] = Field(..., alias="revisions")
     """Every revision, newest first, with its actor (batched: one statement for a whole page)"""
 
@@ -649,7 +874,54 @@ class BrainMemoriesWithRevisionsResultBrainMemories(BurrowModel):
 
 class BrainMemoriesWithRevisionsResult(BurrowModel):
     brain_memories: BrainMemoriesWithRevisionsResultBrainMemories = Field(..., alias="brainMemories")
-    """An agent's live memories, newest first, optionally filtered by case-insensitive substring over title and content (at least 3 characters). Cursors are bound to the agent and the query. Page size at most 100."""
+    """An agent's live memories, newest first (createdAt, then memoryId), optionally filtered by substring. Cursors are bound to the agent and the query."""
+
+
+class BrainMemoryNodeResultNodeAgent(BurrowModel):
+    typename__: Literal["Agent"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class BrainMemoryNodeResultNodeBrainMemoryAgent(BurrowModel):
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id used in every other argument (the node id is global)"""
+
+
+class BrainMemoryNodeResultNodeBrainMemory(BurrowModel):
+    typename__: Literal["BrainMemory"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    memory_id: str = Field(..., alias="memoryId")
+    """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
+    agent_id: str = Field(..., alias="agentId")
+    """The owning agent's id"""
+    title: str = Field(..., alias="title")
+    """A short headline"""
+    agent: BrainMemoryNodeResultNodeBrainMemoryAgent = Field(..., alias="agent")
+    """The agent this record belongs to"""
+
+
+class BrainMemoryNodeResultNodeContinuityRun(BurrowModel):
+    typename__: Literal["ContinuityRun"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class BrainMemoryNodeResultNodeProfileDocument(BurrowModel):
+    typename__: Literal["ProfileDocument"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class BrainMemoryNodeResultNodeSessionHandoff(BurrowModel):
+    typename__: Literal["SessionHandoff"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class BrainMemoryNodeResultNodeWorkingRecord(BurrowModel):
+    typename__: Literal["WorkingRecord"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class BrainMemoryNodeResult(BurrowModel):
+    node: Optional[Union[BrainMemoryNodeResultNodeAgent, BrainMemoryNodeResultNodeBrainMemory, BrainMemoryNodeResultNodeContinuityRun, BrainMemoryNodeResultNodeProfileDocument, BrainMemoryNodeResultNodeSessionHandoff, BrainMemoryNodeResultNodeWorkingRecord]] = Field(None, alias="node")
 
 
 class BrainReadResultBrainReadCreatedBy(BurrowModel):
@@ -675,19 +947,29 @@ class BrainReadResultBrainReadLegacyMigrationImportedBy(BurrowModel):
 
 class BrainReadResultBrainReadLegacyMigration(BurrowModel):
     source: str = Field(..., alias="source")
+    """Where the record came from (the legacy table)"""
     legacy_id: str = Field(..., alias="legacyId")
-    legacy_scope: str = Field(..., alias="legacyScope")
-    """agent or global (global records are owned by hatchet)"""
+    """The record id in Albdruck"""
+    legacy_scope: BrainLegacyScope = Field(..., alias="legacyScope")
+    """The record's scope in Albdruck"""
     legacy_owner_agent_id: Optional[str] = Field(None, alias="legacyOwnerAgentId")
+    """The owning agent in Albdruck; null for global records"""
     legacy_status: str = Field(..., alias="legacyStatus")
+    """The record's status in Albdruck, verbatim: legacy data, whose set of values Burrow does not control"""
     operator_corrected: bool = Field(..., alias="operatorCorrected")
+    """An operator had corrected the record in Albdruck: the memory is operator-owned"""
     operator_deleted: bool = Field(..., alias="operatorDeleted")
+    """An operator had deleted the record in Albdruck: it was imported as removed"""
     imported_at: str = Field(..., alias="importedAt")
+    """When the import copied the record"""
     imported_by: BrainReadResultBrainReadLegacyMigrationImportedBy = Field(..., alias="importedBy")
+    """Who ran the import"""
     truncated: bool = Field(..., alias="truncated")
     """Title, content or source references were cut to the Brains limits; the legacy tables keep the original"""
     evidence_count: int = Field(..., alias="evidenceCount")
+    """How many evidence entries the legacy record had (in `details`)"""
     snapshot_count: int = Field(..., alias="snapshotCount")
+    """How many revision snapshots the legacy record had (in `details`)"""
     details: Any = Field(..., alias="details")
     """Everything preserved from the legacy record: evidence and revision snapshots"""
 
@@ -701,33 +983,53 @@ class BrainReadResultBrainReadRevisionsActor(BurrowModel):
 
 class BrainReadResultBrainReadRevisions(BurrowModel):
     revision: int = Field(..., alias="revision")
+    """The revision number, 1 for the first"""
     action: BrainRevisionAction = Field(..., alias="action")
+    """What this revision did"""
     title: str = Field(..., alias="title")
+    """The title at this revision"""
     content: str = Field(..., alias="content")
+    """The content at this revision"""
     source_refs: List[str] = Field(..., alias="sourceRefs")
+    """The source references at this revision"""
     ownership: BrainOwnership = Field(..., alias="ownership")
+    """The ownership after this revision"""
     actor: BrainReadResultBrainReadRevisionsActor = Field(..., alias="actor")
+    """Who wrote this revision"""
     created_at: str = Field(..., alias="createdAt")
+    """When this revision was written"""
 
 
 class BrainReadResultBrainRead(BurrowModel):
     id: str = Field(..., alias="id")
-    """Generated, immutable; the id every brain verb takes"""
+    memory_id: str = Field(..., alias="memoryId")
+    """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
+    """The owning agent's id"""
     title: str = Field(..., alias="title")
+    """A short headline"""
     content: str = Field(..., alias="content")
+    """The memory itself"""
     source_refs: List[str] = Field(..., alias="sourceRefs")
     """References as given; a reference is not verification of current state"""
     revision: int = Field(..., alias="revision")
+    """The current revision; brainUpdate and brainRemove need it as expectedRevision"""
     ownership: BrainOwnership = Field(..., alias="ownership")
+    """Who owns it now"""
     labels: List[str] = Field(..., alias="labels")
+    """Labels of the memory: at most one today (the Albdruck import labels what it imported); a list so more can come without a breaking change"""
     deleted: bool = Field(..., alias="deleted")
-    """True only on the result of a removal (removed memories are hidden everywhere else)"""
+    """True only on the result of a removal (removed memories are hidden everywhere else); kept so that result says what happened"""
     created_at: str = Field(..., alias="createdAt")
+    """When it was created"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When the current revision was written"""
     created_by: BrainReadResultBrainReadCreatedBy = Field(..., alias="createdBy")
+    """Who created it"""
     updated_by: BrainReadResultBrainReadUpdatedBy = Field(..., alias="updatedBy")
+    """Who wrote the current revision"""
     legacy_migration: Optional[BrainReadResultBrainReadLegacyMigration] = Field(None, alias="legacyMigration")
+    """Where an imported memory came from; null for memories saved in Burrow"""
     revisions: List[BrainReadResultBrainReadRevisions] = Field(..., alias="revisions")
     """Every revision, newest first, with its actor (batched: one statement for a whole page)"""
 
@@ -760,41 +1062,63 @@ class BrainRemoveResultBrainRemoveBrainRemoveSuccessMemoryLegacyMigrationImporte
 
 class BrainRemoveResultBrainRemoveBrainRemoveSuccessMemoryLegacyMigration(BurrowModel):
     source: str = Field(..., alias="source")
+    """Where the record came from (the legacy table)"""
     legacy_id: str = Field(..., alias="legacyId")
-    legacy_scope: str = Field(..., alias="legacyScope")
-    """agent or global (global records are owned by hatchet)"""
+    """The record id in Albdruck"""
+    legacy_scope: BrainLegacyScope = Field(..., alias="legacyScope")
+    """The record's scope in Albdruck"""
     legacy_owner_agent_id: Optional[str] = Field(None, alias="legacyOwnerAgentId")
+    """The owning agent in Albdruck; null for global records"""
     legacy_status: str = Field(..., alias="legacyStatus")
+    """The record's status in Albdruck, verbatim: legacy data, whose set of values Burrow does not control"""
     operator_corrected: bool = Field(..., alias="operatorCorrected")
+    """An operator had corrected the record in Albdruck: the memory is operator-owned"""
     operator_deleted: bool = Field(..., alias="operatorDeleted")
+    """An operator had deleted the record in Albdruck: it was imported as removed"""
     imported_at: str = Field(..., alias="importedAt")
+    """When the import copied the record"""
     imported_by: BrainRemoveResultBrainRemoveBrainRemoveSuccessMemoryLegacyMigrationImportedBy = Field(..., alias="importedBy")
+    """Who ran the import"""
     truncated: bool = Field(..., alias="truncated")
     """Title, content or source references were cut to the Brains limits; the legacy tables keep the original"""
     evidence_count: int = Field(..., alias="evidenceCount")
+    """How many evidence entries the legacy record had (in `details`)"""
     snapshot_count: int = Field(..., alias="snapshotCount")
+    """How many revision snapshots the legacy record had (in `details`)"""
     details: Any = Field(..., alias="details")
     """Everything preserved from the legacy record: evidence and revision snapshots"""
 
 
 class BrainRemoveResultBrainRemoveBrainRemoveSuccessMemory(BurrowModel):
     id: str = Field(..., alias="id")
-    """Generated, immutable; the id every brain verb takes"""
+    memory_id: str = Field(..., alias="memoryId")
+    """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
+    """The owning agent's id"""
     title: str = Field(..., alias="title")
+    """A short headline"""
     content: str = Field(..., alias="content")
+    """The memory itself"""
     source_refs: List[str] = Field(..., alias="sourceRefs")
     """References as given; a reference is not verification of current state"""
     revision: int = Field(..., alias="revision")
+    """The current revision; brainUpdate and brainRemove need it as expectedRevision"""
     ownership: BrainOwnership = Field(..., alias="ownership")
+    """Who owns it now"""
     labels: List[str] = Field(..., alias="labels")
+    """Labels of the memory: at most one today (the Albdruck import labels what it imported); a list so more can come without a breaking change"""
     deleted: bool = Field(..., alias="deleted")
-    """True only on the result of a removal (removed memories are hidden everywhere else)"""
+    """True only on the result of a removal (removed memories are hidden everywhere else); kept so that result says what happened"""
     created_at: str = Field(..., alias="createdAt")
+    """When it was created"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When the current revision was written"""
     created_by: BrainRemoveResultBrainRemoveBrainRemoveSuccessMemoryCreatedBy = Field(..., alias="createdBy")
+    """Who created it"""
     updated_by: BrainRemoveResultBrainRemoveBrainRemoveSuccessMemoryUpdatedBy = Field(..., alias="updatedBy")
+    """Who wrote the current revision"""
     legacy_migration: Optional[BrainRemoveResultBrainRemoveBrainRemoveSuccessMemoryLegacyMigration] = Field(None, alias="legacyMigration")
+    """Where an imported memory came from; null for memories saved in Burrow"""
 
 
 class BrainRemoveResultBrainRemoveBrainRemoveSuccess(BurrowModel):
@@ -847,6 +1171,49 @@ class BrainRemoveResult(BurrowModel):
     """Writes a tombstone: the memory disappears from reads, search and lists; nothing is physically erased"""
 
 
+class BrainRemoveManyResultBrainRemoveManyBrainRemoveManySuccessResultsMemory(BurrowModel):
+    id: str = Field(..., alias="id")
+    memory_id: str = Field(..., alias="memoryId")
+    """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
+    revision: int = Field(..., alias="revision")
+    """The current revision; brainUpdate and brainRemove need it as expectedRevision"""
+    deleted: bool = Field(..., alias="deleted")
+    """True only on the result of a removal (removed memories are hidden everywhere else); kept so that result says what happened"""
+
+
+class BrainRemoveManyResultBrainRemoveManyBrainRemoveManySuccessResults(BurrowModel):
+    memory_id: str = Field(..., alias="memoryId")
+    """The memory id as selected"""
+    status: BrainDeletionStatus = Field(..., alias="status")
+    """The outcome of this item"""
+    message: str = Field(..., alias="message")
+    """The outcome in words"""
+    current_revision: Optional[int] = Field(None, alias="currentRevision")
+    """After DELETED: the tombstone's revision; after REVISION_CONFLICT: the current one; otherwise null"""
+    memory: Optional[BrainRemoveManyResultBrainRemoveManyBrainRemoveManySuccessResultsMemory] = Field(None, alias="memory")
+    """The removed memory (DELETED only)"""
+
+
+class BrainRemoveManyResultBrainRemoveManyBrainRemoveManySuccess(BurrowModel):
+    typename__: Literal["BrainRemoveManySuccess"] = Field(alias="__typename")
+    results: List[BrainRemoveManyResultBrainRemoveManyBrainRemoveManySuccessResults] = Field(..., alias="results")
+
+
+class BrainRemoveManyResultBrainRemoveManyValidationFailed(BurrowModel):
+    typename__: Literal["ValidationFailed"] = Field(alias="__typename")
+    message: str = Field(..., alias="message")
+    """What went wrong, for people; match on `code`, not on this text"""
+    code: ErrorCode = Field(..., alias="code")
+    """What went wrong, for programs"""
+    field: str = Field(..., alias="field")
+    limit: Optional[int] = Field(None, alias="limit")
+
+
+class BrainRemoveManyResult(BurrowModel):
+    brain_remove_many: Union[BrainRemoveManyResultBrainRemoveManyBrainRemoveManySuccess, BrainRemoveManyResultBrainRemoveManyValidationFailed] = Field(..., alias="brainRemoveMany")
+    """brainRemove for several memories of one agent: each is removed independently (not atomically) and reported in the order given. 1 to 100 items."""
+
+
 class BrainSaveResultBrainSaveBrainSaveSuccessMemoryCreatedBy(BurrowModel):
     kind: PrincipalKind = Field(..., alias="kind")
     """Operator or agent"""
@@ -870,41 +1237,63 @@ class BrainSaveResultBrainSaveBrainSaveSuccessMemoryLegacyMigrationImportedBy(Bu
 
 class BrainSaveResultBrainSaveBrainSaveSuccessMemoryLegacyMigration(BurrowModel):
     source: str = Field(..., alias="source")
+    """Where the record came from (the legacy table)"""
     legacy_id: str = Field(..., alias="legacyId")
-    legacy_scope: str = Field(..., alias="legacyScope")
-    """agent or global (global records are owned by hatchet)"""
+    """The record id in Albdruck"""
+    legacy_scope: BrainLegacyScope = Field(..., alias="legacyScope")
+    """The record's scope in Albdruck"""
     legacy_owner_agent_id: Optional[str] = Field(None, alias="legacyOwnerAgentId")
+    """The owning agent in Albdruck; null for global records"""
     legacy_status: str = Field(..., alias="legacyStatus")
+    """The record's status in Albdruck, verbatim: legacy data, whose set of values Burrow does not control"""
     operator_corrected: bool = Field(..., alias="operatorCorrected")
+    """An operator had corrected the record in Albdruck: the memory is operator-owned"""
     operator_deleted: bool = Field(..., alias="operatorDeleted")
+    """An operator had deleted the record in Albdruck: it was imported as removed"""
     imported_at: str = Field(..., alias="importedAt")
+    """When the import copied the record"""
     imported_by: BrainSaveResultBrainSaveBrainSaveSuccessMemoryLegacyMigrationImportedBy = Field(..., alias="importedBy")
+    """Who ran the import"""
     truncated: bool = Field(..., alias="truncated")
     """Title, content or source references were cut to the Brains limits; the legacy tables keep the original"""
     evidence_count: int = Field(..., alias="evidenceCount")
+    """How many evidence entries the legacy record had (in `details`)"""
     snapshot_count: int = Field(..., alias="snapshotCount")
+    """How many revision snapshots the legacy record had (in `details`)"""
     details: Any = Field(..., alias="details")
     """Everything preserved from the legacy record: evidence and revision snapshots"""
 
 
 class BrainSaveResultBrainSaveBrainSaveSuccessMemory(BurrowModel):
     id: str = Field(..., alias="id")
-    """Generated, immutable; the id every brain verb takes"""
+    memory_id: str = Field(..., alias="memoryId")
+    """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
+    """The owning agent's id"""
     title: str = Field(..., alias="title")
+    """A short headline"""
     content: str = Field(..., alias="content")
+    """The memory itself"""
     source_refs: List[str] = Field(..., alias="sourceRefs")
     """References as given; a reference is not verification of current state"""
     revision: int = Field(..., alias="revision")
+    """The current revision; brainUpdate and brainRemove need it as expectedRevision"""
     ownership: BrainOwnership = Field(..., alias="ownership")
+    """Who owns it now"""
     labels: List[str] = Field(..., alias="labels")
+    """Labels of the memory: at most one today (the Albdruck import labels what it imported); a list so more can come without a breaking change"""
     deleted: bool = Field(..., alias="deleted")
-    """True only on the result of a removal (removed memories are hidden everywhere else)"""
+    """True only on the result of a removal (removed memories are hidden everywhere else); kept so that result says what happened"""
     created_at: str = Field(..., alias="createdAt")
+    """When it was created"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When the current revision was written"""
     created_by: BrainSaveResultBrainSaveBrainSaveSuccessMemoryCreatedBy = Field(..., alias="createdBy")
+    """Who created it"""
     updated_by: BrainSaveResultBrainSaveBrainSaveSuccessMemoryUpdatedBy = Field(..., alias="updatedBy")
+    """Who wrote the current revision"""
     legacy_migration: Optional[BrainSaveResultBrainSaveBrainSaveSuccessMemoryLegacyMigration] = Field(None, alias="legacyMigration")
+    """Where an imported memory came from; null for memories saved in Burrow"""
 
 
 class BrainSaveResultBrainSaveBrainSaveSuccess(BurrowModel):
@@ -934,12 +1323,16 @@ class BrainSaveResultBrainSaveValidationFailed(BurrowModel):
 
 class BrainSaveResult(BurrowModel):
     brain_save: Union[BrainSaveResultBrainSaveBrainSaveSuccess, BrainSaveResultBrainSaveNotFound, BrainSaveResultBrainSaveValidationFailed] = Field(..., alias="brainSave")
+    """Saves a new memory (revision 1) for the acting agent"""
 
 
 class BrainSearchResultBrainSearchRetrieval(BurrowModel):
     mode: BrainRetrievalMode = Field(..., alias="mode")
+    """Lexical or hybrid ranking"""
     fallback: Optional[BrainRetrievalFallback] = Field(None, alias="fallback")
+    """Set when a hybrid search answered lexically"""
     reason: Optional[str] = Field(None, alias="reason")
+    """The provider or database problem behind the fallback, for operators"""
 
 
 class BrainSearchResultBrainSearchHitsMemoryCreatedBy(BurrowModel):
@@ -965,41 +1358,63 @@ class BrainSearchResultBrainSearchHitsMemoryLegacyMigrationImportedBy(BurrowMode
 
 class BrainSearchResultBrainSearchHitsMemoryLegacyMigration(BurrowModel):
     source: str = Field(..., alias="source")
+    """Where the record came from (the legacy table)"""
     legacy_id: str = Field(..., alias="legacyId")
-    legacy_scope: str = Field(..., alias="legacyScope")
-    """agent or global (global records are owned by hatchet)"""
+    """The record id in Albdruck"""
+    legacy_scope: BrainLegacyScope = Field(..., alias="legacyScope")
+    """The record's scope in Albdruck"""
     legacy_owner_agent_id: Optional[str] = Field(None, alias="legacyOwnerAgentId")
+    """The owning agent in Albdruck; null for global records"""
     legacy_status: str = Field(..., alias="legacyStatus")
+    """The record's status in Albdruck, verbatim: legacy data, whose set of values Burrow does not control"""
     operator_corrected: bool = Field(..., alias="operatorCorrected")
+    """An operator had corrected the record in Albdruck: the memory is operator-owned"""
     operator_deleted: bool = Field(..., alias="operatorDeleted")
+    """An operator had deleted the record in Albdruck: it was imported as removed"""
     imported_at: str = Field(..., alias="importedAt")
+    """When the import copied the record"""
     imported_by: BrainSearchResultBrainSearchHitsMemoryLegacyMigrationImportedBy = Field(..., alias="importedBy")
+    """Who ran the import"""
     truncated: bool = Field(..., alias="truncated")
     """Title, content or source references were cut to the Brains limits; the legacy tables keep the original"""
     evidence_count: int = Field(..., alias="evidenceCount")
+    """How many evidence entries the legacy record had (in `details`)"""
     snapshot_count: int = Field(..., alias="snapshotCount")
+    """How many revision snapshots the legacy record had (in `details`)"""
     details: Any = Field(..., alias="details")
     """Everything preserved from the legacy record: evidence and revision snapshots"""
 
 
 class BrainSearchResultBrainSearchHitsMemory(BurrowModel):
     id: str = Field(..., alias="id")
-    """Generated, immutable; the id every brain verb takes"""
+    memory_id: str = Field(..., alias="memoryId")
+    """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
+    """The owning agent's id"""
     title: str = Field(..., alias="title")
+    """A short headline"""
     content: str = Field(..., alias="content")
+    """The memory itself"""
     source_refs: List[str] = Field(..., alias="sourceRefs")
     """References as given; a reference is not verification of current state"""
     revision: int = Field(..., alias="revision")
+    """The current revision; brainUpdate and brainRemove need it as expectedRevision"""
     ownership: BrainOwnership = Field(..., alias="ownership")
+    """Who owns it now"""
     labels: List[str] = Field(..., alias="labels")
+    """Labels of the memory: at most one today (the Albdruck import labels what it imported); a list so more can come without a breaking change"""
     deleted: bool = Field(..., alias="deleted")
-    """True only on the result of a removal (removed memories are hidden everywhere else)"""
+    """True only on the result of a removal (removed memories are hidden everywhere else); kept so that result says what happened"""
     created_at: str = Field(..., alias="createdAt")
+    """When it was created"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When the current revision was written"""
     created_by: BrainSearchResultBrainSearchHitsMemoryCreatedBy = Field(..., alias="createdBy")
+    """Who created it"""
     updated_by: BrainSearchResultBrainSearchHitsMemoryUpdatedBy = Field(..., alias="updatedBy")
+    """Who wrote the current revision"""
     legacy_migration: Optional[BrainSearchResultBrainSearchHitsMemoryLegacyMigration] = Field(None, alias="legacyMigration")
+    """Where an imported memory came from; null for memories saved in Burrow"""
 
 
 class BrainSearchResultBrainSearchHits(BurrowModel):
@@ -1008,22 +1423,29 @@ class BrainSearchResultBrainSearchHits(BurrowModel):
     matched_terms: List[str] = Field(..., alias="matchedTerms")
     """Query terms found (case-insensitively) in title or content"""
     lexical_score: float = Field(..., alias="lexicalScore")
+    """Per query word: 2 for a title match plus 1 for a content match; with several words, 3 more when the whole phrase matches. 0 for embedding-only hits"""
     similarity: Optional[float] = Field(None, alias="similarity")
-    """Cosine similarity of the query and memory embeddings"""
+    """Cosine similarity of the query and memory embeddings (-1 to 1); null when not compared"""
     score: float = Field(..., alias="score")
+    """The ranking score: lexicalScore in lexical mode; similarity + 0.3 × lexicalScore / best lexicalScore in hybrid mode"""
     memory: BrainSearchResultBrainSearchHitsMemory = Field(..., alias="memory")
+    """The memory found"""
 
 
 class BrainSearchResultBrainSearch(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
+    """The agent whose memories were searched"""
     query: str = Field(..., alias="query")
+    """The query, trimmed"""
     retrieval: BrainSearchResultBrainSearchRetrieval = Field(..., alias="retrieval")
+    """How the hits were ranked"""
     hits: List[BrainSearchResultBrainSearchHits] = Field(..., alias="hits")
+    """At most `first` hits, by score, then updatedAt newest first, then memoryId"""
 
 
 class BrainSearchResult(BurrowModel):
     brain_search: BrainSearchResultBrainSearch = Field(..., alias="brainSearch")
-    """Explicit search of the acting agent's memories: lexical, plus embedding ranking when configured. Never fails because of the embedding provider. Lexical hits are ranked by lexicalScore (per word: title match 2, content match 1; with several words the whole phrase adds 3), then updatedAt newest first, then id, exactly over every match."""
+    """Explicit search of the acting agent's memories: lexical, plus embedding ranking when configured. Never fails because of the embedding provider. Lexical hits are ranked by lexicalScore (per word: title match 2, content match 1; with several words the whole phrase adds 3), then updatedAt newest first, then memoryId, exactly over every match."""
 
 
 class BrainUpdateResultBrainUpdateBrainUpdateSuccessMemoryCreatedBy(BurrowModel):
@@ -1049,41 +1471,63 @@ class BrainUpdateResultBrainUpdateBrainUpdateSuccessMemoryLegacyMigrationImporte
 
 class BrainUpdateResultBrainUpdateBrainUpdateSuccessMemoryLegacyMigration(BurrowModel):
     source: str = Field(..., alias="source")
+    """Where the record came from (the legacy table)"""
     legacy_id: str = Field(..., alias="legacyId")
-    legacy_scope: str = Field(..., alias="legacyScope")
-    """agent or global (global records are owned by hatchet)"""
+    """The record id in Albdruck"""
+    legacy_scope: BrainLegacyScope = Field(..., alias="legacyScope")
+    """The record's scope in Albdruck"""
     legacy_owner_agent_id: Optional[str] = Field(None, alias="legacyOwnerAgentId")
+    """The owning agent in Albdruck; null for global records"""
     legacy_status: str = Field(..., alias="legacyStatus")
+    """The record's status in Albdruck, verbatim: legacy data, whose set of values Burrow does not control"""
     operator_corrected: bool = Field(..., alias="operatorCorrected")
+    """An operator had corrected the record in Albdruck: the memory is operator-owned"""
     operator_deleted: bool = Field(..., alias="operatorDeleted")
+    """An operator had deleted the record in Albdruck: it was imported as removed"""
     imported_at: str = Field(..., alias="importedAt")
+    """When the import copied the record"""
     imported_by: BrainUpdateResultBrainUpdateBrainUpdateSuccessMemoryLegacyMigrationImportedBy = Field(..., alias="importedBy")
+    """Who ran the import"""
     truncated: bool = Field(..., alias="truncated")
     """Title, content or source references were cut to the Brains limits; the legacy tables keep the original"""
     evidence_count: int = Field(..., alias="evidenceCount")
+    """How many evidence entries the legacy record had (in `details`)"""
     snapshot_count: int = Field(..., alias="snapshotCount")
+    """How many revision snapshots the legacy record had (in `details`)"""
     details: Any = Field(..., alias="details")
     """Everything preserved from the legacy record: evidence and revision snapshots"""
 
 
 class BrainUpdateResultBrainUpdateBrainUpdateSuccessMemory(BurrowModel):
     id: str = Field(..., alias="id")
-    """Generated, immutable; the id every brain verb takes"""
+    memory_id: str = Field(..., alias="memoryId")
+    """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
+    """The owning agent's id"""
     title: str = Field(..., alias="title")
+    """A short headline"""
     content: str = Field(..., alias="content")
+    """The memory itself"""
     source_refs: List[str] = Field(..., alias="sourceRefs")
     """References as given; a reference is not verification of current state"""
     revision: int = Field(..., alias="revision")
+    """The current revision; brainUpdate and brainRemove need it as expectedRevision"""
     ownership: BrainOwnership = Field(..., alias="ownership")
+    """Who owns it now"""
     labels: List[str] = Field(..., alias="labels")
+    """Labels of the memory: at most one today (the Albdruck import labels what it imported); a list so more can come without a breaking change"""
     deleted: bool = Field(..., alias="deleted")
-    """True only on the result of a removal (removed memories are hidden everywhere else)"""
+    """True only on the result of a removal (removed memories are hidden everywhere else); kept so that result says what happened"""
     created_at: str = Field(..., alias="createdAt")
+    """When it was created"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When the current revision was written"""
     created_by: BrainUpdateResultBrainUpdateBrainUpdateSuccessMemoryCreatedBy = Field(..., alias="createdBy")
+    """Who created it"""
     updated_by: BrainUpdateResultBrainUpdateBrainUpdateSuccessMemoryUpdatedBy = Field(..., alias="updatedBy")
+    """Who wrote the current revision"""
     legacy_migration: Optional[BrainUpdateResultBrainUpdateBrainUpdateSuccessMemoryLegacyMigration] = Field(None, alias="legacyMigration")
+    """Where an imported memory came from; null for memories saved in Burrow"""
 
 
 class BrainUpdateResultBrainUpdateBrainUpdateSuccess(BurrowModel):
@@ -1133,6 +1577,7 @@ class BrainUpdateResultBrainUpdateValidationFailed(BurrowModel):
 
 class BrainUpdateResult(BurrowModel):
     brain_update: Union[BrainUpdateResultBrainUpdateBrainUpdateSuccess, BrainUpdateResultBrainUpdateForbidden, BrainUpdateResultBrainUpdateNotFound, BrainUpdateResultBrainUpdateRevisionConflict, BrainUpdateResultBrainUpdateValidationFailed] = Field(..., alias="brainUpdate")
+    """Changes a memory if it is still at expectedRevision; agents cannot change operator-owned memories"""
 
 
 class ClaimContinuityRecoveryResultClaimContinuityRecoveryClaimContinuityRecoverySuccessRun(BurrowModel):
@@ -2046,50 +2491,6 @@ class DeleteAgentSettingResult(BurrowModel):
     """Operators only"""
 
 
-class DeleteBrainMemoriesResultDeleteBrainMemoriesDeleteBrainMemoriesSuccessResultsMemory(BurrowModel):
-    id: str = Field(..., alias="id")
-    """Generated, immutable; the id every brain verb takes"""
-    revision: int = Field(..., alias="revision")
-    deleted: bool = Field(..., alias="deleted")
-    """True only on the result of a removal (removed memories are hidden everywhere else)"""
-
-
-class DeleteBrainMemoriesResultDeleteBrainMemoriesDeleteBrainMemoriesSuccessResults(BurrowModel):
-    id: str = Field(..., alias="id")
-    status: BrainDeletionStatus = Field(..., alias="status")
-    message: str = Field(..., alias="message")
-    current_revision: Optional[int] = Field(None, alias="currentRevision")
-    memory: Optional[DeleteBrainMemoriesResultDeleteBrainMemoriesDeleteBrainMemoriesSuccessResultsMemory] = Field(None, alias="memory")
-
-
-class DeleteBrainMemoriesResultDeleteBrainMemoriesDeleteBrainMemoriesSuccess(BurrowModel):
-    typename__: Literal["DeleteBrainMemoriesSuccess"] = Field(alias="__typename")
-    results: List[DeleteBrainMemoriesResultDeleteBrainMemoriesDeleteBrainMemoriesSuccessResults] = Field(..., alias="results")
-
-
-class DeleteBrainMemoriesResultDeleteBrainMemoriesForbidden(BurrowModel):
-    typename__: Literal["Forbidden"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-
-
-class DeleteBrainMemoriesResultDeleteBrainMemoriesValidationFailed(BurrowModel):
-    typename__: Literal["ValidationFailed"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-    field: str = Field(..., alias="field")
-    limit: Optional[int] = Field(None, alias="limit")
-
-
-class DeleteBrainMemoriesResult(BurrowModel):
-    delete_brain_memories: Union[DeleteBrainMemoriesResultDeleteBrainMemoriesDeleteBrainMemoriesSuccess, DeleteBrainMemoriesResultDeleteBrainMemoriesForbidden, DeleteBrainMemoriesResultDeleteBrainMemoriesValidationFailed] = Field(..., alias="deleteBrainMemories")
-    """Removes each selected memory independently (not atomically) and reports one result per item. At most 100 items."""
-
-
 class DeleteMcpConnectionResultDeleteMcpConnection(BurrowModel):
     deleted: bool = Field(..., alias="deleted")
     """false when there was nothing to delete"""
@@ -2231,41 +2632,33 @@ class FinalizeContinuityRunResult(BurrowModel):
     """RUNNING -> FINALIZING: the fenced terminal commit"""
 
 
-class ImportAlbdruckResultImportAlbdruckImportAlbdruckSuccessSummaryFailures(BurrowModel):
+class ImportAlbdruckResultImportAlbdruckFailures(BurrowModel):
     legacy_id: str = Field(..., alias="legacyId")
+    """The record id in Albdruck"""
     reason: str = Field(..., alias="reason")
+    """Why it failed"""
 
 
-class ImportAlbdruckResultImportAlbdruckImportAlbdruckSuccessSummary(BurrowModel):
+class ImportAlbdruckResultImportAlbdruck(BurrowModel):
     total: int = Field(..., alias="total")
+    """Legacy records found"""
     imported: int = Field(..., alias="imported")
     """New memories, including those imported as deleted"""
     skipped: int = Field(..., alias="skipped")
     """Already imported earlier: left exactly as they are"""
     deleted_on_import: int = Field(..., alias="deletedOnImport")
+    """Records deleted in Albdruck, imported as removed memories"""
     failed: int = Field(..., alias="failed")
+    """Records that could not be imported (see failures); a later run tries them again"""
     created_agents: List[str] = Field(..., alias="createdAgents")
-    failures: List[ImportAlbdruckResultImportAlbdruckImportAlbdruckSuccessSummaryFailures] = Field(..., alias="failures")
-
-
-class ImportAlbdruckResultImportAlbdruckImportAlbdruckSuccess(BurrowModel):
-    typename__: Literal["ImportAlbdruckSuccess"] = Field(alias="__typename")
-    summary: ImportAlbdruckResultImportAlbdruckImportAlbdruckSuccessSummary = Field(..., alias="summary")
-
-
-class ImportAlbdruckResultImportAlbdruckValidationFailed(BurrowModel):
-    typename__: Literal["ValidationFailed"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-    field: str = Field(..., alias="field")
-    limit: Optional[int] = Field(None, alias="limit")
+    """Agents the import created because legacy records named them"""
+    failures: List[ImportAlbdruckResultImportAlbdruckFailures] = Field(..., alias="failures")
+    """One entry per failed record"""
 
 
 class ImportAlbdruckResult(BurrowModel):
-    import_albdruck: Union[ImportAlbdruckResultImportAlbdruckImportAlbdruckSuccess, ImportAlbdruckResultImportAlbdruckValidationFailed] = Field(..., alias="importAlbdruck")
-    """Operators: the repeat-safe legacy Albdruck import (same as `burrow import-albdruck`)"""
+    import_albdruck: ImportAlbdruckResultImportAlbdruck = Field(..., alias="importAlbdruck")
+    """Operators: the repeat-safe legacy Albdruck import (same as `burrow import-albdruck`). A record that fails is counted in the summary, never fails the call."""
 
 
 class ImportConfigurationResultImportConfigurationImportConfigurationSuccessCounts(BurrowModel):
@@ -2461,6 +2854,21 @@ class MemoryRollingSearchResult(BurrowModel):
     """memory_rolling_search: the current agent's live cards in the current scope (at most 10). owner is \"rolling_continuity\", entersPrompt false."""
 
 
+class MemoryWorkingSearchResultMemoryWorkingSearchSupersededBy(BurrowModel):
+    id: str = Field(..., alias="id")
+    record_id: str = Field(..., alias="recordId")
+    """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
+    state: WorkingRecordState = Field(..., alias="state")
+    """Whether it still holds"""
+
+
+class MemoryWorkingSearchResultMemoryWorkingSearchWrittenBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
+
+
 class MemoryWorkingSearchResultMemoryWorkingSearchSourceOriginalsOriginal(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
     session_id: str = Field(..., alias="sessionId")
@@ -2486,27 +2894,44 @@ class MemoryWorkingSearchResultMemoryWorkingSearchSourceOriginals(BurrowModel):
 
 class MemoryWorkingSearchResultMemoryWorkingSearch(BurrowModel):
     id: str = Field(..., alias="id")
-    """Give it with expectedRevision to rewrite or change the state of this record"""
+    record_id: str = Field(..., alias="recordId")
+    """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent it belongs to"""
     project: str = Field(..., alias="project")
     """The continuity scope the record belongs to"""
     session_id: Optional[str] = Field(None, alias="sessionId")
     """The runtime session it was written in"""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation it was written in"""
     kind: WorkingRecordKind = Field(..., alias="kind")
+    """What it is about"""
     state: WorkingRecordState = Field(..., alias="state")
+    """Whether it still holds"""
     title: str = Field(..., alias="title")
+    """A short headline"""
     content: str = Field(..., alias="content")
+    """The evidence itself"""
     source_refs: List[str] = Field(..., alias="sourceRefs")
+    """Where it came from, as given"""
     pinned: bool = Field(..., alias="pinned")
     """Pinned records are never hidden or removed by expiry"""
     ttl_days: int = Field(..., alias="ttlDays")
+    """Days from the last real change to expiry"""
     expires_at: str = Field(..., alias="expiresAt")
+    """When it stops being visible (unless pinned); retention removes it later"""
     superseded_by_id: Optional[str] = Field(None, alias="supersededById")
+    """The recordId of the record that supersedes this one (state SUPERSEDED); null otherwise"""
+    superseded_by: Optional[MemoryWorkingSearchResultMemoryWorkingSearchSupersededBy] = Field(None, alias="supersededBy")
+    """The record that supersedes this one; null when none, or when it has expired or been removed (supersededById still names it)"""
     revision: int = Field(..., alias="revision")
+    """The current revision; rewrites and state changes need it as expectedRevision"""
     created_at: str = Field(..., alias="createdAt")
+    """When it was created"""
     updated_at: str = Field(..., alias="updatedAt")
-    written_by: str = Field(..., alias="writtenBy")
+    """When it last changed"""
+    written_by: MemoryWorkingSearchResultMemoryWorkingSearchWrittenBy = Field(..., alias="writtenBy")
+    """Who wrote the current revision"""
     operator_owned: bool = Field(..., alias="operatorOwned")
     """Last written by an operator: agents cannot rewrite it or change its state"""
     source_originals: List[MemoryWorkingSearchResultMemoryWorkingSearchSourceOriginals] = Field(..., alias="sourceOriginals")
@@ -2515,7 +2940,7 @@ class MemoryWorkingSearchResultMemoryWorkingSearch(BurrowModel):
 
 class MemoryWorkingSearchResult(BurrowModel):
     memory_working_search: List[MemoryWorkingSearchResultMemoryWorkingSearch] = Field(..., alias="memoryWorkingSearch")
-    """Lexical search over title and content of the current agent and continuity scope: every term must occur (case-insensitive). At most 10 results; expired records never appear."""
+    """Lexical search over title and content of the current agent and continuity scope: every term must occur (case-insensitive). Title matches of the whole query first, then updatedAt newest first. At most 10 results; expired records never appear."""
 
 
 class MemoryWorkingWriteResultMemoryWorkingWriteForbidden(BurrowModel):
@@ -2524,6 +2949,21 @@ class MemoryWorkingWriteResultMemoryWorkingWriteForbidden(BurrowModel):
     """What went wrong, for people; match on `code`, not on this text"""
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
+
+
+class MemoryWorkingWriteResultMemoryWorkingWriteMemoryWorkingWriteSuccessRecordSupersededBy(BurrowModel):
+    id: str = Field(..., alias="id")
+    record_id: str = Field(..., alias="recordId")
+    """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
+    state: WorkingRecordState = Field(..., alias="state")
+    """Whether it still holds"""
+
+
+class MemoryWorkingWriteResultMemoryWorkingWriteMemoryWorkingWriteSuccessRecordWrittenBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
 
 
 class MemoryWorkingWriteResultMemoryWorkingWriteMemoryWorkingWriteSuccessRecordSourceOriginalsOriginal(BurrowModel):
@@ -2551,27 +2991,44 @@ class MemoryWorkingWriteResultMemoryWorkingWriteMemoryWorkingWriteSuccessRecordS
 
 class MemoryWorkingWriteResultMemoryWorkingWriteMemoryWorkingWriteSuccessRecord(BurrowModel):
     id: str = Field(..., alias="id")
-    """Give it with expectedRevision to rewrite or change the state of this record"""
+    record_id: str = Field(..., alias="recordId")
+    """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent it belongs to"""
     project: str = Field(..., alias="project")
     """The continuity scope the record belongs to"""
     session_id: Optional[str] = Field(None, alias="sessionId")
     """The runtime session it was written in"""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation it was written in"""
     kind: WorkingRecordKind = Field(..., alias="kind")
+    """What it is about"""
     state: WorkingRecordState = Field(..., alias="state")
+    """Whether it still holds"""
     title: str = Field(..., alias="title")
+    """A short headline"""
     content: str = Field(..., alias="content")
+    """The evidence itself"""
     source_refs: List[str] = Field(..., alias="sourceRefs")
+    """Where it came from, as given"""
     pinned: bool = Field(..., alias="pinned")
     """Pinned records are never hidden or removed by expiry"""
     ttl_days: int = Field(..., alias="ttlDays")
+    """Days from the last real change to expiry"""
     expires_at: str = Field(..., alias="expiresAt")
+    """When it stops being visible (unless pinned); retention removes it later"""
     superseded_by_id: Optional[str] = Field(None, alias="supersededById")
+    """The recordId of the record that supersedes this one (state SUPERSEDED); null otherwise"""
+    superseded_by: Optional[MemoryWorkingWriteResultMemoryWorkingWriteMemoryWorkingWriteSuccessRecordSupersededBy] = Field(None, alias="supersededBy")
+    """The record that supersedes this one; null when none, or when it has expired or been removed (supersededById still names it)"""
     revision: int = Field(..., alias="revision")
+    """The current revision; rewrites and state changes need it as expectedRevision"""
     created_at: str = Field(..., alias="createdAt")
+    """When it was created"""
     updated_at: str = Field(..., alias="updatedAt")
-    written_by: str = Field(..., alias="writtenBy")
+    """When it last changed"""
+    written_by: MemoryWorkingWriteResultMemoryWorkingWriteMemoryWorkingWriteSuccessRecordWrittenBy = Field(..., alias="writtenBy")
+    """Who wrote the current revision"""
     operator_owned: bool = Field(..., alias="operatorOwned")
     """Last written by an operator: agents cannot rewrite it or change its state"""
     source_originals: List[MemoryWorkingWriteResultMemoryWorkingWriteMemoryWorkingWriteSuccessRecordSourceOriginals] = Field(..., alias="sourceOriginals")
@@ -2645,6 +3102,11 @@ class NodeResultNodeAgent(BurrowModel):
     name: str = Field(..., alias="name")
 
 
+class NodeResultNodeBrainMemory(BurrowModel):
+    typename__: Literal["BrainMemory"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
 class NodeResultNodeContinuityRun(BurrowModel):
     typename__: Literal["ContinuityRun"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
@@ -2659,8 +3121,18 @@ class NodeResultNodeProfileDocument(BurrowModel):
     revision: int = Field(..., alias="revision")
 
 
+class NodeResultNodeSessionHandoff(BurrowModel):
+    typename__: Literal["SessionHandoff"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class NodeResultNodeWorkingRecord(BurrowModel):
+    typename__: Literal["WorkingRecord"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
 class NodeResult(BurrowModel):
-    node: Optional[Union[NodeResultNodeAgent, NodeResultNodeContinuityRun, NodeResultNodeProfileDocument]] = Field(None, alias="node")
+    node: Optional[Union[NodeResultNodeAgent, NodeResultNodeBrainMemory, NodeResultNodeContinuityRun, NodeResultNodeProfileDocument, NodeResultNodeSessionHandoff, NodeResultNodeWorkingRecord]] = Field(None, alias="node")
 
 
 class OperatorEventsResultOperatorEventsBrainMemoryEventActor(BurrowModel):
@@ -3041,6 +3513,21 @@ class ReactivateWorkingRecordResultReactivateWorkingRecordNotFound(BurrowModel):
     id: str = Field(..., alias="id")
 
 
+class ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecordSuccessRecordSupersededBy(BurrowModel):
+    id: str = Field(..., alias="id")
+    record_id: str = Field(..., alias="recordId")
+    """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
+    state: WorkingRecordState = Field(..., alias="state")
+    """Whether it still holds"""
+
+
+class ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecordSuccessRecordWrittenBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
+
+
 class ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecordSuccessRecordSourceOriginalsOriginal(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
     session_id: str = Field(..., alias="sessionId")
@@ -3066,27 +3553,44 @@ class ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecor
 
 class ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecordSuccessRecord(BurrowModel):
     id: str = Field(..., alias="id")
-    """Give it with expectedRevision to rewrite or change the state of this record"""
+    record_id: str = Field(..., alias="recordId")
+    """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent it belongs to"""
     project: str = Field(..., alias="project")
     """The continuity scope the record belongs to"""
     session_id: Optional[str] = Field(None, alias="sessionId")
     """The runtime session it was written in"""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation it was written in"""
     kind: WorkingRecordKind = Field(..., alias="kind")
+    """What it is about"""
     state: WorkingRecordState = Field(..., alias="state")
+    """Whether it still holds"""
     title: str = Field(..., alias="title")
+    """A short headline"""
     content: str = Field(..., alias="content")
+    """The evidence itself"""
     source_refs: List[str] = Field(..., alias="sourceRefs")
+    """Where it came from, as given"""
     pinned: bool = Field(..., alias="pinned")
     """Pinned records are never hidden or removed by expiry"""
     ttl_days: int = Field(..., alias="ttlDays")
+    """Days from the last real change to expiry"""
     expires_at: str = Field(..., alias="expiresAt")
+    """When it stops being visible (unless pinned); retention removes it later"""
     superseded_by_id: Optional[str] = Field(None, alias="supersededById")
+    """The recordId of the record that supersedes this one (state SUPERSEDED); null otherwise"""
+    superseded_by: Optional[ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecordSuccessRecordSupersededBy] = Field(None, alias="supersededBy")
+    """The record that supersedes this one; null when none, or when it has expired or been removed (supersededById still names it)"""
     revision: int = Field(..., alias="revision")
+    """The current revision; rewrites and state changes need it as expectedRevision"""
     created_at: str = Field(..., alias="createdAt")
+    """When it was created"""
     updated_at: str = Field(..., alias="updatedAt")
-    written_by: str = Field(..., alias="writtenBy")
+    """When it last changed"""
+    written_by: ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecordSuccessRecordWrittenBy = Field(..., alias="writtenBy")
+    """Who wrote the current revision"""
     operator_owned: bool = Field(..., alias="operatorOwned")
     """Last written by an operator: agents cannot rewrite it or change its state"""
     source_originals: List[ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecordSuccessRecordSourceOriginals] = Field(..., alias="sourceOriginals")
@@ -3192,27 +3696,11 @@ class ReconcileContinuityResult(BurrowModel):
     """Interrupts runs whose owner is gone and assesses interrupted runs; agent tokens reconcile their own agent"""
 
 
-class RecordAutomaticHandoffResultRecordAutomaticHandoffForbidden(BurrowModel):
-    typename__: Literal["Forbidden"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-
-
-class RecordAutomaticHandoffResultRecordAutomaticHandoffNotFound(BurrowModel):
-    typename__: Literal["NotFound"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-    resource: str = Field(..., alias="resource")
-    id: str = Field(..., alias="id")
-
-
 class RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccessOutcomeHandoffSourceRefs(BurrowModel):
     ref: str = Field(..., alias="ref")
+    """The reference as given, e.g. conversation:<sessionId>/<entryId>"""
     evidence: HandoffEvidence = Field(..., alias="evidence")
+    """How much it proves"""
 
 
 class RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccessOutcomeHandoffSourceOriginalsOriginal(BurrowModel):
@@ -3238,33 +3726,60 @@ class RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSu
     original: Optional[RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccessOutcomeHandoffSourceOriginalsOriginal] = Field(None, alias="original")
 
 
+class RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccessOutcomeHandoffWrittenBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
+
+
 class RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccessOutcomeHandoff(BurrowModel):
     id: str = Field(..., alias="id")
+    handoff_id: str = Field(..., alias="handoffId")
+    """The handoff id; unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent it belongs to"""
     project: str = Field(..., alias="project")
+    """The continuity scope it belongs to"""
     session_id: str = Field(..., alias="sessionId")
+    """The runtime session it hands off (one handoff per session and scope)"""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation it was written in"""
     origin: HandoffOrigin = Field(..., alias="origin")
+    """Explicit or automatic"""
     title: str = Field(..., alias="title")
+    """A short headline"""
     goal: str = Field(..., alias="goal")
+    """What the session was trying to do"""
     outcome: str = Field(..., alias="outcome")
+    """Where it ended up"""
     body: str = Field(..., alias="body")
+    """What the next session needs to know"""
     source_refs: List[RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccessOutcomeHandoffSourceRefs] = Field(..., alias="sourceRefs")
+    """Evidence pointers, as given"""
     source_originals: List[RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccessOutcomeHandoffSourceOriginals] = Field(..., alias="sourceOriginals")
     """Source references of the form conversation:<sessionId>/<entryId>, each with the original it cites"""
     ttl_days: int = Field(..., alias="ttlDays")
+    """Days from the last write to expiry"""
     expires_at: str = Field(..., alias="expiresAt")
+    """When it stops being read; retention removes it later"""
     revision: int = Field(..., alias="revision")
-    written_by: str = Field(..., alias="writtenBy")
+    """How many times the session's slot was written (1 for the first)"""
+    written_by: RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccessOutcomeHandoffWrittenBy = Field(..., alias="writtenBy")
+    """Who wrote it last"""
     operator_owned: bool = Field(..., alias="operatorOwned")
     """Written by an operator: agents cannot replace it while it lives"""
     created_at: str = Field(..., alias="createdAt")
+    """When the session's slot was first written"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When it was last written"""
 
 
 class RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccessOutcome(BurrowModel):
     written: bool = Field(..., alias="written")
+    """The automatic handoff was written (skippedReason is then null)"""
     skipped_reason: Optional[AutomaticHandoffSkip] = Field(None, alias="skippedReason")
+    """Why nothing was written; null when written"""
     handoff: Optional[RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccessOutcomeHandoff] = Field(None, alias="handoff")
     """The written handoff, or the explicit one that kept its place"""
 
@@ -3272,18 +3787,6 @@ class RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSu
 class RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccess(BurrowModel):
     typename__: Literal["RecordAutomaticHandoffSuccess"] = Field(alias="__typename")
     outcome: RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccessOutcome = Field(..., alias="outcome")
-
-
-class RecordAutomaticHandoffResultRecordAutomaticHandoffRevisionConflict(BurrowModel):
-    typename__: Literal["RevisionConflict"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-    expected_revision: int = Field(..., alias="expectedRevision")
-    current_revision: int = Field(..., alias="currentRevision")
-    current_content: Optional[str] = Field(None, alias="currentContent")
-    current_value: Optional[Any] = Field(None, alias="currentValue")
 
 
 class RecordAutomaticHandoffResultRecordAutomaticHandoffValidationFailed(BurrowModel):
@@ -3297,7 +3800,7 @@ class RecordAutomaticHandoffResultRecordAutomaticHandoffValidationFailed(BurrowM
 
 
 class RecordAutomaticHandoffResult(BurrowModel):
-    record_automatic_handoff: Union[RecordAutomaticHandoffResultRecordAutomaticHandoffForbidden, RecordAutomaticHandoffResultRecordAutomaticHandoffNotFound, RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccess, RecordAutomaticHandoffResultRecordAutomaticHandoffRevisionConflict, RecordAutomaticHandoffResultRecordAutomaticHandoffValidationFailed] = Field(..., alias="recordAutomaticHandoff")
+    record_automatic_handoff: Union[RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccess, RecordAutomaticHandoffResultRecordAutomaticHandoffValidationFailed] = Field(..., alias="recordAutomaticHandoff")
     """Runtime only (agent tokens). Skips trivial exchanges; never overwrites an explicit handoff."""
 
 
@@ -3587,6 +4090,21 @@ class ResolveWorkingRecordResultResolveWorkingRecordNotFound(BurrowModel):
     id: str = Field(..., alias="id")
 
 
+class ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessRecordSupersededBy(BurrowModel):
+    id: str = Field(..., alias="id")
+    record_id: str = Field(..., alias="recordId")
+    """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
+    state: WorkingRecordState = Field(..., alias="state")
+    """Whether it still holds"""
+
+
+class ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessRecordWrittenBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
+
+
 class ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessRecordSourceOriginalsOriginal(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
     session_id: str = Field(..., alias="sessionId")
@@ -3612,27 +4130,44 @@ class ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessR
 
 class ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessRecord(BurrowModel):
     id: str = Field(..., alias="id")
-    """Give it with expectedRevision to rewrite or change the state of this record"""
+    record_id: str = Field(..., alias="recordId")
+    """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent it belongs to"""
     project: str = Field(..., alias="project")
     """The continuity scope the record belongs to"""
     session_id: Optional[str] = Field(None, alias="sessionId")
     """The runtime session it was written in"""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation it was written in"""
     kind: WorkingRecordKind = Field(..., alias="kind")
+    """What it is about"""
     state: WorkingRecordState = Field(..., alias="state")
+    """Whether it still holds"""
     title: str = Field(..., alias="title")
+    """A short headline"""
     content: str = Field(..., alias="content")
+    """The evidence itself"""
     source_refs: List[str] = Field(..., alias="sourceRefs")
+    """Where it came from, as given"""
     pinned: bool = Field(..., alias="pinned")
     """Pinned records are never hidden or removed by expiry"""
     ttl_days: int = Field(..., alias="ttlDays")
+    """Days from the last real change to expiry"""
     expires_at: str = Field(..., alias="expiresAt")
+    """When it stops being visible (unless pinned); retention removes it later"""
     superseded_by_id: Optional[str] = Field(None, alias="supersededById")
+    """The recordId of the record that supersedes this one (state SUPERSEDED); null otherwise"""
+    superseded_by: Optional[ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessRecordSupersededBy] = Field(None, alias="supersededBy")
+    """The record that supersedes this one; null when none, or when it has expired or been removed (supersededById still names it)"""
     revision: int = Field(..., alias="revision")
+    """The current revision; rewrites and state changes need it as expectedRevision"""
     created_at: str = Field(..., alias="createdAt")
+    """When it was created"""
     updated_at: str = Field(..., alias="updatedAt")
-    written_by: str = Field(..., alias="writtenBy")
+    """When it last changed"""
+    written_by: ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessRecordWrittenBy = Field(..., alias="writtenBy")
+    """Who wrote the current revision"""
     operator_owned: bool = Field(..., alias="operatorOwned")
     """Last written by an operator: agents cannot rewrite it or change its state"""
     source_originals: List[ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessRecordSourceOriginals] = Field(..., alias="sourceOriginals")
@@ -3802,7 +4337,9 @@ class RuntimeOwnershipResult(BurrowModel):
 
 class SessionReadHandoffResultSessionReadHandoffSourceRefs(BurrowModel):
     ref: str = Field(..., alias="ref")
+    """The reference as given, e.g. conversation:<sessionId>/<entryId>"""
     evidence: HandoffEvidence = Field(..., alias="evidence")
+    """How much it proves"""
 
 
 class SessionReadHandoffResultSessionReadHandoffSourceOriginalsOriginal(BurrowModel):
@@ -3828,28 +4365,53 @@ class SessionReadHandoffResultSessionReadHandoffSourceOriginals(BurrowModel):
     original: Optional[SessionReadHandoffResultSessionReadHandoffSourceOriginalsOriginal] = Field(None, alias="original")
 
 
+class SessionReadHandoffResultSessionReadHandoffWrittenBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
+
+
 class SessionReadHandoffResultSessionReadHandoff(BurrowModel):
     id: str = Field(..., alias="id")
+    handoff_id: str = Field(..., alias="handoffId")
+    """The handoff id; unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent it belongs to"""
     project: str = Field(..., alias="project")
+    """The continuity scope it belongs to"""
     session_id: str = Field(..., alias="sessionId")
+    """The runtime session it hands off (one handoff per session and scope)"""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation it was written in"""
     origin: HandoffOrigin = Field(..., alias="origin")
+    """Explicit or automatic"""
     title: str = Field(..., alias="title")
+    """A short headline"""
     goal: str = Field(..., alias="goal")
+    """What the session was trying to do"""
     outcome: str = Field(..., alias="outcome")
+    """Where it ended up"""
     body: str = Field(..., alias="body")
+    """What the next session needs to know"""
     source_refs: List[SessionReadHandoffResultSessionReadHandoffSourceRefs] = Field(..., alias="sourceRefs")
+    """Evidence pointers, as given"""
     source_originals: List[SessionReadHandoffResultSessionReadHandoffSourceOriginals] = Field(..., alias="sourceOriginals")
     """Source references of the form conversation:<sessionId>/<entryId>, each with the original it cites"""
     ttl_days: int = Field(..., alias="ttlDays")
+    """Days from the last write to expiry"""
     expires_at: str = Field(..., alias="expiresAt")
+    """When it stops being read; retention removes it later"""
     revision: int = Field(..., alias="revision")
-    written_by: str = Field(..., alias="writtenBy")
+    """How many times the session's slot was written (1 for the first)"""
+    written_by: SessionReadHandoffResultSessionReadHandoffWrittenBy = Field(..., alias="writtenBy")
+    """Who wrote it last"""
     operator_owned: bool = Field(..., alias="operatorOwned")
     """Written by an operator: agents cannot replace it while it lives"""
     created_at: str = Field(..., alias="createdAt")
+    """When the session's slot was first written"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When it was last written"""
 
 
 class SessionReadHandoffResult(BurrowModel):
@@ -3875,21 +4437,11 @@ class SessionWriteHandoffResultSessionWriteHandoffNotFound(BurrowModel):
     id: str = Field(..., alias="id")
 
 
-class SessionWriteHandoffResultSessionWriteHandoffRevisionConflict(BurrowModel):
-    typename__: Literal["RevisionConflict"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-    expected_revision: int = Field(..., alias="expectedRevision")
-    current_revision: int = Field(..., alias="currentRevision")
-    current_content: Optional[str] = Field(None, alias="currentContent")
-    current_value: Optional[Any] = Field(None, alias="currentValue")
-
-
 class SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHandoffSourceRefs(BurrowModel):
     ref: str = Field(..., alias="ref")
+    """The reference as given, e.g. conversation:<sessionId>/<entryId>"""
     evidence: HandoffEvidence = Field(..., alias="evidence")
+    """How much it proves"""
 
 
 class SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHandoffSourceOriginalsOriginal(BurrowModel):
@@ -3915,28 +4467,53 @@ class SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHand
     original: Optional[SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHandoffSourceOriginalsOriginal] = Field(None, alias="original")
 
 
+class SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHandoffWrittenBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
+
+
 class SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHandoff(BurrowModel):
     id: str = Field(..., alias="id")
+    handoff_id: str = Field(..., alias="handoffId")
+    """The handoff id; unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent it belongs to"""
     project: str = Field(..., alias="project")
+    """The continuity scope it belongs to"""
     session_id: str = Field(..., alias="sessionId")
+    """The runtime session it hands off (one handoff per session and scope)"""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation it was written in"""
     origin: HandoffOrigin = Field(..., alias="origin")
+    """Explicit or automatic"""
     title: str = Field(..., alias="title")
+    """A short headline"""
     goal: str = Field(..., alias="goal")
+    """What the session was trying to do"""
     outcome: str = Field(..., alias="outcome")
+    """Where it ended up"""
     body: str = Field(..., alias="body")
+    """What the next session needs to know"""
     source_refs: List[SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHandoffSourceRefs] = Field(..., alias="sourceRefs")
+    """Evidence pointers, as given"""
     source_originals: List[SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHandoffSourceOriginals] = Field(..., alias="sourceOriginals")
     """Source references of the form conversation:<sessionId>/<entryId>, each with the original it cites"""
     ttl_days: int = Field(..., alias="ttlDays")
+    """Days from the last write to expiry"""
     expires_at: str = Field(..., alias="expiresAt")
+    """When it stops being read; retention removes it later"""
     revision: int = Field(..., alias="revision")
-    written_by: str = Field(..., alias="writtenBy")
+    """How many times the session's slot was written (1 for the first)"""
+    written_by: SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHandoffWrittenBy = Field(..., alias="writtenBy")
+    """Who wrote it last"""
     operator_owned: bool = Field(..., alias="operatorOwned")
     """Written by an operator: agents cannot replace it while it lives"""
     created_at: str = Field(..., alias="createdAt")
+    """When the session's slot was first written"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When it was last written"""
 
 
 class SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccess(BurrowModel):
@@ -3955,7 +4532,8 @@ class SessionWriteHandoffResultSessionWriteHandoffValidationFailed(BurrowModel):
 
 
 class SessionWriteHandoffResult(BurrowModel):
-    session_write_handoff: Union[SessionWriteHandoffResultSessionWriteHandoffForbidden, SessionWriteHandoffResultSessionWriteHandoffNotFound, SessionWriteHandoffResultSessionWriteHandoffRevisionConflict, SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccess, SessionWriteHandoffResultSessionWriteHandoffValidationFailed] = Field(..., alias="sessionWriteHandoff")
+    session_write_handoff: Union[SessionWriteHandoffResultSessionWriteHandoffForbidden, SessionWriteHandoffResultSessionWriteHandoffNotFound, SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccess, SessionWriteHandoffResultSessionWriteHandoffValidationFailed] = Field(..., alias="sessionWriteHandoff")
+    """Writes the explicit handoff of the runtime session, replacing the session's earlier one (an agent cannot replace a live operator-written one: OPERATOR_OWNED)"""
 
 
 class SetAgentSettingResultSetAgentSettingForbidden(BurrowModel):
@@ -4368,6 +4946,21 @@ class SupersedeWorkingRecordResultSupersedeWorkingRecordRevisionConflict(BurrowM
     current_value: Optional[Any] = Field(None, alias="currentValue")
 
 
+class SupersedeWorkingRecordResultSupersedeWorkingRecordSupersedeWorkingRecordSuccessRecordSupersededBy(BurrowModel):
+    id: str = Field(..., alias="id")
+    record_id: str = Field(..., alias="recordId")
+    """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
+    state: WorkingRecordState = Field(..., alias="state")
+    """Whether it still holds"""
+
+
+class SupersedeWorkingRecordResultSupersedeWorkingRecordSupersedeWorkingRecordSuccessRecordWrittenBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
+
+
 class SupersedeWorkingRecordResultSupersedeWorkingRecordSupersedeWorkingRecordSuccessRecordSourceOriginalsOriginal(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
     session_id: str = Field(..., alias="sessionId")
@@ -4393,27 +4986,44 @@ class SupersedeWorkingRecordResultSupersedeWorkingRecordSupersedeWorkingRecordSu
 
 class SupersedeWorkingRecordResultSupersedeWorkingRecordSupersedeWorkingRecordSuccessRecord(BurrowModel):
     id: str = Field(..., alias="id")
-    """Give it with expectedRevision to rewrite or change the state of this record"""
+    record_id: str = Field(..., alias="recordId")
+    """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent it belongs to"""
     project: str = Field(..., alias="project")
     """The continuity scope the record belongs to"""
     session_id: Optional[str] = Field(None, alias="sessionId")
     """The runtime session it was written in"""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation it was written in"""
     kind: WorkingRecordKind = Field(..., alias="kind")
+    """What it is about"""
     state: WorkingRecordState = Field(..., alias="state")
+    """Whether it still holds"""
     title: str = Field(..., alias="title")
+    """A short headline"""
     content: str = Field(..., alias="content")
+    """The evidence itself"""
     source_refs: List[str] = Field(..., alias="sourceRefs")
+    """Where it came from, as given"""
     pinned: bool = Field(..., alias="pinned")
     """Pinned records are never hidden or removed by expiry"""
     ttl_days: int = Field(..., alias="ttlDays")
+    """Days from the last real change to expiry"""
     expires_at: str = Field(..., alias="expiresAt")
+    """When it stops being visible (unless pinned); retention removes it later"""
     superseded_by_id: Optional[str] = Field(None, alias="supersededById")
+    """The recordId of the record that supersedes this one (state SUPERSEDED); null otherwise"""
+    superseded_by: Optional[SupersedeWorkingRecordResultSupersedeWorkingRecordSupersedeWorkingRecordSuccessRecordSupersededBy] = Field(None, alias="supersededBy")
+    """The record that supersedes this one; null when none, or when it has expired or been removed (supersededById still names it)"""
     revision: int = Field(..., alias="revision")
+    """The current revision; rewrites and state changes need it as expectedRevision"""
     created_at: str = Field(..., alias="createdAt")
+    """When it was created"""
     updated_at: str = Field(..., alias="updatedAt")
-    written_by: str = Field(..., alias="writtenBy")
+    """When it last changed"""
+    written_by: SupersedeWorkingRecordResultSupersedeWorkingRecordSupersedeWorkingRecordSuccessRecordWrittenBy = Field(..., alias="writtenBy")
+    """Who wrote the current revision"""
     operator_owned: bool = Field(..., alias="operatorOwned")
     """Last written by an operator: agents cannot rewrite it or change its state"""
     source_originals: List[SupersedeWorkingRecordResultSupersedeWorkingRecordSupersedeWorkingRecordSuccessRecordSourceOriginals] = Field(..., alias="sourceOriginals")
@@ -5077,6 +5687,67 @@ class ViewerResult(BurrowModel):
     viewer: ViewerResultViewer = Field(..., alias="viewer")
 
 
+class WorkingMemoryNodeResultNodeAgent(BurrowModel):
+    typename__: Literal["Agent"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class WorkingMemoryNodeResultNodeBrainMemory(BurrowModel):
+    typename__: Literal["BrainMemory"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class WorkingMemoryNodeResultNodeContinuityRun(BurrowModel):
+    typename__: Literal["ContinuityRun"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class WorkingMemoryNodeResultNodeProfileDocument(BurrowModel):
+    typename__: Literal["ProfileDocument"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class WorkingMemoryNodeResultNodeSessionHandoff(BurrowModel):
+    typename__: Literal["SessionHandoff"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    handoff_id: str = Field(..., alias="handoffId")
+    """The handoff id; unique within its agent"""
+    agent_id: str = Field(..., alias="agentId")
+    """The agent it belongs to"""
+    title: str = Field(..., alias="title")
+    """A short headline"""
+
+
+class WorkingMemoryNodeResultNodeWorkingRecord(BurrowModel):
+    typename__: Literal["WorkingRecord"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    record_id: str = Field(..., alias="recordId")
+    """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
+    agent_id: str = Field(..., alias="agentId")
+    """The agent it belongs to"""
+    title: str = Field(..., alias="title")
+    """A short headline"""
+
+
+class WorkingMemoryNodeResult(BurrowModel):
+    node: Optional[Union[WorkingMemoryNodeResultNodeAgent, WorkingMemoryNodeResultNodeBrainMemory, WorkingMemoryNodeResultNodeContinuityRun, WorkingMemoryNodeResultNodeProfileDocument, WorkingMemoryNodeResultNodeSessionHandoff, WorkingMemoryNodeResultNodeWorkingRecord]] = Field(None, alias="node")
+
+
+class WorkingRecordResultWorkingRecordSupersededBy(BurrowModel):
+    id: str = Field(..., alias="id")
+    record_id: str = Field(..., alias="recordId")
+    """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
+    state: WorkingRecordState = Field(..., alias="state")
+    """Whether it still holds"""
+
+
+class WorkingRecordResultWorkingRecordWrittenBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
+
+
 class WorkingRecordResultWorkingRecordSourceOriginalsOriginal(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
     session_id: str = Field(..., alias="sessionId")
@@ -5102,27 +5773,44 @@ class WorkingRecordResultWorkingRecordSourceOriginals(BurrowModel):
 
 class WorkingRecordResultWorkingRecord(BurrowModel):
     id: str = Field(..., alias="id")
-    """Give it with expectedRevision to rewrite or change the state of this record"""
+    record_id: str = Field(..., alias="recordId")
+    """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent it belongs to"""
     project: str = Field(..., alias="project")
     """The continuity scope the record belongs to"""
     session_id: Optional[str] = Field(None, alias="sessionId")
     """The runtime session it was written in"""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation it was written in"""
     kind: WorkingRecordKind = Field(..., alias="kind")
+    """What it is about"""
     state: WorkingRecordState = Field(..., alias="state")
+    """Whether it still holds"""
     title: str = Field(..., alias="title")
+    """A short headline"""
     content: str = Field(..., alias="content")
+    """The evidence itself"""
     source_refs: List[str] = Field(..., alias="sourceRefs")
+    """Where it came from, as given"""
     pinned: bool = Field(..., alias="pinned")
     """Pinned records are never hidden or removed by expiry"""
     ttl_days: int = Field(..., alias="ttlDays")
+    """Days from the last real change to expiry"""
     expires_at: str = Field(..., alias="expiresAt")
+    """When it stops being visible (unless pinned); retention removes it later"""
     superseded_by_id: Optional[str] = Field(None, alias="supersededById")
+    """The recordId of the record that supersedes this one (state SUPERSEDED); null otherwise"""
+    superseded_by: Optional[WorkingRecordResultWorkingRecordSupersededBy] = Field(None, alias="supersededBy")
+    """The record that supersedes this one; null when none, or when it has expired or been removed (supersededById still names it)"""
     revision: int = Field(..., alias="revision")
+    """The current revision; rewrites and state changes need it as expectedRevision"""
     created_at: str = Field(..., alias="createdAt")
+    """When it was created"""
     updated_at: str = Field(..., alias="updatedAt")
-    written_by: str = Field(..., alias="writtenBy")
+    """When it last changed"""
+    written_by: WorkingRecordResultWorkingRecordWrittenBy = Field(..., alias="writtenBy")
+    """Who wrote the current revision"""
     operator_owned: bool = Field(..., alias="operatorOwned")
     """Last written by an operator: agents cannot rewrite it or change its state"""
     source_originals: List[WorkingRecordResultWorkingRecordSourceOriginals] = Field(..., alias="sourceOriginals")
@@ -5132,6 +5820,21 @@ class WorkingRecordResultWorkingRecord(BurrowModel):
 class WorkingRecordResult(BurrowModel):
     working_record: Optional[WorkingRecordResultWorkingRecord] = Field(None, alias="workingRecord")
     """One record of the current agent and scope; null when absent or expired"""
+
+
+class WorkingRecordsResultWorkingRecordsEdgesNodeSupersededBy(BurrowModel):
+    id: str = Field(..., alias="id")
+    record_id: str = Field(..., alias="recordId")
+    """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
+    state: WorkingRecordState = Field(..., alias="state")
+    """Whether it still holds"""
+
+
+class WorkingRecordsResultWorkingRecordsEdgesNodeWrittenBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
 
 
 class WorkingRecordsResultWorkingRecordsEdgesNodeSourceOriginalsOriginal(BurrowModel):
@@ -5159,27 +5862,44 @@ class WorkingRecordsResultWorkingRecordsEdgesNodeSourceOriginals(BurrowModel):
 
 class WorkingRecordsResultWorkingRecordsEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
-    """Give it with expectedRevision to rewrite or change the state of this record"""
+    record_id: str = Field(..., alias="recordId")
+    """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent it belongs to"""
     project: str = Field(..., alias="project")
     """The continuity scope the record belongs to"""
     session_id: Optional[str] = Field(None, alias="sessionId")
     """The runtime session it was written in"""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation it was written in"""
     kind: WorkingRecordKind = Field(..., alias="kind")
+    """What it is about"""
     state: WorkingRecordState = Field(..., alias="state")
+    """Whether it still holds"""
     title: str = Field(..., alias="title")
+    """A short headline"""
     content: str = Field(..., alias="content")
+    """The evidence itself"""
     source_refs: List[str] = Field(..., alias="sourceRefs")
+    """Where it came from, as given"""
     pinned: bool = Field(..., alias="pinned")
     """Pinned records are never hidden or removed by expiry"""
     ttl_days: int = Field(..., alias="ttlDays")
+    """Days from the last real change to expiry"""
     expires_at: str = Field(..., alias="expiresAt")
+    """When it stops being visible (unless pinned); retention removes it later"""
     superseded_by_id: Optional[str] = Field(None, alias="supersededById")
+    """The recordId of the record that supersedes this one (state SUPERSEDED); null otherwise"""
+    superseded_by: Optional[WorkingRecordsResultWorkingRecordsEdgesNodeSupersededBy] = Field(None, alias="supersededBy")
+    """The record that supersedes this one; null when none, or when it has expired or been removed (supersededById still names it)"""
     revision: int = Field(..., alias="revision")
+    """The current revision; rewrites and state changes need it as expectedRevision"""
     created_at: str = Field(..., alias="createdAt")
+    """When it was created"""
     updated_at: str = Field(..., alias="updatedAt")
-    written_by: str = Field(..., alias="writtenBy")
+    """When it last changed"""
+    written_by: WorkingRecordsResultWorkingRecordsEdgesNodeWrittenBy = Field(..., alias="writtenBy")
+    """Who wrote the current revision"""
     operator_owned: bool = Field(..., alias="operatorOwned")
     """Last written by an operator: agents cannot rewrite it or change its state"""
     source_originals: List[WorkingRecordsResultWorkingRecordsEdgesNodeSourceOriginals] = Field(..., alias="sourceOriginals")
@@ -5193,6 +5913,7 @@ class WorkingRecordsResultWorkingRecordsEdges(BurrowModel):
 
 class WorkingRecordsResultWorkingRecordsPageInfo(BurrowModel):
     has_next_page: bool = Field(..., alias="hasNextPage")
+    has_previous_page: bool = Field(..., alias="hasPreviousPage")
     end_cursor: Optional[str] = Field(None, alias="endCursor")
 
 
@@ -5203,4 +5924,4 @@ class WorkingRecordsResultWorkingRecords(BurrowModel):
 
 class WorkingRecordsResult(BurrowModel):
     working_records: WorkingRecordsResultWorkingRecords = Field(..., alias="workingRecords")
-    """Working records of the current agent and scope, newest first, at most 100 per page"""
+    """Working records of the current agent and scope, newest first (createdAt, then recordId); expired records never appear"""
