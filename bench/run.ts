@@ -65,7 +65,7 @@ async function main() {
   mode = database.lifecycle === 'embedded' ? 'embedded' : 'external';
   try {
     console.log(`Burrow bench on ${database.description}`);
-    await client.createAgent({ input: { id: AGENT, name: 'Bench' } });
+    await client.createAgent({ input: { agentId: AGENT, name: 'Bench' } });
 
     // One statement seeds the memories; a tenth mention a kestrel, so there is a common term too.
     const seedStart = performance.now();

@@ -7,7 +7,7 @@ import { startServer, take, type TestServer } from './support/harness.js';
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer();
-  for (const id of ['auth-a', 'auth-b']) await server.operator.createAgent({ input: { id, name: id } });
+  for (const id of ['auth-a', 'auth-b']) await server.operator.createAgent({ input: { agentId: id, name: id } });
 });
 afterAll(async () => server?.stop());
 

@@ -142,13 +142,13 @@ describe('retention sweeps every store with a lifetime', () => {
     const iso = (ms: number) => new Date(ms).toISOString();
     expect(report).toMatchObject({ ranAt: iso(at), graceDays: 7, cutoff: iso(at - 7 * DAY_MS) });
     expect(report.stores).toEqual([
-      { store: 'working_records', removed: 0, olderThan: iso(at - 7 * DAY_MS), rule: 'unpinned records expired more than 7 days ago' },
-      { store: 'session_handoffs', removed: 0, olderThan: iso(at - 7 * DAY_MS), rule: 'handoffs expired more than 7 days ago' },
-      { store: 'rolling_cards', removed: 0, olderThan: iso(at - 7 * DAY_MS), rule: "cards expired more than 7 days ago (refreshedAt + the agent's rolling TTL)" },
-      { store: 'tiddle_history', removed: 0, olderThan: iso(at - 180 * DAY_MS), rule: 'pass history older than 180 days' },
-      { store: 'tiddle_residue', removed: 0, olderThan: iso(at - 24 * HOUR_MS), rule: 'residue older than 24 hours' },
-      { store: 'agent_events', removed: 0, olderThan: iso(at - 30 * DAY_MS), rule: 'events older than 30 days' },
-      { store: 'dream_diary_entries', removed: 0, olderThan: iso(at - 7 * DAY_MS), rule: 'diary entries expired more than 7 days ago' },
+      { store: 'WORKING_RECORDS', removed: 0, olderThan: iso(at - 7 * DAY_MS), rule: 'unpinned records expired more than 7 days ago' },
+      { store: 'SESSION_HANDOFFS', removed: 0, olderThan: iso(at - 7 * DAY_MS), rule: 'handoffs expired more than 7 days ago' },
+      { store: 'ROLLING_CARDS', removed: 0, olderThan: iso(at - 7 * DAY_MS), rule: "cards expired more than 7 days ago (refreshedAt + the agent's rolling TTL)" },
+      { store: 'TIDDLE_HISTORY', removed: 0, olderThan: iso(at - 180 * DAY_MS), rule: 'pass history older than 180 days' },
+      { store: 'TIDDLE_RESIDUE', removed: 0, olderThan: iso(at - 24 * HOUR_MS), rule: 'residue older than 24 hours' },
+      { store: 'AGENT_EVENTS', removed: 0, olderThan: iso(at - 30 * DAY_MS), rule: 'events older than 30 days' },
+      { store: 'DREAM_DIARY_ENTRIES', removed: 0, olderThan: iso(at - 7 * DAY_MS), rule: 'diary entries expired more than 7 days ago' },
     ]);
     const agent = await server.agentClient('ret-agent-token');
     await expect(agent.runRetention()).rejects.toMatchObject({ code: 'FORBIDDEN' });
@@ -178,7 +178,7 @@ describe('retention sweeps every store with a lifetime', () => {
     const removed = async (at: number) => {
       clock.set(new Date(at));
       const report = (await server.operator.runRetention()).runRetention;
-      return report.stores.find((s) => s.store === 'rolling_cards')!.removed;
+      return report.stores.find((s) => s.store === 'ROLLING_CARDS')!.removed;
     };
     expect(await removed(start + 9 * DAY_MS)).toBe(0);
     expect(await removed(start + 9 * DAY_MS + 1)).toBe(1);
