@@ -38,7 +38,7 @@ describe('createAgent', () => {
     const again = await server.operator.createAgent({ input: { agentId: 'profile-dup', name: 'x' } });
     expect(again.createAgent).toMatchObject({ __typename: 'AlreadyExists', code: 'ALREADY_EXISTS', resource: 'agent', id: 'profile-dup' });
     const bad = await server.operator.createAgent({ input: { agentId: 'Not Valid!', name: 'x' } });
-    expect(bad.createAgent).toMatchObject({ __typename: 'ValidationFailed', field: 'id', limit: 63 });
+    expect(bad.createAgent).toMatchObject({ __typename: 'ValidationFailed', field: 'agentId', limit: 63 });
     expect((await server.operator.agent({ id: 'Not Valid!' })).agent).toBeNull();
   });
 
@@ -63,7 +63,7 @@ describe('updateProfileDocument', () => {
     const after = await document(server.operator, 'profile-limit', 'SOUL');
     expect(after.revision).toBe(2);
     expect(after.content).toBe('a'.repeat(48_000));
-    expect(after.revisions).toHaveLength(2);
+    expect(after.revisions.edges).toHaveLength(2);
   });
 
   it('counts characters, not UTF-16 units: 48,000 emoji fit', async () => {

@@ -31,7 +31,7 @@ afterAll(async () => {
   await chat?.close();
 });
 
-const STORES = ['working_records', 'session_handoffs', 'rolling_cards', 'tiddle_history', 'tiddle_residue', 'agent_events', 'dream_diary_entries'] as const;
+const STORES = ['WORKING_RECORDS', 'SESSION_HANDOFFS', 'ROLLING_CARDS', 'TIDDLE_HISTORY', 'TIDDLE_RESIDUE', 'AGENT_EVENTS', 'DREAM_DIARY_ENTRIES'] as const;
 type Removed = Partial<Record<(typeof STORES)[number], number>>;
 
 /** One sweep over GraphQL at `at`; the removed count of every store (unnamed stores must be 0). */

@@ -146,6 +146,7 @@ describe('paging and the agent link', () => {
   it("Agent.tokens lists only that agent's tokens, newest first, and pages within the agent", async () => {
     await server.operator.createAgent({ input: { agentId: 'tapi-b', name: 'tapi-b' } });
     for (const name of ['b1', 'b2', 'b3']) {
+      server.clock.advance(1_000);
       ok((await server.operator.createApiToken({ input: { kind: 'AGENT', agentId: 'tapi-b', name } })).createApiToken, 'CreateApiTokenSuccess');
     }
     const expected = (await tokens()).filter((t) => t.agentId === 'tapi-b');

@@ -21,7 +21,7 @@ const TOKEN_PAGE_DEFAULT = 50;
 export const ApiTokenRef = builder.objectRef<TokenRecord>('ApiToken');
 builder.node(ApiTokenRef, {
   description: 'A bearer token as the operator manages it: never its secret, never its hash',
-  id: { resolve: (r) => r.id },
+  id: { description: 'The global id (node(id:)); `tokenId` is what revokeApiToken takes', resolve: (r) => r.id },
   loadOne: (tokenId, ctx) => {
     requireOperator(ctx.viewer);
     return ctx.services.tokens.get(tokenId);

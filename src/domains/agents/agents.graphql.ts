@@ -39,9 +39,20 @@ export const ProfileKindEnum = builder.enumType('ProfileKind', {
   values: Object.fromEntries(PROFILE_KINDS.map((kind) => [kind, { description: KIND_DESCRIPTIONS[kind] }])) as Record<ProfileKind, { description: string }>,
 });
 
-const ProfileRevisionRef = builder.objectRef<ProfileRevisionRow>('ProfileDocumentRevision').implement({
+const ProfileRevisionRef = builder.objectRef<ProfileRevisionRow>('ProfileDocumentRevision');
+builder.node(ProfileRevisionRef, {
   description: 'One kept revision of a profile document: its full content and who wrote it. Revisions are never removed.',
+  id: { description: 'The global id (node(id:))', resolve: (r) => agentScopedKey(r.agentId, `${r.kind}/${r.revision}`) },
+  loadOne: (key, ctx) => {
+    const { agentId, recordId } = parseAgentScopedKey(key);
+    const [kind, revision] = recordId.split('/');
+    assertAgentAccess(ctx.viewer, agentId);
+    if (!PROFILE_KINDS.includes(kind as ProfileKind) || !/^[1-9]\d{0,8}$/.test(revision ?? '')) return null;
+    return ctx.services.agents.getRevision(ctx.viewer, agentId, kind, Number(revision));
+  },
   fields: (t) => ({
+    agentId: t.exposeString('agentId', { description: 'The agent id of the owner' }),
+    kind: t.field({ type: ProfileKindEnum, description: 'Which of the six documents', resolve: (r) => r.kind as ProfileKind }),
     revision: t.exposeInt('revision', { description: 'The revision number: 1 at creation, +1 per write' }),
     content: t.exposeString('content', { description: 'The whole document as of this revision' }),
     reason: t.exposeString('reason', {
@@ -58,7 +69,7 @@ const ProfileRevisionConnection = connectionType(ProfileRevisionRef, 'ProfileDoc
 export const ProfileDocumentRef = builder.objectRef<ProfileDocumentRow>('ProfileDocument');
 builder.node(ProfileDocumentRef, {
   description: 'One of the six profile documents of an agent, revision-checked on every write',
-  id: { resolve: (d) => agentScopedKey(d.agentId, d.kind) },
+  id: { description: 'The global id (node(id:))', resolve: (d) => agentScopedKey(d.agentId, d.kind) },
   loadOne: async (key, ctx) => {
     const { agentId, recordId: kind } = parseAgentScopedKey(key);
     assertAgentAccess(ctx.viewer, agentId);
@@ -97,7 +108,7 @@ builder.node(ProfileDocumentRef, {
 export const AgentRef = builder.objectRef<AgentRow>('Agent');
 builder.node(AgentRef, {
   description: 'An agent: its profile and, through nested fields, every store it owns',
-  id: { resolve: (a) => a.id },
+  id: { description: 'The global id (node(id:)); `agentId` is the id other arguments take', resolve: (a) => a.id },
   loadOne: (id, ctx) => ctx.services.agents.getAgent(ctx.viewer, id),
   fields: (t) => ({
     agentId: t.exposeString('id', { description: 'The agent id used in every other argument (the node id is global)' }),
@@ -176,7 +187,7 @@ const PreferenceSignalSourceEnum = builder.enumType('PreferenceSignalSource', {
 export const PreferenceSignalRef = builder.objectRef<PreferenceSignalRow>('PreferenceSignal');
 builder.node(PreferenceSignalRef, {
   description: 'An observed preference waiting for (or used by) the PREFERENCES learning path; never a profile rewrite by itself',
-  id: { resolve: (s) => agentScopedKey(s.agentId, s.id) },
+  id: { description: 'The global id (node(id:))', resolve: (s) => agentScopedKey(s.agentId, s.id) },
   loadOne: (key, ctx) => {
     const { agentId, recordId } = parseAgentScopedKey(key);
     return ctx.services.agents.getSignal(ctx.viewer, agentId, recordId);
@@ -200,9 +211,17 @@ const ProfileAuditActionEnum = builder.enumType('ProfileAuditAction', {
   values: { PREFERENCE_LEARNING: { value: 'preference_learning', description: 'A PREFERENCES change by applyPreferenceLearning' } },
 });
 
-const ProfileAuditEntryRef = builder.objectRef<ProfileAuditRow>('ProfileAuditEntry').implement({
+const ProfileAuditEntryRef = builder.objectRef<ProfileAuditRow>('ProfileAuditEntry');
+builder.node(ProfileAuditEntryRef, {
   description: 'The audit record of one automatic profile change, committed with the change itself',
+  id: { description: 'The global id (node(id:))', resolve: (a) => agentScopedKey(a.agentId, a.id) },
+  loadOne: (key, ctx) => {
+    const { agentId, recordId } = parseAgentScopedKey(key);
+    return ctx.services.agents.getAuditEntry(ctx.viewer, agentId, recordId);
+  },
   fields: (t) => ({
+    auditEntryId: t.exposeString('id', { description: 'The audit entry id within its agent' }),
+    agentId: t.exposeString('agentId', { description: 'The agent id of the owner' }),
     kind: t.field({ type: ProfileKindEnum, description: 'The document changed', resolve: (a) => a.kind as ProfileKind }),
     action: t.field({ type: ProfileAuditActionEnum, description: 'What changed it', resolve: (a) => a.action as 'preference_learning' }),
     fromRevision: t.exposeInt('fromRevision', { description: 'The revision the change replaced' }),

@@ -306,6 +306,23 @@ export class AgentsService {
       .limit(page.limit);
   }
 
+  /** One revision, for node(id): authorized like profileDocument. */
+  async getRevision(viewer: Viewer | null, agentId: string, kind: string, revision: number): Promise<ProfileRevisionRow | null> {
+    assertAgentAccess(viewer, agentId);
+    const [row] = await this.db
+      .select()
+      .from(agentProfileRevisions)
+      .where(and(eq(agentProfileRevisions.agentId, agentId), eq(agentProfileRevisions.kind, kind), eq(agentProfileRevisions.revision, revision)));
+    return row ?? null;
+  }
+
+  /** One audit entry, for node(id): authorized like preferenceLearning. */
+  async getAuditEntry(viewer: Viewer | null, agentId: string, id: string): Promise<ProfileAuditRow | null> {
+    assertAgentAccess(viewer, agentId);
+    const [row] = await this.db.select().from(profileAuditLog).where(and(eq(profileAuditLog.agentId, agentId), eq(profileAuditLog.id, id)));
+    return row ?? null;
+  }
+
   async countAudit(agentId: string): Promise<number> {
     const [row] = await this.db.select({ count: sql<number>`count(*)::int` }).from(profileAuditLog).where(eq(profileAuditLog.agentId, agentId));
     return row.count;

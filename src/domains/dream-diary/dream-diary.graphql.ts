@@ -14,7 +14,7 @@ import type { DreamDiaryEntryRow } from './dream-diary.service.js';
 const DreamDiaryEntryRef = builder.objectRef<DreamDiaryEntryRow>('DreamDiaryEntry');
 builder.node(DreamDiaryEntryRef, {
   description: 'A dated narrative entry for operators: separate history, never runtime prompt authority. Append-only.',
-  id: { resolve: (e) => agentScopedKey(e.agentId, e.id) },
+  id: { description: 'The global id (node(id:))', resolve: (e) => agentScopedKey(e.agentId, e.id) },
   loadOne: (key, ctx) => {
     const { agentId, recordId } = parseAgentScopedKey(key);
     return ctx.services.dreamDiary.get(ctx.viewer, agentId, recordId);

@@ -53,7 +53,7 @@ const ConfigurationCategoryEnum = builder.enumType('ConfigurationCategory', {
 
 const hasSecretField = { description: 'Whether a secret is stored. The secret itself is write-only and never returned.' };
 
-const ModelConnectionRef = builder.objectRef<ModelConnectionRow>('ModelConnection').implement({
+const ModelConnectionRef = builder.objectRef<ModelConnectionRow>('ModelConnectionSetting').implement({
   description: 'A model endpoint Burrow calls. Changes apply at the next start; a set env variable overrides the stored row.',
   fields: (t) => ({
     purpose: t.field({ type: ModelPurposeEnum, description: 'What it is used for (one connection per purpose)', resolve: (m) => m.purpose as ModelPurpose }),
@@ -67,7 +67,7 @@ const ModelConnectionRef = builder.objectRef<ModelConnectionRow>('ModelConnectio
   }),
 });
 
-const McpConnectionRef = builder.objectRef<McpConnectionRow>('McpConnection').implement({
+const McpConnectionRef = builder.objectRef<McpConnectionRow>('McpConnectionSetting').implement({
   description: 'An MCP server the agent platform connects to',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Its unique name, 1 to 64 characters of a-z, 0-9, _ . -' }),
