@@ -47,7 +47,7 @@ describe('authentication', () => {
   });
 
   it('viewer returns the principal, agent and runtime scope', async () => {
-    const client = await server.client({ agentId: 'auth-a', project: 'proj-x', session: 's-1', conversation: 'c-1' });
+    const client = await server.client({ agentId: 'auth-a', scope: 'proj-x', session: 's-1', conversation: 'c-1' });
     const { viewer } = await client.viewer();
     expect(viewer).toEqual({
       principal: 'AGENT',
