@@ -162,6 +162,19 @@ beforeAll(async () => {
   // Operator-only stores: a per-agent setting and a Dream diary entry.
   ok((await server.operator.setAgentSetting({ input: { agentId: VICTIM, name: 'matrix-setting', value: SECRET } })).setAgentSetting, 'SetAgentSettingSuccess');
   ok((await server.operator.appendDreamDiaryEntry({ input: { agentId: VICTIM, body: SECRET } })).appendDreamDiaryEntry, 'AppendDreamDiaryEntrySuccess');
+  // A preference signal and an applied learning change, for the PreferenceSignal and ProfileAuditEntry nodes.
+  const signalId = await server.app.services.agents.recordPreferenceSignal(server.database.db, {
+    agentId: VICTIM,
+    source: 'tiddle',
+    project: SCOPE,
+    statement: `${SECRET} prefers prose`,
+    evidence: [],
+  });
+  ok(
+    (await victim.applyPreferenceLearning({ input: { agentId: VICTIM, content: SECRET, expectedRevision: 1, reason: SECRET, signalIds: [signalId] } }))
+      .applyPreferenceLearning,
+    'ApplyPreferenceLearningSuccess',
+  );
 
   // A rolling card, its history and Tiddle status events, from a pass over two residue entries.
   for (const turnRef of ['t1', 't2']) {
@@ -392,12 +405,24 @@ describe('operators-only fields without an agent refuse agent tokens', () => {
 
 describe('node(id) of another agent is refused; the operator is allowed', () => {
   const nodeTypes = schema.getPossibleTypes(schema.getType('Node') as never) as readonly GraphQLObjectType[];
+  const learning = () => server.operator.request<{ preferenceLearning: { audit: { edges: { node: { id: string } }[] }; signals: { edges: { node: { id: string } }[] } } }>(
+    'query($agentId: String!) { preferenceLearning(agentId: $agentId) { audit(first: 1) { edges { node { id } } } signals(first: 1) { edges { node { id } } } } }',
+    { agentId: VICTIM },
+  );
   /** The victim's instance of each entity type, as a global id. */
   const GLOBAL_IDS: Record<string, () => Promise<string>> = {
     Agent: async () => (await server.operator.agent({ id: VICTIM })).agent!.id,
     ProfileDocument: async () => (await server.operator.agent({ id: VICTIM })).agent!.profile[0].id,
+    ProfileDocumentRevision: async () =>
+      (await server.operator.profileDocument({ agentId: VICTIM, kind: 'SOUL', revisions: 1 })).profileDocument!.revisions.edges[0].node.id,
+    PreferenceSignal: async () => (await learning()).preferenceLearning.signals.edges[0].node.id,
+    ProfileAuditEntry: async () => (await learning()).preferenceLearning.audit.edges[0].node.id,
+    ApiToken: async () => (await server.operator.agentTokens({ agentId: VICTIM, first: 1 })).agent!.tokens.edges[0].node.id,
+    DreamDiaryEntry: async () => (await server.operator.dreamDiary({ agentId: VICTIM, first: 1 })).dreamDiary.edges[0].node.id,
     ContinuityRun: async () => (await server.operator.continuityRun({ agentId: VICTIM, runId: fixture.runId })).continuityRun!.id,
   };
+
+  const NODE_REFUSAL: Record<string, Outcome> = { ApiToken: 'FORBIDDEN', DreamDiaryEntry: 'FORBIDDEN' };
 
   it('knows every type that implements Node', () => {
     expect(isInterfaceType(schema.getType('Node'))).toBe(true);
@@ -413,7 +438,8 @@ describe('node(id) of another agent is refused; the operator is allowed', () => 
         () => 'answered',
         (e) => (e as BurrowRequestError).code,
       );
-      expect(refused).toBe('AGENT_MISMATCH');
+      // Operator-only stores refuse every agent token, as their root fields do.
+      expect(refused).toBe(NODE_REFUSAL[type.name] ?? 'AGENT_MISMATCH');
       expect(await operator.request(query, { id: globalId })).toEqual({ node: { __typename: type.name, id: globalId } });
     });
   }
