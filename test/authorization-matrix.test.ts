@@ -32,7 +32,6 @@ const NO_AGENT: Record<string, string> = {
   'query viewer': 'the caller itself',
   'query agents': 'an agent token lists only itself (auth.test.ts)',
   'query node': 'covered per entity type below',
-  'mutation createAgent': 'operators only (OPERATORS_ONLY below)',
   'mutation importAlbdruck': 'operators only (OPERATORS_ONLY below)',
   'mutation runRetention': 'operators only (OPERATORS_ONLY below)',
   'mutation tiddleAppendResidue': "always the token's own agent: it takes no agent argument",
@@ -50,7 +49,6 @@ const NO_AGENT: Record<string, string> = {
 };
 /** Root fields without an agent that act on every agent or none: an agent token is refused. */
 const OPERATORS_ONLY: Record<string, Outcome> = {
-  'mutation createAgent': 'FORBIDDEN',
   'mutation importAlbdruck': 'FORBIDDEN',
   'mutation runRetention': 'FORBIDDEN',
   'query apiTokens': 'FORBIDDEN',
@@ -70,6 +68,7 @@ type Outcome = string;
 /** Where the design answers differently from AGENT_MISMATCH (other) or a success (operator). */
 const PINNED: Record<string, { other?: Outcome; operator?: Outcome; why: string }> = {
   'mutation setTiddleCardTtl': { other: 'FORBIDDEN', why: 'operators only' },
+  'mutation createAgent': { other: 'FORBIDDEN', operator: 'AlreadyExists', why: 'operators only; its input names the new agent, and the victim exists' },
   'mutation recordAutomaticHandoff': { operator: 'FORBIDDEN', why: 'written by the agent runtime only' },
   'mutation deleteBrainMemories': { operator: 'ok: DELETED', why: 'reports a status per item' },
   'mutation tiddleRunPass': { other: 'FORBIDDEN', operator: 'ok: SUCCEEDED', why: 'operators only; reports a status per pass' },

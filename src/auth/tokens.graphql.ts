@@ -118,7 +118,11 @@ builder.objectFields(AgentRef, (t) => ({
       const pages = await ctx.services.tokens.forAgents(agentIds, limit + 1, after);
       return pages.map((rows, index) => {
         const binding = bindingOf('agent-tokens', agentIds[index]);
-        return toConnection(rows, limit, (r) => encodeTimeIdCursor(binding, r.createdAt, r.id), after.has(agentIds[index]) ? args.after : null);
+        return {
+          ...toConnection(rows, limit, (r) => encodeTimeIdCursor(binding, r.createdAt, r.id), after.has(agentIds[index]) ? args.after : null),
+          // One indexed count per agent, only when selected (api_tokens_agent_idx).
+          totalCount: () => ctx.services.tokens.countForAgent(agentIds[index]),
+        };
       });
     },
     resolve: (agent) => agent.id,

@@ -88,6 +88,11 @@ export class TokensService {
     return row.count;
   }
 
+  async countForAgent(agentId: string): Promise<number> {
+    const [row] = await this.db.select({ count: sql<number>`count(*)::int` }).from(apiTokens).where(eq(apiTokens.agentId, agentId));
+    return row.count;
+  }
+
   async get(id: string): Promise<TokenRecord | null> {
     const [row] = await this.db.select().from(apiTokens).where(eq(apiTokens.id, id));
     return row ? toRecord(row) : null;
