@@ -16,7 +16,7 @@ query Viewer {
 }`,
   `# Operators create agents; each starts with six empty profile documents.
 mutation CreateAgent {
-  createAgent(input: { id: "hatchet", name: "Hatchet" }) {
+  createAgent(input: { agentId: "hatchet", name: "Hatchet" }) {
     __typename
     ... on CreateAgentSuccess { agent { agentId name } }
     ... on Error { code message }

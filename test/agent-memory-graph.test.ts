@@ -13,7 +13,7 @@ let server: TestServer;
 let operator: BurrowClient;
 
 async function populate(agentId: string) {
-  await server.operator.createAgent({ input: { id: agentId, name: agentId } });
+  await server.operator.createAgent({ input: { agentId: agentId, name: agentId } });
   const client = await server.agentClient(agentId, { scope: SCOPE, session: SESSION });
   for (const title of ['kestrel one', 'kestrel two', 'plain three']) {
     expect((await client.brainSave({ input: { title: `${agentId} ${title}`, content: 'notes' } })).brainSave.__typename).toBe('BrainSaveSuccess');

@@ -7,7 +7,7 @@ import { startServer, take, type TestServer } from './support/harness.js';
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer();
-  for (const id of ['auth-a', 'auth-b']) await server.operator.createAgent({ input: { id, name: id } });
+  for (const id of ['auth-a', 'auth-b']) await server.operator.createAgent({ input: { agentId: id, name: id } });
 });
 afterAll(async () => server?.stop());
 
@@ -53,14 +53,14 @@ describe('authentication', () => {
       principal: 'AGENT',
       tokenName: 'agent-auth-a',
       agentId: 'auth-a',
-      scope: 'proj-x',
+      project: 'proj-x',
       sessionId: 's-1',
       conversationId: 'c-1',
       agent: { agentId: 'auth-a', name: 'auth-a' },
     });
     const ws = await client.viewer(undefined, { transport: 'ws' });
     expect(ws).toEqual({ viewer });
-    expect((await server.operator.viewer()).viewer).toMatchObject({ principal: 'OPERATOR', agentId: null, scope: null, agent: null });
+    expect((await server.operator.viewer()).viewer).toMatchObject({ principal: 'OPERATOR', agentId: null, project: null, agent: null });
   });
 });
 
@@ -144,7 +144,7 @@ describe('bad input', () => {
   it('builds clients that send runtime scope headers', async () => {
     const { token } = await server.app.services.tokens.create({ kind: 'agent', name: 'sdk', agentId: 'auth-b' });
     const client = createBurrowClient({ url: server.url, token, scope: 'p1' });
-    expect((await client.viewer()).viewer).toMatchObject({ agentId: 'auth-b', scope: 'p1', sessionId: null });
+    expect((await client.viewer()).viewer).toMatchObject({ agentId: 'auth-b', project: 'p1', sessionId: null });
     await client.close();
   });
 });

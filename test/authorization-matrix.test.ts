@@ -32,7 +32,6 @@ const NO_AGENT: Record<string, string> = {
   'query viewer': 'the caller itself',
   'query agents': 'an agent token lists only itself (auth.test.ts)',
   'query node': 'covered per entity type below',
-  'mutation createAgent': 'operators only (OPERATORS_ONLY below)',
   'mutation importAlbdruck': 'operators only (OPERATORS_ONLY below)',
   'mutation runRetention': 'operators only (OPERATORS_ONLY below)',
   'mutation tiddleAppendResidue': "always the token's own agent: it takes no agent argument",
@@ -51,7 +50,6 @@ const NO_AGENT: Record<string, string> = {
 };
 /** Root fields without an agent that act on every agent or none: an agent token is refused. */
 const OPERATORS_ONLY: Record<string, Outcome> = {
-  'mutation createAgent': 'FORBIDDEN',
   'mutation importAlbdruck': 'FORBIDDEN',
   'mutation runRetention': 'FORBIDDEN',
   'query apiTokens': 'FORBIDDEN',
@@ -71,6 +69,7 @@ type Outcome = string;
 /** Where the design answers differently from AGENT_MISMATCH (other) or a success (operator). */
 const PINNED: Record<string, { other?: Outcome; operator?: Outcome; why: string }> = {
   'mutation setTiddleCardTtl': { other: 'FORBIDDEN', why: 'operators only' },
+  'mutation createAgent': { other: 'FORBIDDEN', operator: 'AlreadyExists', why: 'operators only; its input names the new agent, and the victim exists' },
   'mutation recordAutomaticHandoff': { operator: 'FORBIDDEN', why: 'written by the agent runtime only' },
   'mutation brainRemoveMany': { operator: 'ok: DELETED', why: 'reports a status per item' },
   'mutation tiddleRunPass': { other: 'FORBIDDEN', operator: 'ok: SUCCEEDED', why: 'operators only; reports a status per pass' },
@@ -163,6 +162,19 @@ beforeAll(async () => {
   // Operator-only stores: a per-agent setting and a Dream diary entry.
   ok((await server.operator.setAgentSetting({ input: { agentId: VICTIM, name: 'matrix-setting', value: SECRET } })).setAgentSetting, 'SetAgentSettingSuccess');
   ok((await server.operator.appendDreamDiaryEntry({ input: { agentId: VICTIM, body: SECRET } })).appendDreamDiaryEntry, 'AppendDreamDiaryEntrySuccess');
+  // A preference signal and an applied learning change, for the PreferenceSignal and ProfileAuditEntry nodes.
+  const signalId = await server.app.services.agents.recordPreferenceSignal(server.database.db, {
+    agentId: VICTIM,
+    source: 'tiddle',
+    project: SCOPE,
+    statement: `${SECRET} prefers prose`,
+    evidence: [],
+  });
+  ok(
+    (await victim.applyPreferenceLearning({ input: { agentId: VICTIM, content: SECRET, expectedRevision: 1, reason: SECRET, signalIds: [signalId] } }))
+      .applyPreferenceLearning,
+    'ApplyPreferenceLearningSuccess',
+  );
 
   // A rolling card, its history and Tiddle status events, from a pass over two residue entries.
   for (const turnRef of ['t1', 't2']) {
@@ -393,16 +405,28 @@ describe('operators-only fields without an agent refuse agent tokens', () => {
 
 describe('node(id) of another agent is refused; the operator is allowed', () => {
   const nodeTypes = schema.getPossibleTypes(schema.getType('Node') as never) as readonly GraphQLObjectType[];
+  const learning = () => server.operator.request<{ preferenceLearning: { audit: { edges: { node: { id: string } }[] }; signals: { edges: { node: { id: string } }[] } } }>(
+    'query($agentId: String!) { preferenceLearning(agentId: $agentId) { audit(first: 1) { edges { node { id } } } signals(first: 1) { edges { node { id } } } } }',
+    { agentId: VICTIM },
+  );
   /** The victim's instance of each entity type, as a global id. */
   const GLOBAL_IDS: Record<string, () => Promise<string>> = {
     Agent: async () => (await server.operator.agent({ id: VICTIM })).agent!.id,
     ProfileDocument: async () => (await server.operator.agent({ id: VICTIM })).agent!.profile[0].id,
+    ProfileDocumentRevision: async () =>
+      (await server.operator.profileDocument({ agentId: VICTIM, kind: 'SOUL', revisions: 1 })).profileDocument!.revisions.edges[0].node.id,
+    PreferenceSignal: async () => (await learning()).preferenceLearning.signals.edges[0].node.id,
+    ProfileAuditEntry: async () => (await learning()).preferenceLearning.audit.edges[0].node.id,
+    ApiToken: async () => (await server.operator.agentTokens({ agentId: VICTIM, first: 1 })).agent!.tokens.edges[0].node.id,
+    DreamDiaryEntry: async () => (await server.operator.dreamDiary({ agentId: VICTIM, first: 1 })).dreamDiary.edges[0].node.id,
     ContinuityRun: async () => (await server.operator.continuityRun({ agentId: VICTIM, runId: fixture.runId })).continuityRun!.id,
     BrainMemory: async () => (await server.operator.brainRead({ agentId: VICTIM, memoryId: fixture.brainId })).brainRead!.id,
     // Read with the victim's scope (the operator client carries it), as workingRecord and sessionReadHandoff require.
     WorkingRecord: async () => (await operator.workingRecord({ agentId: VICTIM, recordId: fixture.workingId })).workingRecord!.id,
     SessionHandoff: async () => (await operator.sessionReadHandoff({ agentId: VICTIM })).sessionReadHandoff[0].id,
   };
+
+  const NODE_REFUSAL: Record<string, Outcome> = { ApiToken: 'FORBIDDEN', DreamDiaryEntry: 'FORBIDDEN' };
 
   it('knows every type that implements Node', () => {
     expect(isInterfaceType(schema.getType('Node'))).toBe(true);
@@ -418,7 +442,8 @@ describe('node(id) of another agent is refused; the operator is allowed', () => 
         () => 'answered',
         (e) => (e as BurrowRequestError).code,
       );
-      expect(refused).toBe('AGENT_MISMATCH');
+      // Operator-only stores refuse every agent token, as their root fields do.
+      expect(refused).toBe(NODE_REFUSAL[type.name] ?? 'AGENT_MISMATCH');
       expect(await operator.request(query, { id: globalId })).toEqual({ node: { __typename: type.name, id: globalId } });
     });
   }

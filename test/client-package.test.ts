@@ -48,7 +48,7 @@ describe('@burrow/client from its npm pack tarball', () => {
       `import { createBurrowClient, SCHEMA_HASH, BurrowRequestError } from '@burrow/client';
 const warnings = [];
 const client = createBurrowClient({ url: process.argv[2], token: process.argv[3], onSchemaMismatch: (m) => warnings.push(m) });
-const created = await client.createAgent({ input: { id: 'packed', name: 'Packed' } });
+const created = await client.createAgent({ input: { agentId: 'packed', name: 'Packed' } });
 const viewer = await client.viewer();
 const events = client.agentEvents({ agentId: 'packed', after: 0 });
 const first = await events.next();

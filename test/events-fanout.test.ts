@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(async () => server?.stop());
 
 async function newAgent(target: TestServer, id: string) {
-  await target.operator.createAgent({ input: { id, name: id } });
+  await target.operator.createAgent({ input: { agentId: id, name: id } });
 }
 
 /** `count` profile updates of one agent, one after the other (each waits for the previous commit). */

@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(async () => server?.stop());
 
 async function newAgent(id: string) {
-  await server.operator.createAgent({ input: { id, name: id } });
+  await server.operator.createAgent({ input: { agentId: id, name: id } });
 }
 
 async function update(agentId: string, content: string, expectedRevision: number, kind: 'SOUL' | 'RULES' = 'SOUL') {

@@ -10,7 +10,7 @@ import { startServer, type TestServer } from './support/harness.js';
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer();
-  await server.operator.createAgent({ input: { id: 'fh-known', name: 'Known' } });
+  await server.operator.createAgent({ input: { agentId: 'fh-known', name: 'Known' } });
 });
 afterAll(async () => server?.stop());
 
@@ -59,7 +59,7 @@ describe('per-agent subscriptions for an unknown agent', () => {
 describe('createAgent with an id that is taken', () => {
   it('answers AlreadyExists (ALREADY_EXISTS) and changes nothing', async () => {
     const before = (await server.operator.agent({ id: 'fh-known' })).agent!;
-    const result = (await server.operator.createAgent({ input: { id: 'fh-known', name: 'Impostor' } })).createAgent;
+    const result = (await server.operator.createAgent({ input: { agentId: 'fh-known', name: 'Impostor' } })).createAgent;
     expect(result).toEqual({ __typename: 'AlreadyExists', code: 'ALREADY_EXISTS', message: 'agent fh-known already exists', resource: 'agent', id: 'fh-known' });
     const after = (await server.operator.agent({ id: 'fh-known' })).agent!;
     expect(after).toEqual(before);

@@ -217,7 +217,7 @@ describe('automatic handoffs', () => {
     // Retention removes the explicit row once its grace (7 days after expiry) has passed ...
     server.clock.set(new Date(start.getTime() + 8 * DAY_MS + 1));
     const report = (await server.operator.runRetention()).runRetention;
-    expect(report.stores.find((s) => s.store === 'session_handoffs')!.removed).toBeGreaterThanOrEqual(1);
+    expect(report.stores.find((s) => s.store === 'SESSION_HANDOFFS')!.removed).toBeGreaterThanOrEqual(1);
     expect(await row()).toEqual([]);
     // ... and only then does an automatic handoff take the session's slot.
     const after = await writeAutomatic(client, automaticInput({ title: 'auto after retention' }));

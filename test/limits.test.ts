@@ -22,7 +22,7 @@ beforeAll(async () => {
   tight = await startServer({ config: { limits: { ...DEFAULT_LIMITS, maxCost: 201, subscriptionsPerSocket: 2, subscriptionsPerToken: 3 } } });
   token = (await server.app.services.tokens.create({ kind: 'operator', name: 'limits' })).token;
   tightToken = (await tight.app.services.tokens.create({ kind: 'operator', name: 'tight' })).token;
-  await tight.operator.createAgent({ input: { id: 'tight-a', name: 'tight-a' } });
+  await tight.operator.createAgent({ input: { agentId: 'tight-a', name: 'tight-a' } });
 });
 afterAll(async () => {
   await server?.stop();
@@ -170,7 +170,7 @@ describe('document limits, the same over HTTP and WebSocket', () => {
 
   it('root mutation fields (BURROW_MAX_MUTATION_FIELDS, default 10): 10 run, 11 are refused and change nothing', async () => {
     const mutation = (prefix: string, n: number) =>
-      `mutation { ${Array.from({ length: n }, (_, i) => `m${i}: createAgent(input: { id: "${prefix}-${i}", name: "n" }) { __typename }`).join(' ')} }`;
+      `mutation { ${Array.from({ length: n }, (_, i) => `m${i}: createAgent(input: { agentId: "${prefix}-${i}", name: "n" }) { __typename }`).join(' ')} }`;
     const ok = await postJson(server.url, { query: mutation('mf-ok', 10) }, bearer(token));
     expect(Object.values(ok.body?.data as object)).toEqual(Array(10).fill({ __typename: 'CreateAgentSuccess' }));
     const over = await bothTransports(server.url, token, mutation('mf-over', 11));

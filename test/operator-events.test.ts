@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(async () => server?.stop());
 
 async function newAgent(id: string) {
-  const created = await server.operator.createAgent({ input: { id, name: id } });
+  const created = await server.operator.createAgent({ input: { agentId: id, name: id } });
   expect(created.createAgent.__typename).toBe('CreateAgentSuccess');
 }
 

@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(async () => server?.stop());
 
 async function createAgent(id: string) {
-  const result = await server.operator.createAgent({ input: { id, name: `Agent ${id}` } });
+  const result = await server.operator.createAgent({ input: { agentId: id, name: `Agent ${id}` } });
   if (result.createAgent.__typename !== 'CreateAgentSuccess') throw new Error(JSON.stringify(result));
   return result.createAgent.agent;
 }
@@ -35,17 +35,17 @@ describe('createAgent', () => {
 
   it('rejects a duplicate id and a malformed id, creating nothing', async () => {
     await createAgent('profile-dup');
-    const again = await server.operator.createAgent({ input: { id: 'profile-dup', name: 'x' } });
+    const again = await server.operator.createAgent({ input: { agentId: 'profile-dup', name: 'x' } });
     expect(again.createAgent).toMatchObject({ __typename: 'AlreadyExists', code: 'ALREADY_EXISTS', resource: 'agent', id: 'profile-dup' });
-    const bad = await server.operator.createAgent({ input: { id: 'Not Valid!', name: 'x' } });
-    expect(bad.createAgent).toMatchObject({ __typename: 'ValidationFailed', field: 'id', limit: 63 });
+    const bad = await server.operator.createAgent({ input: { agentId: 'Not Valid!', name: 'x' } });
+    expect(bad.createAgent).toMatchObject({ __typename: 'ValidationFailed', field: 'agentId', limit: 63 });
     expect((await server.operator.agent({ id: 'Not Valid!' })).agent).toBeNull();
   });
 
   it('is an operator verb', async () => {
     await createAgent('profile-self');
     const agentClient = await server.client({ agentId: 'profile-self' });
-    await expect(agentClient.createAgent({ input: { id: 'sneaky', name: 'x' } })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(agentClient.createAgent({ input: { agentId: 'sneaky', name: 'x' } })).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 });
 
@@ -63,7 +63,7 @@ describe('updateProfileDocument', () => {
     const after = await document(server.operator, 'profile-limit', 'SOUL');
     expect(after.revision).toBe(2);
     expect(after.content).toBe('a'.repeat(48_000));
-    expect(after.revisions).toHaveLength(2);
+    expect(after.revisions.edges).toHaveLength(2);
   });
 
   it('counts characters, not UTF-16 units: 48,000 emoji fit', async () => {
@@ -102,7 +102,7 @@ describe('updateProfileDocument', () => {
       currentContent: 'first',
     });
     const after = await document(server.operator, 'profile-conflict', 'RULES');
-    expect([after.revision, after.content, after.revisions.length]).toEqual([2, 'first', 2]);
+    expect([after.revision, after.content, after.revisions.edges.length, after.revisions.totalCount]).toEqual([2, 'first', 2, 2]);
   });
 
   it('returns NotFound for an unknown agent', async () => {
@@ -125,11 +125,33 @@ describe('updateProfileDocument', () => {
     await agentClient.updateProfileDocument({ input: { agentId: 'profile-history', kind: 'ORIENTATION', content: 'by agent', expectedRevision: 2 } });
     const doc = await document(server.operator, 'profile-history', 'ORIENTATION');
     expect(doc.updatedBy).toEqual({ kind: 'AGENT', principalId: 'profile-history' });
-    expect(doc.revisions.map((r) => [r.revision, r.content, r.actor.kind, r.actor.principalId])).toEqual([
+    expect(doc.revisions.edges.map(({ node: r }) => [r.revision, r.content, r.actor.kind, r.actor.principalId])).toEqual([
       [3, 'by agent', 'AGENT', 'profile-history'],
       [2, 'by operator', 'OPERATOR', 'test-operator'],
       [1, '', 'OPERATOR', 'test-operator'],
     ]);
+    expect(doc.revisions.totalCount).toBe(3);
+  });
+
+  it('pages the revisions forward: first, after, the last page and a refused cursor', async () => {
+    await createAgent('profile-pages');
+    for (let revision = 1; revision <= 4; revision++) {
+      await server.operator.updateProfileDocument({ input: { agentId: 'profile-pages', kind: 'TOOLS', content: `v${revision + 1}`, expectedRevision: revision } });
+    }
+    const page = (first: number, after?: string | null) =>
+      server.operator.profileDocument({ agentId: 'profile-pages', kind: 'TOOLS', revisions: first, after }).then((r) => r.profileDocument!.revisions);
+    const one = await page(2);
+    expect(one.edges.map((e) => e.node.revision)).toEqual([5, 4]);
+    expect([one.totalCount, one.pageInfo.hasNextPage, one.pageInfo.hasPreviousPage]).toEqual([5, true, false]);
+    const two = await page(3, one.pageInfo.endCursor);
+    expect(two.edges.map((e) => e.node.revision)).toEqual([3, 2, 1]);
+    expect([two.pageInfo.hasNextPage, two.pageInfo.hasPreviousPage]).toEqual([false, true]);
+    // The limit and one past it.
+    expect((await page(500)).edges).toHaveLength(5);
+    await expect(page(501)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    // A cursor of another document's history is refused, not reinterpreted.
+    const other = server.operator.profileDocument({ agentId: 'profile-pages', kind: 'SOUL', revisions: 1, after: one.pageInfo.endCursor });
+    await expect(other).rejects.toMatchObject({ code: 'CURSOR_MISMATCH' });
   });
 });
 
@@ -187,8 +209,19 @@ describe('applyPreferenceLearning', () => {
     const { preferenceLearning } = await server.operator.preferenceLearning({ agentId: 'learn-ok' });
     expect(preferenceLearning.appliedCount).toBe(1);
     expect(preferenceLearning.lastAppliedRevision).toBe(2);
-    expect(preferenceLearning.audit).toHaveLength(1);
-    expect(preferenceLearning.audit[0]).toMatchObject({ kind: 'PREFERENCES', action: 'preference_learning', fromRevision: 1, toRevision: 2, actor: { kind: 'AGENT', principalId: 'learn-ok' } });
+    expect(preferenceLearning.audit.totalCount).toBe(1);
+    expect(preferenceLearning.audit.edges.map((e) => e.node)).toEqual([
+      {
+        kind: 'PREFERENCES',
+        action: 'PREFERENCE_LEARNING',
+        fromRevision: 1,
+        toRevision: 2,
+        actor: { kind: 'AGENT', principalId: 'learn-ok' },
+        reason: 'user asked twice for brevity',
+        signalIds: [],
+        createdAt: expect.any(String),
+      },
+    ]);
   });
 
   it.each(['preferences.after_document', 'preferences.after_learning_state', 'preferences.after_audit'])(
@@ -206,9 +239,9 @@ describe('applyPreferenceLearning', () => {
         faults.arm(null);
       }
       const doc = await document(server.operator, id, 'PREFERENCES');
-      expect([doc.revision, doc.content, doc.revisions.length]).toEqual([1, '', 1]);
+      expect([doc.revision, doc.content, doc.revisions.edges.length]).toEqual([1, '', 1]);
       const { preferenceLearning } = await server.operator.preferenceLearning({ agentId: id });
-      expect(preferenceLearning).toMatchObject({ appliedCount: 0, lastAppliedRevision: null, audit: [] });
+      expect(preferenceLearning).toMatchObject({ appliedCount: 0, lastAppliedRevision: null, audit: { totalCount: 0, edges: [] } });
       const after = await server.operator.agent({ id });
       expect(after.agent!.lastEventSequence).toBe(before.agent!.lastEventSequence);
     },

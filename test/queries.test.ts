@@ -17,10 +17,10 @@ async function statementsFor(query: string) {
 
 describe('no N+1', () => {
   it('lists agents with their six documents in a constant number of statements', async () => {
-    for (let i = 0; i < 3; i++) await server.operator.createAgent({ input: { id: `n1-${i}`, name: `n${i}` } });
+    for (let i = 0; i < 3; i++) await server.operator.createAgent({ input: { agentId: `n1-${i}`, name: `n${i}` } });
     const small = await statementsFor(AGENTS_WITH_PROFILES);
     expect(small.result.agents.edges).toHaveLength(3);
-    for (let i = 3; i < 50; i++) await server.operator.createAgent({ input: { id: `n1-${i}`, name: `n${i}` } });
+    for (let i = 3; i < 50; i++) await server.operator.createAgent({ input: { agentId: `n1-${i}`, name: `n${i}` } });
     const large = await statementsFor(AGENTS_WITH_PROFILES);
     expect(large.result.agents.edges).toHaveLength(50);
     expect(large.result.agents.edges.every((e) => e.node.profile.length === 6)).toBe(true);
@@ -30,7 +30,7 @@ describe('no N+1', () => {
   });
 
   it('reads one agent with its six documents in the same statements on every call', async () => {
-    await server.operator.createAgent({ input: { id: 'n1-single', name: 'single' } });
+    await server.operator.createAgent({ input: { agentId: 'n1-single', name: 'single' } });
     await server.operator.updateProfileDocument({ input: { agentId: 'n1-single', kind: 'TOOLS', content: 'a hammer', expectedRevision: 1 } });
     const read = async () => {
       const before = server.database.statements.count;
@@ -100,7 +100,7 @@ describe('tampered cursors', () => {
 
 describe.skipIf(!onRealServer)(`lost updates (${NEEDS_REAL_SERVER})`, () => {
   it('lets exactly one of 20 concurrent updates with the same expectedRevision win', async () => {
-    await server.operator.createAgent({ input: { id: 'race-profile', name: 'race' } });
+    await server.operator.createAgent({ input: { agentId: 'race-profile', name: 'race' } });
     await server.operator.updateProfileDocument({ input: { agentId: 'race-profile', kind: 'RULES', content: 'base', expectedRevision: 1 } });
     // Twenty clients, each its own token and HTTP connection; the server runs each on its own pooled connection.
     const clients = await Promise.all(Array.from({ length: 20 }, () => server.client()));
@@ -116,7 +116,7 @@ describe.skipIf(!onRealServer)(`lost updates (${NEEDS_REAL_SERVER})`, () => {
     const { profileDocument } = await server.operator.profileDocument({ agentId: 'race-profile', kind: 'RULES', revisions: 100 });
     expect(profileDocument!.revision).toBe(3);
     expect(profileDocument!.content).toBe(`writer ${winner}`);
-    expect(profileDocument!.revisions.map((r) => r.revision)).toEqual([3, 2, 1]);
+    expect(profileDocument!.revisions.edges.map((e) => e.node.revision)).toEqual([3, 2, 1]);
     for (const r of results) {
       if (r.updateProfileDocument.__typename === 'RevisionConflict') expect(r.updateProfileDocument.currentRevision).toBe(3);
     }

@@ -31,7 +31,7 @@ afterAll(async () => {
   await chat?.close();
 });
 
-const STORES = ['working_records', 'session_handoffs', 'rolling_cards', 'tiddle_history', 'tiddle_residue', 'agent_events', 'dream_diary_entries'] as const;
+const STORES = ['WORKING_RECORDS', 'SESSION_HANDOFFS', 'ROLLING_CARDS', 'TIDDLE_HISTORY', 'TIDDLE_RESIDUE', 'AGENT_EVENTS', 'DREAM_DIARY_ENTRIES'] as const;
 type Removed = Partial<Record<(typeof STORES)[number], number>>;
 
 /** One sweep over GraphQL at `at`; the removed count of every store (unnamed stores must be 0). */
@@ -93,16 +93,16 @@ describe('retention sweeps every store with a lifetime', () => {
 
     // Residue: the 24-hour window, to the millisecond.
     expect(await sweepAt(T0 + DAY_MS)).toEqual({});
-    expect(await sweepAt(T0 + DAY_MS + 1)).toEqual({ tiddle_residue: 4 });
+    expect(await sweepAt(T0 + DAY_MS + 1)).toEqual({ TIDDLE_RESIDUE: 4 });
     // The one-day working record: expired at T0 + 1 day, removed once 7 days of grace have passed.
     expect(await sweepAt(T0 + 8 * DAY_MS)).toEqual({});
-    expect(await sweepAt(T0 + 8 * DAY_MS + 1)).toEqual({ working_records: 1 });
+    expect(await sweepAt(T0 + 8 * DAY_MS + 1)).toEqual({ WORKING_RECORDS: 1 });
     // Rolling cards: refreshed at T0 with a 10-day TTL, removed 7 days after that; both scopes.
     const sequence = (await server.operator.agent({ id: agentId })).agent!.lastEventSequence;
     expect(await sweepAt(T0 + 17 * DAY_MS)).toEqual({});
     expect((await server.operator.rollingCards({ agentId, project: 'alpha', first: 10 })).rollingCards.edges).toEqual([]);
     expect(await count(`SELECT count(*) AS n FROM tiddle_cards WHERE agent_id = '${agentId}'`)).toBe(2);
-    expect(await sweepAt(T0 + 17 * DAY_MS + 1)).toEqual({ rolling_cards: 2 });
+    expect(await sweepAt(T0 + 17 * DAY_MS + 1)).toEqual({ ROLLING_CARDS: 2 });
     expect(await count(`SELECT count(*) AS n FROM tiddle_cards WHERE agent_id = '${agentId}'`)).toBe(0);
     // No pass had noticed their expiry: the sweep announced it before removing them.
     const expired = await server.database.pool.query(
@@ -112,17 +112,17 @@ describe('retention sweeps every store with a lifetime', () => {
     expect(expired.rows).toEqual([{ project: 'alpha' }, { project: 'beta' }]);
     // The 14-day handoff, 7 days of grace later.
     expect(await sweepAt(T0 + 21 * DAY_MS)).toEqual({});
-    expect(await sweepAt(T0 + 21 * DAY_MS + 1)).toEqual({ session_handoffs: 1 });
+    expect(await sweepAt(T0 + 21 * DAY_MS + 1)).toEqual({ SESSION_HANDOFFS: 1 });
     // The event log: what happened at T0 is gone 30 days later; what happened since stays.
     const eventsAtT0 = await count(`SELECT count(*) AS n FROM agent_events WHERE occurred_at <= '${new Date(T0).toISOString()}'`);
     const eventsLater = await count(`SELECT count(*) AS n FROM agent_events WHERE occurred_at > '${new Date(T0).toISOString()}'`);
     expect(eventsAtT0).toBeGreaterThan(10);
     expect(eventsLater).toBe(2);
     expect(await sweepAt(T0 + 30 * DAY_MS)).toEqual({});
-    expect(await sweepAt(T0 + 30 * DAY_MS + 1)).toEqual({ agent_events: eventsAtT0 });
+    expect(await sweepAt(T0 + 30 * DAY_MS + 1)).toEqual({ AGENT_EVENTS: eventsAtT0 });
     // History: neither scope gets another pass; both histories go after 180 days (the events of day 17 went at day 47).
-    expect(await sweepAt(T0 + 180 * DAY_MS)).toEqual({ agent_events: eventsLater });
-    expect(await sweepAt(T0 + 180 * DAY_MS + 1)).toEqual({ tiddle_history: 2 });
+    expect(await sweepAt(T0 + 180 * DAY_MS)).toEqual({ AGENT_EVENTS: eventsLater });
+    expect(await sweepAt(T0 + 180 * DAY_MS + 1)).toEqual({ TIDDLE_HISTORY: 2 });
     expect(await count(`SELECT count(*) AS n FROM tiddle_entries`)).toBe(0);
 
     // Far in the future nothing else is left to remove, and the pinned record, Brains and originals are all still there.
@@ -142,13 +142,13 @@ describe('retention sweeps every store with a lifetime', () => {
     const iso = (ms: number) => new Date(ms).toISOString();
     expect(report).toMatchObject({ ranAt: iso(at), graceDays: 7, cutoff: iso(at - 7 * DAY_MS) });
     expect(report.stores).toEqual([
-      { store: 'working_records', removed: 0, olderThan: iso(at - 7 * DAY_MS), rule: 'unpinned records expired more than 7 days ago' },
-      { store: 'session_handoffs', removed: 0, olderThan: iso(at - 7 * DAY_MS), rule: 'handoffs expired more than 7 days ago' },
-      { store: 'rolling_cards', removed: 0, olderThan: iso(at - 7 * DAY_MS), rule: "cards expired more than 7 days ago (refreshedAt + the agent's rolling TTL)" },
-      { store: 'tiddle_history', removed: 0, olderThan: iso(at - 180 * DAY_MS), rule: 'pass history older than 180 days' },
-      { store: 'tiddle_residue', removed: 0, olderThan: iso(at - 24 * HOUR_MS), rule: 'residue older than 24 hours' },
-      { store: 'agent_events', removed: 0, olderThan: iso(at - 30 * DAY_MS), rule: 'events older than 30 days' },
-      { store: 'dream_diary_entries', removed: 0, olderThan: iso(at - 7 * DAY_MS), rule: 'diary entries expired more than 7 days ago' },
+      { store: 'WORKING_RECORDS', removed: 0, olderThan: iso(at - 7 * DAY_MS), rule: 'unpinned records expired more than 7 days ago' },
+      { store: 'SESSION_HANDOFFS', removed: 0, olderThan: iso(at - 7 * DAY_MS), rule: 'handoffs expired more than 7 days ago' },
+      { store: 'ROLLING_CARDS', removed: 0, olderThan: iso(at - 7 * DAY_MS), rule: "cards expired more than 7 days ago (refreshedAt + the agent's rolling TTL)" },
+      { store: 'TIDDLE_HISTORY', removed: 0, olderThan: iso(at - 180 * DAY_MS), rule: 'pass history older than 180 days' },
+      { store: 'TIDDLE_RESIDUE', removed: 0, olderThan: iso(at - 24 * HOUR_MS), rule: 'residue older than 24 hours' },
+      { store: 'AGENT_EVENTS', removed: 0, olderThan: iso(at - 30 * DAY_MS), rule: 'events older than 30 days' },
+      { store: 'DREAM_DIARY_ENTRIES', removed: 0, olderThan: iso(at - 7 * DAY_MS), rule: 'diary entries expired more than 7 days ago' },
     ]);
     const agent = await server.agentClient('ret-agent-token');
     await expect(agent.runRetention()).rejects.toMatchObject({ code: 'FORBIDDEN' });
@@ -178,7 +178,7 @@ describe('retention sweeps every store with a lifetime', () => {
     const removed = async (at: number) => {
       clock.set(new Date(at));
       const report = (await server.operator.runRetention()).runRetention;
-      return report.stores.find((s) => s.store === 'rolling_cards')!.removed;
+      return report.stores.find((s) => s.store === 'ROLLING_CARDS')!.removed;
     };
     expect(await removed(start + 9 * DAY_MS)).toBe(0);
     expect(await removed(start + 9 * DAY_MS + 1)).toBe(1);

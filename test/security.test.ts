@@ -26,9 +26,9 @@ beforeAll(async () => {
   prod = await startServer({ faults: faults.inject, config: { graphiql: production.graphiql, security: production.security, limits: production.limits } });
   dev = await startServer();
   operatorToken = (await prod.app.services.tokens.create({ kind: 'operator', name: 'sec-op' })).token;
-  await prod.operator.createAgent({ input: { id: 'sec-a', name: 'sec-a' } });
+  await prod.operator.createAgent({ input: { agentId: 'sec-a', name: 'sec-a' } });
   agentToken = (await prod.app.services.tokens.create({ kind: 'agent', name: 'sec-agent', agentId: 'sec-a' })).token;
-  await dev.operator.createAgent({ input: { id: 'dev-a', name: 'dev-a' } });
+  await dev.operator.createAgent({ input: { agentId: 'dev-a', name: 'dev-a' } });
 });
 afterAll(async () => {
   await prod?.stop();
@@ -128,7 +128,7 @@ describe('production defaults', () => {
       const devProd = await startServer({ config: { security: { introspection: 'operators', fieldSuggestions: false, corsOrigins: [], trustedDocuments: 'off' } } });
       try {
         const { token: t } = await devProd.app.services.tokens.create({ kind: 'operator', name: 'o' });
-        await devProd.operator.createAgent({ input: { id: 'intro-a', name: 'intro-a' } });
+        await devProd.operator.createAgent({ input: { agentId: 'intro-a', name: 'intro-a' } });
         const { token: agentSecret } = await devProd.app.services.tokens.create({ kind: 'agent', name: 'a', agentId: 'intro-a' });
         const refused = await postJson(devProd.url, { query: introspection }, bearer(agentSecret));
         expect(refused.body?.errors?.[0].extensions?.code).toBe('FORBIDDEN');
@@ -213,13 +213,13 @@ describe('CSRF: only JSON POSTs', () => {
   const query = '{ viewer { principal } }';
   it('refuses form, multipart, text and raw GraphQL bodies with 415 and GET with 405, changing nothing', async () => {
     const headers = bearer(operatorToken);
-    const form = await postRaw(prod.url, `query=${encodeURIComponent('mutation { createAgent(input: { id: "csrf-x", name: "x" }) { __typename } }')}`, {
+    const form = await postRaw(prod.url, `query=${encodeURIComponent('mutation { createAgent(input: { agentId: "csrf-x", name: "x" }) { __typename } }')}`, {
       ...headers,
       'content-type': 'application/x-www-form-urlencoded',
     });
     expect([form.status, codeOf(form)]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
     const multipart = new FormData();
-    multipart.set('operations', JSON.stringify({ query: 'mutation { createAgent(input: { id: "csrf-y", name: "y" }) { __typename } }' }));
+    multipart.set('operations', JSON.stringify({ query: 'mutation { createAgent(input: { agentId: "csrf-y", name: "y" }) { __typename } }' }));
     const multi = await fetch(prod.url, { method: 'POST', headers, body: multipart });
     expect(multi.status).toBe(415);
     const text = await postRaw(prod.url, JSON.stringify({ query }), { ...headers, 'content-type': 'text/plain' });

@@ -177,7 +177,7 @@ describe.skipIf(!onRealServer)('backup and restore with pg_dump and pg_restore (
       const again = await startServer({ database: restored, config });
       try {
         expect((await again.operator.profileDocument({ agentId: 'keeper', kind: 'SOUL' })).profileDocument).toMatchObject({ content: 'restored soul', revision: 2 });
-        expect((await again.operator.dreamDiary({ agentId: 'keeper' })).dreamDiary.map((e) => e.body)).toEqual(['restored diary entry']);
+        expect((await again.operator.dreamDiary({ agentId: 'keeper' })).dreamDiary.edges.map((e) => e.node.body)).toEqual(['restored diary entry']);
         expect((await again.operator.brainMemories({ agentId: 'keeper' })).brainMemories.edges.map((e) => e.node.title)).toEqual(['restored memory']);
         const exported = (await again.operator.exportConfiguration({ input: { includeSecrets: true, password: 'restore check pw' } })).exportConfiguration;
         if (exported.__typename !== 'ExportConfigurationSuccess') throw new Error(JSON.stringify(exported));

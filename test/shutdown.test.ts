@@ -112,7 +112,7 @@ describe('SIGTERM on burrow serve', () => {
   it(`lets ${IN_FLIGHT} in-flight requests finish, refuses new connections, closes WebSockets with 1001 and exits 0 with one log line`, async () => {
     const running = await spawnServer();
     try {
-      const created = await graphql(running, 'mutation { createAgent(input: { id: "sig-agent", name: "sig" }) { __typename } }');
+      const created = await graphql(running, 'mutation { createAgent(input: { agentId: "sig-agent", name: "sig" }) { __typename } }');
       expect(created.data?.createAgent.__typename).toBe('CreateAgentSuccess');
       // A failing request and a successful one before the signal, for the log checks.
       await graphql(running, '{ agent(agentId: "sig-agent") { id } }');

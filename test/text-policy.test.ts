@@ -53,9 +53,9 @@ describe.each([['http'], ['ws']] as const)('over %s', (transport) => {
 
   it('refuses bidi controls in identifiers and names, and keeps them in free text', async () => {
     const rlo = `evil\u202Egnp.exe`;
-    const created = (await server.operator.createAgent({ input: { id: `text-${transport}-rlo`, name: rlo } }, call)).createAgent;
+    const created = (await server.operator.createAgent({ input: { agentId: `text-${transport}-rlo`, name: rlo } }, call)).createAgent;
     expect(created).toMatchObject({ __typename: 'ValidationFailed', field: 'name' });
-    const badId = (await server.operator.createAgent({ input: { id: `text-\u2066${transport}`, name: 'n' } }, call)).createAgent;
+    const badId = (await server.operator.createAgent({ input: { agentId: `text-\u2066${transport}`, name: 'n' } }, call)).createAgent;
     expect(badId).toMatchObject({ __typename: 'ValidationFailed', field: 'id' });
     expect((await server.operator.agent({ id: `text-${transport}-rlo` })).agent).toBeNull();
     const record = (await agent.memoryWorkingWrite({ input: { recordId: `rec\u200F${transport}`, kind: 'TASK', title: 't', content: 'c' } }, call)).memoryWorkingWrite;

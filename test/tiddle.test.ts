@@ -354,11 +354,13 @@ describe('proposals', () => {
 
     // Behavioural corrections are preference signals; the PREFERENCES document is untouched.
     const learning = (await server.operator.preferenceLearning({ agentId: 'prop-a' })).preferenceLearning;
-    expect(learning.signals.map((s) => [s.source, s.project, s.statement, s.status])).toEqual([
-      ['tiddle', 'alpha', 'Prefers prose over bullet lists', 'pending'],
-      ['tiddle', 'alpha', 'Always write prose.', 'pending'],
+    // Recorded in one transaction: the same instant, so the order between the two is the id's.
+    const signals = learning.signals.edges.map((e) => e.node).sort((a, b) => a.statement.localeCompare(b.statement));
+    expect(signals.map((s) => [s.source, s.project, s.statement, s.status])).toEqual([
+      ['TIDDLE', 'alpha', 'Always write prose.', 'PENDING'],
+      ['TIDDLE', 'alpha', 'Prefers prose over bullet lists', 'PENDING'],
     ]);
-    expect((learning.signals[0].evidence as { reference: string }[]).map((e) => e.reference)).toEqual(['r3']);
+    expect((signals[1].evidence as { reference: string }[]).map((e) => e.reference)).toEqual(['r3']);
     const preferences = (await server.operator.profileDocument({ agentId: 'prop-a', kind: 'PREFERENCES' })).profileDocument!;
     expect([preferences.revision, preferences.content]).toEqual([1, '']);
 
@@ -448,7 +450,7 @@ describe('atomic commit', () => {
       const retried = mine(await tick(), agentId).filter((o) => o.kind === 'pass');
       expect(retried.map((o) => o.status)).toEqual(['SUCCEEDED']);
       expect((await cards(agentId, 'alpha')).map((c) => c.title)).toEqual(['Atomic']);
-      expect((await server.operator.preferenceLearning({ agentId })).preferenceLearning.signals.length).toBe(1);
+      expect((await server.operator.preferenceLearning({ agentId })).preferenceLearning.signals.edges.length).toBe(1);
     });
   }
 });

@@ -15,7 +15,7 @@ let server: TestServer;
 const clients: BurrowClient[] = [];
 beforeAll(async () => {
   server = await startServer({ config: { tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 3600, cacheSeconds: 30, cacheMax: 10_000 } } });
-  await server.operator.createAgent({ input: { id: 'cache-a', name: 'cache-a' } });
+  await server.operator.createAgent({ input: { agentId: 'cache-a', name: 'cache-a' } });
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
@@ -75,7 +75,7 @@ describe('revocation through the API', () => {
     await bystander.client.viewer();
     expect(await tokenStatements(server, () => victim.client.viewer())).toEqual([]);
 
-    ok((await server.operator.revokeApiToken({ id: victim.id })).revokeApiToken, 'RevokeApiTokenSuccess');
+    ok((await server.operator.revokeApiToken({ tokenId: victim.id })).revokeApiToken, 'RevokeApiTokenSuccess');
     const refused = await requestError(victim.client.viewer());
     expect([refused.status, refused.code]).toEqual([401, 'UNAUTHENTICATED']);
     // The bystander is still served from the cache.
@@ -99,7 +99,7 @@ describe('size', () => {
   it('holds at most BURROW_TOKEN_CACHE_MAX tokens, dropping the least recently used', async () => {
     const small = await startServer({ config: { tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 3600, cacheSeconds: 30, cacheMax: 2 } } });
     try {
-      await small.operator.createAgent({ input: { id: 'cache-a', name: 'cache-a' } });
+      await small.operator.createAgent({ input: { agentId: 'cache-a', name: 'cache-a' } });
       const [a, b, c] = [await agentToken(small, 'a'), await agentToken(small, 'b'), await agentToken(small, 'c')];
       for (const t of [a, b, c]) await t.client.viewer();
       // The operator's requests above filled the cache too; a, b, c were the last three: b and c remain.
@@ -126,7 +126,7 @@ describe.skipIf(!onRealServer)(`revocation across instances (${NEEDS_REAL_SERVER
       await onSecond.viewer();
       expect(await tokenStatements(second, () => onSecond.viewer())).toEqual([]);
 
-      ok((await server.operator.revokeApiToken({ id })).revokeApiToken, 'RevokeApiTokenSuccess');
+      ok((await server.operator.revokeApiToken({ tokenId: id })).revokeApiToken, 'RevokeApiTokenSuccess');
       // The clock stands still and the second instance caches for an hour: only the
       // notification can make it refuse. Wait for it to arrive (milliseconds), not for a TTL.
       const deadline = Date.now() + 10_000;

@@ -15,7 +15,7 @@ const NOTIFY_ONLY = { tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 360
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer({ config: NOTIFY_ONLY });
-  await server.operator.createAgent({ input: { id: 'tok-a', name: 'tok-a' } });
+  await server.operator.createAgent({ input: { agentId: 'tok-a', name: 'tok-a' } });
 });
 afterAll(async () => server?.stop());
 

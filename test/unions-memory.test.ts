@@ -30,7 +30,7 @@ let agent: BurrowClient;
 let operator: BurrowClient;
 beforeAll(async () => {
   server = await startServer();
-  await server.operator.createAgent({ input: { id: 'unions', name: 'unions' } });
+  await server.operator.createAgent({ input: { agentId: 'unions', name: 'unions' } });
   agent = await server.agentClient('unions', { scope: 'u', session: 's1' });
   operator = await server.client({ scope: 'u', session: 's1' });
 });

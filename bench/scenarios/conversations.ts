@@ -47,7 +47,7 @@ export async function run(scenarioOptions: ScenarioOptions): Promise<ScenarioRes
   const { database, client } = server;
   try {
     log(`Burrow conversations bench on ${database.description}`);
-    await client.createAgent({ input: { id: AGENT, name: 'Bench conversations' } });
+    await client.createAgent({ input: { agentId: AGENT, name: 'Bench conversations' } });
     const sessions = Math.ceil(ORIGINALS / PER_SESSION);
 
     // Original i (1-based) is entry ((i - 1) % 1000) + 1 of session ceil(i / 1000), created i seconds after 2026-01-01.

@@ -220,7 +220,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
   notes.push(`database: ${database.description}${options.databaseUrl && !process.env.BURROW_TEST_DATABASE_URL ? ' (databaseUrl is taken from BURROW_TEST_DATABASE_URL)' : ''}`);
   notes.push('servers in this process (main thread); clients in a worker thread (own event loop and heap); latency = client arrival - occurredAt');
   try {
-    await client.createAgent({ input: { id: AGENT, name: 'Fan-out' } });
+    await client.createAgent({ input: { agentId: AGENT, name: 'Fan-out' } });
     let revision = 1;
     const update = async () => {
       const started = performance.now();
@@ -312,7 +312,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
 
     // Held: subscriptions spread over agents, idle, and the server's heap per 1,000.
     const held = Array.from({ length: HELD_AGENTS }, (_, i) => `held-${i}`);
-    for (const id of held) await client.createAgent({ input: { id, name: id } });
+    for (const id of held) await client.createAgent({ input: { agentId: id, name: id } });
     gc();
     await sleep(100);
     gc();

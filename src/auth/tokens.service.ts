@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.js';
 import { forExistingAgent } from '../db/foreign-keys.js';
 import type { Clock } from '../lib/clock.js';
@@ -74,9 +74,58 @@ export class TokensService {
     return { token, record: toRecord(record) };
   }
 
-  async list(): Promise<TokenRecord[]> {
-    const rows = await this.db.select().from(apiTokens).orderBy(desc(apiTokens.createdAt));
+  /** Every token, newest first, keyset-paged on (created_at, id). */
+  async list(page: { limit: number; after: { createdAt: Date; id: string } | null } = { limit: 1_000_000, after: null }): Promise<TokenRecord[]> {
+    const after = page.after;
+    const rows = await this.db
+      .select()
+      .from(apiTokens)
+      .where(after ? or(lt(apiTokens.createdAt, after.createdAt), and(eq(apiTokens.createdAt, after.createdAt), lt(apiTokens.id, after.id))) : undefined)
+      .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id))
+      .limit(page.limit);
     return rows.map(toRecord);
+  }
+
+  async count(): Promise<number> {
+    const [row] = await this.db.select({ count: sql<number>`count(*)::int` }).from(apiTokens);
+    return row.count;
+  }
+
+  async countForAgent(agentId: string): Promise<number> {
+    const [row] = await this.db.select({ count: sql<number>`count(*)::int` }).from(apiTokens).where(eq(apiTokens.agentId, agentId));
+    return row.count;
+  }
+
+  async get(id: string): Promise<TokenRecord | null> {
+    const [row] = await this.db.select().from(apiTokens).where(eq(apiTokens.id, id));
+    return row ? toRecord(row) : null;
+  }
+
+  /**
+   * The first `limit` tokens of each agent, newest first, in one statement for any number of
+   * agents (`Agent.tokens` of a whole page). `after` holds each agent's keyset position, if any.
+   */
+  async forAgents(agentIds: readonly string[], limit: number, after: Map<string, { createdAt: Date; id: string }>): Promise<TokenRecord[][]> {
+    if (agentIds.length === 0) return [];
+    const positions = [...after].map(([agentId, p]) => sql`(${apiTokens.agentId} = ${agentId} AND (${apiTokens.createdAt}, ${apiTokens.id}) < (${p.createdAt.toISOString()}::timestamptz, ${p.id}))`);
+    const outside = sql.join([...after.keys()].map((agentId) => sql`${agentId}`), sql`, `);
+    const paged = positions.length
+      ? sql`AND (${apiTokens.agentId} NOT IN (${outside}) OR ${sql.join(positions, sql` OR `)})`
+      : sql``;
+    const ranked = this.db.$with('ranked').as(
+      this.db
+        .select({ id: apiTokens.id, rank: sql<number>`row_number() OVER (PARTITION BY ${apiTokens.agentId} ORDER BY ${apiTokens.createdAt} DESC, ${apiTokens.id} DESC)`.as('rank') })
+        .from(apiTokens)
+        .where(sql`${inArray(apiTokens.agentId, [...agentIds])} ${paged}`),
+    );
+    const rows = await this.db
+      .with(ranked)
+      .select({ token: apiTokens })
+      .from(ranked)
+      .innerJoin(apiTokens, eq(apiTokens.id, ranked.id))
+      .where(lte(ranked.rank, limit))
+      .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
+    return agentIds.map((agentId) => rows.filter((r) => r.token.agentId === agentId).map((r) => toRecord(r.token)));
   }
 
   /**

@@ -24,7 +24,12 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
-    nodeQueryOptions: { nullable: true },
+    nodeTypeOptions: { description: 'An entity with a global id that `node(id:)` reads back' },
+    nodeQueryOptions: {
+      nullable: true,
+      description: 'Any entity by its global id, authorized as the root field that reads it; null when there is none',
+      args: { id: { description: 'The global id (`id` of any Node)' } },
+    },
     nodesQueryOptions: false,
   },
   errors: {

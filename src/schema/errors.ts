@@ -20,46 +20,54 @@ export const ErrorInterface = builder.interfaceRef<BurrowError>('Error').impleme
 
 builder.objectType(ValidationError, {
   name: 'ValidationFailed',
+  description: 'An input was outside a documented rule or limit; nothing was changed',
   interfaces: [ErrorInterface],
   fields: (t) => ({
-    field: t.exposeString('field'),
-    limit: t.exposeInt('limit', { nullable: true }),
+    field: t.exposeString('field', { description: 'The input field (a dotted path inside lists and documents)' }),
+    limit: t.exposeInt('limit', { nullable: true, description: 'The bound that was crossed, when there is one' }),
   }),
 });
 
 builder.objectType(NotFoundError, {
   name: 'NotFound',
+  description: 'A record the input named does not exist (or is not visible to this token); nothing was changed',
   interfaces: [ErrorInterface],
   fields: (t) => ({
-    resource: t.exposeString('resource'),
-    id: t.exposeString('id'),
+    resource: t.exposeString('resource', { description: 'The kind of record, e.g. Agent' }),
+    id: t.exposeString('id', { description: 'The short id the input named' }),
   }),
 });
 
 builder.objectType(AlreadyExistsError, {
   name: 'AlreadyExists',
+  description: 'A create named an id that is taken; nothing was changed',
   interfaces: [ErrorInterface],
   fields: (t) => ({
-    resource: t.exposeString('resource'),
-    id: t.exposeString('id'),
+    resource: t.exposeString('resource', { description: 'The kind of record, e.g. agent' }),
+    id: t.exposeString('id', { description: 'The id that is taken' }),
   }),
 });
 
 builder.objectType(RevisionConflictError, {
   name: 'RevisionConflict',
+  description: 'The record is no longer at the revision the write named; nothing was changed. Reload and retry deliberately.',
   interfaces: [ErrorInterface],
   fields: (t) => ({
-    expectedRevision: t.exposeInt('expectedRevision'),
-    currentRevision: t.exposeInt('currentRevision'),
-    currentContent: t.exposeString('currentContent', { nullable: true }),
-    currentValue: t.field({ type: 'JSON', nullable: true, resolve: (e) => e.currentValue ?? null }),
+    expectedRevision: t.exposeInt('expectedRevision', { description: 'The revision the write named' }),
+    currentRevision: t.exposeInt('currentRevision', { description: 'The revision the record is at' }),
+    currentContent: t.exposeString('currentContent', { nullable: true, description: 'The current text content, for records that have one' }),
+    currentValue: t.field({ type: 'JSON', nullable: true, description: 'The current record as JSON (never secrets)', resolve: (e) => e.currentValue ?? null }),
   }),
 });
 
 builder.objectType(ForbiddenError, {
   name: 'Forbidden',
+  description: 'This token may not make this change to this record (e.g. an operator-owned record); nothing was changed',
   interfaces: [ErrorInterface],
 });
 
-/** The usual members for a write: bad input, missing record, stale revision, ownership. */
+/**
+ * @deprecated Each mutation lists the members its service can return; this shortcut hid members
+ * that cannot happen. Kept only until the last domain stops using it.
+ */
 export const WRITE_ERRORS = [ValidationError, NotFoundError, RevisionConflictError, ForbiddenError];

@@ -9,6 +9,7 @@ import '../domains/working-memory/working-memory.graphql.js';
 import '../domains/handoffs/handoffs.graphql.js';
 import '../domains/retention/retention.graphql.js';
 import '../domains/continuity/continuity.graphql.js';
+import '../domains/agents/agents.counts.graphql.js';
 import '../domains/tiddle/tiddle.graphql.js';
 import '../domains/brains/brains.graphql.js';
 import '../auth/tokens.graphql.js';

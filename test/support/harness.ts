@@ -155,7 +155,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     agentClient: async (agentId, opts = {}) => {
       const existing = await operator.agent({ id: agentId });
       if (!existing.agent) {
-        const created = await operator.createAgent({ input: { id: agentId, name: agentId } });
+        const created = await operator.createAgent({ input: { agentId: agentId, name: agentId } });
         if (created.createAgent.__typename !== 'CreateAgentSuccess') throw new Error(`createAgent failed: ${JSON.stringify(created)}`);
       }
       return client({ agentId, ...opts });

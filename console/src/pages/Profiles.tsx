@@ -36,7 +36,7 @@ export function ProfilesPage({ api, agents, announce }: PageProps) {
       if (!d) return;
       if (!keepDraft) setDraft(d.content);
       setExpected(d.revision);
-      const revs = d.revisions.map((r) => r.revision);
+      const revs = d.revisions.edges.map((edge) => edge.node).map((r) => r.revision);
       setTo(revs[0] ?? null);
       setFrom(revs[1] ?? revs[0] ?? null);
     } catch (e) {
@@ -69,7 +69,7 @@ export function ProfilesPage({ api, agents, announce }: PageProps) {
     }
   }
 
-  const revision = (n: number | null) => doc?.revisions.find((r) => r.revision === n) ?? null;
+  const revision = (n: number | null) => doc?.revisions.edges.map((edge) => edge.node).find((r) => r.revision === n) ?? null;
   const diff = from !== null && to !== null && revision(from) && revision(to) ? diffLines(revision(from)!.content, revision(to)!.content) : [];
 
   return (
@@ -149,24 +149,24 @@ export function ProfilesPage({ api, agents, announce }: PageProps) {
 
               <h3>Revision history</h3>
               <ol class="revisions">
-                {doc.revisions.map((r) => (
+                {doc.revisions.edges.map((edge) => edge.node).map((r) => (
                   <li>
                     r{r.revision} · {r.createdAt} · {r.actor.kind.toLowerCase()} {r.actor.principalId} · {r.reason}
                   </li>
                 ))}
               </ol>
-              {doc.revisions.length > 1 && (
+              {doc.revisions.edges.map((edge) => edge.node).length > 1 && (
                 <>
                   <div class="row">
                     <label for="diff-from">From revision</label>
                     <select id="diff-from" value={String(from)} onChange={(e) => setFrom(Number(e.currentTarget.value))}>
-                      {doc.revisions.map((r) => (
+                      {doc.revisions.edges.map((edge) => edge.node).map((r) => (
                         <option value={String(r.revision)}>{r.revision}</option>
                       ))}
                     </select>
                     <label for="diff-to">To revision</label>
                     <select id="diff-to" value={String(to)} onChange={(e) => setTo(Number(e.currentTarget.value))}>
-                      {doc.revisions.map((r) => (
+                      {doc.revisions.edges.map((edge) => edge.node).map((r) => (
                         <option value={String(r.revision)}>{r.revision}</option>
                       ))}
                     </select>

@@ -2,69 +2,127 @@ import type { ObjectRef } from '@pothos/core';
 import { builder, type Types } from '../../schema/builder.js';
 import { connectionType, pageArgs } from '../../schema/connections.js';
 import { ActorRef, PrincipalKindEnum } from '../../schema/actor.js';
-import { WRITE_ERRORS } from '../../schema/errors.js';
 import { AgentEventRef, afterSequence } from '../../schema/events.js';
+import { agentScopedKey, parseAgentScopedKey } from '../../schema/node-keys.js';
 import { assertAgentAccess, requireViewer, type Viewer } from '../../auth/viewer.js';
-import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
-import { AlreadyExistsError, badRequest } from '../../lib/errors.js';
-import { PROFILE_KINDS, type ProfileKind } from './agents.sql.js';
-import { profileReference, type AgentRow, type ProfileDocumentRow, type ProfileRevisionRow } from './agents.service.js';
+import {
+  bindingOf,
+  decodePositionCursor,
+  decodeTimeIdCursor,
+  encodeCursor,
+  encodeTimeIdCursor,
+  pageSize,
+  toConnection,
+} from '../../lib/cursor.js';
+import { AlreadyExistsError, NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
+import { PROFILE_KINDS, type PreferenceSignalStatus, type ProfileKind } from './agents.sql.js';
+import {
+  profileReference,
+  type AgentRow,
+  type PreferenceLearningStateRow,
+  type PreferenceSignalRow,
+  type ProfileAuditRow,
+  type ProfileDocumentRow,
+  type ProfileRevisionRow,
+} from './agents.service.js';
 
-export const ProfileKindEnum = builder.enumType('ProfileKind', { values: PROFILE_KINDS });
+const KIND_DESCRIPTIONS: Record<ProfileKind, string> = {
+  SOUL: 'Who the agent is: character, voice and values',
+  RULES: 'Rules the agent must follow',
+  ORIENTATION: 'Where the agent stands: its situation, people and projects',
+  PREFERENCES: "The agent's learned and stated preferences; the only document automatic learning changes",
+  TOOLS: 'The tools the agent has and how to use them',
+  DREAM_MEMORY: 'The compact dream memory (the dated Dream diary is separate and operator-only)',
+};
+export const ProfileKindEnum = builder.enumType('ProfileKind', {
+  description: 'The six profile documents every agent has, each exactly once',
+  values: Object.fromEntries(PROFILE_KINDS.map((kind) => [kind, { description: KIND_DESCRIPTIONS[kind] }])) as Record<ProfileKind, { description: string }>,
+});
 
-const ProfileRevisionRef = builder.objectRef<ProfileRevisionRow>('ProfileDocumentRevision').implement({
+const ProfileRevisionRef = builder.objectRef<ProfileRevisionRow>('ProfileDocumentRevision');
+builder.node(ProfileRevisionRef, {
+  description: 'One kept revision of a profile document: its full content and who wrote it. Revisions are never removed.',
+  id: { description: 'The global id (node(id:))', resolve: (r) => agentScopedKey(r.agentId, `${r.kind}/${r.revision}`) },
+  loadOne: (key, ctx) => {
+    const { agentId, recordId } = parseAgentScopedKey(key);
+    const [kind, revision] = recordId.split('/');
+    assertAgentAccess(ctx.viewer, agentId);
+    if (!PROFILE_KINDS.includes(kind as ProfileKind) || !/^[1-9]\d{0,8}$/.test(revision ?? '')) return null;
+    return ctx.services.agents.getRevision(ctx.viewer, agentId, kind, Number(revision));
+  },
   fields: (t) => ({
-    revision: t.exposeInt('revision'),
-    content: t.exposeString('content'),
-    reason: t.exposeString('reason'),
-    actor: t.field({ type: ActorRef, resolve: (r) => ({ kind: r.actorKind, id: r.actorId }) }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    agentId: t.exposeString('agentId', { description: 'The agent id of the owner' }),
+    kind: t.field({ type: ProfileKindEnum, description: 'Which of the six documents', resolve: (r) => r.kind as ProfileKind }),
+    revision: t.exposeInt('revision', { description: 'The revision number: 1 at creation, +1 per write' }),
+    content: t.exposeString('content', { description: 'The whole document as of this revision' }),
+    reason: t.exposeString('reason', {
+      description: 'Why it was written: created, updated, replaced, preference_learning, or the reason an import gave',
+    }),
+    actor: t.field({ type: ActorRef, description: 'Who wrote this revision', resolve: (r) => ({ kind: r.actorKind, id: r.actorId }) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When this revision was written' }),
   }),
+});
+const ProfileRevisionConnection = connectionType(ProfileRevisionRef, 'ProfileDocumentRevision', {
+  totalCount: 'How many revisions the document has (its current revision number: revisions are dense from 1)',
 });
 
 export const ProfileDocumentRef = builder.objectRef<ProfileDocumentRow>('ProfileDocument');
 builder.node(ProfileDocumentRef, {
-  id: { resolve: (d) => `${d.agentId}/${d.kind}` },
-  loadOne: async (id, ctx) => {
-    const [agentId, kind] = id.split('/');
+  description: 'One of the six profile documents of an agent, revision-checked on every write',
+  id: { description: 'The global id (node(id:))', resolve: (d) => agentScopedKey(d.agentId, d.kind) },
+  loadOne: async (key, ctx) => {
+    const { agentId, recordId: kind } = parseAgentScopedKey(key);
+    assertAgentAccess(ctx.viewer, agentId);
     if (!PROFILE_KINDS.includes(kind as ProfileKind)) return null;
     return ctx.services.agents.getDocument(ctx.viewer, agentId, kind as ProfileKind);
   },
   fields: (t) => ({
-    agentId: t.exposeString('agentId'),
-    kind: t.field({ type: ProfileKindEnum, resolve: (d) => d.kind as ProfileKind }),
-    content: t.exposeString('content'),
-    revision: t.exposeInt('revision'),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    updatedBy: t.field({ type: ActorRef, resolve: (d) => ({ kind: d.updatedByKind, id: d.updatedById }) }),
+    agentId: t.exposeString('agentId', { description: 'The agent id of the owner' }),
+    kind: t.field({ type: ProfileKindEnum, description: 'Which of the six documents', resolve: (d) => d.kind as ProfileKind }),
+    content: t.exposeString('content', { description: 'The current content, at most 48,000 characters; empty at creation' }),
+    revision: t.exposeInt('revision', { description: 'The current revision; every write names it as `expectedRevision`' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the current revision was written' }),
+    updatedBy: t.field({ type: ActorRef, description: 'Who wrote the current revision', resolve: (d) => ({ kind: d.updatedByKind, id: d.updatedById }) }),
     reference: t.string({
-      description: 'Virtual file-like reference; not a file on disk',
+      description: 'Virtual file-like reference (postgres:agent_profile_documents/<agentId>/<kind>); not a file on disk',
       resolve: (d) => profileReference(d.agentId, d.kind),
     }),
     revisions: t.field({
-      type: [ProfileRevisionRef],
+      type: ProfileRevisionConnection,
       description: 'Every revision, newest first, with its actor',
-      args: { first: t.arg.int({ required: false }) },
-      resolve: (d, args, ctx) => ctx.services.agents.revisions(d.agentId, d.kind, pageSize(args.first, 500, 100)),
+      args: pageArgs(t.arg, 500, 100),
+      resolve: async (d, args, ctx) => {
+        const limit = pageSize(args.first, 500, 100);
+        const binding = bindingOf('profile-revisions', d.agentId, d.kind);
+        const before = decodePositionCursor(args.after, binding);
+        const rows = await ctx.services.agents.revisions(d.agentId, d.kind, limit + 1, before);
+        return {
+          ...toConnection(rows, limit, (r) => encodeCursor(binding, [r.revision]), args.after),
+          totalCount: () => d.revision,
+        };
+      },
     }),
   }),
 });
 
 export const AgentRef = builder.objectRef<AgentRow>('Agent');
 builder.node(AgentRef, {
-  id: { resolve: (a) => a.id },
+  description: 'An agent: its profile and, through nested fields, every store it owns',
+  id: { description: 'The global id (node(id:)); `agentId` is the id other arguments take', resolve: (a) => a.id },
   loadOne: (id, ctx) => ctx.services.agents.getAgent(ctx.viewer, id),
   fields: (t) => ({
     agentId: t.exposeString('id', { description: 'The agent id used in every other argument (the node id is global)' }),
-    name: t.exposeString('name'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    name: t.exposeString('name', { description: 'A display name, 1 to 200 characters' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the agent was created' }),
     profile: t.loadableList({
       type: ProfileDocumentRef,
-      description: 'The six profile documents in kind order',
+      description: 'The six profile documents in kind order (SOUL, RULES, ORIENTATION, PREFERENCES, TOOLS, DREAM_MEMORY)',
       load: (agentIds: string[], ctx) => ctx.services.agents.documentsForAgents(agentIds),
       resolve: (agent) => agent.id,
     }),
-    lastEventSequence: t.exposeInt('lastEventSequence'),
+    lastEventSequence: t.exposeInt('lastEventSequence', {
+      description: "The sequence of the agent's newest event (0 before any); `agentEvents(after:)` resumes from it",
+    }),
   }),
 });
 
@@ -85,58 +143,176 @@ export function addAgentLink<T>(ref: ObjectRef<Types, T>, agentIdOf: (record: T)
     }),
   );
 }
+addAgentLink(ProfileDocumentRef, (d) => d.agentId);
+
+// ---------------------------------------------------------------- viewer
 
 const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
+  description: 'The caller: the bearer token and the runtime context its headers chose',
   fields: (t) => ({
-    principal: t.field({ type: PrincipalKindEnum, resolve: (v) => v.principal }),
-    tokenName: t.exposeString('tokenName'),
-    agentId: t.exposeString('agentId', { nullable: true }),
-    agent: t.field({ type: AgentRef, nullable: true, resolve: (v, _, ctx) => (v.agentId ? ctx.services.agents.getAgent(v, v.agentId) : null) }),
-    scope: t.exposeString('scope', { nullable: true, description: 'The continuity scope (project) chosen by the runtime' }),
-    sessionId: t.exposeString('sessionId', { nullable: true }),
-    conversationId: t.exposeString('conversationId', { nullable: true }),
+    principal: t.field({ type: PrincipalKindEnum, description: 'Operator or agent token', resolve: (v) => v.principal }),
+    tokenName: t.exposeString('tokenName', { description: 'The name the token was created with' }),
+    agentId: t.exposeString('agentId', { nullable: true, description: 'The agent an agent token acts as; null for operators' }),
+    agent: t.field({
+      type: AgentRef,
+      nullable: true,
+      description: 'The agent an agent token acts as; null for operators',
+      resolve: (v, _, ctx) => (v.agentId ? ctx.services.agents.getAgent(v, v.agentId) : null),
+    }),
+    project: t.exposeString('scope', {
+      nullable: true,
+      description: 'The continuity scope (project) the runtime chose (Burrow-Continuity-Scope); every `project` argument must repeat it',
+    }),
+    sessionId: t.exposeString('sessionId', { nullable: true, description: 'The runtime session (Burrow-Session), if any' }),
+    conversationId: t.exposeString('conversationId', { nullable: true, description: 'The runtime conversation (Burrow-Conversation), if any' }),
   }),
 });
 
-const learningSignal = builder.simpleObject('PreferenceSignal', {
+// ---------------------------------------------------------------- preference learning
+
+const PreferenceSignalStatusEnum = builder.enumType('PreferenceSignalStatus', {
+  description: 'Where a preference signal is in the learning path',
+  values: {
+    PENDING: { value: 'pending', description: 'Waiting for the learning path to apply or dismiss it' },
+    APPLIED: { value: 'applied', description: 'A PREFERENCES change (applyPreferenceLearning) applied it' },
+    DISMISSED: { value: 'dismissed', description: 'Decided against; kept for the record' },
+  } satisfies Record<string, { value: PreferenceSignalStatus; description: string }>,
+});
+
+const PreferenceSignalSourceEnum = builder.enumType('PreferenceSignalSource', {
+  description: 'What recorded a preference signal',
+  values: { TIDDLE: { value: 'tiddle', description: "Tiddle's pass, from a behavioural correction in the residue" } },
+});
+
+export const PreferenceSignalRef = builder.objectRef<PreferenceSignalRow>('PreferenceSignal');
+builder.node(PreferenceSignalRef, {
+  description: 'An observed preference waiting for (or used by) the PREFERENCES learning path; never a profile rewrite by itself',
+  id: { description: 'The global id (node(id:))', resolve: (s) => agentScopedKey(s.agentId, s.id) },
+  loadOne: (key, ctx) => {
+    const { agentId, recordId } = parseAgentScopedKey(key);
+    return ctx.services.agents.getSignal(ctx.viewer, agentId, recordId);
+  },
   fields: (t) => ({
-    id: t.string(),
-    source: t.string(),
-    project: t.string({ nullable: true }),
-    statement: t.string(),
-    evidence: t.field({ type: 'JSON' }),
-    status: t.string(),
-    createdAt: t.field({ type: 'DateTime' }),
+    signalId: t.exposeString('id', { description: 'The signal id within its agent; what `applyPreferenceLearning(signalIds:)` takes' }),
+    agentId: t.exposeString('agentId', { description: 'The agent id of the owner' }),
+    source: t.field({ type: PreferenceSignalSourceEnum, description: 'What recorded it', resolve: (s) => s.source as 'tiddle' }),
+    project: t.exposeString('project', { nullable: true, description: 'The continuity scope it was observed in; null when not scoped' }),
+    statement: t.exposeString('statement', { description: 'The preference in words, at most 2,000 characters' }),
+    evidence: t.expose('evidence', { type: 'JSON', description: 'What it was observed from, as the source recorded it (Tiddle: the residue turn references)' }),
+    status: t.field({ type: PreferenceSignalStatusEnum, description: 'Pending, applied or dismissed', resolve: (s) => s.status }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was recorded' }),
   }),
 });
-const learningAudit = builder.simpleObject('ProfileAuditEntry', {
+addAgentLink(PreferenceSignalRef, (s) => s.agentId);
+const PreferenceSignalConnection = connectionType(PreferenceSignalRef, 'PreferenceSignal');
+
+const ProfileAuditActionEnum = builder.enumType('ProfileAuditAction', {
+  description: 'The kinds of automatic profile change the audit records',
+  values: { PREFERENCE_LEARNING: { value: 'preference_learning', description: 'A PREFERENCES change by applyPreferenceLearning' } },
+});
+
+const ProfileAuditEntryRef = builder.objectRef<ProfileAuditRow>('ProfileAuditEntry');
+builder.node(ProfileAuditEntryRef, {
+  description: 'The audit record of one automatic profile change, committed with the change itself',
+  id: { description: 'The global id (node(id:))', resolve: (a) => agentScopedKey(a.agentId, a.id) },
+  loadOne: (key, ctx) => {
+    const { agentId, recordId } = parseAgentScopedKey(key);
+    return ctx.services.agents.getAuditEntry(ctx.viewer, agentId, recordId);
+  },
   fields: (t) => ({
-    kind: t.field({ type: ProfileKindEnum }),
-    action: t.string(),
-    fromRevision: t.int(),
-    toRevision: t.int(),
-    actor: t.field({ type: ActorRef }),
-    detail: t.field({ type: 'JSON' }),
-    createdAt: t.field({ type: 'DateTime' }),
+    auditEntryId: t.exposeString('id', { description: 'The audit entry id within its agent' }),
+    agentId: t.exposeString('agentId', { description: 'The agent id of the owner' }),
+    kind: t.field({ type: ProfileKindEnum, description: 'The document changed', resolve: (a) => a.kind as ProfileKind }),
+    action: t.field({ type: ProfileAuditActionEnum, description: 'What changed it', resolve: (a) => a.action as 'preference_learning' }),
+    fromRevision: t.exposeInt('fromRevision', { description: 'The revision the change replaced' }),
+    toRevision: t.exposeInt('toRevision', { description: 'The revision the change wrote' }),
+    actor: t.field({ type: ActorRef, description: 'Who applied it', resolve: (a) => ({ kind: a.actorKind, id: a.actorId }) }),
+    reason: t.string({ description: 'The reason given with the change', resolve: (a) => String((a.detail as { reason?: unknown }).reason ?? '') }),
+    signalIds: t.stringList({
+      description: 'The preference signals (`PreferenceSignal.signalId`) the change applied',
+      resolve: (a) => ((a.detail as { signalIds?: unknown }).signalIds as string[] | undefined) ?? [],
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the change committed' }),
   }),
 });
-const PreferenceLearningRef = builder.simpleObject('PreferenceLearning', {
+const ProfileAuditConnection = connectionType(ProfileAuditEntryRef, 'ProfileAuditEntry', {
+  totalCount: 'Every audit entry of the agent',
+});
+
+interface LearningShape {
+  agentId: string;
+  state: PreferenceLearningStateRow | null;
+}
+
+const PreferenceLearningRef = builder.objectRef<LearningShape>('PreferenceLearning').implement({
+  description: 'The automatic PREFERENCES learning path of an agent: what was applied, its audit and the signals',
   fields: (t) => ({
-    appliedCount: t.int(),
-    lastAppliedRevision: t.int({ nullable: true }),
-    lastAppliedAt: t.field({ type: 'DateTime', nullable: true }),
-    audit: t.field({ type: [learningAudit] }),
-    signals: t.field({ type: [learningSignal] }),
+    appliedCount: t.int({ description: 'How many automatic changes were applied (0 before any)', resolve: (l) => l.state?.appliedCount ?? 0 }),
+    lastAppliedRevision: t.int({
+      nullable: true,
+      description: 'The PREFERENCES revision the last automatic change wrote; null before any',
+      resolve: (l) => l.state?.lastAppliedRevision ?? null,
+    }),
+    lastAppliedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the last automatic change was applied; null before any',
+      resolve: (l) => l.state?.lastAppliedAt ?? null,
+    }),
+    audit: t.field({
+      type: ProfileAuditConnection,
+      description: 'The audit of automatic changes, newest first',
+      args: pageArgs(t.arg, 200, 50),
+      resolve: async (l, args, ctx) => {
+        const limit = pageSize(args.first, 200, 50);
+        const binding = bindingOf('profile-audit', l.agentId);
+        const position = decodeTimeIdCursor(args.after, binding);
+        const rows = await ctx.services.agents.auditPage(l.agentId, { limit: limit + 1, after: position && { createdAt: position.at, id: position.id } });
+        return {
+          ...toConnection(rows, limit, (a) => encodeTimeIdCursor(binding, a.createdAt, a.id), args.after),
+          totalCount: () => ctx.services.agents.countAudit(l.agentId),
+        };
+      },
+    }),
+    signals: t.field({
+      type: PreferenceSignalConnection,
+      description: 'Preference signals, oldest first (the order the learning path works through them)',
+      args: {
+        statuses: t.arg({ type: [PreferenceSignalStatusEnum], required: false, description: 'Only these statuses; every status when absent' }),
+        ...pageArgs(t.arg, 200, 50),
+      },
+      resolve: async (l, args, ctx) => {
+        const limit = pageSize(args.first, 200, 50);
+        const statuses = args.statuses ? [...new Set(args.statuses)].sort() : null;
+        const binding = bindingOf('preference-signals', l.agentId, statuses?.join(','));
+        const position = decodeTimeIdCursor(args.after, binding);
+        const rows = await ctx.services.agents.signalsPage(l.agentId, {
+          limit: limit + 1,
+          after: position && { createdAt: position.at, id: position.id },
+          statuses,
+        });
+        return toConnection(rows, limit, (s) => encodeTimeIdCursor(binding, s.createdAt, s.id), args.after);
+      },
+    }),
   }),
 });
+
+// ---------------------------------------------------------------- root fields
+
+const agentIdArg = (t: { arg: PothosSchemaTypes.FieldBuilder<Types, unknown>['arg'] }, description = 'The agent id (`Agent.agentId`)') =>
+  t.arg.string({ required: true, description });
 
 builder.queryFields((t) => ({
-  viewer: t.field({ type: ViewerRef, resolve: (_, __, ctx) => requireViewer(ctx.viewer) }),
+  viewer: t.field({
+    type: ViewerRef,
+    description: 'The caller: token, agent and runtime context (UNAUTHENTICATED without a token)',
+    resolve: (_, __, ctx) => requireViewer(ctx.viewer),
+  }),
   agent: t.field({
     type: AgentRef,
     nullable: true,
     description: 'One agent by its agent id (`Agent.agentId`); null when there is none. `node(id:)` takes the global `Agent.id`.',
-    args: { agentId: t.arg.string({ required: true, description: 'The agent id, as in every other argument' }) },
+    args: { agentId: agentIdArg(t, 'The agent id, as in every other argument') },
     resolve: (_, args, ctx) => ctx.services.agents.getAgent(ctx.viewer, args.agentId),
   }),
   agents: t.field({
@@ -159,88 +335,97 @@ builder.queryFields((t) => ({
   profileDocument: t.field({
     type: ProfileDocumentRef,
     nullable: true,
-    args: { agentId: t.arg.string({ required: true }), kind: t.arg({ type: ProfileKindEnum, required: true }) },
+    description: 'One profile document of an agent; null when the agent does not exist',
+    args: { agentId: agentIdArg(t), kind: t.arg({ type: ProfileKindEnum, required: true, description: 'Which of the six documents' }) },
     resolve: (_, args, ctx) => ctx.services.agents.getDocument(ctx.viewer, args.agentId, args.kind),
   }),
   preferenceLearning: t.field({
     type: PreferenceLearningRef,
-    description: 'The PREFERENCES learning path of an agent: applied changes, audit and pending signals',
-    args: { agentId: t.arg.string({ required: true }) },
+    description: 'The PREFERENCES learning path of an agent: applied changes, audit and signals',
+    args: { agentId: agentIdArg(t) },
     resolve: async (_, args, ctx) => {
       assertAgentAccess(ctx.viewer, args.agentId);
-      const { state, audit, signals } = await ctx.services.agents.learningState(args.agentId);
-      return {
-        appliedCount: state?.appliedCount ?? 0,
-        lastAppliedRevision: state?.lastAppliedRevision ?? null,
-        lastAppliedAt: state?.lastAppliedAt ?? null,
-        audit: audit.map((a) => ({ ...a, kind: a.kind as ProfileKind, actor: { kind: a.actorKind, id: a.actorId } })),
-        signals,
-      };
+      return { agentId: args.agentId, state: await ctx.services.agents.learningState(args.agentId) };
     },
   }),
 }));
 
 const CreateAgentInput = builder.inputType('CreateAgentInput', {
+  description: 'A new agent; its six profile documents start empty at revision 1',
   fields: (t) => ({
-    id: t.string({ required: false, description: 'a-z, 0-9, "_" and "-", at most 63; generated when absent' }),
-    name: t.string({ required: true }),
+    agentId: t.string({
+      required: false,
+      description: '1 to 63 characters of a-z, 0-9, "_" and "-", starting with a letter or digit; generated (agent-xxxxxxxx) when absent',
+    }),
+    name: t.string({ required: true, description: 'A display name, 1 to 200 characters' }),
   }),
 });
+const expectedRevisionDescription = 'The revision the change was based on (`ProfileDocument.revision`); RevisionConflict when it is no longer current';
 const UpdateProfileDocumentInput = builder.inputType('UpdateProfileDocumentInput', {
+  description: 'A new revision of one profile document',
   fields: (t) => ({
-    agentId: t.string({ required: true }),
-    kind: t.field({ type: ProfileKindEnum, required: true }),
-    content: t.string({ required: true }),
-    expectedRevision: t.int({ required: true }),
+    agentId: t.string({ required: true, description: 'The agent id (`Agent.agentId`)' }),
+    kind: t.field({ type: ProfileKindEnum, required: true, description: 'Which of the six documents' }),
+    content: t.string({ required: true, description: 'The whole new content, at most 48,000 characters' }),
+    expectedRevision: t.int({ required: true, description: expectedRevisionDescription }),
   }),
 });
 const ProfileDocumentInput = builder.inputType('ProfileDocumentInput', {
+  description: 'One document of a whole-profile replacement',
   fields: (t) => ({
-    kind: t.field({ type: ProfileKindEnum, required: true }),
-    content: t.string({ required: true }),
+    kind: t.field({ type: ProfileKindEnum, required: true, description: 'Which of the six documents (each exactly once)' }),
+    content: t.string({ required: true, description: 'The whole new content, at most 48,000 characters' }),
     expectedRevision: t.int({ required: false, description: 'When given, the replacement is refused unless the document is at this revision' }),
   }),
 });
 const ReplaceProfileInput = builder.inputType('ReplaceProfileInput', {
+  description: 'All six documents at once: every one is written, or none',
   fields: (t) => ({
-    agentId: t.string({ required: true }),
-    documents: t.field({ type: [ProfileDocumentInput], required: true }),
+    agentId: t.string({ required: true, description: 'The agent id (`Agent.agentId`)' }),
+    documents: t.field({ type: [ProfileDocumentInput], required: true, description: 'Each of the six kinds exactly once' }),
   }),
 });
 const ApplyPreferenceLearningInput = builder.inputType('ApplyPreferenceLearningInput', {
+  description: 'An automatic PREFERENCES change, with its reason and the signals it applies',
   fields: (t) => ({
-    agentId: t.string({ required: true }),
-    content: t.string({ required: true, description: 'The new PREFERENCES document' }),
-    expectedRevision: t.int({ required: true }),
-    reason: t.string({ required: true }),
-    signalIds: t.stringList({ required: false, description: 'Preference signals this change applies' }),
+    agentId: t.string({ required: true, description: 'The agent id (`Agent.agentId`)' }),
+    content: t.string({ required: true, description: 'The new PREFERENCES document, at most 48,000 characters' }),
+    expectedRevision: t.int({ required: true, description: expectedRevisionDescription }),
+    reason: t.string({ required: true, description: 'Why, 1 to 2,000 characters; kept in the audit' }),
+    signalIds: t.stringList({
+      required: false,
+      description: 'Pending preference signals (`PreferenceSignal.signalId`) this change applies; each becomes APPLIED',
+    }),
   }),
 });
 
 builder.mutationFields((t) => ({
   createAgent: t.field({
     type: AgentRef,
-    errors: { types: [...WRITE_ERRORS, AlreadyExistsError], dataField: { name: 'agent' } },
-    args: { input: t.arg({ type: CreateAgentInput, required: true }) },
+    description: 'Creates an agent with its six empty profile documents (operators only)',
+    errors: { types: [ValidationError, AlreadyExistsError], dataField: { name: 'agent' } },
+    args: { input: t.arg({ type: CreateAgentInput, required: true, description: 'The agent id and name' }) },
     resolve: (_, { input }, ctx) => ctx.services.agents.createAgent(ctx.viewer, input),
   }),
   updateProfileDocument: t.field({
     type: ProfileDocumentRef,
-    errors: { types: WRITE_ERRORS, dataField: { name: 'document' } },
-    args: { input: t.arg({ type: UpdateProfileDocumentInput, required: true }) },
+    description: 'Writes one profile document if it is still at `expectedRevision`',
+    errors: { types: [ValidationError, NotFoundError, RevisionConflictError], dataField: { name: 'document' } },
+    args: { input: t.arg({ type: UpdateProfileDocumentInput, required: true, description: 'The document, its content and expected revision' }) },
     resolve: (_, { input }, ctx) => ctx.services.agents.updateProfileDocument(ctx.viewer, input),
   }),
   replaceProfile: t.field({
     type: [ProfileDocumentRef],
-    errors: { types: WRITE_ERRORS, dataField: { name: 'documents' } },
-    args: { input: t.arg({ type: ReplaceProfileInput, required: true }) },
+    description: 'Replaces all six profile documents atomically; returns them in kind order',
+    errors: { types: [ValidationError, NotFoundError, RevisionConflictError], dataField: { name: 'documents' } },
+    args: { input: t.arg({ type: ReplaceProfileInput, required: true, description: 'The agent and its six documents' }) },
     resolve: (_, { input }, ctx) => ctx.services.agents.replaceProfile(ctx.viewer, input),
   }),
   applyPreferenceLearning: t.field({
     type: ProfileDocumentRef,
     description: 'An automatic PREFERENCES change: document, learning state and audit commit together or not at all',
-    errors: { types: WRITE_ERRORS, dataField: { name: 'document' } },
-    args: { input: t.arg({ type: ApplyPreferenceLearningInput, required: true }) },
+    errors: { types: [ValidationError, NotFoundError, RevisionConflictError], dataField: { name: 'document' } },
+    args: { input: t.arg({ type: ApplyPreferenceLearningInput, required: true, description: 'The new document, reason and signals' }) },
     resolve: (_, { input }, ctx) => ctx.services.agents.applyPreferenceLearning(ctx.viewer, input),
   }),
 }));
@@ -249,7 +434,10 @@ builder.subscriptionFields((t) => ({
   agentEvents: t.field({
     type: AgentEventRef,
     description: 'Every change of one agent. With `after`, replays the log after that sequence, then continues live.',
-    args: { agentId: t.arg.string({ required: true }), after: t.arg.int({ required: false }) },
+    args: {
+      agentId: agentIdArg(t),
+      after: t.arg.int({ required: false, description: 'Replay events after this sequence first (0: the whole kept log); live only when absent' }),
+    },
     subscribe: async (_, args, ctx) => {
       await ctx.services.agents.requireAgent(ctx.viewer, args.agentId);
       return ctx.services.hub.subscribe({ agentId: args.agentId, after: afterSequence(args.after) });

@@ -2,7 +2,7 @@
  * Agents and their six profile documents. Every change is revision-checked in one statement,
  * keeps a revision row with its actor, and appends an agent event in the same transaction.
  */
-import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { AlreadyExistsError, NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
@@ -12,6 +12,7 @@ import { charLength } from '../../lib/text.js';
 import { assertCleanText } from '../../lib/text-policy.js';
 import { actorOf, assertAgentAccess, requireOperator, requireViewer, type Actor, type Viewer } from '../../auth/viewer.js';
 import { appendEvent } from '../../events/events.service.js';
+import { AgentCountsReader } from './agents.counts.js';
 import {
   agentProfileDocuments,
   agentProfileRevisions,
@@ -21,12 +22,20 @@ import {
   profileAuditLog,
   PROFILE_CONTENT_LIMIT,
   PROFILE_KINDS,
+  type PreferenceSignalStatus,
   type ProfileKind,
 } from './agents.sql.js';
 
 export type AgentRow = typeof agents.$inferSelect;
 export type ProfileDocumentRow = typeof agentProfileDocuments.$inferSelect;
 export type ProfileRevisionRow = typeof agentProfileRevisions.$inferSelect;
+export type PreferenceLearningStateRow = typeof preferenceLearningState.$inferSelect;
+export type ProfileAuditRow = typeof profileAuditLog.$inferSelect;
+export type PreferenceSignalRow = typeof preferenceSignals.$inferSelect;
+
+/** Rows strictly after a (created_at, id) keyset position of a newest-first list. */
+const before = (table: typeof profileAuditLog, after: { createdAt: Date; id: string }) =>
+  or(lt(table.createdAt, after.createdAt), and(eq(table.createdAt, after.createdAt), lt(table.id, after.id)));
 
 const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
@@ -68,6 +77,8 @@ function preparedReads(db: Db) {
 
 export class AgentsService {
   private readonly reads: ReturnType<typeof preparedReads>;
+  /** The overview counts of Agent.counts (batched over agents). */
+  readonly counts: AgentCountsReader;
 
   constructor(
     private readonly db: Db,
@@ -75,12 +86,13 @@ export class AgentsService {
     private readonly faults: FaultInjector,
   ) {
     this.reads = preparedReads(db);
+    this.counts = new AgentCountsReader(db, clock);
   }
 
   /** Creates an agent with its six empty documents at revision 1. Operators only. */
-  async createAgent(viewer: Viewer | null, input: { id?: string | null; name: string }): Promise<AgentRow> {
+  async createAgent(viewer: Viewer | null, input: { agentId?: string | null; name: string }): Promise<AgentRow> {
     const operator = requireOperator(viewer);
-    const id = input.id?.trim() || `agent-${newId().slice(0, 8)}`;
+    const id = input.agentId?.trim() || `agent-${newId().slice(0, 8)}`;
     validateAgentId(id);
     const name = input.name.trim();
     assertCleanText('name', name, 200);
@@ -195,11 +207,18 @@ export class AgentsService {
     return row ?? null;
   }
 
-  async revisions(agentId: string, kind: string, limit: number): Promise<ProfileRevisionRow[]> {
+  /** Newest first; `beforeRevision` continues a page (revision numbers are dense from 1). */
+  async revisions(agentId: string, kind: string, limit: number, beforeRevision: number | null = null): Promise<ProfileRevisionRow[]> {
     return this.db
       .select()
       .from(agentProfileRevisions)
-      .where(and(eq(agentProfileRevisions.agentId, agentId), eq(agentProfileRevisions.kind, kind)))
+      .where(
+        and(
+          eq(agentProfileRevisions.agentId, agentId),
+          eq(agentProfileRevisions.kind, kind),
+          beforeRevision != null ? lt(agentProfileRevisions.revision, beforeRevision) : undefined,
+        ),
+      )
       .orderBy(desc(agentProfileRevisions.revision))
       .limit(limit);
   }
@@ -305,19 +324,72 @@ export class AgentsService {
     });
   }
 
-  async learningState(agentId: string) {
+  async learningState(agentId: string): Promise<PreferenceLearningStateRow | null> {
     const [state] = await this.db.select().from(preferenceLearningState).where(eq(preferenceLearningState.agentId, agentId));
-    const audit = await this.db
+    return state ?? null;
+  }
+
+  /** The audit of automatic profile changes, newest first, keyset-paged on (created_at, id). */
+  async auditPage(agentId: string, page: { limit: number; after: { createdAt: Date; id: string } | null }): Promise<ProfileAuditRow[]> {
+    return this.db
       .select()
       .from(profileAuditLog)
-      .where(eq(profileAuditLog.agentId, agentId))
-      .orderBy(desc(profileAuditLog.createdAt), desc(profileAuditLog.toRevision));
-    const signals = await this.db
+      .where(and(eq(profileAuditLog.agentId, agentId), page.after ? before(profileAuditLog, page.after) : undefined))
+      .orderBy(desc(profileAuditLog.createdAt), desc(profileAuditLog.id))
+      .limit(page.limit);
+  }
+
+  /** One revision, for node(id): authorized like profileDocument. */
+  async getRevision(viewer: Viewer | null, agentId: string, kind: string, revision: number): Promise<ProfileRevisionRow | null> {
+    assertAgentAccess(viewer, agentId);
+    const [row] = await this.db
+      .select()
+      .from(agentProfileRevisions)
+      .where(and(eq(agentProfileRevisions.agentId, agentId), eq(agentProfileRevisions.kind, kind), eq(agentProfileRevisions.revision, revision)));
+    return row ?? null;
+  }
+
+  /** One audit entry, for node(id): authorized like preferenceLearning. */
+  async getAuditEntry(viewer: Viewer | null, agentId: string, id: string): Promise<ProfileAuditRow | null> {
+    assertAgentAccess(viewer, agentId);
+    const [row] = await this.db.select().from(profileAuditLog).where(and(eq(profileAuditLog.agentId, agentId), eq(profileAuditLog.id, id)));
+    return row ?? null;
+  }
+
+  async countAudit(agentId: string): Promise<number> {
+    const [row] = await this.db.select({ count: sql<number>`count(*)::int` }).from(profileAuditLog).where(eq(profileAuditLog.agentId, agentId));
+    return row.count;
+  }
+
+  /** Preference signals in the order they were recorded (a queue), keyset-paged on (created_at, id), optionally by status. */
+  async signalsPage(
+    agentId: string,
+    page: { limit: number; after: { createdAt: Date; id: string } | null; statuses?: readonly PreferenceSignalStatus[] | null },
+  ): Promise<PreferenceSignalRow[]> {
+    return this.db
       .select()
       .from(preferenceSignals)
-      .where(eq(preferenceSignals.agentId, agentId))
-      .orderBy(asc(preferenceSignals.createdAt));
-    return { state: state ?? null, audit, signals };
+      .where(
+        and(
+          eq(preferenceSignals.agentId, agentId),
+          page.statuses?.length ? inArray(preferenceSignals.status, [...page.statuses]) : undefined,
+          page.after
+            ? or(gt(preferenceSignals.createdAt, page.after.createdAt), and(eq(preferenceSignals.createdAt, page.after.createdAt), gt(preferenceSignals.id, page.after.id)))
+            : undefined,
+        ),
+      )
+      .orderBy(asc(preferenceSignals.createdAt), asc(preferenceSignals.id))
+      .limit(page.limit);
+  }
+
+  /** One signal, for node(id): authorized like preferenceLearning. */
+  async getSignal(viewer: Viewer | null, agentId: string, signalId: string): Promise<PreferenceSignalRow | null> {
+    assertAgentAccess(viewer, agentId);
+    const [row] = await this.db
+      .select()
+      .from(preferenceSignals)
+      .where(and(eq(preferenceSignals.agentId, agentId), eq(preferenceSignals.id, signalId)));
+    return row ?? null;
   }
 
   /** Records a preference signal for the PREFERENCES learning path (never a profile rewrite). */
@@ -407,7 +479,7 @@ export class AgentsService {
 
 function validateAgentId(id: string) {
   if (!AGENT_ID_PATTERN.test(id)) {
-    throw new ValidationError('id', `agent id "${id}" is not 1 to 63 characters of a-z, 0-9, "_" or "-" starting with a letter or digit`, 63);
+    throw new ValidationError('agentId', `agent id "${id}" is not 1 to 63 characters of a-z, 0-9, "_" or "-" starting with a letter or digit`, 63);
   }
 }
 

@@ -5,6 +5,8 @@ import { timestamptz } from '../../db/columns.js';
 export const PROFILE_KINDS = ['SOUL', 'RULES', 'ORIENTATION', 'PREFERENCES', 'TOOLS', 'DREAM_MEMORY'] as const;
 export type ProfileKind = (typeof PROFILE_KINDS)[number];
 export const PROFILE_CONTENT_LIMIT = 48_000;
+export const PREFERENCE_SIGNAL_STATUSES = ['pending', 'applied', 'dismissed'] as const;
+export type PreferenceSignalStatus = (typeof PREFERENCE_SIGNAL_STATUSES)[number];
 
 const kindCheck = (column: unknown) => sql`${column} IN ('SOUL', 'RULES', 'ORIENTATION', 'PREFERENCES', 'TOOLS', 'DREAM_MEMORY')`;
 
@@ -96,7 +98,7 @@ export const preferenceSignals = pgTable(
     project: text('project'),
     statement: text('statement').notNull(),
     evidence: jsonb('evidence').notNull(),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<PreferenceSignalStatus>().notNull().default('pending'),
     createdAt: timestamptz('created_at').notNull(),
   },
   (t) => [

@@ -10,7 +10,7 @@ import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { expiryAfter } from '../../lib/expiry.js';
-import { badRequest, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { assertCleanText } from '../../lib/text-policy.js';
 import { charLength } from '../../lib/text.js';
@@ -49,17 +49,41 @@ export class DreamDiaryService {
     return row;
   }
 
-  /** Newest first (by entry date, then writing time); expired entries are hidden at once. */
-  async list(viewer: Viewer | null, agentId: string, first: number | null | undefined): Promise<DreamDiaryEntryRow[]> {
+  /**
+   * Newest first (by entry date, then writing time, then id); expired entries are hidden at once.
+   * `after` is the (entryDate, createdAt, id) of the last entry of the previous page.
+   */
+  async list(
+    viewer: Viewer | null,
+    agentId: string,
+    page: { limit: number; after: { entryDate: string; createdAt: Date; id: string } | null },
+  ): Promise<DreamDiaryEntryRow[]> {
     requireOperator(viewer);
-    const limit = first ?? DREAM_DIARY_LIMITS.defaultRead;
-    if (!Number.isInteger(limit) || limit < 1 || limit > DREAM_DIARY_LIMITS.read) throw badRequest(`first must be 1 to ${DREAM_DIARY_LIMITS.read} (got ${limit})`);
+    const e = dreamDiaryEntries;
     return this.db
       .select()
+      .from(e)
+      .where(
+        and(
+          eq(e.agentId, agentId),
+          sql`${e.expiresAt} > ${this.clock.now()}`,
+          page.after
+            ? sql`(${e.entryDate}, ${e.createdAt}, ${e.id}) < (${page.after.entryDate}::date, ${page.after.createdAt.toISOString()}::timestamptz, ${page.after.id})`
+            : undefined,
+        ),
+      )
+      .orderBy(desc(e.entryDate), desc(e.createdAt), desc(e.id))
+      .limit(page.limit);
+  }
+
+  /** One entry, for node(id): operators only, like the list. Expired entries are hidden. */
+  async get(viewer: Viewer | null, agentId: string, id: string): Promise<DreamDiaryEntryRow | null> {
+    requireOperator(viewer);
+    const [row] = await this.db
+      .select()
       .from(dreamDiaryEntries)
-      .where(and(eq(dreamDiaryEntries.agentId, agentId), sql`${dreamDiaryEntries.expiresAt} > ${this.clock.now()}`))
-      .orderBy(desc(dreamDiaryEntries.entryDate), desc(dreamDiaryEntries.createdAt), desc(dreamDiaryEntries.id))
-      .limit(limit);
+      .where(and(eq(dreamDiaryEntries.agentId, agentId), eq(dreamDiaryEntries.id, id), sql`${dreamDiaryEntries.expiresAt} > ${this.clock.now()}`));
+    return row ?? null;
   }
 
   /** Retention: removes entries expired before `cutoff`. The only way an entry ever goes. */

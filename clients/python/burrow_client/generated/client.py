@@ -19,6 +19,11 @@ _AGENT_BRAIN_MEMORIES = Operation(
     hash="8d7b158ba6351fe25077d4c69592afe30fee46781dc303396ae6b1e9f4fdcd12",
     text="query agentBrainMemories($agentId: String!, $first: Int, $after: String, $query: String) {\n  agent(agentId: $agentId) {\n    agentId\n    brainMemories(first: $first, after: $after, query: $query) {\n      edges {\n        cursor\n        node {\n          memoryId\n          title\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n}",
 )
+_AGENT_COUNTS = Operation(
+    name="agentCounts",
+    hash="57a351a0c6ec3384127c292d76af3526ea5bad0fda6e96febe280b02dbaf9bdc",
+    text="query agentCounts($agentId: String!) {\n  agent(agentId: $agentId) {\n    agentId\n    counts {\n      brains\n      workingRecords\n      rollingCards\n      runsByState {\n        state\n        count\n      }\n    }\n  }\n}",
+)
 _AGENT_EVENT_LOG = Operation(
     name="agentEventLog",
     hash="8d77f77aba284a29f9692a0ee16dc9db65ead3c6cf4fa25d8bff33c7241ba99f",
@@ -44,10 +49,20 @@ _AGENT_SETTINGS = Operation(
     hash="0e28dc7b9495a78a20592e9dc77ab8a746e8743a34fe9f09dfeffeb31a357711",
     text="query agentSettings($agentId: String!) {\n  agentSettings(agentId: $agentId) {\n    ...AgentSettingFields\n  }\n}\n\nfragment AgentSettingFields on AgentSetting {\n  agentId\n  name\n  value\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
 )
+_AGENTS_OVERVIEW = Operation(
+    name="agentsOverview",
+    hash="31975c4d4443d5ea9af78b026760e839528e89d9bc69b9725bc1b2a7e801031c",
+    text="query agentsOverview($first: Int, $after: String) {\n  agents(first: $first, after: $after) {\n    totalCount\n    edges {\n      cursor\n      node {\n        id\n        agentId\n        name\n        counts {\n          brains\n          workingRecords\n          rollingCards\n          runsByState {\n            state\n            count\n          }\n        }\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+)
 _AGENTS_WORKING_MEMORY = Operation(
     name="agentsWorkingMemory",
     hash="e8be0847d3ccf3cbd13f509552de07e6baeb145833776d2a34368591ca12e011",
     text="query agentsWorkingMemory($first: Int, $records: Int, $after: String, $kinds: [WorkingRecordKind!], $states: [WorkingRecordState!], $handoffs: Int, $sessionId: String) {\n  agents(first: $first) {\n    edges {\n      node {\n        agentId\n        workingRecords(first: $records, after: $after, kinds: $kinds, states: $states) {\n          edges {\n            cursor\n            node {\n              id\n              recordId\n              agentId\n              kind\n              state\n              title\n              agent {\n                agentId\n              }\n            }\n          }\n          pageInfo {\n            hasNextPage\n            hasPreviousPage\n            endCursor\n          }\n        }\n        handoffs(first: $handoffs, sessionId: $sessionId) {\n          id\n          handoffId\n          agentId\n          sessionId\n          origin\n          title\n          agent {\n            agentId\n          }\n        }\n      }\n    }\n  }\n}",
+)
+_AGENT_TOKENS = Operation(
+    name="agentTokens",
+    hash="d3ca2fe13143e53da4c82eba751daa179994d1a72d634a8921868a646ee9d172",
+    text="query agentTokens($agentId: String!, $first: Int, $after: String) {\n  agent(agentId: $agentId) {\n    agentId\n    tokens(first: $first, after: $after) {\n      edges {\n        cursor\n        node {\n          ...ApiTokenFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n}\n\nfragment ApiTokenFields on ApiToken {\n  id\n  tokenId\n  name\n  kind\n  agentId\n  createdAt\n  expiresAt\n  lastUsedAt\n  revokedAt\n  active\n}",
 )
 _AMBIENT_CONTINUITY = Operation(
     name="ambientContinuity",
@@ -56,8 +71,8 @@ _AMBIENT_CONTINUITY = Operation(
 )
 _API_TOKENS = Operation(
     name="apiTokens",
-    hash="384b144f34685df56b575a9ea5239cea5a28af8a60c3b8391b7566e4c6ec3d0a",
-    text="query apiTokens {\n  apiTokens {\n    id\n    name\n    kind\n    agentId\n    createdAt\n    expiresAt\n    lastUsedAt\n    revokedAt\n    active\n  }\n}",
+    hash="727c60ecad9e8e3b1ba68ad2aa783d1aa4dce1eca60bd18293c0334e0eb55088",
+    text="query apiTokens($first: Int, $after: String) {\n  apiTokens(first: $first, after: $after) {\n    totalCount\n    edges {\n      cursor\n      node {\n        ...ApiTokenFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      hasPreviousPage\n      endCursor\n    }\n  }\n}\n\nfragment ApiTokenFields on ApiToken {\n  id\n  tokenId\n  name\n  kind\n  agentId\n  createdAt\n  expiresAt\n  lastUsedAt\n  revokedAt\n  active\n}",
 )
 _APPEND_CONVERSATION_ENTRY = Operation(
     name="appendConversationEntry",
@@ -66,8 +81,8 @@ _APPEND_CONVERSATION_ENTRY = Operation(
 )
 _APPEND_DREAM_DIARY_ENTRY = Operation(
     name="appendDreamDiaryEntry",
-    hash="d9c92c2a79baac0f04c921d75a46e67e564838be43d0046aba0afb2ec7e8a2ce",
-    text="mutation appendDreamDiaryEntry($input: AppendDreamDiaryEntryInput!) {\n  appendDreamDiaryEntry(input: $input) {\n    __typename\n    ... on AppendDreamDiaryEntrySuccess {\n      entry {\n        ...DreamDiaryEntryFields\n      }\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment DreamDiaryEntryFields on DreamDiaryEntry {\n  id\n  agentId\n  entryDate\n  title\n  body\n  writtenBy\n  createdAt\n  expiresAt\n}",
+    hash="691d12331c90dcbacba113e7eab11faf421e7ebf9f296124ce088ec9ad79d0d0",
+    text="mutation appendDreamDiaryEntry($input: AppendDreamDiaryEntryInput!) {\n  appendDreamDiaryEntry(input: $input) {\n    __typename\n    ... on AppendDreamDiaryEntrySuccess {\n      entry {\n        ...DreamDiaryEntryFields\n      }\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment DreamDiaryEntryFields on DreamDiaryEntry {\n  id\n  entryId\n  agentId\n  entryDate\n  title\n  body\n  writtenBy\n  createdAt\n  expiresAt\n}",
 )
 _APPLY_PREFERENCE_LEARNING = Operation(
     name="applyPreferenceLearning",
@@ -216,8 +231,8 @@ _CREATE_AGENT = Operation(
 )
 _CREATE_API_TOKEN = Operation(
     name="createApiToken",
-    hash="98a7485e649bf659372a8f8cc7e5c7816d1dfd3585c4f93679d2207c2fc9a0d9",
-    text="mutation createApiToken($input: CreateApiTokenInput!) {\n  createApiToken(input: $input) {\n    __typename\n    ... on CreateApiTokenSuccess {\n      secret\n      token {\n        id\n        name\n        kind\n        agentId\n        createdAt\n        expiresAt\n        lastUsedAt\n        revokedAt\n        active\n      }\n    }\n    ... on ValidationFailed {\n      code\n      message\n      field\n      limit\n    }\n    ... on NotFound {\n      code\n      message\n      resource\n      id\n    }\n  }\n}",
+    hash="3371e3faf2c34febe7a59d5b8d134f9c4a56a9c441b8b602ccfcfc511b192e9d",
+    text="mutation createApiToken($input: CreateApiTokenInput!) {\n  createApiToken(input: $input) {\n    __typename\n    ... on CreateApiTokenSuccess {\n      secret\n      token {\n        ...ApiTokenFields\n      }\n    }\n    ... on ValidationFailed {\n      code\n      message\n      field\n      limit\n    }\n    ... on NotFound {\n      code\n      message\n      resource\n      id\n    }\n  }\n}\n\nfragment ApiTokenFields on ApiToken {\n  id\n  tokenId\n  name\n  kind\n  agentId\n  createdAt\n  expiresAt\n  lastUsedAt\n  revokedAt\n  active\n}",
 )
 _DELETE_AGENT_SETTING = Operation(
     name="deleteAgentSetting",
@@ -236,8 +251,8 @@ _DELETE_MODEL_CONNECTION = Operation(
 )
 _DREAM_DIARY = Operation(
     name="dreamDiary",
-    hash="11f5fbb28c81f94038bb793dd02237744e34b5cb2c0ea9617d67cf187c3450d1",
-    text="query dreamDiary($agentId: String!, $first: Int) {\n  dreamDiary(agentId: $agentId, first: $first) {\n    ...DreamDiaryEntryFields\n  }\n}\n\nfragment DreamDiaryEntryFields on DreamDiaryEntry {\n  id\n  agentId\n  entryDate\n  title\n  body\n  writtenBy\n  createdAt\n  expiresAt\n}",
+    hash="f09fe10e9a4be650af7fc5070a3de182130aed0d142cae670b988de5ab9c8295",
+    text="query dreamDiary($agentId: String!, $first: Int, $after: String) {\n  dreamDiary(agentId: $agentId, first: $first, after: $after) {\n    edges {\n      cursor\n      node {\n        ...DreamDiaryEntryFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      hasPreviousPage\n      endCursor\n    }\n  }\n}\n\nfragment DreamDiaryEntryFields on DreamDiaryEntry {\n  id\n  entryId\n  agentId\n  entryDate\n  title\n  body\n  writtenBy\n  createdAt\n  expiresAt\n}",
 )
 _EXPORT_CONFIGURATION = Operation(
     name="exportConfiguration",
@@ -266,8 +281,8 @@ _INTERRUPT_CONTINUITY_RUN = Operation(
 )
 _MCP_CONNECTIONS = Operation(
     name="mcpConnections",
-    hash="d955023ec69001e4949143f038481b98a6fcfd50043efafc8379eb9442c470ae",
-    text="query mcpConnections {\n  mcpConnections {\n    ...McpConnectionFields\n  }\n}\n\nfragment McpConnectionFields on McpConnection {\n  name\n  url\n  transport\n  enabled\n  description\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
+    hash="d92d6e98204d7a2b3a487c685c1f2a5d3c4a04bc187a74de7bb9807a982a232a",
+    text="query mcpConnections {\n  mcpConnections {\n    ...McpConnectionFields\n  }\n}\n\nfragment McpConnectionFields on McpConnectionSetting {\n  name\n  url\n  transport\n  enabled\n  description\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
 )
 _MEMORY_ROLLING_SEARCH = Operation(
     name="memoryRollingSearch",
@@ -286,28 +301,33 @@ _MEMORY_WORKING_WRITE = Operation(
 )
 _MODEL_CONNECTIONS = Operation(
     name="modelConnections",
-    hash="3ae541def4f6aa9aa2bcab3eb985bde2926a7ee95461177af8544ac0167af6b0",
-    text="query modelConnections {\n  modelConnections {\n    ...ModelConnectionFields\n  }\n}\n\nfragment ModelConnectionFields on ModelConnection {\n  purpose\n  url\n  model\n  timeoutMs\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
+    hash="95a57f4225e5a54ba5797a4e37261c21b7ffc8fa00d02ff1f4b0f342db6e4f70",
+    text="query modelConnections {\n  modelConnections {\n    ...ModelConnectionFields\n  }\n}\n\nfragment ModelConnectionFields on ModelConnectionSetting {\n  purpose\n  url\n  model\n  timeoutMs\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
 )
 _NODE = Operation(
     name="node",
-    hash="dbc4e5caf192073d03662436d05e3d5811c0607986264687693eb7ed0bd3f31e",
-    text="query node($id: ID!) {\n  node(id: $id) {\n    __typename\n    id\n    ... on Agent {\n      agentId\n      name\n    }\n    ... on ProfileDocument {\n      agentId\n      kind\n      content\n      revision\n    }\n  }\n}",
+    hash="c1f371e0b4f2c4e3f2945b41098c6ecd0fa97e664ee1f7a1c449fffea86bbe08",
+    text="query node($id: ID!) {\n  node(id: $id) {\n    __typename\n    id\n    ... on Agent {\n      agentId\n      name\n    }\n    ... on ProfileDocument {\n      agentId\n      kind\n      content\n      revision\n    }\n    ... on PreferenceSignal {\n      signalId\n      agentId\n      status\n      statement\n    }\n    ... on ApiToken {\n      tokenId\n      name\n      tokenKind: kind\n      tokenAgentId: agentId\n      active\n    }\n    ... on DreamDiaryEntry {\n      entryId\n      agentId\n      entryDate\n      title\n    }\n  }\n}",
 )
 _OPERATOR_EVENTS = Operation(
     name="operatorEvents",
     hash="52b13ac68871e2a91f00c22ca308cf143c500370f1afae543c563dd014fb3dd4",
     text="subscription operatorEvents($after: String, $agentIds: [String!], $streams: [EventStream!]) {\n  operatorEvents(after: $after, agentIds: $agentIds, streams: $streams) {\n    ...TypedEventFields\n  }\n}\n\nfragment TypedEventFields on AgentEvent {\n  __typename\n  sequence\n  cursor\n  agentId\n  stream\n  type\n  subjectId\n  project\n  occurredAt\n  payload\n  ... on ProfileEvent {\n    profileKind\n    revision\n    reason\n    agentName\n  }\n  ... on BrainMemoryEvent {\n    memoryId\n    revision\n    title\n    ownership\n    actor {\n      kind\n      principalId\n    }\n    label\n  }\n  ... on WorkingRecordEvent {\n    recordId\n    revision\n    recordKind\n    state\n    pinned\n    expiresAt\n    supersededBy\n  }\n  ... on HandoffEvent {\n    origin\n    sessionId\n    revision\n    expiresAt\n  }\n  ... on ConversationEvent {\n    sessionId\n    entryId\n    position\n    generation\n    entryCount\n    reason\n  }\n  ... on RollingCardEvent {\n    cardId\n    title\n    revision\n    passId\n    ttlDays\n  }\n  ... on TiddleStatusEvent {\n    passId\n    error\n    residueConsidered\n    cardsCreated\n    cardsUpdated\n    cardsExpired\n    rejected\n    nextRunAt\n  }\n  ... on ContinuityRunEvent {\n    runId\n    fromState\n    toState\n    generation\n    ownerId\n    reason\n  }\n}",
 )
+_PREFERENCE_AUDIT = Operation(
+    name="preferenceAudit",
+    hash="a167c4d5442efd79d240fd137ff921b5c19084234bdcead5bce16ceabab0e5ce",
+    text="query preferenceAudit($agentId: String!, $first: Int, $after: String) {\n  preferenceLearning(agentId: $agentId) {\n    audit(first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          kind\n          action\n          fromRevision\n          toRevision\n          reason\n          signalIds\n          createdAt\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n}",
+)
 _PREFERENCE_LEARNING = Operation(
     name="preferenceLearning",
-    hash="c3047954b66bc79a22291b288ac7be1eb77a02ec1b14fe8548e8c78d3cf0d64e",
-    text="query preferenceLearning($agentId: String!) {\n  preferenceLearning(agentId: $agentId) {\n    appliedCount\n    lastAppliedRevision\n    lastAppliedAt\n    audit {\n      kind\n      action\n      fromRevision\n      toRevision\n      actor {\n        kind\n        principalId\n      }\n      detail\n      createdAt\n    }\n    signals {\n      id\n      source\n      project\n      statement\n      evidence\n      status\n      createdAt\n    }\n  }\n}",
+    hash="9efaf815913bf8b56748b182b36435b1c542fedc4d57e58621249a6023fdd0a3",
+    text="query preferenceLearning($agentId: String!, $first: Int, $after: String, $statuses: [PreferenceSignalStatus!]) {\n  preferenceLearning(agentId: $agentId) {\n    appliedCount\n    lastAppliedRevision\n    lastAppliedAt\n    audit(first: $first) {\n      totalCount\n      edges {\n        node {\n          kind\n          action\n          fromRevision\n          toRevision\n          actor {\n            kind\n            principalId\n          }\n          reason\n          signalIds\n          createdAt\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n    signals(first: $first, after: $after, statuses: $statuses) {\n      edges {\n        cursor\n        node {\n          ...PreferenceSignalFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n}\n\nfragment PreferenceSignalFields on PreferenceSignal {\n  id\n  signalId\n  agentId\n  source\n  project\n  statement\n  evidence\n  status\n  createdAt\n}",
 )
 _PROFILE_DOCUMENT = Operation(
     name="profileDocument",
-    hash="6d9a02aaef22581a7920b561f47bf5fedff525c77918ae57afb2a56f7e56e885",
-    text="query profileDocument($agentId: String!, $kind: ProfileKind!, $revisions: Int) {\n  profileDocument(agentId: $agentId, kind: $kind) {\n    ...ProfileDocumentFields\n    revisions(first: $revisions) {\n      revision\n      content\n      reason\n      createdAt\n      actor {\n        kind\n        principalId\n      }\n    }\n  }\n}\n\nfragment ProfileDocumentFields on ProfileDocument {\n  id\n  agentId\n  kind\n  content\n  revision\n  updatedAt\n  updatedBy {\n    kind\n    principalId\n  }\n  reference\n}",
+    hash="e48574948dd470c1bb4ec81fadc54aeb3c51c32ebff8a3040f571e3aad0cc4b2",
+    text="query profileDocument($agentId: String!, $kind: ProfileKind!, $revisions: Int, $after: String) {\n  profileDocument(agentId: $agentId, kind: $kind) {\n    ...ProfileDocumentFields\n    revisions(first: $revisions, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          id\n          revision\n          content\n          reason\n          createdAt\n          actor {\n            kind\n            principalId\n          }\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n}\n\nfragment ProfileDocumentFields on ProfileDocument {\n  id\n  agentId\n  kind\n  content\n  revision\n  updatedAt\n  updatedBy {\n    kind\n    principalId\n  }\n  reference\n}",
 )
 _REACTIVATE_WORKING_RECORD = Operation(
     name="reactivateWorkingRecord",
@@ -351,8 +371,8 @@ _RESOLVE_WORKING_RECORD = Operation(
 )
 _REVOKE_API_TOKEN = Operation(
     name="revokeApiToken",
-    hash="aa3d36005ac157649fe9f7bba1c68787bca602278d9ccc9c8e816a3d0fd70e75",
-    text="mutation revokeApiToken($id: ID!) {\n  revokeApiToken(id: $id) {\n    __typename\n    ... on RevokeApiTokenSuccess {\n      token {\n        id\n        name\n        revokedAt\n        active\n      }\n    }\n    ... on NotFound {\n      code\n      message\n      resource\n      id\n    }\n  }\n}",
+    hash="0da98038792f79e053d16a9f0620b25e43a2c83040993504b3fc97886cdc6b04",
+    text="mutation revokeApiToken($tokenId: String!) {\n  revokeApiToken(tokenId: $tokenId) {\n    __typename\n    ... on RevokeApiTokenSuccess {\n      token {\n        tokenId\n        name\n        revokedAt\n        active\n      }\n    }\n    ... on NotFound {\n      code\n      message\n      resource\n      id\n    }\n  }\n}",
 )
 _ROLLING_CARD_EVENTS = Operation(
     name="rollingCardEvents",
@@ -391,13 +411,13 @@ _SET_AGENT_SETTING = Operation(
 )
 _SET_MCP_CONNECTION = Operation(
     name="setMcpConnection",
-    hash="36e08312bc700fa5de0572a434de019b64ef4729d09a990843d29f4596281da3",
-    text="mutation setMcpConnection($input: SetMcpConnectionInput!) {\n  setMcpConnection(input: $input) {\n    __typename\n    ... on SetMcpConnectionSuccess {\n      connection {\n        ...McpConnectionFields\n      }\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n    ... on SettingsKeyRequired {\n      field\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment McpConnectionFields on McpConnection {\n  name\n  url\n  transport\n  enabled\n  description\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
+    hash="d22e3df946b3a73cd2f6f28648235513ac263bfc3dccfdc0a75238859b89626c",
+    text="mutation setMcpConnection($input: SetMcpConnectionInput!) {\n  setMcpConnection(input: $input) {\n    __typename\n    ... on SetMcpConnectionSuccess {\n      connection {\n        ...McpConnectionFields\n      }\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n    ... on SettingsKeyRequired {\n      field\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment McpConnectionFields on McpConnectionSetting {\n  name\n  url\n  transport\n  enabled\n  description\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
 )
 _SET_MODEL_CONNECTION = Operation(
     name="setModelConnection",
-    hash="68de3da72b9f98702b72dd5c88501046651439d5c0945df2d84a26c2b452c281",
-    text="mutation setModelConnection($input: SetModelConnectionInput!) {\n  setModelConnection(input: $input) {\n    __typename\n    ... on SetModelConnectionSuccess {\n      connection {\n        ...ModelConnectionFields\n      }\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n    ... on SettingsKeyRequired {\n      field\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment ModelConnectionFields on ModelConnection {\n  purpose\n  url\n  model\n  timeoutMs\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
+    hash="5fa36cd875e183fc890eab316d833b643f7be7a2bf34762c6fa4abd0df7d1c26",
+    text="mutation setModelConnection($input: SetModelConnectionInput!) {\n  setModelConnection(input: $input) {\n    __typename\n    ... on SetModelConnectionSuccess {\n      connection {\n        ...ModelConnectionFields\n      }\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n    ... on SettingsKeyRequired {\n      field\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    id\n  }\n  ... on AlreadyExists {\n    resource\n    id\n  }\n}\n\nfragment ModelConnectionFields on ModelConnectionSetting {\n  purpose\n  url\n  model\n  timeoutMs\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
 )
 _SET_TIDDLE_CARD_TTL = Operation(
     name="setTiddleCardTtl",
@@ -466,8 +486,8 @@ _UPDATE_PROFILE_DOCUMENT = Operation(
 )
 _VIEWER = Operation(
     name="viewer",
-    hash="67f1f7aae4899ca88eb28b5138d5fec1aebf905ca115251ecbd8128ed6a1e68a",
-    text="query viewer {\n  viewer {\n    principal\n    tokenName\n    agentId\n    scope\n    sessionId\n    conversationId\n    agent {\n      agentId\n      name\n    }\n  }\n}",
+    hash="5559a28aa5e4fd242b61df9dd8f6a150c7019b6df1a2f227b9a7bbebd7444fee",
+    text="query viewer {\n  viewer {\n    principal\n    tokenName\n    agentId\n    project\n    sessionId\n    conversationId\n    agent {\n      agentId\n      name\n    }\n  }\n}",
 )
 _WORKING_MEMORY_NODE = Operation(
     name="workingMemoryNode",
@@ -495,6 +515,9 @@ class BurrowClient(BurrowTransport):
     async def agent_brain_memories(self, *, agent_id: str, first: Optional[int] = None, after: Optional[str] = None, query: Optional[str] = None) -> AgentBrainMemoriesResult:
         return parse(AgentBrainMemoriesResult, await self._execute(_AGENT_BRAIN_MEMORIES, {"agentId": agent_id, "first": first, "after": after, "query": query}))
 
+    async def agent_counts(self, *, agent_id: str) -> AgentCountsResult:
+        return parse(AgentCountsResult, await self._execute(_AGENT_COUNTS, {"agentId": agent_id}))
+
     async def agent_event_log(self, *, agent_id: str, first: Optional[int] = None, after: Optional[str] = None) -> AgentEventLogResult:
         return parse(AgentEventLogResult, await self._execute(_AGENT_EVENT_LOG, {"agentId": agent_id, "first": first, "after": after}))
 
@@ -511,14 +534,20 @@ class BurrowClient(BurrowTransport):
     async def agent_settings(self, *, agent_id: str) -> AgentSettingsResult:
         return parse(AgentSettingsResult, await self._execute(_AGENT_SETTINGS, {"agentId": agent_id}))
 
+    async def agents_overview(self, *, first: Optional[int] = None, after: Optional[str] = None) -> AgentsOverviewResult:
+        return parse(AgentsOverviewResult, await self._execute(_AGENTS_OVERVIEW, {"first": first, "after": after}))
+
     async def agents_working_memory(self, *, first: Optional[int] = None, records: Optional[int] = None, after: Optional[str] = None, kinds: Optional[List[WorkingRecordKind]] = None, states: Optional[List[WorkingRecordState]] = None, handoffs: Optional[int] = None, session_id: Optional[str] = None) -> AgentsWorkingMemoryResult:
         return parse(AgentsWorkingMemoryResult, await self._execute(_AGENTS_WORKING_MEMORY, {"first": first, "records": records, "after": after, "kinds": kinds, "states": states, "handoffs": handoffs, "sessionId": session_id}))
+
+    async def agent_tokens(self, *, agent_id: str, first: Optional[int] = None, after: Optional[str] = None) -> AgentTokensResult:
+        return parse(AgentTokensResult, await self._execute(_AGENT_TOKENS, {"agentId": agent_id, "first": first, "after": after}))
 
     async def ambient_continuity(self, *, agent_id: Optional[str] = None, project: Optional[str] = None) -> AmbientContinuityResult:
         return parse(AmbientContinuityResult, await self._execute(_AMBIENT_CONTINUITY, {"agentId": agent_id, "project": project}))
 
-    async def api_tokens(self) -> ApiTokensResult:
-        return parse(ApiTokensResult, await self._execute(_API_TOKENS, {}))
+    async def api_tokens(self, *, first: Optional[int] = None, after: Optional[str] = None) -> ApiTokensResult:
+        return parse(ApiTokensResult, await self._execute(_API_TOKENS, {"first": first, "after": after}))
 
     async def append_conversation_entry(self, *, input: AppendConversationEntryInput) -> AppendConversationEntryResult:
         return parse(AppendConversationEntryResult, await self._execute(_APPEND_CONVERSATION_ENTRY, {"input": input}))
@@ -627,8 +656,8 @@ class BurrowClient(BurrowTransport):
     async def delete_model_connection(self, *, purpose: ModelPurpose) -> DeleteModelConnectionResult:
         return parse(DeleteModelConnectionResult, await self._execute(_DELETE_MODEL_CONNECTION, {"purpose": purpose}))
 
-    async def dream_diary(self, *, agent_id: str, first: Optional[int] = None) -> DreamDiaryResult:
-        return parse(DreamDiaryResult, await self._execute(_DREAM_DIARY, {"agentId": agent_id, "first": first}))
+    async def dream_diary(self, *, agent_id: str, first: Optional[int] = None, after: Optional[str] = None) -> DreamDiaryResult:
+        return parse(DreamDiaryResult, await self._execute(_DREAM_DIARY, {"agentId": agent_id, "first": first, "after": after}))
 
     async def export_configuration(self, *, input: Optional[ExportConfigurationInput] = None) -> ExportConfigurationResult:
         return parse(ExportConfigurationResult, await self._execute(_EXPORT_CONFIGURATION, {"input": input}))
@@ -667,11 +696,14 @@ class BurrowClient(BurrowTransport):
         async for data in self._subscribe(_OPERATOR_EVENTS, {"after": after, "agentIds": agent_ids, "streams": streams}, resume=None):
             yield parse(OperatorEventsResult, data)
 
-    async def preference_learning(self, *, agent_id: str) -> PreferenceLearningResult:
-        return parse(PreferenceLearningResult, await self._execute(_PREFERENCE_LEARNING, {"agentId": agent_id}))
+    async def preference_audit(self, *, agent_id: str, first: Optional[int] = None, after: Optional[str] = None) -> PreferenceAuditResult:
+        return parse(PreferenceAuditResult, await self._execute(_PREFERENCE_AUDIT, {"agentId": agent_id, "first": first, "after": after}))
 
-    async def profile_document(self, *, agent_id: str, kind: ProfileKind, revisions: Optional[int] = None) -> ProfileDocumentResult:
-        return parse(ProfileDocumentResult, await self._execute(_PROFILE_DOCUMENT, {"agentId": agent_id, "kind": kind, "revisions": revisions}))
+    async def preference_learning(self, *, agent_id: str, first: Optional[int] = None, after: Optional[str] = None, statuses: Optional[List[PreferenceSignalStatus]] = None) -> PreferenceLearningResult:
+        return parse(PreferenceLearningResult, await self._execute(_PREFERENCE_LEARNING, {"agentId": agent_id, "first": first, "after": after, "statuses": statuses}))
+
+    async def profile_document(self, *, agent_id: str, kind: ProfileKind, revisions: Optional[int] = None, after: Optional[str] = None) -> ProfileDocumentResult:
+        return parse(ProfileDocumentResult, await self._execute(_PROFILE_DOCUMENT, {"agentId": agent_id, "kind": kind, "revisions": revisions, "after": after}))
 
     async def reactivate_working_record(self, *, input: WorkingRecordStateChangeInput) -> ReactivateWorkingRecordResult:
         return parse(ReactivateWorkingRecordResult, await self._execute(_REACTIVATE_WORKING_RECORD, {"input": input}))
@@ -697,8 +729,8 @@ class BurrowClient(BurrowTransport):
     async def resolve_working_record(self, *, input: WorkingRecordStateChangeInput) -> ResolveWorkingRecordResult:
         return parse(ResolveWorkingRecordResult, await self._execute(_RESOLVE_WORKING_RECORD, {"input": input}))
 
-    async def revoke_api_token(self, *, id: Union[str, int]) -> RevokeApiTokenResult:
-        return parse(RevokeApiTokenResult, await self._execute(_REVOKE_API_TOKEN, {"id": id}))
+    async def revoke_api_token(self, *, token_id: str) -> RevokeApiTokenResult:
+        return parse(RevokeApiTokenResult, await self._execute(_REVOKE_API_TOKEN, {"tokenId": token_id}))
 
     async def rolling_card_events(self, *, agent_id: str, project: str, after: Optional[int] = None) -> AsyncIterator[RollingCardEventsResult]:
         async for data in self._subscribe(_ROLLING_CARD_EVENTS, {"agentId": agent_id, "project": project, "after": after}, resume=None):

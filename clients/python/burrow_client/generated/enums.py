@@ -85,6 +85,7 @@ class BrainRevisionAction(str, Enum):
 
 
 class ConfigurationCategory(str, Enum):
+    """The parts of the portable configuration"""
     AGENTS = "AGENTS"
     MCP_CONNECTIONS = "MCP_CONNECTIONS"
     MODEL_CONNECTIONS = "MODEL_CONNECTIONS"
@@ -190,13 +191,27 @@ class HandoffOrigin(str, Enum):
 
 
 class McpTransport(str, Enum):
+    """How the agent platform talks to an MCP server"""
     SSE = "SSE"
     STREAMABLE_HTTP = "STREAMABLE_HTTP"
 
 
 class ModelPurpose(str, Enum):
+    """What Burrow calls a model endpoint for"""
     BRAIN_EMBEDDINGS = "BRAIN_EMBEDDINGS"
     TIDDLE_PROPOSER = "TIDDLE_PROPOSER"
+
+
+class PreferenceSignalSource(str, Enum):
+    """What recorded a preference signal"""
+    TIDDLE = "TIDDLE"
+
+
+class PreferenceSignalStatus(str, Enum):
+    """Where a preference signal is in the learning path"""
+    APPLIED = "APPLIED"
+    DISMISSED = "DISMISSED"
+    PENDING = "PENDING"
 
 
 class PrincipalKind(str, Enum):
@@ -205,13 +220,30 @@ class PrincipalKind(str, Enum):
     OPERATOR = "OPERATOR"
 
 
+class ProfileAuditAction(str, Enum):
+    """The kinds of automatic profile change the audit records"""
+    PREFERENCE_LEARNING = "PREFERENCE_LEARNING"
+
+
 class ProfileKind(str, Enum):
+    """The six profile documents every agent has, each exactly once"""
     DREAM_MEMORY = "DREAM_MEMORY"
     ORIENTATION = "ORIENTATION"
     PREFERENCES = "PREFERENCES"
     RULES = "RULES"
     SOUL = "SOUL"
     TOOLS = "TOOLS"
+
+
+class RetentionStore(str, Enum):
+    """The stores with a lifetime, each swept by retention (Brains, profiles and conversation originals have none)"""
+    AGENT_EVENTS = "AGENT_EVENTS"
+    DREAM_DIARY_ENTRIES = "DREAM_DIARY_ENTRIES"
+    ROLLING_CARDS = "ROLLING_CARDS"
+    SESSION_HANDOFFS = "SESSION_HANDOFFS"
+    TIDDLE_HISTORY = "TIDDLE_HISTORY"
+    TIDDLE_RESIDUE = "TIDDLE_RESIDUE"
+    WORKING_RECORDS = "WORKING_RECORDS"
 
 
 class TiddlePassStatus(str, Enum):

@@ -19,7 +19,9 @@ class AppendConversationEntryInput(BurrowModel):
 
 
 class AppendDreamDiaryEntryInput(BurrowModel):
+    """A new Dream diary entry"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id (`Agent.agentId`) the entry is about"""
     body: str = Field(..., alias="body")
     """1 to 24,000 characters"""
     entry_date: Optional[str] = Field(None, alias="entryDate")
@@ -29,13 +31,17 @@ class AppendDreamDiaryEntryInput(BurrowModel):
 
 
 class ApplyPreferenceLearningInput(BurrowModel):
+    """An automatic PREFERENCES change, with its reason and the signals it applies"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id (`Agent.agentId`)"""
     content: str = Field(..., alias="content")
-    """The new PREFERENCES document"""
+    """The new PREFERENCES document, at most 48,000 characters"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the change was based on (`ProfileDocument.revision`); RevisionConflict when it is no longer current"""
     reason: str = Field(..., alias="reason")
+    """Why, 1 to 2,000 characters; kept in the audit"""
     signal_ids: Optional[List[str]] = Field(None, alias="signalIds")
-    """Preference signals this change applies"""
+    """Pending preference signals (`PreferenceSignal.signalId`) this change applies; each becomes APPLIED"""
 
 
 class ArchiveConversationSessionInput(BurrowModel):
@@ -133,22 +139,27 @@ class CompleteContinuityRunInput(BurrowModel):
 
 
 class CreateAgentInput(BurrowModel):
-    id: Optional[str] = Field(None, alias="id")
-    """a-z, 0-9, \"_\" and \"-\", at most 63; generated when absent"""
+    """A new agent; its six profile documents start empty at revision 1"""
+    agent_id: Optional[str] = Field(None, alias="agentId")
+    """1 to 63 characters of a-z, 0-9, \"_\" and \"-\", starting with a letter or digit; generated (agent-xxxxxxxx) when absent"""
     name: str = Field(..., alias="name")
+    """A display name, 1 to 200 characters"""
 
 
 class CreateApiTokenInput(BurrowModel):
+    """A new bearer token"""
     agent_id: Optional[str] = Field(None, alias="agentId")
     """Required for AGENT tokens (an agent that exists); refused for OPERATOR tokens"""
     expires_in: Optional[str] = Field(None, alias="expiresIn")
-    """Optional lifetime: a positive whole number with a unit, 3600s, 90m, 12h or 30d"""
+    """Optional lifetime: a positive whole number with a unit, 3600s, 90m, 12h or 30d; no expiry when absent"""
     kind: PrincipalKind = Field(..., alias="kind")
+    """OPERATOR acts on every agent; AGENT only as `agentId`"""
     name: str = Field(..., alias="name")
     """1 to 200 characters"""
 
 
 class ExportConfigurationInput(BurrowModel):
+    """What to export, and how to protect secrets"""
     categories: Optional[List[ConfigurationCategory]] = Field(None, alias="categories")
     """Default: all four"""
     include_secrets: Optional[bool] = Field(None, alias="includeSecrets")
@@ -176,6 +187,7 @@ class HandoffSourceRefInput(BurrowModel):
 
 
 class ImportConfigurationInput(BurrowModel):
+    """An export document to import"""
     document: Any = Field(..., alias="document")
     """An export document (object or its JSON text)"""
     password: Optional[str] = Field(None, alias="password")
@@ -220,10 +232,13 @@ class MemoryWorkingWriteInput(BurrowModel):
 
 
 class ProfileDocumentInput(BurrowModel):
+    """One document of a whole-profile replacement"""
     content: str = Field(..., alias="content")
+    """The whole new content, at most 48,000 characters"""
     expected_revision: Optional[int] = Field(None, alias="expectedRevision")
     """When given, the replacement is refused unless the document is at this revision"""
     kind: ProfileKind = Field(..., alias="kind")
+    """Which of the six documents (each exactly once)"""
 
 
 class RecordAutomaticHandoffInput(BurrowModel):
@@ -272,8 +287,11 @@ class RecordContinuityReceiptInput(BurrowModel):
 
 
 class ReplaceProfileInput(BurrowModel):
+    """All six documents at once: every one is written, or none"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id (`Agent.agentId`)"""
     documents: List[ProfileDocumentInput] = Field(..., alias="documents")
+    """Each of the six kinds exactly once"""
 
 
 class ResetConversationInput(BurrowModel):
@@ -304,10 +322,13 @@ class SessionWriteHandoffInput(BurrowModel):
 
 
 class SetAgentSettingInput(BurrowModel):
+    """Creates or replaces a per-agent setting"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id (`Agent.agentId`)"""
     clear_secret: Optional[bool] = Field(None, alias="clearSecret")
     """Remove the stored secret"""
     expected_revision: Optional[int] = Field(None, alias="expectedRevision")
+    """Update only at this revision; omit to create or replace"""
     name: str = Field(..., alias="name")
     """1 to 64 characters of a-z, 0-9, _ . -"""
     secret: Optional[str] = Field(None, alias="secret")
@@ -317,6 +338,7 @@ class SetAgentSettingInput(BurrowModel):
 
 
 class SetMcpConnectionInput(BurrowModel):
+    """Creates or replaces an MCP connection by name"""
     clear_token: Optional[bool] = Field(None, alias="clearToken")
     """Remove the stored token"""
     description: Optional[str] = Field(None, alias="description")
@@ -324,6 +346,7 @@ class SetMcpConnectionInput(BurrowModel):
     enabled: Optional[bool] = Field(None, alias="enabled")
     """Default true"""
     expected_revision: Optional[int] = Field(None, alias="expectedRevision")
+    """Update only at this revision; omit to create or replace"""
     name: str = Field(..., alias="name")
     """1 to 64 characters of a-z, 0-9, _ . -"""
     token: Optional[str] = Field(None, alias="token")
@@ -335,6 +358,7 @@ class SetMcpConnectionInput(BurrowModel):
 
 
 class SetModelConnectionInput(BurrowModel):
+    """Creates or replaces the model connection of a purpose"""
     api_key: Optional[str] = Field(None, alias="apiKey")
     """Write-only. Stored encrypted under BURROW_SETTINGS_KEY (SettingsKeyRequired without one). Omit to keep the stored one."""
     clear_api_key: Optional[bool] = Field(None, alias="clearApiKey")
@@ -344,6 +368,7 @@ class SetModelConnectionInput(BurrowModel):
     model: str = Field(..., alias="model")
     """1 to 200 characters"""
     purpose: ModelPurpose = Field(..., alias="purpose")
+    """Which connection"""
     timeout_ms: Optional[int] = Field(None, alias="timeoutMs")
     """50 to 600,000; default 5,000 (embeddings) or 30,000 (proposer)"""
     url: str = Field(..., alias="url")
@@ -403,10 +428,15 @@ class UnarchiveConversationSessionInput(BurrowModel):
 
 
 class UpdateProfileDocumentInput(BurrowModel):
+    """A new revision of one profile document"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id (`Agent.agentId`)"""
     content: str = Field(..., alias="content")
+    """The whole new content, at most 48,000 characters"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the change was based on (`ProfileDocument.revision`); RevisionConflict when it is no longer current"""
     kind: ProfileKind = Field(..., alias="kind")
+    """Which of the six documents"""
 
 
 class WorkingRecordStateChangeInput(BurrowModel):

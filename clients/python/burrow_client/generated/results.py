@@ -18,25 +18,36 @@ class AgentResultAgentProfileUpdatedBy(BurrowModel):
 
 class AgentResultAgentProfile(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id of the owner"""
     kind: ProfileKind = Field(..., alias="kind")
+    """Which of the six documents"""
     content: str = Field(..., alias="content")
+    """The current content, at most 48,000 characters; empty at creation"""
     revision: int = Field(..., alias="revision")
+    """The current revision; every write names it as `expectedRevision`"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When the current revision was written"""
     updated_by: AgentResultAgentProfileUpdatedBy = Field(..., alias="updatedBy")
+    """Who wrote the current revision"""
     reference: str = Field(..., alias="reference")
-    """Virtual file-like reference; not a file on disk"""
+    """Virtual file-like reference (postgres:agent_profile_documents/<agentId>/<kind>); not a file on disk"""
 
 
 class AgentResultAgent(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id (node(id:)); `agentId` is the id other arguments take"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id used in every other argument (the node id is global)"""
     name: str = Field(..., alias="name")
+    """A display name, 1 to 200 characters"""
     created_at: str = Field(..., alias="createdAt")
+    """When the agent was created"""
     last_event_sequence: int = Field(..., alias="lastEventSequence")
+    """The sequence of the agent's newest event (0 before any); `agentEvents(after:)` resumes from it"""
     profile: List[AgentResultAgentProfile] = Field(..., alias="profile")
-    """The six profile documents in kind order"""
+    """The six profile documents in kind order (SOUL, RULES, ORIENTATION, PREFERENCES, TOOLS, DREAM_MEMORY)"""
 
 
 class AgentResult(BurrowModel):
@@ -76,6 +87,36 @@ class AgentBrainMemoriesResultAgent(BurrowModel):
 
 class AgentBrainMemoriesResult(BurrowModel):
     agent: Optional[AgentBrainMemoriesResultAgent] = Field(None, alias="agent")
+    """One agent by its agent id (`Agent.agentId`); null when there is none. `node(id:)` takes the global `Agent.id`."""
+
+
+class AgentCountsResultAgentCountsRunsByState(BurrowModel):
+    state: ContinuityRunState = Field(..., alias="state")
+    """The run state"""
+    count: int = Field(..., alias="count")
+    """Runs in this state now (0 included)"""
+
+
+class AgentCountsResultAgentCounts(BurrowModel):
+    brains: int = Field(..., alias="brains")
+    """Live Brain memories (removed ones are tombstones and not counted)"""
+    working_records: int = Field(..., alias="workingRecords")
+    """Working records visible now: pinned, or not yet expired (any state)"""
+    rolling_cards: int = Field(..., alias="rollingCards")
+    """Live rolling cards: not expired and refreshed within the agent's rolling TTL"""
+    runs_by_state: List[AgentCountsResultAgentCountsRunsByState] = Field(..., alias="runsByState")
+    """Continuity runs per state: every state in ContinuityRunState order, 0 included"""
+
+
+class AgentCountsResultAgent(BurrowModel):
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id used in every other argument (the node id is global)"""
+    counts: AgentCountsResultAgentCounts = Field(..., alias="counts")
+    """Summary counts of the agent's stores (live records only), without a request per agent"""
+
+
+class AgentCountsResult(BurrowModel):
+    agent: Optional[AgentCountsResultAgent] = Field(None, alias="agent")
     """One agent by its agent id (`Agent.agentId`); null when there is none. `node(id:)` takes the global `Agent.id`."""
 
 
@@ -142,16 +183,20 @@ class AgentEventsResult(BurrowModel):
 
 class AgentsResultAgentsEdgesNodeProfile(BurrowModel):
     kind: ProfileKind = Field(..., alias="kind")
+    """Which of the six documents"""
     content: str = Field(..., alias="content")
+    """The current content, at most 48,000 characters; empty at creation"""
 
 
 class AgentsResultAgentsEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id (node(id:)); `agentId` is the id other arguments take"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id used in every other argument (the node id is global)"""
     name: str = Field(..., alias="name")
+    """A display name, 1 to 200 characters"""
     profile: List[AgentsResultAgentsEdgesNodeProfile] = Field(..., alias="profile")
-    """The six profile documents in kind order"""
+    """The six profile documents in kind order (SOUL, RULES, ORIENTATION, PREFERENCES, TOOLS, DREAM_MEMORY)"""
 
 
 class AgentsResultAgentsEdges(BurrowModel):
@@ -252,18 +297,75 @@ class AgentsBrainsResult(BurrowModel):
 
 class AgentSettingsResultAgentSettings(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
+    """The agent id (`Agent.agentId`)"""
     name: str = Field(..., alias="name")
+    """The setting name, unique per agent"""
     value: Optional[Any] = Field(None, alias="value")
+    """The JSON value; null when only a secret is stored"""
     has_secret: bool = Field(..., alias="hasSecret")
     """Whether a secret is stored. The secret itself is write-only and never returned."""
     revision: int = Field(..., alias="revision")
+    """1 at creation, +1 per write; what `expectedRevision` names"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When it was last written"""
     updated_by: str = Field(..., alias="updatedBy")
+    """The name of the operator token that last wrote it"""
 
 
 class AgentSettingsResult(BurrowModel):
     agent_settings: List[AgentSettingsResultAgentSettings] = Field(..., alias="agentSettings")
-    """Operators only (an agent token gets FORBIDDEN, even for its own agent)"""
+    """The settings of one agent by name (operators only: an agent token gets FORBIDDEN, even for its own agent)"""
+
+
+class AgentsOverviewResultAgentsEdgesNodeCountsRunsByState(BurrowModel):
+    state: ContinuityRunState = Field(..., alias="state")
+    """The run state"""
+    count: int = Field(..., alias="count")
+    """Runs in this state now (0 included)"""
+
+
+class AgentsOverviewResultAgentsEdgesNodeCounts(BurrowModel):
+    brains: int = Field(..., alias="brains")
+    """Live Brain memories (removed ones are tombstones and not counted)"""
+    working_records: int = Field(..., alias="workingRecords")
+    """Working records visible now: pinned, or not yet expired (any state)"""
+    rolling_cards: int = Field(..., alias="rollingCards")
+    """Live rolling cards: not expired and refreshed within the agent's rolling TTL"""
+    runs_by_state: List[AgentsOverviewResultAgentsEdgesNodeCountsRunsByState] = Field(..., alias="runsByState")
+    """Continuity runs per state: every state in ContinuityRunState order, 0 included"""
+
+
+class AgentsOverviewResultAgentsEdgesNode(BurrowModel):
+    id: str = Field(..., alias="id")
+    """The global id (node(id:)); `agentId` is the id other arguments take"""
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id used in every other argument (the node id is global)"""
+    name: str = Field(..., alias="name")
+    """A display name, 1 to 200 characters"""
+    counts: AgentsOverviewResultAgentsEdgesNodeCounts = Field(..., alias="counts")
+    """Summary counts of the agent's stores (live records only), without a request per agent"""
+
+
+class AgentsOverviewResultAgentsEdges(BurrowModel):
+    cursor: str = Field(..., alias="cursor")
+    node: AgentsOverviewResultAgentsEdgesNode = Field(..., alias="node")
+
+
+class AgentsOverviewResultAgentsPageInfo(BurrowModel):
+    has_next_page: bool = Field(..., alias="hasNextPage")
+    end_cursor: Optional[str] = Field(None, alias="endCursor")
+
+
+class AgentsOverviewResultAgents(BurrowModel):
+    total_count: int = Field(..., alias="totalCount")
+    """Every agent this token sees (an agent token: 1)"""
+    edges: List[AgentsOverviewResultAgentsEdges] = Field(..., alias="edges")
+    page_info: AgentsOverviewResultAgentsPageInfo = Field(..., alias="pageInfo")
+
+
+class AgentsOverviewResult(BurrowModel):
+    agents: AgentsOverviewResultAgents = Field(..., alias="agents")
+    """Newest first. Operators see every agent; an agent token sees only itself."""
 
 
 class AgentsWorkingMemoryResultAgentsEdgesNodeWorkingRecordsEdgesNodeAgent(BurrowModel):
@@ -346,6 +448,57 @@ class AgentsWorkingMemoryResult(BurrowModel):
     """Newest first. Operators see every agent; an agent token sees only itself."""
 
 
+class AgentTokensResultAgentTokensEdgesNode(BurrowModel):
+    id: str = Field(..., alias="id")
+    """The global id (node(id:)); `tokenId` is what revokeApiToken takes"""
+    token_id: str = Field(..., alias="tokenId")
+    """What revokeApiToken(tokenId:) and `burrow token revoke` take"""
+    name: str = Field(..., alias="name")
+    """The name given at creation, 1 to 200 characters"""
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent token"""
+    agent_id: Optional[str] = Field(None, alias="agentId")
+    """The agent an agent token acts as; null for operator tokens"""
+    created_at: str = Field(..., alias="createdAt")
+    """When the token was created"""
+    expires_at: Optional[str] = Field(None, alias="expiresAt")
+    """Refused from this instant on; null: no expiry"""
+    last_used_at: Optional[str] = Field(None, alias="lastUsedAt")
+    """Last authenticated use, written at most once per BURROW_TOKEN_LAST_USED_INTERVAL_SECONDS; null: never used"""
+    revoked_at: Optional[str] = Field(None, alias="revokedAt")
+    """When it was revoked; null while not revoked"""
+    active: bool = Field(..., alias="active")
+    """Neither revoked nor expired, by the server clock"""
+
+
+class AgentTokensResultAgentTokensEdges(BurrowModel):
+    cursor: str = Field(..., alias="cursor")
+    node: AgentTokensResultAgentTokensEdgesNode = Field(..., alias="node")
+
+
+class AgentTokensResultAgentTokensPageInfo(BurrowModel):
+    has_next_page: bool = Field(..., alias="hasNextPage")
+    has_previous_page: bool = Field(..., alias="hasPreviousPage")
+    end_cursor: Optional[str] = Field(None, alias="endCursor")
+
+
+class AgentTokensResultAgentTokens(BurrowModel):
+    edges: List[AgentTokensResultAgentTokensEdges] = Field(..., alias="edges")
+    page_info: AgentTokensResultAgentTokensPageInfo = Field(..., alias="pageInfo")
+
+
+class AgentTokensResultAgent(BurrowModel):
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id used in every other argument (the node id is global)"""
+    tokens: AgentTokensResultAgentTokens = Field(..., alias="tokens")
+    """The agent's tokens, newest first, revoked and expired ones included (operators only: an agent token gets FORBIDDEN). One statement for every agent of a response; an `after` cursor belongs to one agent's list."""
+
+
+class AgentTokensResult(BurrowModel):
+    agent: Optional[AgentTokensResultAgent] = Field(None, alias="agent")
+    """One agent by its agent id (`Agent.agentId`); null when there is none. `node(id:)` takes the global `Agent.id`."""
+
+
 class AmbientContinuityResultAmbientContinuityRollingCards(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
     project: str = Field(..., alias="project")
@@ -379,25 +532,49 @@ class AmbientContinuityResult(BurrowModel):
     """Ordinary continuity assembly: never contains ambient working records or rolling cards"""
 
 
-class ApiTokensResultApiTokens(BurrowModel):
+class ApiTokensResultApiTokensEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
-    """What revokeApiToken and `burrow token revoke` take"""
+    """The global id (node(id:)); `tokenId` is what revokeApiToken takes"""
+    token_id: str = Field(..., alias="tokenId")
+    """What revokeApiToken(tokenId:) and `burrow token revoke` take"""
     name: str = Field(..., alias="name")
+    """The name given at creation, 1 to 200 characters"""
     kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent token"""
     agent_id: Optional[str] = Field(None, alias="agentId")
     """The agent an agent token acts as; null for operator tokens"""
     created_at: str = Field(..., alias="createdAt")
+    """When the token was created"""
     expires_at: Optional[str] = Field(None, alias="expiresAt")
     """Refused from this instant on; null: no expiry"""
     last_used_at: Optional[str] = Field(None, alias="lastUsedAt")
-    """Written at most once per BURROW_TOKEN_LAST_USED_INTERVAL_SECONDS"""
+    """Last authenticated use, written at most once per BURROW_TOKEN_LAST_USED_INTERVAL_SECONDS; null: never used"""
     revoked_at: Optional[str] = Field(None, alias="revokedAt")
+    """When it was revoked; null while not revoked"""
     active: bool = Field(..., alias="active")
     """Neither revoked nor expired, by the server clock"""
 
 
+class ApiTokensResultApiTokensEdges(BurrowModel):
+    cursor: str = Field(..., alias="cursor")
+    node: ApiTokensResultApiTokensEdgesNode = Field(..., alias="node")
+
+
+class ApiTokensResultApiTokensPageInfo(BurrowModel):
+    has_next_page: bool = Field(..., alias="hasNextPage")
+    has_previous_page: bool = Field(..., alias="hasPreviousPage")
+    end_cursor: Optional[str] = Field(None, alias="endCursor")
+
+
+class ApiTokensResultApiTokens(BurrowModel):
+    total_count: int = Field(..., alias="totalCount")
+    """Every token of the list, revoked and expired ones included"""
+    edges: List[ApiTokensResultApiTokensEdges] = Field(..., alias="edges")
+    page_info: ApiTokensResultApiTokensPageInfo = Field(..., alias="pageInfo")
+
+
 class ApiTokensResult(BurrowModel):
-    api_tokens: List[ApiTokensResultApiTokens] = Field(..., alias="apiTokens")
+    api_tokens: ApiTokensResultApiTokens = Field(..., alias="apiTokens")
     """Every token, newest first, revoked and expired ones included (operators only)"""
 
 
@@ -447,7 +624,9 @@ class AppendConversationEntryResultAppendConversationEntryNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class AppendConversationEntryResultAppendConversationEntryRevisionConflict(BurrowModel):
@@ -457,9 +636,13 @@ class AppendConversationEntryResultAppendConversationEntryRevisionConflict(Burro
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the write named"""
     current_revision: int = Field(..., alias="currentRevision")
+    """The revision the record is at"""
     current_content: Optional[str] = Field(None, alias="currentContent")
+    """The current text content, for records that have one"""
     current_value: Optional[Any] = Field(None, alias="currentValue")
+    """The current record as JSON (never secrets)"""
 
 
 class AppendConversationEntryResultAppendConversationEntryValidationFailed(BurrowModel):
@@ -469,7 +652,9 @@ class AppendConversationEntryResultAppendConversationEntryValidationFailed(Burro
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class AppendConversationEntryResult(BurrowModel):
@@ -479,15 +664,23 @@ class AppendConversationEntryResult(BurrowModel):
 
 class AppendDreamDiaryEntryResultAppendDreamDiaryEntryAppendDreamDiaryEntrySuccessEntry(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+    entry_id: str = Field(..., alias="entryId")
+    """The entry id within its agent"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id the entry is about"""
     entry_date: str = Field(..., alias="entryDate")
-    """YYYY-MM-DD"""
+    """The day the entry is about, YYYY-MM-DD"""
     title: str = Field(..., alias="title")
+    """At most 240 characters; empty when none was given"""
     body: str = Field(..., alias="body")
+    """The narrative, 1 to 24,000 characters"""
     written_by: str = Field(..., alias="writtenBy")
+    """The name of the operator token that wrote it"""
     created_at: str = Field(..., alias="createdAt")
+    """When it was written"""
     expires_at: str = Field(..., alias="expiresAt")
-    """Retention removes the entry after this (BURROW_DREAM_DIARY_RETENTION_DAYS)"""
+    """Hidden from this instant; retention removes it after the grace period (BURROW_DREAM_DIARY_RETENTION_DAYS)"""
 
 
 class AppendDreamDiaryEntryResultAppendDreamDiaryEntryAppendDreamDiaryEntrySuccess(BurrowModel):
@@ -502,7 +695,9 @@ class AppendDreamDiaryEntryResultAppendDreamDiaryEntryNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class AppendDreamDiaryEntryResultAppendDreamDiaryEntryValidationFailed(BurrowModel):
@@ -512,7 +707,9 @@ class AppendDreamDiaryEntryResultAppendDreamDiaryEntryValidationFailed(BurrowMod
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class AppendDreamDiaryEntryResult(BurrowModel):
@@ -529,27 +726,26 @@ class ApplyPreferenceLearningResultApplyPreferenceLearningApplyPreferenceLearnin
 
 class ApplyPreferenceLearningResultApplyPreferenceLearningApplyPreferenceLearningSuccessDocument(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id of the owner"""
     kind: ProfileKind = Field(..., alias="kind")
+    """Which of the six documents"""
     content: str = Field(..., alias="content")
+    """The current content, at most 48,000 characters; empty at creation"""
     revision: int = Field(..., alias="revision")
+    """The current revision; every write names it as `expectedRevision`"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When the current revision was written"""
     updated_by: ApplyPreferenceLearningResultApplyPreferenceLearningApplyPreferenceLearningSuccessDocumentUpdatedBy = Field(..., alias="updatedBy")
+    """Who wrote the current revision"""
     reference: str = Field(..., alias="reference")
-    """Virtual file-like reference; not a file on disk"""
+    """Virtual file-like reference (postgres:agent_profile_documents/<agentId>/<kind>); not a file on disk"""
 
 
 class ApplyPreferenceLearningResultApplyPreferenceLearningApplyPreferenceLearningSuccess(BurrowModel):
     typename__: Literal["ApplyPreferenceLearningSuccess"] = Field(alias="__typename")
     document: ApplyPreferenceLearningResultApplyPreferenceLearningApplyPreferenceLearningSuccessDocument = Field(..., alias="document")
-
-
-class ApplyPreferenceLearningResultApplyPreferenceLearningForbidden(BurrowModel):
-    typename__: Literal["Forbidden"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
 
 
 class ApplyPreferenceLearningResultApplyPreferenceLearningNotFound(BurrowModel):
@@ -559,7 +755,9 @@ class ApplyPreferenceLearningResultApplyPreferenceLearningNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class ApplyPreferenceLearningResultApplyPreferenceLearningRevisionConflict(BurrowModel):
@@ -569,9 +767,13 @@ class ApplyPreferenceLearningResultApplyPreferenceLearningRevisionConflict(Burro
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the write named"""
     current_revision: int = Field(..., alias="currentRevision")
+    """The revision the record is at"""
     current_content: Optional[str] = Field(None, alias="currentContent")
+    """The current text content, for records that have one"""
     current_value: Optional[Any] = Field(None, alias="currentValue")
+    """The current record as JSON (never secrets)"""
 
 
 class ApplyPreferenceLearningResultApplyPreferenceLearningValidationFailed(BurrowModel):
@@ -581,11 +783,13 @@ class ApplyPreferenceLearningResultApplyPreferenceLearningValidationFailed(Burro
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class ApplyPreferenceLearningResult(BurrowModel):
-    apply_preference_learning: Union[ApplyPreferenceLearningResultApplyPreferenceLearningApplyPreferenceLearningSuccess, ApplyPreferenceLearningResultApplyPreferenceLearningForbidden, ApplyPreferenceLearningResultApplyPreferenceLearningNotFound, ApplyPreferenceLearningResultApplyPreferenceLearningRevisionConflict, ApplyPreferenceLearningResultApplyPreferenceLearningValidationFailed] = Field(..., alias="applyPreferenceLearning")
+    apply_preference_learning: Union[ApplyPreferenceLearningResultApplyPreferenceLearningApplyPreferenceLearningSuccess, ApplyPreferenceLearningResultApplyPreferenceLearningNotFound, ApplyPreferenceLearningResultApplyPreferenceLearningRevisionConflict, ApplyPreferenceLearningResultApplyPreferenceLearningValidationFailed] = Field(..., alias="applyPreferenceLearning")
     """An automatic PREFERENCES change: document, learning state and audit commit together or not at all"""
 
 
@@ -645,7 +849,9 @@ class ArchiveConversationSessionResultArchiveConversationSessionNotFound(BurrowM
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class ArchiveConversationSessionResultArchiveConversationSessionRevisionConflict(BurrowModel):
@@ -655,9 +861,13 @@ class ArchiveConversationSessionResultArchiveConversationSessionRevisionConflict
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the write named"""
     current_revision: int = Field(..., alias="currentRevision")
+    """The revision the record is at"""
     current_content: Optional[str] = Field(None, alias="currentContent")
+    """The current text content, for records that have one"""
     current_value: Optional[Any] = Field(None, alias="currentValue")
+    """The current record as JSON (never secrets)"""
 
 
 class ArchiveConversationSessionResultArchiveConversationSessionValidationFailed(BurrowModel):
@@ -667,7 +877,9 @@ class ArchiveConversationSessionResultArchiveConversationSessionValidationFailed
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class ArchiveConversationSessionResult(BurrowModel):
@@ -880,6 +1092,13 @@ class BrainMemoriesWithRevisionsResult(BurrowModel):
 class BrainMemoryNodeResultNodeAgent(BurrowModel):
     typename__: Literal["Agent"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id (node(id:)); `agentId` is the id other arguments take"""
+
+
+class BrainMemoryNodeResultNodeApiToken(BurrowModel):
+    typename__: Literal["ApiToken"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:)); `tokenId` is what revokeApiToken takes"""
 
 
 class BrainMemoryNodeResultNodeBrainMemoryAgent(BurrowModel):
@@ -905,9 +1124,34 @@ class BrainMemoryNodeResultNodeContinuityRun(BurrowModel):
     id: str = Field(..., alias="id")
 
 
+class BrainMemoryNodeResultNodeDreamDiaryEntry(BurrowModel):
+    typename__: Literal["DreamDiaryEntry"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class BrainMemoryNodeResultNodePreferenceSignal(BurrowModel):
+    typename__: Literal["PreferenceSignal"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class BrainMemoryNodeResultNodeProfileAuditEntry(BurrowModel):
+    typename__: Literal["ProfileAuditEntry"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
 class BrainMemoryNodeResultNodeProfileDocument(BurrowModel):
     typename__: Literal["ProfileDocument"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class BrainMemoryNodeResultNodeProfileDocumentRevision(BurrowModel):
+    typename__: Literal["ProfileDocumentRevision"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
 
 
 class BrainMemoryNodeResultNodeSessionHandoff(BurrowModel):
@@ -921,7 +1165,8 @@ class BrainMemoryNodeResultNodeWorkingRecord(BurrowModel):
 
 
 class BrainMemoryNodeResult(BurrowModel):
-    node: Optional[Union[BrainMemoryNodeResultNodeAgent, BrainMemoryNodeResultNodeBrainMemory, BrainMemoryNodeResultNodeContinuityRun, BrainMemoryNodeResultNodeProfileDocument, BrainMemoryNodeResultNodeSessionHandoff, BrainMemoryNodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    node: Optional[Union[BrainMemoryNodeResultNodeAgent, BrainMemoryNodeResultNodeApiToken, BrainMemoryNodeResultNodeBrainMemory, BrainMemoryNodeResultNodeContinuityRun, BrainMemoryNodeResultNodeDreamDiaryEntry, BrainMemoryNodeResultNodePreferenceSignal, BrainMemoryNodeResultNodeProfileAuditEntry, BrainMemoryNodeResultNodeProfileDocument, BrainMemoryNodeResultNodeProfileDocumentRevision, BrainMemoryNodeResultNodeSessionHandoff, BrainMemoryNodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
 class BrainReadResultBrainReadCreatedBy(BurrowModel):
@@ -1141,7 +1386,9 @@ class BrainRemoveResultBrainRemoveNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class BrainRemoveResultBrainRemoveRevisionConflict(BurrowModel):
@@ -1151,9 +1398,13 @@ class BrainRemoveResultBrainRemoveRevisionConflict(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the write named"""
     current_revision: int = Field(..., alias="currentRevision")
+    """The revision the record is at"""
     current_content: Optional[str] = Field(None, alias="currentContent")
+    """The current text content, for records that have one"""
     current_value: Optional[Any] = Field(None, alias="currentValue")
+    """The current record as JSON (never secrets)"""
 
 
 class BrainRemoveResultBrainRemoveValidationFailed(BurrowModel):
@@ -1163,7 +1414,9 @@ class BrainRemoveResultBrainRemoveValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class BrainRemoveResult(BurrowModel):
@@ -1206,7 +1459,9 @@ class BrainRemoveManyResultBrainRemoveManyValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class BrainRemoveManyResult(BurrowModel):
@@ -1308,7 +1563,9 @@ class BrainSaveResultBrainSaveNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class BrainSaveResultBrainSaveValidationFailed(BurrowModel):
@@ -1318,7 +1575,9 @@ class BrainSaveResultBrainSaveValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class BrainSaveResult(BurrowModel):
@@ -1550,7 +1809,9 @@ class BrainUpdateResultBrainUpdateNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class BrainUpdateResultBrainUpdateRevisionConflict(BurrowModel):
@@ -1560,9 +1821,13 @@ class BrainUpdateResultBrainUpdateRevisionConflict(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the write named"""
     current_revision: int = Field(..., alias="currentRevision")
+    """The revision the record is at"""
     current_content: Optional[str] = Field(None, alias="currentContent")
+    """The current text content, for records that have one"""
     current_value: Optional[Any] = Field(None, alias="currentValue")
+    """The current record as JSON (never secrets)"""
 
 
 class BrainUpdateResultBrainUpdateValidationFailed(BurrowModel):
@@ -1572,7 +1837,9 @@ class BrainUpdateResultBrainUpdateValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class BrainUpdateResult(BurrowModel):
@@ -1637,7 +1904,9 @@ class ClaimContinuityRecoveryResultClaimContinuityRecoveryNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class ClaimContinuityRecoveryResultClaimContinuityRecoveryValidationFailed(BurrowModel):
@@ -1647,7 +1916,9 @@ class ClaimContinuityRecoveryResultClaimContinuityRecoveryValidationFailed(Burro
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class ClaimContinuityRecoveryResult(BurrowModel):
@@ -1712,7 +1983,9 @@ class CommitContinuityRunResultCommitContinuityRunNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class CommitContinuityRunResultCommitContinuityRunValidationFailed(BurrowModel):
@@ -1722,7 +1995,9 @@ class CommitContinuityRunResultCommitContinuityRunValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class CommitContinuityRunResult(BurrowModel):
@@ -1804,7 +2079,9 @@ class CompactConversationResultCompactConversationNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class CompactConversationResultCompactConversationRevisionConflict(BurrowModel):
@@ -1814,9 +2091,13 @@ class CompactConversationResultCompactConversationRevisionConflict(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the write named"""
     current_revision: int = Field(..., alias="currentRevision")
+    """The revision the record is at"""
     current_content: Optional[str] = Field(None, alias="currentContent")
+    """The current text content, for records that have one"""
     current_value: Optional[Any] = Field(None, alias="currentValue")
+    """The current record as JSON (never secrets)"""
 
 
 class CompactConversationResultCompactConversationValidationFailed(BurrowModel):
@@ -1826,7 +2107,9 @@ class CompactConversationResultCompactConversationValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class CompactConversationResult(BurrowModel):
@@ -1891,7 +2174,9 @@ class CompleteContinuityRunResultCompleteContinuityRunNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class CompleteContinuityRunResultCompleteContinuityRunValidationFailed(BurrowModel):
@@ -1901,7 +2186,9 @@ class CompleteContinuityRunResultCompleteContinuityRunValidationFailed(BurrowMod
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class CompleteContinuityRunResult(BurrowModel):
@@ -2351,7 +2638,9 @@ class CreateAgentResultCreateAgentAlreadyExists(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. agent"""
     id: str = Field(..., alias="id")
+    """The id that is taken"""
 
 
 class CreateAgentResultCreateAgentCreateAgentSuccessAgentProfileUpdatedBy(BurrowModel):
@@ -2363,59 +2652,39 @@ class CreateAgentResultCreateAgentCreateAgentSuccessAgentProfileUpdatedBy(Burrow
 
 class CreateAgentResultCreateAgentCreateAgentSuccessAgentProfile(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id of the owner"""
     kind: ProfileKind = Field(..., alias="kind")
+    """Which of the six documents"""
     content: str = Field(..., alias="content")
+    """The current content, at most 48,000 characters; empty at creation"""
     revision: int = Field(..., alias="revision")
+    """The current revision; every write names it as `expectedRevision`"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When the current revision was written"""
     updated_by: CreateAgentResultCreateAgentCreateAgentSuccessAgentProfileUpdatedBy = Field(..., alias="updatedBy")
+    """Who wrote the current revision"""
     reference: str = Field(..., alias="reference")
-    """Virtual file-like reference; not a file on disk"""
+    """Virtual file-like reference (postgres:agent_profile_documents/<agentId>/<kind>); not a file on disk"""
 
 
 class CreateAgentResultCreateAgentCreateAgentSuccessAgent(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id (node(id:)); `agentId` is the id other arguments take"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id used in every other argument (the node id is global)"""
     name: str = Field(..., alias="name")
+    """A display name, 1 to 200 characters"""
     created_at: str = Field(..., alias="createdAt")
+    """When the agent was created"""
     profile: List[CreateAgentResultCreateAgentCreateAgentSuccessAgentProfile] = Field(..., alias="profile")
-    """The six profile documents in kind order"""
+    """The six profile documents in kind order (SOUL, RULES, ORIENTATION, PREFERENCES, TOOLS, DREAM_MEMORY)"""
 
 
 class CreateAgentResultCreateAgentCreateAgentSuccess(BurrowModel):
     typename__: Literal["CreateAgentSuccess"] = Field(alias="__typename")
     agent: CreateAgentResultCreateAgentCreateAgentSuccessAgent = Field(..., alias="agent")
-
-
-class CreateAgentResultCreateAgentForbidden(BurrowModel):
-    typename__: Literal["Forbidden"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-
-
-class CreateAgentResultCreateAgentNotFound(BurrowModel):
-    typename__: Literal["NotFound"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-    resource: str = Field(..., alias="resource")
-    id: str = Field(..., alias="id")
-
-
-class CreateAgentResultCreateAgentRevisionConflict(BurrowModel):
-    typename__: Literal["RevisionConflict"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-    expected_revision: int = Field(..., alias="expectedRevision")
-    current_revision: int = Field(..., alias="currentRevision")
-    current_content: Optional[str] = Field(None, alias="currentContent")
-    current_value: Optional[Any] = Field(None, alias="currentValue")
 
 
 class CreateAgentResultCreateAgentValidationFailed(BurrowModel):
@@ -2425,26 +2694,35 @@ class CreateAgentResultCreateAgentValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class CreateAgentResult(BurrowModel):
-    create_agent: Union[CreateAgentResultCreateAgentAlreadyExists, CreateAgentResultCreateAgentCreateAgentSuccess, CreateAgentResultCreateAgentForbidden, CreateAgentResultCreateAgentNotFound, CreateAgentResultCreateAgentRevisionConflict, CreateAgentResultCreateAgentValidationFailed] = Field(..., alias="createAgent")
+    create_agent: Union[CreateAgentResultCreateAgentAlreadyExists, CreateAgentResultCreateAgentCreateAgentSuccess, CreateAgentResultCreateAgentValidationFailed] = Field(..., alias="createAgent")
+    """Creates an agent with its six empty profile documents (operators only)"""
 
 
 class CreateApiTokenResultCreateApiTokenCreateApiTokenSuccessToken(BurrowModel):
     id: str = Field(..., alias="id")
-    """What revokeApiToken and `burrow token revoke` take"""
+    """The global id (node(id:)); `tokenId` is what revokeApiToken takes"""
+    token_id: str = Field(..., alias="tokenId")
+    """What revokeApiToken(tokenId:) and `burrow token revoke` take"""
     name: str = Field(..., alias="name")
+    """The name given at creation, 1 to 200 characters"""
     kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent token"""
     agent_id: Optional[str] = Field(None, alias="agentId")
     """The agent an agent token acts as; null for operator tokens"""
     created_at: str = Field(..., alias="createdAt")
+    """When the token was created"""
     expires_at: Optional[str] = Field(None, alias="expiresAt")
     """Refused from this instant on; null: no expiry"""
     last_used_at: Optional[str] = Field(None, alias="lastUsedAt")
-    """Written at most once per BURROW_TOKEN_LAST_USED_INTERVAL_SECONDS"""
+    """Last authenticated use, written at most once per BURROW_TOKEN_LAST_USED_INTERVAL_SECONDS; null: never used"""
     revoked_at: Optional[str] = Field(None, alias="revokedAt")
+    """When it was revoked; null while not revoked"""
     active: bool = Field(..., alias="active")
     """Neither revoked nor expired, by the server clock"""
 
@@ -2454,6 +2732,7 @@ class CreateApiTokenResultCreateApiTokenCreateApiTokenSuccess(BurrowModel):
     secret: str = Field(..., alias="secret")
     """The bearer secret, shown this once: only its SHA-256 hash is kept"""
     token: CreateApiTokenResultCreateApiTokenCreateApiTokenSuccessToken = Field(..., alias="token")
+    """The new token"""
 
 
 class CreateApiTokenResultCreateApiTokenNotFound(BurrowModel):
@@ -2463,7 +2742,9 @@ class CreateApiTokenResultCreateApiTokenNotFound(BurrowModel):
     message: str = Field(..., alias="message")
     """What went wrong, for people; match on `code`, not on this text"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class CreateApiTokenResultCreateApiTokenValidationFailed(BurrowModel):
@@ -2473,7 +2754,9 @@ class CreateApiTokenResultCreateApiTokenValidationFailed(BurrowModel):
     message: str = Field(..., alias="message")
     """What went wrong, for people; match on `code`, not on this text"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class CreateApiTokenResult(BurrowModel):
@@ -2488,7 +2771,7 @@ class DeleteAgentSettingResultDeleteAgentSetting(BurrowModel):
 
 class DeleteAgentSettingResult(BurrowModel):
     delete_agent_setting: DeleteAgentSettingResultDeleteAgentSetting = Field(..., alias="deleteAgentSetting")
-    """Operators only"""
+    """Deletes a per-agent setting (operators only)"""
 
 
 class DeleteMcpConnectionResultDeleteMcpConnection(BurrowModel):
@@ -2498,7 +2781,7 @@ class DeleteMcpConnectionResultDeleteMcpConnection(BurrowModel):
 
 class DeleteMcpConnectionResult(BurrowModel):
     delete_mcp_connection: DeleteMcpConnectionResultDeleteMcpConnection = Field(..., alias="deleteMcpConnection")
-    """Operators only"""
+    """Deletes an MCP connection by name (operators only)"""
 
 
 class DeleteModelConnectionResultDeleteModelConnection(BurrowModel):
@@ -2508,25 +2791,49 @@ class DeleteModelConnectionResultDeleteModelConnection(BurrowModel):
 
 class DeleteModelConnectionResult(BurrowModel):
     delete_model_connection: DeleteModelConnectionResultDeleteModelConnection = Field(..., alias="deleteModelConnection")
-    """Operators only"""
+    """Deletes the model connection of a purpose (operators only)"""
+
+
+class DreamDiaryResultDreamDiaryEdgesNode(BurrowModel):
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+    entry_id: str = Field(..., alias="entryId")
+    """The entry id within its agent"""
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id the entry is about"""
+    entry_date: str = Field(..., alias="entryDate")
+    """The day the entry is about, YYYY-MM-DD"""
+    title: str = Field(..., alias="title")
+    """At most 240 characters; empty when none was given"""
+    body: str = Field(..., alias="body")
+    """The narrative, 1 to 24,000 characters"""
+    written_by: str = Field(..., alias="writtenBy")
+    """The name of the operator token that wrote it"""
+    created_at: str = Field(..., alias="createdAt")
+    """When it was written"""
+    expires_at: str = Field(..., alias="expiresAt")
+    """Hidden from this instant; retention removes it after the grace period (BURROW_DREAM_DIARY_RETENTION_DAYS)"""
+
+
+class DreamDiaryResultDreamDiaryEdges(BurrowModel):
+    cursor: str = Field(..., alias="cursor")
+    node: DreamDiaryResultDreamDiaryEdgesNode = Field(..., alias="node")
+
+
+class DreamDiaryResultDreamDiaryPageInfo(BurrowModel):
+    has_next_page: bool = Field(..., alias="hasNextPage")
+    has_previous_page: bool = Field(..., alias="hasPreviousPage")
+    end_cursor: Optional[str] = Field(None, alias="endCursor")
 
 
 class DreamDiaryResultDreamDiary(BurrowModel):
-    id: str = Field(..., alias="id")
-    agent_id: str = Field(..., alias="agentId")
-    entry_date: str = Field(..., alias="entryDate")
-    """YYYY-MM-DD"""
-    title: str = Field(..., alias="title")
-    body: str = Field(..., alias="body")
-    written_by: str = Field(..., alias="writtenBy")
-    created_at: str = Field(..., alias="createdAt")
-    expires_at: str = Field(..., alias="expiresAt")
-    """Retention removes the entry after this (BURROW_DREAM_DIARY_RETENTION_DAYS)"""
+    edges: List[DreamDiaryResultDreamDiaryEdges] = Field(..., alias="edges")
+    page_info: DreamDiaryResultDreamDiaryPageInfo = Field(..., alias="pageInfo")
 
 
 class DreamDiaryResult(BurrowModel):
-    dream_diary: List[DreamDiaryResultDreamDiary] = Field(..., alias="dreamDiary")
-    """Operators only. Newest first by entry date."""
+    dream_diary: DreamDiaryResultDreamDiary = Field(..., alias="dreamDiary")
+    """Operators only. Newest first by entry date, then writing time; expired entries are hidden."""
 
 
 class ExportConfigurationResultExportConfigurationExportConfigurationSuccess(BurrowModel):
@@ -2549,7 +2856,9 @@ class ExportConfigurationResultExportConfigurationValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class ExportConfigurationResult(BurrowModel):
@@ -2614,7 +2923,9 @@ class FinalizeContinuityRunResultFinalizeContinuityRunNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class FinalizeContinuityRunResultFinalizeContinuityRunValidationFailed(BurrowModel):
@@ -2624,7 +2935,9 @@ class FinalizeContinuityRunResultFinalizeContinuityRunValidationFailed(BurrowMod
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class FinalizeContinuityRunResult(BurrowModel):
@@ -2663,36 +2976,18 @@ class ImportAlbdruckResult(BurrowModel):
 
 class ImportConfigurationResultImportConfigurationImportConfigurationSuccessCounts(BurrowModel):
     category: ConfigurationCategory = Field(..., alias="category")
+    """The category"""
     created: int = Field(..., alias="created")
+    """Items that did not exist before"""
     updated: int = Field(..., alias="updated")
+    """Items that existed and differed"""
     unchanged: int = Field(..., alias="unchanged")
+    """Items already equal to the file"""
 
 
 class ImportConfigurationResultImportConfigurationImportConfigurationSuccess(BurrowModel):
     typename__: Literal["ImportConfigurationSuccess"] = Field(alias="__typename")
     counts: List[ImportConfigurationResultImportConfigurationImportConfigurationSuccessCounts] = Field(..., alias="counts")
-
-
-class ImportConfigurationResultImportConfigurationNotFound(BurrowModel):
-    typename__: Literal["NotFound"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-    resource: str = Field(..., alias="resource")
-    id: str = Field(..., alias="id")
-
-
-class ImportConfigurationResultImportConfigurationRevisionConflict(BurrowModel):
-    typename__: Literal["RevisionConflict"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-    expected_revision: int = Field(..., alias="expectedRevision")
-    current_revision: int = Field(..., alias="currentRevision")
-    current_content: Optional[str] = Field(None, alias="currentContent")
-    current_value: Optional[Any] = Field(None, alias="currentValue")
 
 
 class ImportConfigurationResultImportConfigurationSecretUnreadable(BurrowModel):
@@ -2710,6 +3005,7 @@ class ImportConfigurationResultImportConfigurationSettingsKeyRequired(BurrowMode
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field that carried the secret"""
 
 
 class ImportConfigurationResultImportConfigurationValidationFailed(BurrowModel):
@@ -2719,11 +3015,13 @@ class ImportConfigurationResultImportConfigurationValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class ImportConfigurationResult(BurrowModel):
-    import_configuration: Union[ImportConfigurationResultImportConfigurationImportConfigurationSuccess, ImportConfigurationResultImportConfigurationNotFound, ImportConfigurationResultImportConfigurationRevisionConflict, ImportConfigurationResultImportConfigurationSecretUnreadable, ImportConfigurationResultImportConfigurationSettingsKeyRequired, ImportConfigurationResultImportConfigurationValidationFailed] = Field(..., alias="importConfiguration")
+    import_configuration: Union[ImportConfigurationResultImportConfigurationImportConfigurationSuccess, ImportConfigurationResultImportConfigurationSecretUnreadable, ImportConfigurationResultImportConfigurationSettingsKeyRequired, ImportConfigurationResultImportConfigurationValidationFailed] = Field(..., alias="importConfiguration")
     """Operators only. Checks the whole file first, then writes what differs in one transaction; repeat-safe; never deletes."""
 
 
@@ -2784,7 +3082,9 @@ class InterruptContinuityRunResultInterruptContinuityRunNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class InterruptContinuityRunResultInterruptContinuityRunValidationFailed(BurrowModel):
@@ -2794,7 +3094,9 @@ class InterruptContinuityRunResultInterruptContinuityRunValidationFailed(BurrowM
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class InterruptContinuityRunResult(BurrowModel):
@@ -2804,20 +3106,28 @@ class InterruptContinuityRunResult(BurrowModel):
 
 class McpConnectionsResultMcpConnections(BurrowModel):
     name: str = Field(..., alias="name")
+    """Its unique name, 1 to 64 characters of a-z, 0-9, _ . -"""
     url: str = Field(..., alias="url")
+    """The http(s) URL of the MCP server"""
     transport: McpTransport = Field(..., alias="transport")
+    """The MCP transport"""
     enabled: bool = Field(..., alias="enabled")
+    """Whether the platform should connect to it"""
     description: str = Field(..., alias="description")
+    """Free text for operators, at most 1,000 characters"""
     has_secret: bool = Field(..., alias="hasSecret")
     """Whether a secret is stored. The secret itself is write-only and never returned."""
     revision: int = Field(..., alias="revision")
+    """1 at creation, +1 per write; what `expectedRevision` names"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When it was last written"""
     updated_by: str = Field(..., alias="updatedBy")
+    """The name of the operator token that last wrote it"""
 
 
 class McpConnectionsResult(BurrowModel):
     mcp_connections: List[McpConnectionsResultMcpConnections] = Field(..., alias="mcpConnections")
-    """Operators only"""
+    """The MCP connections by name (operators only)"""
 
 
 class MemoryRollingSearchResultMemoryRollingSearchCards(BurrowModel):
@@ -3047,7 +3357,9 @@ class MemoryWorkingWriteResultMemoryWorkingWriteNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class MemoryWorkingWriteResultMemoryWorkingWriteRevisionConflict(BurrowModel):
@@ -3057,9 +3369,13 @@ class MemoryWorkingWriteResultMemoryWorkingWriteRevisionConflict(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the write named"""
     current_revision: int = Field(..., alias="currentRevision")
+    """The revision the record is at"""
     current_content: Optional[str] = Field(None, alias="currentContent")
+    """The current text content, for records that have one"""
     current_value: Optional[Any] = Field(None, alias="currentValue")
+    """The current record as JSON (never secrets)"""
 
 
 class MemoryWorkingWriteResultMemoryWorkingWriteValidationFailed(BurrowModel):
@@ -3069,7 +3385,9 @@ class MemoryWorkingWriteResultMemoryWorkingWriteValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class MemoryWorkingWriteResult(BurrowModel):
@@ -3079,27 +3397,52 @@ class MemoryWorkingWriteResult(BurrowModel):
 
 class ModelConnectionsResultModelConnections(BurrowModel):
     purpose: ModelPurpose = Field(..., alias="purpose")
+    """What it is used for (one connection per purpose)"""
     url: str = Field(..., alias="url")
+    """The http(s) base URL of an OpenAI-compatible API"""
     model: str = Field(..., alias="model")
+    """The model name sent with each request"""
     timeout_ms: int = Field(..., alias="timeoutMs")
+    """Request timeout in milliseconds"""
     has_secret: bool = Field(..., alias="hasSecret")
     """Whether a secret is stored. The secret itself is write-only and never returned."""
     revision: int = Field(..., alias="revision")
+    """1 at creation, +1 per write; what `expectedRevision` names"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When it was last written"""
     updated_by: str = Field(..., alias="updatedBy")
+    """The name of the operator token that last wrote it"""
 
 
 class ModelConnectionsResult(BurrowModel):
     model_connections: List[ModelConnectionsResultModelConnections] = Field(..., alias="modelConnections")
-    """Operators only"""
+    """The stored model connections, one per purpose at most (operators only)"""
 
 
 class NodeResultNodeAgent(BurrowModel):
     typename__: Literal["Agent"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id (node(id:)); `agentId` is the id other arguments take"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id used in every other argument (the node id is global)"""
     name: str = Field(..., alias="name")
+    """A display name, 1 to 200 characters"""
+
+
+class NodeResultNodeApiToken(BurrowModel):
+    typename__: Literal["ApiToken"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:)); `tokenId` is what revokeApiToken takes"""
+    token_id: str = Field(..., alias="tokenId")
+    """What revokeApiToken(tokenId:) and `burrow token revoke` take"""
+    name: str = Field(..., alias="name")
+    """The name given at creation, 1 to 200 characters"""
+    token_kind: PrincipalKind = Field(..., alias="tokenKind")
+    """Operator or agent token"""
+    token_agent_id: Optional[str] = Field(None, alias="tokenAgentId")
+    """The agent an agent token acts as; null for operator tokens"""
+    active: bool = Field(..., alias="active")
+    """Neither revoked nor expired, by the server clock"""
 
 
 class NodeResultNodeBrainMemory(BurrowModel):
@@ -3112,13 +3455,58 @@ class NodeResultNodeContinuityRun(BurrowModel):
     id: str = Field(..., alias="id")
 
 
+class NodeResultNodeDreamDiaryEntry(BurrowModel):
+    typename__: Literal["DreamDiaryEntry"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+    entry_id: str = Field(..., alias="entryId")
+    """The entry id within its agent"""
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id the entry is about"""
+    entry_date: str = Field(..., alias="entryDate")
+    """The day the entry is about, YYYY-MM-DD"""
+    title: str = Field(..., alias="title")
+    """At most 240 characters; empty when none was given"""
+
+
+class NodeResultNodePreferenceSignal(BurrowModel):
+    typename__: Literal["PreferenceSignal"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+    signal_id: str = Field(..., alias="signalId")
+    """The signal id within its agent; what `applyPreferenceLearning(signalIds:)` takes"""
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id of the owner"""
+    status: PreferenceSignalStatus = Field(..., alias="status")
+    """Pending, applied or dismissed"""
+    statement: str = Field(..., alias="statement")
+    """The preference in words, at most 2,000 characters"""
+
+
+class NodeResultNodeProfileAuditEntry(BurrowModel):
+    typename__: Literal["ProfileAuditEntry"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
 class NodeResultNodeProfileDocument(BurrowModel):
     typename__: Literal["ProfileDocument"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id of the owner"""
     kind: ProfileKind = Field(..., alias="kind")
+    """Which of the six documents"""
     content: str = Field(..., alias="content")
+    """The current content, at most 48,000 characters; empty at creation"""
     revision: int = Field(..., alias="revision")
+    """The current revision; every write names it as `expectedRevision`"""
+
+
+class NodeResultNodeProfileDocumentRevision(BurrowModel):
+    typename__: Literal["ProfileDocumentRevision"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
 
 
 class NodeResultNodeSessionHandoff(BurrowModel):
@@ -3132,7 +3520,8 @@ class NodeResultNodeWorkingRecord(BurrowModel):
 
 
 class NodeResult(BurrowModel):
-    node: Optional[Union[NodeResultNodeAgent, NodeResultNodeBrainMemory, NodeResultNodeContinuityRun, NodeResultNodeProfileDocument, NodeResultNodeSessionHandoff, NodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    node: Optional[Union[NodeResultNodeAgent, NodeResultNodeApiToken, NodeResultNodeBrainMemory, NodeResultNodeContinuityRun, NodeResultNodeDreamDiaryEntry, NodeResultNodePreferenceSignal, NodeResultNodeProfileAuditEntry, NodeResultNodeProfileDocument, NodeResultNodeProfileDocumentRevision, NodeResultNodeSessionHandoff, NodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
 class OperatorEventsResultOperatorEventsBrainMemoryEventActor(BurrowModel):
@@ -3415,44 +3804,145 @@ class OperatorEventsResult(BurrowModel):
     """Operators only. Every agent's events (or those of `agentIds`, of `streams`) in one order that is safe to resume: pass the `cursor` of the last event received as `after` to continue exactly after it. Without `after`, from now. An event is delivered once every transaction older than it has finished, so a long transaction elsewhere delays (never reorders) the stream."""
 
 
-class PreferenceLearningResultPreferenceLearningAuditActor(BurrowModel):
+class PreferenceAuditResultPreferenceLearningAuditEdgesNode(BurrowModel):
+    kind: ProfileKind = Field(..., alias="kind")
+    """The document changed"""
+    action: ProfileAuditAction = Field(..., alias="action")
+    """What changed it"""
+    from_revision: int = Field(..., alias="fromRevision")
+    """The revision the change replaced"""
+    to_revision: int = Field(..., alias="toRevision")
+    """The revision the change wrote"""
+    reason: str = Field(..., alias="reason")
+    """The reason given with the change"""
+    signal_ids: List[str] = Field(..., alias="signalIds")
+    """The preference signals (`PreferenceSignal.signalId`) the change applied"""
+    created_at: str = Field(..., alias="createdAt")
+    """When the change committed"""
+
+
+class PreferenceAuditResultPreferenceLearningAuditEdges(BurrowModel):
+    cursor: str = Field(..., alias="cursor")
+    node: PreferenceAuditResultPreferenceLearningAuditEdgesNode = Field(..., alias="node")
+
+
+class PreferenceAuditResultPreferenceLearningAuditPageInfo(BurrowModel):
+    has_next_page: bool = Field(..., alias="hasNextPage")
+    has_previous_page: bool = Field(..., alias="hasPreviousPage")
+    end_cursor: Optional[str] = Field(None, alias="endCursor")
+
+
+class PreferenceAuditResultPreferenceLearningAudit(BurrowModel):
+    total_count: int = Field(..., alias="totalCount")
+    """Every audit entry of the agent"""
+    edges: List[PreferenceAuditResultPreferenceLearningAuditEdges] = Field(..., alias="edges")
+    page_info: PreferenceAuditResultPreferenceLearningAuditPageInfo = Field(..., alias="pageInfo")
+
+
+class PreferenceAuditResultPreferenceLearning(BurrowModel):
+    audit: PreferenceAuditResultPreferenceLearningAudit = Field(..., alias="audit")
+    """The audit of automatic changes, newest first"""
+
+
+class PreferenceAuditResult(BurrowModel):
+    preference_learning: PreferenceAuditResultPreferenceLearning = Field(..., alias="preferenceLearning")
+    """The PREFERENCES learning path of an agent: applied changes, audit and signals"""
+
+
+class PreferenceLearningResultPreferenceLearningAuditEdgesNodeActor(BurrowModel):
     kind: PrincipalKind = Field(..., alias="kind")
     """Operator or agent"""
     principal_id: str = Field(..., alias="principalId")
     """The agent id for an agent; the token name for an operator"""
 
 
-class PreferenceLearningResultPreferenceLearningAudit(BurrowModel):
+class PreferenceLearningResultPreferenceLearningAuditEdgesNode(BurrowModel):
     kind: ProfileKind = Field(..., alias="kind")
-    action: str = Field(..., alias="action")
+    """The document changed"""
+    action: ProfileAuditAction = Field(..., alias="action")
+    """What changed it"""
     from_revision: int = Field(..., alias="fromRevision")
+    """The revision the change replaced"""
     to_revision: int = Field(..., alias="toRevision")
-    actor: PreferenceLearningResultPreferenceLearningAuditActor = Field(..., alias="actor")
-    detail: Any = Field(..., alias="detail")
+    """The revision the change wrote"""
+    actor: PreferenceLearningResultPreferenceLearningAuditEdgesNodeActor = Field(..., alias="actor")
+    """Who applied it"""
+    reason: str = Field(..., alias="reason")
+    """The reason given with the change"""
+    signal_ids: List[str] = Field(..., alias="signalIds")
+    """The preference signals (`PreferenceSignal.signalId`) the change applied"""
     created_at: str = Field(..., alias="createdAt")
+    """When the change committed"""
+
+
+class PreferenceLearningResultPreferenceLearningAuditEdges(BurrowModel):
+    node: PreferenceLearningResultPreferenceLearningAuditEdgesNode = Field(..., alias="node")
+
+
+class PreferenceLearningResultPreferenceLearningAuditPageInfo(BurrowModel):
+    has_next_page: bool = Field(..., alias="hasNextPage")
+    end_cursor: Optional[str] = Field(None, alias="endCursor")
+
+
+class PreferenceLearningResultPreferenceLearningAudit(BurrowModel):
+    total_count: int = Field(..., alias="totalCount")
+    """Every audit entry of the agent"""
+    edges: List[PreferenceLearningResultPreferenceLearningAuditEdges] = Field(..., alias="edges")
+    page_info: PreferenceLearningResultPreferenceLearningAuditPageInfo = Field(..., alias="pageInfo")
+
+
+class PreferenceLearningResultPreferenceLearningSignalsEdgesNode(BurrowModel):
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+    signal_id: str = Field(..., alias="signalId")
+    """The signal id within its agent; what `applyPreferenceLearning(signalIds:)` takes"""
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id of the owner"""
+    source: PreferenceSignalSource = Field(..., alias="source")
+    """What recorded it"""
+    project: Optional[str] = Field(None, alias="project")
+    """The continuity scope it was observed in; null when not scoped"""
+    statement: str = Field(..., alias="statement")
+    """The preference in words, at most 2,000 characters"""
+    evidence: Any = Field(..., alias="evidence")
+    """What it was observed from, as the source recorded it (Tiddle: the residue turn references)"""
+    status: PreferenceSignalStatus = Field(..., alias="status")
+    """Pending, applied or dismissed"""
+    created_at: str = Field(..., alias="createdAt")
+    """When it was recorded"""
+
+
+class PreferenceLearningResultPreferenceLearningSignalsEdges(BurrowModel):
+    cursor: str = Field(..., alias="cursor")
+    node: PreferenceLearningResultPreferenceLearningSignalsEdgesNode = Field(..., alias="node")
+
+
+class PreferenceLearningResultPreferenceLearningSignalsPageInfo(BurrowModel):
+    has_next_page: bool = Field(..., alias="hasNextPage")
+    end_cursor: Optional[str] = Field(None, alias="endCursor")
 
 
 class PreferenceLearningResultPreferenceLearningSignals(BurrowModel):
-    id: str = Field(..., alias="id")
-    source: str = Field(..., alias="source")
-    project: Optional[str] = Field(None, alias="project")
-    statement: str = Field(..., alias="statement")
-    evidence: Any = Field(..., alias="evidence")
-    status: str = Field(..., alias="status")
-    created_at: str = Field(..., alias="createdAt")
+    edges: List[PreferenceLearningResultPreferenceLearningSignalsEdges] = Field(..., alias="edges")
+    page_info: PreferenceLearningResultPreferenceLearningSignalsPageInfo = Field(..., alias="pageInfo")
 
 
 class PreferenceLearningResultPreferenceLearning(BurrowModel):
     applied_count: int = Field(..., alias="appliedCount")
+    """How many automatic changes were applied (0 before any)"""
     last_applied_revision: Optional[int] = Field(None, alias="lastAppliedRevision")
+    """The PREFERENCES revision the last automatic change wrote; null before any"""
     last_applied_at: Optional[str] = Field(None, alias="lastAppliedAt")
-    audit: List[PreferenceLearningResultPreferenceLearningAudit] = Field(..., alias="audit")
-    signals: List[PreferenceLearningResultPreferenceLearningSignals] = Field(..., alias="signals")
+    """When the last automatic change was applied; null before any"""
+    audit: PreferenceLearningResultPreferenceLearningAudit = Field(..., alias="audit")
+    """The audit of automatic changes, newest first"""
+    signals: PreferenceLearningResultPreferenceLearningSignals = Field(..., alias="signals")
+    """Preference signals, oldest first (the order the learning path works through them)"""
 
 
 class PreferenceLearningResult(BurrowModel):
     preference_learning: PreferenceLearningResultPreferenceLearning = Field(..., alias="preferenceLearning")
-    """The PREFERENCES learning path of an agent: applied changes, audit and pending signals"""
+    """The PREFERENCES learning path of an agent: applied changes, audit and signals"""
 
 
 class ProfileDocumentResultProfileDocumentUpdatedBy(BurrowModel):
@@ -3462,37 +3952,70 @@ class ProfileDocumentResultProfileDocumentUpdatedBy(BurrowModel):
     """The agent id for an agent; the token name for an operator"""
 
 
-class ProfileDocumentResultProfileDocumentRevisionsActor(BurrowModel):
+class ProfileDocumentResultProfileDocumentRevisionsEdgesNodeActor(BurrowModel):
     kind: PrincipalKind = Field(..., alias="kind")
     """Operator or agent"""
     principal_id: str = Field(..., alias="principalId")
     """The agent id for an agent; the token name for an operator"""
 
 
-class ProfileDocumentResultProfileDocumentRevisions(BurrowModel):
+class ProfileDocumentResultProfileDocumentRevisionsEdgesNode(BurrowModel):
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
     revision: int = Field(..., alias="revision")
+    """The revision number: 1 at creation, +1 per write"""
     content: str = Field(..., alias="content")
+    """The whole document as of this revision"""
     reason: str = Field(..., alias="reason")
+    """Why it was written: created, updated, replaced, preference_learning, or the reason an import gave"""
     created_at: str = Field(..., alias="createdAt")
-    actor: ProfileDocumentResultProfileDocumentRevisionsActor = Field(..., alias="actor")
+    """When this revision was written"""
+    actor: ProfileDocumentResultProfileDocumentRevisionsEdgesNodeActor = Field(..., alias="actor")
+    """Who wrote this revision"""
+
+
+class ProfileDocumentResultProfileDocumentRevisionsEdges(BurrowModel):
+    cursor: str = Field(..., alias="cursor")
+    node: ProfileDocumentResultProfileDocumentRevisionsEdgesNode = Field(..., alias="node")
+
+
+class ProfileDocumentResultProfileDocumentRevisionsPageInfo(BurrowModel):
+    has_next_page: bool = Field(..., alias="hasNextPage")
+    has_previous_page: bool = Field(..., alias="hasPreviousPage")
+    end_cursor: Optional[str] = Field(None, alias="endCursor")
+
+
+class ProfileDocumentResultProfileDocumentRevisions(BurrowModel):
+    total_count: int = Field(..., alias="totalCount")
+    """How many revisions the document has (its current revision number: revisions are dense from 1)"""
+    edges: List[ProfileDocumentResultProfileDocumentRevisionsEdges] = Field(..., alias="edges")
+    page_info: ProfileDocumentResultProfileDocumentRevisionsPageInfo = Field(..., alias="pageInfo")
 
 
 class ProfileDocumentResultProfileDocument(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id of the owner"""
     kind: ProfileKind = Field(..., alias="kind")
+    """Which of the six documents"""
     content: str = Field(..., alias="content")
+    """The current content, at most 48,000 characters; empty at creation"""
     revision: int = Field(..., alias="revision")
+    """The current revision; every write names it as `expectedRevision`"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When the current revision was written"""
     updated_by: ProfileDocumentResultProfileDocumentUpdatedBy = Field(..., alias="updatedBy")
+    """Who wrote the current revision"""
     reference: str = Field(..., alias="reference")
-    """Virtual file-like reference; not a file on disk"""
-    revisions: List[ProfileDocumentResultProfileDocumentRevisions] = Field(..., alias="revisions")
+    """Virtual file-like reference (postgres:agent_profile_documents/<agentId>/<kind>); not a file on disk"""
+    revisions: ProfileDocumentResultProfileDocumentRevisions = Field(..., alias="revisions")
     """Every revision, newest first, with its actor"""
 
 
 class ProfileDocumentResult(BurrowModel):
     profile_document: Optional[ProfileDocumentResultProfileDocument] = Field(None, alias="profileDocument")
+    """One profile document of an agent; null when the agent does not exist"""
 
 
 class ReactivateWorkingRecordResultReactivateWorkingRecordForbidden(BurrowModel):
@@ -3510,7 +4033,9 @@ class ReactivateWorkingRecordResultReactivateWorkingRecordNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecordSuccessRecordSupersededBy(BurrowModel):
@@ -3609,9 +4134,13 @@ class ReactivateWorkingRecordResultReactivateWorkingRecordRevisionConflict(Burro
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the write named"""
     current_revision: int = Field(..., alias="currentRevision")
+    """The revision the record is at"""
     current_content: Optional[str] = Field(None, alias="currentContent")
+    """The current text content, for records that have one"""
     current_value: Optional[Any] = Field(None, alias="currentValue")
+    """The current record as JSON (never secrets)"""
 
 
 class ReactivateWorkingRecordResultReactivateWorkingRecordValidationFailed(BurrowModel):
@@ -3621,7 +4150,9 @@ class ReactivateWorkingRecordResultReactivateWorkingRecordValidationFailed(Burro
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class ReactivateWorkingRecordResult(BurrowModel):
@@ -3796,7 +4327,9 @@ class RecordAutomaticHandoffResultRecordAutomaticHandoffValidationFailed(BurrowM
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class RecordAutomaticHandoffResult(BurrowModel):
@@ -3830,7 +4363,9 @@ class RecordContinuityEffectResultRecordContinuityEffectNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class RecordContinuityEffectResultRecordContinuityEffectRecordContinuityEffectSuccessEffect(BurrowModel):
@@ -3861,7 +4396,9 @@ class RecordContinuityEffectResultRecordContinuityEffectValidationFailed(BurrowM
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class RecordContinuityEffectResult(BurrowModel):
@@ -3895,7 +4432,9 @@ class RecordContinuityReceiptResultRecordContinuityReceiptNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class RecordContinuityReceiptResultRecordContinuityReceiptRecordContinuityReceiptSuccessEffect(BurrowModel):
@@ -3926,20 +4465,14 @@ class RecordContinuityReceiptResultRecordContinuityReceiptValidationFailed(Burro
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class RecordContinuityReceiptResult(BurrowModel):
     record_continuity_receipt: Union[RecordContinuityReceiptResultRecordContinuityReceiptContinuityFenceRejected, RecordContinuityReceiptResultRecordContinuityReceiptForbidden, RecordContinuityReceiptResultRecordContinuityReceiptNotFound, RecordContinuityReceiptResultRecordContinuityReceiptRecordContinuityReceiptSuccess, RecordContinuityReceiptResultRecordContinuityReceiptValidationFailed] = Field(..., alias="recordContinuityReceipt")
     """Fenced: records the confirmed outcome of an effect (also one intended by an earlier generation)"""
-
-
-class ReplaceProfileResultReplaceProfileForbidden(BurrowModel):
-    typename__: Literal["Forbidden"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
 
 
 class ReplaceProfileResultReplaceProfileNotFound(BurrowModel):
@@ -3949,7 +4482,9 @@ class ReplaceProfileResultReplaceProfileNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class ReplaceProfileResultReplaceProfileReplaceProfileSuccessDocumentsUpdatedBy(BurrowModel):
@@ -3961,14 +4496,21 @@ class ReplaceProfileResultReplaceProfileReplaceProfileSuccessDocumentsUpdatedBy(
 
 class ReplaceProfileResultReplaceProfileReplaceProfileSuccessDocuments(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id of the owner"""
     kind: ProfileKind = Field(..., alias="kind")
+    """Which of the six documents"""
     content: str = Field(..., alias="content")
+    """The current content, at most 48,000 characters; empty at creation"""
     revision: int = Field(..., alias="revision")
+    """The current revision; every write names it as `expectedRevision`"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When the current revision was written"""
     updated_by: ReplaceProfileResultReplaceProfileReplaceProfileSuccessDocumentsUpdatedBy = Field(..., alias="updatedBy")
+    """Who wrote the current revision"""
     reference: str = Field(..., alias="reference")
-    """Virtual file-like reference; not a file on disk"""
+    """Virtual file-like reference (postgres:agent_profile_documents/<agentId>/<kind>); not a file on disk"""
 
 
 class ReplaceProfileResultReplaceProfileReplaceProfileSuccess(BurrowModel):
@@ -3983,9 +4525,13 @@ class ReplaceProfileResultReplaceProfileRevisionConflict(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the write named"""
     current_revision: int = Field(..., alias="currentRevision")
+    """The revision the record is at"""
     current_content: Optional[str] = Field(None, alias="currentContent")
+    """The current text content, for records that have one"""
     current_value: Optional[Any] = Field(None, alias="currentValue")
+    """The current record as JSON (never secrets)"""
 
 
 class ReplaceProfileResultReplaceProfileValidationFailed(BurrowModel):
@@ -3995,11 +4541,14 @@ class ReplaceProfileResultReplaceProfileValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class ReplaceProfileResult(BurrowModel):
-    replace_profile: Union[ReplaceProfileResultReplaceProfileForbidden, ReplaceProfileResultReplaceProfileNotFound, ReplaceProfileResultReplaceProfileReplaceProfileSuccess, ReplaceProfileResultReplaceProfileRevisionConflict, ReplaceProfileResultReplaceProfileValidationFailed] = Field(..., alias="replaceProfile")
+    replace_profile: Union[ReplaceProfileResultReplaceProfileNotFound, ReplaceProfileResultReplaceProfileReplaceProfileSuccess, ReplaceProfileResultReplaceProfileRevisionConflict, ReplaceProfileResultReplaceProfileValidationFailed] = Field(..., alias="replaceProfile")
+    """Replaces all six profile documents atomically; returns them in kind order"""
 
 
 class ResetConversationResultResetConversationConversationSessionArchived(BurrowModel):
@@ -4025,7 +4574,9 @@ class ResetConversationResultResetConversationNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class ResetConversationResultResetConversationResetConversationSuccessArchive(BurrowModel):
@@ -4052,9 +4603,13 @@ class ResetConversationResultResetConversationRevisionConflict(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the write named"""
     current_revision: int = Field(..., alias="currentRevision")
+    """The revision the record is at"""
     current_content: Optional[str] = Field(None, alias="currentContent")
+    """The current text content, for records that have one"""
     current_value: Optional[Any] = Field(None, alias="currentValue")
+    """The current record as JSON (never secrets)"""
 
 
 class ResetConversationResultResetConversationValidationFailed(BurrowModel):
@@ -4064,7 +4619,9 @@ class ResetConversationResultResetConversationValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class ResetConversationResult(BurrowModel):
@@ -4087,7 +4644,9 @@ class ResolveWorkingRecordResultResolveWorkingRecordNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessRecordSupersededBy(BurrowModel):
@@ -4186,9 +4745,13 @@ class ResolveWorkingRecordResultResolveWorkingRecordRevisionConflict(BurrowModel
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the write named"""
     current_revision: int = Field(..., alias="currentRevision")
+    """The revision the record is at"""
     current_content: Optional[str] = Field(None, alias="currentContent")
+    """The current text content, for records that have one"""
     current_value: Optional[Any] = Field(None, alias="currentValue")
+    """The current record as JSON (never secrets)"""
 
 
 class ResolveWorkingRecordResultResolveWorkingRecordValidationFailed(BurrowModel):
@@ -4198,7 +4761,9 @@ class ResolveWorkingRecordResultResolveWorkingRecordValidationFailed(BurrowModel
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class ResolveWorkingRecordResult(BurrowModel):
@@ -4213,14 +4778,18 @@ class RevokeApiTokenResultRevokeApiTokenNotFound(BurrowModel):
     message: str = Field(..., alias="message")
     """What went wrong, for people; match on `code`, not on this text"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class RevokeApiTokenResultRevokeApiTokenRevokeApiTokenSuccessToken(BurrowModel):
-    id: str = Field(..., alias="id")
-    """What revokeApiToken and `burrow token revoke` take"""
+    token_id: str = Field(..., alias="tokenId")
+    """What revokeApiToken(tokenId:) and `burrow token revoke` take"""
     name: str = Field(..., alias="name")
+    """The name given at creation, 1 to 200 characters"""
     revoked_at: Optional[str] = Field(None, alias="revokedAt")
+    """When it was revoked; null while not revoked"""
     active: bool = Field(..., alias="active")
     """Neither revoked nor expired, by the server clock"""
 
@@ -4298,9 +4867,10 @@ class RollingCardsResult(BurrowModel):
 
 
 class RunRetentionResultRunRetentionStores(BurrowModel):
-    store: str = Field(..., alias="store")
-    """working_records, session_handoffs, rolling_cards, tiddle_history, tiddle_residue or agent_events"""
+    store: RetentionStore = Field(..., alias="store")
+    """The store swept"""
     removed: int = Field(..., alias="removed")
+    """How many rows were physically removed"""
     older_than: str = Field(..., alias="olderThan")
     """Rows of this store that expired (records) or were written (history, residue, events) before this instant were removed"""
     rule: str = Field(..., alias="rule")
@@ -4309,10 +4879,13 @@ class RunRetentionResultRunRetentionStores(BurrowModel):
 
 class RunRetentionResultRunRetention(BurrowModel):
     ran_at: str = Field(..., alias="ranAt")
+    """When the sweep ran (server clock)"""
     grace_days: int = Field(..., alias="graceDays")
+    """Days an expired record is kept before removal (BURROW_RETENTION_GRACE_DAYS)"""
     cutoff: str = Field(..., alias="cutoff")
     """Records (working records, handoffs, rolling cards) that expired before this instant were removed"""
     stores: List[RunRetentionResultRunRetentionStores] = Field(..., alias="stores")
+    """One report per store, in sweep order"""
 
 
 class RunRetentionResult(BurrowModel):
@@ -4434,7 +5007,9 @@ class SessionWriteHandoffResultSessionWriteHandoffNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHandoffSourceRefs(BurrowModel):
@@ -4528,20 +5103,14 @@ class SessionWriteHandoffResultSessionWriteHandoffValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class SessionWriteHandoffResult(BurrowModel):
     session_write_handoff: Union[SessionWriteHandoffResultSessionWriteHandoffForbidden, SessionWriteHandoffResultSessionWriteHandoffNotFound, SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccess, SessionWriteHandoffResultSessionWriteHandoffValidationFailed] = Field(..., alias="sessionWriteHandoff")
     """Writes the explicit handoff of the runtime session, replacing the session's earlier one (an agent cannot replace a live operator-written one: OPERATOR_OWNED)"""
-
-
-class SetAgentSettingResultSetAgentSettingForbidden(BurrowModel):
-    typename__: Literal["Forbidden"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
 
 
 class SetAgentSettingResultSetAgentSettingNotFound(BurrowModel):
@@ -4551,7 +5120,9 @@ class SetAgentSettingResultSetAgentSettingNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class SetAgentSettingResultSetAgentSettingRevisionConflict(BurrowModel):
@@ -4561,28 +5132,30 @@ class SetAgentSettingResultSetAgentSettingRevisionConflict(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the write named"""
     current_revision: int = Field(..., alias="currentRevision")
+    """The revision the record is at"""
     current_content: Optional[str] = Field(None, alias="currentContent")
+    """The current text content, for records that have one"""
     current_value: Optional[Any] = Field(None, alias="currentValue")
-
-
-class SetAgentSettingResultSetAgentSettingSecretUnreadable(BurrowModel):
-    typename__: Literal["SecretUnreadable"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
+    """The current record as JSON (never secrets)"""
 
 
 class SetAgentSettingResultSetAgentSettingSetAgentSettingSuccessSetting(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
+    """The agent id (`Agent.agentId`)"""
     name: str = Field(..., alias="name")
+    """The setting name, unique per agent"""
     value: Optional[Any] = Field(None, alias="value")
+    """The JSON value; null when only a secret is stored"""
     has_secret: bool = Field(..., alias="hasSecret")
     """Whether a secret is stored. The secret itself is write-only and never returned."""
     revision: int = Field(..., alias="revision")
+    """1 at creation, +1 per write; what `expectedRevision` names"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When it was last written"""
     updated_by: str = Field(..., alias="updatedBy")
+    """The name of the operator token that last wrote it"""
 
 
 class SetAgentSettingResultSetAgentSettingSetAgentSettingSuccess(BurrowModel):
@@ -4597,6 +5170,7 @@ class SetAgentSettingResultSetAgentSettingSettingsKeyRequired(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field that carried the secret"""
 
 
 class SetAgentSettingResultSetAgentSettingValidationFailed(BurrowModel):
@@ -4606,20 +5180,14 @@ class SetAgentSettingResultSetAgentSettingValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class SetAgentSettingResult(BurrowModel):
-    set_agent_setting: Union[SetAgentSettingResultSetAgentSettingForbidden, SetAgentSettingResultSetAgentSettingNotFound, SetAgentSettingResultSetAgentSettingRevisionConflict, SetAgentSettingResultSetAgentSettingSecretUnreadable, SetAgentSettingResultSetAgentSettingSetAgentSettingSuccess, SetAgentSettingResultSetAgentSettingSettingsKeyRequired, SetAgentSettingResultSetAgentSettingValidationFailed] = Field(..., alias="setAgentSetting")
-    """Operators only (an agent token gets FORBIDDEN, even for its own agent)"""
-
-
-class SetMcpConnectionResultSetMcpConnectionForbidden(BurrowModel):
-    typename__: Literal["Forbidden"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
+    set_agent_setting: Union[SetAgentSettingResultSetAgentSettingNotFound, SetAgentSettingResultSetAgentSettingRevisionConflict, SetAgentSettingResultSetAgentSettingSetAgentSettingSuccess, SetAgentSettingResultSetAgentSettingSettingsKeyRequired, SetAgentSettingResultSetAgentSettingValidationFailed] = Field(..., alias="setAgentSetting")
+    """Creates or replaces a per-agent setting (operators only: an agent token gets FORBIDDEN, even for its own agent)"""
 
 
 class SetMcpConnectionResultSetMcpConnectionNotFound(BurrowModel):
@@ -4629,7 +5197,9 @@ class SetMcpConnectionResultSetMcpConnectionNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class SetMcpConnectionResultSetMcpConnectionRevisionConflict(BurrowModel):
@@ -4639,30 +5209,34 @@ class SetMcpConnectionResultSetMcpConnectionRevisionConflict(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the write named"""
     current_revision: int = Field(..., alias="currentRevision")
+    """The revision the record is at"""
     current_content: Optional[str] = Field(None, alias="currentContent")
+    """The current text content, for records that have one"""
     current_value: Optional[Any] = Field(None, alias="currentValue")
-
-
-class SetMcpConnectionResultSetMcpConnectionSecretUnreadable(BurrowModel):
-    typename__: Literal["SecretUnreadable"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
+    """The current record as JSON (never secrets)"""
 
 
 class SetMcpConnectionResultSetMcpConnectionSetMcpConnectionSuccessConnection(BurrowModel):
     name: str = Field(..., alias="name")
+    """Its unique name, 1 to 64 characters of a-z, 0-9, _ . -"""
     url: str = Field(..., alias="url")
+    """The http(s) URL of the MCP server"""
     transport: McpTransport = Field(..., alias="transport")
+    """The MCP transport"""
     enabled: bool = Field(..., alias="enabled")
+    """Whether the platform should connect to it"""
     description: str = Field(..., alias="description")
+    """Free text for operators, at most 1,000 characters"""
     has_secret: bool = Field(..., alias="hasSecret")
     """Whether a secret is stored. The secret itself is write-only and never returned."""
     revision: int = Field(..., alias="revision")
+    """1 at creation, +1 per write; what `expectedRevision` names"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When it was last written"""
     updated_by: str = Field(..., alias="updatedBy")
+    """The name of the operator token that last wrote it"""
 
 
 class SetMcpConnectionResultSetMcpConnectionSetMcpConnectionSuccess(BurrowModel):
@@ -4677,6 +5251,7 @@ class SetMcpConnectionResultSetMcpConnectionSettingsKeyRequired(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field that carried the secret"""
 
 
 class SetMcpConnectionResultSetMcpConnectionValidationFailed(BurrowModel):
@@ -4686,20 +5261,14 @@ class SetMcpConnectionResultSetMcpConnectionValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class SetMcpConnectionResult(BurrowModel):
-    set_mcp_connection: Union[SetMcpConnectionResultSetMcpConnectionForbidden, SetMcpConnectionResultSetMcpConnectionNotFound, SetMcpConnectionResultSetMcpConnectionRevisionConflict, SetMcpConnectionResultSetMcpConnectionSecretUnreadable, SetMcpConnectionResultSetMcpConnectionSetMcpConnectionSuccess, SetMcpConnectionResultSetMcpConnectionSettingsKeyRequired, SetMcpConnectionResultSetMcpConnectionValidationFailed] = Field(..., alias="setMcpConnection")
-    """Operators only"""
-
-
-class SetModelConnectionResultSetModelConnectionForbidden(BurrowModel):
-    typename__: Literal["Forbidden"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
+    set_mcp_connection: Union[SetMcpConnectionResultSetMcpConnectionNotFound, SetMcpConnectionResultSetMcpConnectionRevisionConflict, SetMcpConnectionResultSetMcpConnectionSetMcpConnectionSuccess, SetMcpConnectionResultSetMcpConnectionSettingsKeyRequired, SetMcpConnectionResultSetMcpConnectionValidationFailed] = Field(..., alias="setMcpConnection")
+    """Creates or replaces an MCP connection (operators only)"""
 
 
 class SetModelConnectionResultSetModelConnectionNotFound(BurrowModel):
@@ -4709,7 +5278,9 @@ class SetModelConnectionResultSetModelConnectionNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class SetModelConnectionResultSetModelConnectionRevisionConflict(BurrowModel):
@@ -4719,29 +5290,32 @@ class SetModelConnectionResultSetModelConnectionRevisionConflict(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the write named"""
     current_revision: int = Field(..., alias="currentRevision")
+    """The revision the record is at"""
     current_content: Optional[str] = Field(None, alias="currentContent")
+    """The current text content, for records that have one"""
     current_value: Optional[Any] = Field(None, alias="currentValue")
-
-
-class SetModelConnectionResultSetModelConnectionSecretUnreadable(BurrowModel):
-    typename__: Literal["SecretUnreadable"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
+    """The current record as JSON (never secrets)"""
 
 
 class SetModelConnectionResultSetModelConnectionSetModelConnectionSuccessConnection(BurrowModel):
     purpose: ModelPurpose = Field(..., alias="purpose")
+    """What it is used for (one connection per purpose)"""
     url: str = Field(..., alias="url")
+    """The http(s) base URL of an OpenAI-compatible API"""
     model: str = Field(..., alias="model")
+    """The model name sent with each request"""
     timeout_ms: int = Field(..., alias="timeoutMs")
+    """Request timeout in milliseconds"""
     has_secret: bool = Field(..., alias="hasSecret")
     """Whether a secret is stored. The secret itself is write-only and never returned."""
     revision: int = Field(..., alias="revision")
+    """1 at creation, +1 per write; what `expectedRevision` names"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When it was last written"""
     updated_by: str = Field(..., alias="updatedBy")
+    """The name of the operator token that last wrote it"""
 
 
 class SetModelConnectionResultSetModelConnectionSetModelConnectionSuccess(BurrowModel):
@@ -4756,6 +5330,7 @@ class SetModelConnectionResultSetModelConnectionSettingsKeyRequired(BurrowModel)
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field that carried the secret"""
 
 
 class SetModelConnectionResultSetModelConnectionValidationFailed(BurrowModel):
@@ -4765,12 +5340,14 @@ class SetModelConnectionResultSetModelConnectionValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class SetModelConnectionResult(BurrowModel):
-    set_model_connection: Union[SetModelConnectionResultSetModelConnectionForbidden, SetModelConnectionResultSetModelConnectionNotFound, SetModelConnectionResultSetModelConnectionRevisionConflict, SetModelConnectionResultSetModelConnectionSecretUnreadable, SetModelConnectionResultSetModelConnectionSetModelConnectionSuccess, SetModelConnectionResultSetModelConnectionSettingsKeyRequired, SetModelConnectionResultSetModelConnectionValidationFailed] = Field(..., alias="setModelConnection")
-    """Operators only"""
+    set_model_connection: Union[SetModelConnectionResultSetModelConnectionNotFound, SetModelConnectionResultSetModelConnectionRevisionConflict, SetModelConnectionResultSetModelConnectionSetModelConnectionSuccess, SetModelConnectionResultSetModelConnectionSettingsKeyRequired, SetModelConnectionResultSetModelConnectionValidationFailed] = Field(..., alias="setModelConnection")
+    """Creates or replaces a model connection (operators only); applies at the next start"""
 
 
 class SetTiddleCardTtlResultSetTiddleCardTtlForbidden(BurrowModel):
@@ -4788,7 +5365,9 @@ class SetTiddleCardTtlResultSetTiddleCardTtlNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class SetTiddleCardTtlResultSetTiddleCardTtlRevisionConflict(BurrowModel):
@@ -4798,9 +5377,13 @@ class SetTiddleCardTtlResultSetTiddleCardTtlRevisionConflict(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the write named"""
     current_revision: int = Field(..., alias="currentRevision")
+    """The revision the record is at"""
     current_content: Optional[str] = Field(None, alias="currentContent")
+    """The current text content, for records that have one"""
     current_value: Optional[Any] = Field(None, alias="currentValue")
+    """The current record as JSON (never secrets)"""
 
 
 class SetTiddleCardTtlResultSetTiddleCardTtlSetTiddleCardTtlSuccessSetting(BurrowModel):
@@ -4822,7 +5405,9 @@ class SetTiddleCardTtlResultSetTiddleCardTtlValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class SetTiddleCardTtlResult(BurrowModel):
@@ -4839,7 +5424,7 @@ class SettingsStatusResultSettingsStatus(BurrowModel):
 
 class SettingsStatusResult(BurrowModel):
     settings_status: SettingsStatusResultSettingsStatus = Field(..., alias="settingsStatus")
-    """Operators only"""
+    """The settings key status (operators only)"""
 
 
 class StartContinuityRunResultStartContinuityRunContinuityFenceRejected(BurrowModel):
@@ -4868,7 +5453,9 @@ class StartContinuityRunResultStartContinuityRunNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class StartContinuityRunResultStartContinuityRunStartContinuityRunSuccessRun(BurrowModel):
@@ -4909,7 +5496,9 @@ class StartContinuityRunResultStartContinuityRunValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class StartContinuityRunResult(BurrowModel):
@@ -4931,7 +5520,9 @@ class SupersedeWorkingRecordResultSupersedeWorkingRecordNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class SupersedeWorkingRecordResultSupersedeWorkingRecordRevisionConflict(BurrowModel):
@@ -4941,9 +5532,13 @@ class SupersedeWorkingRecordResultSupersedeWorkingRecordRevisionConflict(BurrowM
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the write named"""
     current_revision: int = Field(..., alias="currentRevision")
+    """The revision the record is at"""
     current_content: Optional[str] = Field(None, alias="currentContent")
+    """The current text content, for records that have one"""
     current_value: Optional[Any] = Field(None, alias="currentValue")
+    """The current record as JSON (never secrets)"""
 
 
 class SupersedeWorkingRecordResultSupersedeWorkingRecordSupersedeWorkingRecordSuccessRecordSupersededBy(BurrowModel):
@@ -5042,7 +5637,9 @@ class SupersedeWorkingRecordResultSupersedeWorkingRecordValidationFailed(BurrowM
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class SupersedeWorkingRecordResult(BurrowModel):
@@ -5085,7 +5682,9 @@ class TiddleAppendResidueResultTiddleAppendResidueValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class TiddleAppendResidueResult(BurrowModel):
@@ -5133,7 +5732,9 @@ class TiddleRunPassResultTiddleRunPassNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class TiddleRunPassResultTiddleRunPassTiddleRunPassSuccessOutcomesRejected(BurrowModel):
@@ -5174,7 +5775,9 @@ class TiddleRunPassResultTiddleRunPassValidationFailed(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class TiddleRunPassResult(BurrowModel):
@@ -5539,7 +6142,9 @@ class UnarchiveConversationSessionResultUnarchiveConversationSessionNotFound(Bur
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class UnarchiveConversationSessionResultUnarchiveConversationSessionRevisionConflict(BurrowModel):
@@ -5549,9 +6154,13 @@ class UnarchiveConversationSessionResultUnarchiveConversationSessionRevisionConf
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the write named"""
     current_revision: int = Field(..., alias="currentRevision")
+    """The revision the record is at"""
     current_content: Optional[str] = Field(None, alias="currentContent")
+    """The current text content, for records that have one"""
     current_value: Optional[Any] = Field(None, alias="currentValue")
+    """The current record as JSON (never secrets)"""
 
 
 class UnarchiveConversationSessionResultUnarchiveConversationSessionUnarchiveConversationSessionSuccessSession(BurrowModel):
@@ -5590,20 +6199,14 @@ class UnarchiveConversationSessionResultUnarchiveConversationSessionValidationFa
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class UnarchiveConversationSessionResult(BurrowModel):
     unarchive_conversation_session: Union[UnarchiveConversationSessionResultUnarchiveConversationSessionConversationSessionNotArchived, UnarchiveConversationSessionResultUnarchiveConversationSessionForbidden, UnarchiveConversationSessionResultUnarchiveConversationSessionNotFound, UnarchiveConversationSessionResultUnarchiveConversationSessionRevisionConflict, UnarchiveConversationSessionResultUnarchiveConversationSessionUnarchiveConversationSessionSuccess, UnarchiveConversationSessionResultUnarchiveConversationSessionValidationFailed] = Field(..., alias="unarchiveConversationSession")
     """Reverses archiveConversationSession: the session accepts writes again and returns to the default session list."""
-
-
-class UpdateProfileDocumentResultUpdateProfileDocumentForbidden(BurrowModel):
-    typename__: Literal["Forbidden"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
 
 
 class UpdateProfileDocumentResultUpdateProfileDocumentNotFound(BurrowModel):
@@ -5613,7 +6216,9 @@ class UpdateProfileDocumentResultUpdateProfileDocumentNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
+    """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
+    """The short id the input named"""
 
 
 class UpdateProfileDocumentResultUpdateProfileDocumentRevisionConflict(BurrowModel):
@@ -5623,9 +6228,13 @@ class UpdateProfileDocumentResultUpdateProfileDocumentRevisionConflict(BurrowMod
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     expected_revision: int = Field(..., alias="expectedRevision")
+    """The revision the write named"""
     current_revision: int = Field(..., alias="currentRevision")
+    """The revision the record is at"""
     current_content: Optional[str] = Field(None, alias="currentContent")
+    """The current text content, for records that have one"""
     current_value: Optional[Any] = Field(None, alias="currentValue")
+    """The current record as JSON (never secrets)"""
 
 
 class UpdateProfileDocumentResultUpdateProfileDocumentUpdateProfileDocumentSuccessDocumentUpdatedBy(BurrowModel):
@@ -5637,14 +6246,21 @@ class UpdateProfileDocumentResultUpdateProfileDocumentUpdateProfileDocumentSucce
 
 class UpdateProfileDocumentResultUpdateProfileDocumentUpdateProfileDocumentSuccessDocument(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id of the owner"""
     kind: ProfileKind = Field(..., alias="kind")
+    """Which of the six documents"""
     content: str = Field(..., alias="content")
+    """The current content, at most 48,000 characters; empty at creation"""
     revision: int = Field(..., alias="revision")
+    """The current revision; every write names it as `expectedRevision`"""
     updated_at: str = Field(..., alias="updatedAt")
+    """When the current revision was written"""
     updated_by: UpdateProfileDocumentResultUpdateProfileDocumentUpdateProfileDocumentSuccessDocumentUpdatedBy = Field(..., alias="updatedBy")
+    """Who wrote the current revision"""
     reference: str = Field(..., alias="reference")
-    """Virtual file-like reference; not a file on disk"""
+    """Virtual file-like reference (postgres:agent_profile_documents/<agentId>/<kind>); not a file on disk"""
 
 
 class UpdateProfileDocumentResultUpdateProfileDocumentUpdateProfileDocumentSuccess(BurrowModel):
@@ -5659,37 +6275,55 @@ class UpdateProfileDocumentResultUpdateProfileDocumentValidationFailed(BurrowMod
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     field: str = Field(..., alias="field")
+    """The input field (a dotted path inside lists and documents)"""
     limit: Optional[int] = Field(None, alias="limit")
+    """The bound that was crossed, when there is one"""
 
 
 class UpdateProfileDocumentResult(BurrowModel):
-    update_profile_document: Union[UpdateProfileDocumentResultUpdateProfileDocumentForbidden, UpdateProfileDocumentResultUpdateProfileDocumentNotFound, UpdateProfileDocumentResultUpdateProfileDocumentRevisionConflict, UpdateProfileDocumentResultUpdateProfileDocumentUpdateProfileDocumentSuccess, UpdateProfileDocumentResultUpdateProfileDocumentValidationFailed] = Field(..., alias="updateProfileDocument")
+    update_profile_document: Union[UpdateProfileDocumentResultUpdateProfileDocumentNotFound, UpdateProfileDocumentResultUpdateProfileDocumentRevisionConflict, UpdateProfileDocumentResultUpdateProfileDocumentUpdateProfileDocumentSuccess, UpdateProfileDocumentResultUpdateProfileDocumentValidationFailed] = Field(..., alias="updateProfileDocument")
+    """Writes one profile document if it is still at `expectedRevision`"""
 
 
 class ViewerResultViewerAgent(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
     """The agent id used in every other argument (the node id is global)"""
     name: str = Field(..., alias="name")
+    """A display name, 1 to 200 characters"""
 
 
 class ViewerResultViewer(BurrowModel):
     principal: PrincipalKind = Field(..., alias="principal")
+    """Operator or agent token"""
     token_name: str = Field(..., alias="tokenName")
+    """The name the token was created with"""
     agent_id: Optional[str] = Field(None, alias="agentId")
-    scope: Optional[str] = Field(None, alias="scope")
-    """The continuity scope (project) chosen by the runtime"""
+    """The agent an agent token acts as; null for operators"""
+    project: Optional[str] = Field(None, alias="project")
+    """The continuity scope (project) the runtime chose (Burrow-Continuity-Scope); every `project` argument must repeat it"""
     session_id: Optional[str] = Field(None, alias="sessionId")
+    """The runtime session (Burrow-Session), if any"""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation (Burrow-Conversation), if any"""
     agent: Optional[ViewerResultViewerAgent] = Field(None, alias="agent")
+    """The agent an agent token acts as; null for operators"""
 
 
 class ViewerResult(BurrowModel):
     viewer: ViewerResultViewer = Field(..., alias="viewer")
+    """The caller: token, agent and runtime context (UNAUTHENTICATED without a token)"""
 
 
 class WorkingMemoryNodeResultNodeAgent(BurrowModel):
     typename__: Literal["Agent"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id (node(id:)); `agentId` is the id other arguments take"""
+
+
+class WorkingMemoryNodeResultNodeApiToken(BurrowModel):
+    typename__: Literal["ApiToken"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:)); `tokenId` is what revokeApiToken takes"""
 
 
 class WorkingMemoryNodeResultNodeBrainMemory(BurrowModel):
@@ -5702,9 +6336,34 @@ class WorkingMemoryNodeResultNodeContinuityRun(BurrowModel):
     id: str = Field(..., alias="id")
 
 
+class WorkingMemoryNodeResultNodeDreamDiaryEntry(BurrowModel):
+    typename__: Literal["DreamDiaryEntry"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class WorkingMemoryNodeResultNodePreferenceSignal(BurrowModel):
+    typename__: Literal["PreferenceSignal"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class WorkingMemoryNodeResultNodeProfileAuditEntry(BurrowModel):
+    typename__: Literal["ProfileAuditEntry"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
 class WorkingMemoryNodeResultNodeProfileDocument(BurrowModel):
     typename__: Literal["ProfileDocument"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class WorkingMemoryNodeResultNodeProfileDocumentRevision(BurrowModel):
+    typename__: Literal["ProfileDocumentRevision"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
 
 
 class WorkingMemoryNodeResultNodeSessionHandoff(BurrowModel):
@@ -5730,7 +6389,8 @@ class WorkingMemoryNodeResultNodeWorkingRecord(BurrowModel):
 
 
 class WorkingMemoryNodeResult(BurrowModel):
-    node: Optional[Union[WorkingMemoryNodeResultNodeAgent, WorkingMemoryNodeResultNodeBrainMemory, WorkingMemoryNodeResultNodeContinuityRun, WorkingMemoryNodeResultNodeProfileDocument, WorkingMemoryNodeResultNodeSessionHandoff, WorkingMemoryNodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    node: Optional[Union[WorkingMemoryNodeResultNodeAgent, WorkingMemoryNodeResultNodeApiToken, WorkingMemoryNodeResultNodeBrainMemory, WorkingMemoryNodeResultNodeContinuityRun, WorkingMemoryNodeResultNodeDreamDiaryEntry, WorkingMemoryNodeResultNodePreferenceSignal, WorkingMemoryNodeResultNodeProfileAuditEntry, WorkingMemoryNodeResultNodeProfileDocument, WorkingMemoryNodeResultNodeProfileDocumentRevision, WorkingMemoryNodeResultNodeSessionHandoff, WorkingMemoryNodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
 class WorkingRecordResultWorkingRecordSupersededBy(BurrowModel):
