@@ -165,7 +165,7 @@ beforeAll(async () => {
 
   // A rolling card, its history and Tiddle status events, from a pass over two residue entries.
   for (const turnRef of ['t1', 't2']) {
-    ok((await victim.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'user', text: `${SECRET} ${turnRef}` }] } })).tiddleAppendResidue, 'TiddleAppendResidueSuccess');
+    ok((await victim.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'USER', text: `${SECRET} ${turnRef}` }] } })).tiddleAppendResidue, 'TiddleAppendResidueSuccess');
   }
   chat.script(VICTIM, () => ({ proposals: [{ action: 'create', title: `${SECRET} matrix card`, body: `${SECRET} matrix`, evidence: ['t1', 't2'] }] }));
   const pass = ok((await server.operator.tiddleRunPass({ agentId: VICTIM, project: SCOPE })).tiddleRunPass, 'TiddleRunPassSuccess');
