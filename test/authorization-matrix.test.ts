@@ -397,6 +397,16 @@ describe('node(id) of another agent is refused; the operator is allowed', () => 
     Agent: async () => (await server.operator.agent({ id: VICTIM })).agent!.id,
     ProfileDocument: async () => (await server.operator.agent({ id: VICTIM })).agent!.profile[0].id,
     ContinuityRun: async () => (await server.operator.continuityRun({ agentId: VICTIM, runId: fixture.runId })).continuityRun!.id,
+    ContinuityEffect: async () =>
+      (await server.operator.continuityRun({ agentId: VICTIM, runId: fixture.runId })).continuityRun!.effects.edges[0].node.id,
+    ContinuityOwner: async () => (await server.operator.continuityOwners({ agentId: VICTIM, includeClosed: true })).continuityOwners[0].id,
+    RollingCard: async () => (await operator.rollingCards({ agentId: VICTIM, project: SCOPE, first: 1 })).rollingCards.edges[0].node.id,
+    ConversationOriginal: async () =>
+      (await server.operator.conversationOriginals({ agentId: VICTIM, sessionId: SESSION, first: 1 })).conversationOriginals.edges[0].node.id,
+    ConversationSession: async () => (await server.operator.conversationSession({ agentId: VICTIM, sessionId: SESSION })).conversationSession!.id,
+    ConversationArchive: async () =>
+      (await server.operator.request<{ conversationArchives: { id: string }[] }>('query($a: String, $s: String!) { conversationArchives(agentId: $a, sessionId: $s) { id } }', { a: VICTIM, s: SESSION }))
+        .conversationArchives[0].id,
   };
 
   it('knows every type that implements Node', () => {
