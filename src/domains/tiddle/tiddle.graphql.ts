@@ -80,7 +80,7 @@ const ResidueRef = builder.objectRef<ResidueRow>('TiddleResidue').implement({
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was appended (pruned 24 hours later)' }),
   }),
 });
-addAgentLink(ResidueRef, (r) => r.agentId);
+
 
 const ResidueAppendRef = builder.objectRef<{ entry: ResidueRow; pruned: number; replaced: boolean }>('TiddleResidueAppend').implement({
   description: 'What an append stored and removed',
