@@ -66,7 +66,7 @@ describe.skipIf(!onRealServer)(`continuity across instances and connections (${N
 
     await terminateOwner(owner.ownerId);
     // The runtime learns its session is over.
-    expect(await owner.next()).toMatchObject({ live: false, ended: 'lost' });
+    expect(await owner.next()).toMatchObject({ live: false, ended: 'LOST' });
     // Before any reconciliation, the dead owner can no longer write: the lock decides.
     const zombie = (await onA.commitContinuityRun({ input: { ...fence, head: '{"step":2}' } })).commitContinuityRun;
     expect(zombie).toMatchObject({ __typename: 'Forbidden', code: 'OWNER_NOT_LIVE' });
