@@ -178,7 +178,7 @@ beforeAll(async () => {
 
   // A rolling card, its history and Tiddle status events, from a pass over two residue entries.
   for (const turnRef of ['t1', 't2']) {
-    ok((await victim.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'user', text: `${SECRET} ${turnRef}` }] } })).tiddleAppendResidue, 'TiddleAppendResidueSuccess');
+    ok((await victim.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'USER', text: `${SECRET} ${turnRef}` }] } })).tiddleAppendResidue, 'TiddleAppendResidueSuccess');
   }
   chat.script(VICTIM, () => ({ proposals: [{ action: 'create', title: `${SECRET} matrix card`, body: `${SECRET} matrix`, evidence: ['t1', 't2'] }] }));
   const pass = ok((await server.operator.tiddleRunPass({ agentId: VICTIM, project: SCOPE })).tiddleRunPass, 'TiddleRunPassSuccess');
@@ -424,6 +424,16 @@ describe('node(id) of another agent is refused; the operator is allowed', () => 
     // Read with the victim's scope (the operator client carries it), as workingRecord and sessionReadHandoff require.
     WorkingRecord: async () => (await operator.workingRecord({ agentId: VICTIM, recordId: fixture.workingId })).workingRecord!.id,
     SessionHandoff: async () => (await operator.sessionReadHandoff({ agentId: VICTIM })).sessionReadHandoff[0].id,
+    ContinuityEffect: async () =>
+      (await server.operator.continuityRun({ agentId: VICTIM, runId: fixture.runId })).continuityRun!.effects.edges[0].node.id,
+    ContinuityOwner: async () => (await server.operator.continuityOwners({ agentId: VICTIM, includeClosed: true })).continuityOwners[0].id,
+    RollingCard: async () => (await operator.rollingCards({ agentId: VICTIM, project: SCOPE, first: 1 })).rollingCards.edges[0].node.id,
+    ConversationOriginal: async () =>
+      (await server.operator.conversationOriginals({ agentId: VICTIM, sessionId: SESSION, first: 1 })).conversationOriginals.edges[0].node.id,
+    ConversationSession: async () => (await server.operator.conversationSession({ agentId: VICTIM, sessionId: SESSION })).conversationSession!.id,
+    ConversationArchive: async () =>
+      (await server.operator.request<{ conversationArchives: { id: string }[] }>('query($a: String, $s: String!) { conversationArchives(agentId: $a, sessionId: $s) { id } }', { a: VICTIM, s: SESSION }))
+        .conversationArchives[0].id,
   };
 
   const NODE_REFUSAL: Record<string, Outcome> = { ApiToken: 'FORBIDDEN', DreamDiaryEntry: 'FORBIDDEN' };

@@ -38,7 +38,7 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     ok((await hatchet.interruptContinuityRun({ input: { runId: 'run-cut', generation: 1, ownerId: owner.ownerId, reason: 'user cancelled' } })).interruptContinuityRun, 'InterruptContinuityRunSuccess');
     ok((await hatchet.memoryWorkingWrite({ input: { kind: 'DECISION', title: 'Use blue-green deploys', content: 'Decided in the planning call.' } })).memoryWorkingWrite, 'MemoryWorkingWriteSuccess');
     ok((await hatchet.sessionWriteHandoff({ input: { title: 'Deploy half done', goal: 'Ship 2.4', outcome: 'Staging is green', body: 'Production next.' } })).sessionWriteHandoff, 'SessionWriteHandoffSuccess');
-    ok((await hatchet.tiddleAppendResidue({ input: { turnRef: 'turn-1', excerpts: [{ role: 'user', text: 'Deploy with blue-green.' }, { role: 'assistant', text: 'noted' }] } })).tiddleAppendResidue, 'TiddleAppendResidueSuccess');
+    ok((await hatchet.tiddleAppendResidue({ input: { turnRef: 'turn-1', excerpts: [{ role: 'USER', text: 'Deploy with blue-green.' }, { role: 'ASSISTANT', text: 'noted' }] } })).tiddleAppendResidue, 'TiddleAppendResidueSuccess');
     await server.operator.tiddleRunPass({ agentId: 'hatchet', project: 'alpha' });
     ({ token } = await server.app.services.tokens.create({ kind: 'operator', name: 'dashboard-operator' }));
     browser = await launchBrowser();

@@ -66,7 +66,7 @@ describe.skipIf(!onRealServer)(`continuity across instances and connections (${N
 
     await terminateOwner(owner.ownerId);
     // The runtime learns its session is over.
-    expect(await owner.next()).toMatchObject({ live: false, ended: 'lost' });
+    expect(await owner.next()).toMatchObject({ live: false, ended: 'LOST' });
     // Before any reconciliation, the dead owner can no longer write: the lock decides.
     const zombie = (await onA.commitContinuityRun({ input: { ...fence, head: '{"step":2}' } })).commitContinuityRun;
     expect(zombie).toMatchObject({ __typename: 'Forbidden', code: 'OWNER_NOT_LIVE' });
@@ -163,7 +163,7 @@ describe.skipIf(!onRealServer)(`continuity across instances and connections (${N
     for (const runId of abandoned) {
       const current = await run(clients[0], runId);
       expect([runId, current.state]).toEqual([runId, 'RECOVERY_PENDING']);
-      const tos = current.transitions.map((t) => t.to);
+      const tos = current.transitions.edges.map((e) => e.node).map((t) => t.to);
       expect(tos.filter((t) => t === 'INTERRUPTED')).toHaveLength(1);
       expect(tos.filter((t) => t === 'RECOVERY_PENDING')).toHaveLength(1);
       expect((current.interruptionManifest as { stateAtInterruption: string }).stateAtInterruption).toBe(runId.endsWith('-3') ? 'FINALIZING' : 'RUNNING');
@@ -194,11 +194,11 @@ describe.skipIf(!onRealServer)(`continuity across instances and connections (${N
     await onB.reconcileContinuity({});
     for (const runId of runIds.slice(0, 4)) {
       const current = await run(onA, runId);
-      expect([runId, current.state, current.transitions.map((t) => t.to), current.recoveryQueue]).toEqual([runId, 'COMPLETED', ['RUNNING', 'FINALIZING', 'COMPLETED'], null]);
+      expect([runId, current.state, current.transitions.edges.map((e) => e.node).map((t) => t.to), current.recoveryQueue]).toEqual([runId, 'COMPLETED', ['RUNNING', 'FINALIZING', 'COMPLETED'], null]);
     }
     for (const runId of runIds.slice(4)) {
       const current = await run(onA, runId);
-      expect([runId, current.state, current.transitions.map((t) => t.to)]).toEqual([runId, 'RECOVERY_PENDING', ['RUNNING', 'FINALIZING', 'INTERRUPTED', 'RECOVERY_PENDING']]);
+      expect([runId, current.state, current.transitions.edges.map((e) => e.node).map((t) => t.to)]).toEqual([runId, 'RECOVERY_PENDING', ['RUNNING', 'FINALIZING', 'INTERRUPTED', 'RECOVERY_PENDING']]);
       expect(current.recoveryQueue).toEqual([{ kind: 'FINISH_FINALIZATION', headRevision: 0 }]);
     }
   });
@@ -222,7 +222,7 @@ describe.skipIf(!onRealServer)(`continuity across instances and connections (${N
     await onB.finalizeContinuityRun({ input: fence2 });
     await onA.completeContinuityRun({ input: fence2 });
     const expected = ['RUNNING', 'INTERRUPTED', 'RECOVERY_PENDING', 'RUNNING', 'FINALIZING', 'COMPLETED'];
-    const transitions = (await run(onA, 'w')).transitions;
+    const transitions = (await run(onA, 'w')).transitions.edges.map((e) => e.node);
     for (const watch of [watchB, watchC]) {
       const items = [...(await watch.waitFor(6))];
       expect(items.map((e) => (e.continuityEvents.payload as { to: string }).to)).toEqual(expected);

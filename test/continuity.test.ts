@@ -51,13 +51,13 @@ describe('the state diagram', () => {
     expect(completed.completedAt).toBe(server.clock.now().toISOString());
 
     const full = await run(client, 'run-1');
-    expect(full.transitions.map((t) => [t.position, t.from, t.to, t.generation, t.ownerId, t.reason])).toEqual([
+    expect(full.transitions.edges.map((e) => e.node).map((t) => [t.position, t.from, t.to, t.generation, t.ownerId, t.reason])).toEqual([
       [1, null, 'RUNNING', 1, owner.ownerId, 'claimed'],
       [2, 'RUNNING', 'FINALIZING', 1, owner.ownerId, 'finalizing'],
       [3, 'FINALIZING', 'COMPLETED', 1, owner.ownerId, 'completed'],
     ]);
     const events = await take(client.continuityEvents({ agentId: 'cont-happy', runId: 'run-1', after: 0 }), 3);
-    expect(events.map((e) => e.continuityEvents.sequence)).toEqual(full.transitions.map((t) => t.sequence));
+    expect(events.map((e) => e.continuityEvents.sequence)).toEqual(full.transitions.edges.map((e) => e.node).map((t) => t.sequence));
     expect(events.map((e) => e.continuityEvents.payload)).toEqual([
       { runId: 'run-1', from: null, to: 'RUNNING', generation: 1, ownerId: owner.ownerId, reason: 'claimed', position: 1 },
       { runId: 'run-1', from: 'RUNNING', to: 'FINALIZING', generation: 1, ownerId: owner.ownerId, reason: 'finalizing', position: 2 },
@@ -94,7 +94,7 @@ describe('the state diagram', () => {
     ok((await client.finalizeContinuityRun({ input: fence2 })).finalizeContinuityRun, 'FinalizeContinuityRunSuccess');
     const again = ok((await client.interruptContinuityRun({ input: { ...fence2, reason: 'delivery failed' } })).interruptContinuityRun, 'InterruptContinuityRunSuccess').run;
     expect(again.interruptionManifest).toMatchObject({ stateAtInterruption: 'FINALIZING', generation: 2 });
-    const log = (await run(client, 'r')).transitions.map((t) => `${t.from ?? '*'}>${t.to}@${t.generation}`);
+    const log = (await run(client, 'r')).transitions.edges.map((e) => e.node).map((t) => `${t.from ?? '*'}>${t.to}@${t.generation}`);
     expect(log).toEqual([
       '*>RUNNING@1',
       'RUNNING>INTERRUPTED@1',
@@ -190,7 +190,8 @@ describe('fencing', () => {
     expect(badGeneration).toMatchObject({ __typename: 'ValidationFailed', field: 'generation' });
     const current = await run(client, 'f');
     expect(current).toMatchObject({ head: '{"v":1}', headRevision: 0, generation: 1, ownerId: owner.ownerId });
-    expect(current.transitions).toHaveLength(1);
+    expect(current.transitions.totalCount).toBe(1);
+    expect(current.transitions.edges).toHaveLength(1);
     await other.close();
     await owner.close();
   });
@@ -253,7 +254,7 @@ describe('fencing', () => {
     expect(results.map((r) => ('code' in r ? r.code : r.__typename))).toEqual(Array(6).fill('STALE_GENERATION'));
     const after = await run(client, 's');
     expect(after).toMatchObject({ state: 'RUNNING', generation: 2, ownerId: heir.ownerId, head: '{"n":1}', effectCount: 1 });
-    expect(after.effects.map((e) => [e.effectId, e.outcome])).toEqual([['e1', 'UNKNOWN']]);
+    expect(after.effects.edges.map((e) => e.node).map((e) => [e.effectId, e.outcome])).toEqual([['e1', 'UNKNOWN']]);
     await heir.close();
   });
 });
@@ -364,7 +365,7 @@ describe('effects, manifests and recovery queues', () => {
     const fence = { runId: 'twice', generation: 5, ownerId: last.ownerId };
     expect(ok((await client.finalizeContinuityRun({ input: fence })).finalizeContinuityRun, 'FinalizeContinuityRunSuccess').run.finalResult).toBe(result);
     ok((await client.completeContinuityRun({ input: fence })).completeContinuityRun, 'CompleteContinuityRunSuccess');
-    const log = (await run(client, 'twice')).transitions.map((t) => `${t.from ?? '*'}>${t.to}@${t.generation}:${t.reason}`);
+    const log = (await run(client, 'twice')).transitions.edges.map((e) => e.node).map((t) => `${t.from ?? '*'}>${t.to}@${t.generation}:${t.reason}`);
     expect(log).toEqual([
       '*>RUNNING@1:claimed',
       'RUNNING>FINALIZING@1:finalizing',
@@ -416,7 +417,7 @@ describe('effects, manifests and recovery queues', () => {
     faults.arm(null);
     expect(await run(client, 'ff')).toEqual(before);
     const { agent: a } = await client.agent({ id: 'cont-fault' });
-    expect(a?.lastEventSequence).toBe(before.transitions.at(-1)!.sequence);
+    expect(a?.lastEventSequence).toBe(before.transitions.edges.map((e) => e.node).at(-1)!.sequence);
     await owner.close();
   });
 });
@@ -440,7 +441,7 @@ describe('documents and limits', () => {
     const reconciled = (await client.reconcileContinuity({ agentId: 'cont-escape' })).reconcileContinuity;
     expect(reconciled.failed).toEqual([]);
     const current = await run(client, 'esc');
-    expect([current.state, current.head, current.finalResult, current.effects[0].request]).toEqual(['RECOVERY_PENDING', text, text, text]);
+    expect([current.state, current.head, current.finalResult, current.effects.edges[0].node.request]).toEqual(['RECOVERY_PENDING', text, text, text]);
     expect(current.recoveryQueue).toEqual([
       { kind: 'RECONCILE_EFFECT', effectId: 'x', effectKind: 'k', outcome: 'UNKNOWN', intendedGeneration: 1 },
       { kind: 'FINISH_FINALIZATION', headRevision: 0 },
@@ -511,7 +512,7 @@ describe('subscriptions and owners', () => {
     const sequences = items.map((e) => e.continuityEvents.sequence);
     expect([...sequences].sort((a, b) => a - b)).toEqual(sequences);
     expect(items.every((e) => e.continuityEvents.subjectId === 'watched')).toBe(true);
-    const transitions = (await run(client, 'watched')).transitions;
+    const transitions = (await run(client, 'watched')).transitions.edges.map((e) => e.node);
     expect(transitions.map((t) => t.sequence)).toEqual(sequences);
     // Resume after the third: exactly the rest.
     const resumed = await take(client.continuityEvents({ agentId: 'cont-sub', runId: 'watched', after: sequences[2] }), 3);
@@ -573,11 +574,11 @@ describe('reconciliation', () => {
     faults.arm('continuity.reconcile.after_interrupt');
     const failing = (await client.reconcileContinuity({})).reconcileContinuity;
     faults.arm(null);
-    expect([failing.failed, failing.interrupted, failing.recoveryPending]).toEqual([['cont-rec-fault/rf'], [], []]);
+    expect([failing.failed.map((r) => `${r.agentId}/${r.runId}`), failing.interrupted, failing.recoveryPending]).toEqual([['cont-rec-fault/rf'], [], []]);
     expect(await run(client, 'rf')).toEqual(before);
     const reconciled = (await client.reconcileContinuity({})).reconcileContinuity;
     expect(reconciled.interrupted.map((r) => r.runId)).toEqual(['rf']);
-    expect((await run(client, 'rf')).transitions.map((t) => t.to)).toEqual(['RUNNING', 'INTERRUPTED', 'RECOVERY_PENDING']);
+    expect((await run(client, 'rf')).transitions.edges.map((e) => e.node).map((t) => t.to)).toEqual(['RUNNING', 'INTERRUPTED', 'RECOVERY_PENDING']);
   });
 
   it('the database refuses what the API refuses (CHECK constraints)', async () => {
@@ -607,7 +608,7 @@ describe('reconciliation', () => {
         state = (await client.continuityRun({ runId: 'iv' })).continuityRun!.state;
       }
       expect(state).toBe('RECOVERY_PENDING');
-      expect((await client.continuityRun({ runId: 'iv' })).continuityRun!.transitions.map((t) => t.reason)).toEqual(['claimed', 'owner_abandoned', 'assessed']);
+      expect((await client.continuityRun({ runId: 'iv' })).continuityRun!.transitions.edges.map((e) => e.node).map((t) => t.reason)).toEqual(['claimed', 'owner_abandoned', 'assessed']);
     } finally {
       await timed.stop();
     }
@@ -634,12 +635,14 @@ describe('batching', () => {
       await start(client, owner, `b${i}`);
       await client.recordContinuityEffect({ input: { runId: `b${i}`, generation: 1, ownerId: owner.ownerId, kind: 'k', request: '{}' } });
     }
-    const query = `query($first: Int) { continuityRuns(first: $first) { edges { node { runId effects { effectId } transitions { to } } } } }`;
+    const query = `query($first: Int) { continuityRuns(first: $first) { edges { node { runId effects { totalCount edges { node { effectId run { runId } owner: intendedByOwner { ownerId } } } } transitions { edges { node { to owner { ownerId } } } } } } } }`;
+    type Page = { totalCount?: number; edges: { node: unknown }[] };
     const count = async (first: number) => {
       const before = server.database.statements.count;
-      const result = await client.request<{ continuityRuns: { edges: { node: { effects: unknown[]; transitions: unknown[] } }[] } }>(query, { first });
+      const result = await client.request<{ continuityRuns: { edges: { node: { runId: string; effects: Page; transitions: Page } }[] } }>(query, { first });
       expect(result.continuityRuns.edges).toHaveLength(first);
-      expect(result.continuityRuns.edges.every((e) => e.node.effects.length === 1 && e.node.transitions.length === 1)).toBe(true);
+      expect(result.continuityRuns.edges.every((e) => e.node.effects.edges.length === 1 && e.node.effects.totalCount === 1 && e.node.transitions.edges.length === 1)).toBe(true);
+      expect(result.continuityRuns.edges.map((e) => (e.node.effects.edges[0].node as { run: { runId: string } }).run.runId)).toEqual(result.continuityRuns.edges.map((e) => e.node.runId));
       return server.database.statements.count - before;
     };
     expect(await count(6)).toBe(await count(2));

@@ -77,7 +77,7 @@ describe('compaction', () => {
       firstPosition: 2,
       lastPosition: 4,
       summaryEntryId: first.summary.entryId,
-      archivedBy: 'AGENT:ch-compact',
+      archivedBy: { kind: 'AGENT', principalId: 'ch-compact' },
     });
     expect(first.summary).toMatchObject({
       position: 7,
@@ -171,7 +171,7 @@ describe('compaction', () => {
     // The full-size summary is accepted; an operator compacts any session of the agent.
     const big = `"${'x'.repeat(999_998)}"`;
     const done = (await server.operator.compactConversation({ input: { agentId: 'ch-bad', sessionId: 'b', fromPosition: 3, toPosition: 4, summary: big } })).compactConversation;
-    expect(done).toMatchObject({ __typename: 'CompactConversationSuccess', compaction: { archive: { archivedBy: 'OPERATOR:test-operator', entryCount: 2 } } });
+    expect(done).toMatchObject({ __typename: 'CompactConversationSuccess', compaction: { archive: { archivedBy: { kind: 'OPERATOR', principalId: 'test-operator' }, entryCount: 2 } } });
   });
 
   it('a compaction that fails part-way archives nothing, erases nothing and publishes nothing', async () => {
@@ -205,7 +205,7 @@ describe('archiving a session', () => {
     const archived = (await client.archiveConversationSession({ input: { reason: 'done with it' } })).archiveConversationSession;
     expect(archived).toMatchObject({
       __typename: 'ArchiveConversationSessionSuccess',
-      session: { sessionId: 'a', archived: true, archivedBy: 'AGENT:ch-archive', archiveReason: 'done with it', activeCount: 2, lastPosition: 2 },
+      session: { sessionId: 'a', archived: true, archivedBy: { kind: 'AGENT', principalId: 'ch-archive' }, archiveReason: 'done with it', activeCount: 2, lastPosition: 2 },
     });
     const lastActivity = (await client.conversationSession({ sessionId: 'a' })).conversationSession!.lastActivityAt;
     const seq = await lastSequence('ch-archive');
@@ -213,7 +213,7 @@ describe('archiving a session', () => {
     const refused = (await client.appendConversationEntry({ input: { payload: '{"n":3}' } })).appendConversationEntry;
     expect(refused).toMatchObject({ __typename: 'ConversationSessionArchived', code: 'SESSION_ARCHIVED' });
     const refusedCompaction = (await client.compactConversation({ input: { fromPosition: 1, toPosition: 2, summary: '"s"' } })).compactConversation;
-    expect(refusedCompaction).toMatchObject({ __typename: 'ConversationSessionArchived', sessionId: 'a', archivedBy: 'AGENT:ch-archive', reason: 'done with it' });
+    expect(refusedCompaction).toMatchObject({ __typename: 'ConversationSessionArchived', sessionId: 'a', archivedBy: { kind: 'AGENT', principalId: 'ch-archive' }, reason: 'done with it' });
     expect((await client.resetConversation({ input: {} })).resetConversation).toMatchObject({ __typename: 'ConversationSessionArchived' });
     expect((await client.archiveConversationSession({ input: {} })).archiveConversationSession).toMatchObject({ __typename: 'ConversationSessionArchived' });
     expect(await lastSequence('ch-archive')).toBe(seq);
@@ -249,7 +249,7 @@ describe('archiving a session', () => {
     });
     const byOperator = (await server.operator.archiveConversationSession({ input: { agentId: 'ch-archive-rules', sessionId: 'mine', reason: 'r'.repeat(2000) } }))
       .archiveConversationSession;
-    expect(byOperator).toMatchObject({ session: { archived: true, archivedBy: 'OPERATOR:test-operator' } });
+    expect(byOperator).toMatchObject({ session: { archived: true, archivedBy: { kind: 'OPERATOR', principalId: 'test-operator' } } });
     // The database holds the same rules.
     await expect(server.database.pool.query(`UPDATE conversation_sessions SET archived_by_id = NULL WHERE agent_id = 'ch-archive-rules'`)).rejects.toMatchObject({
       constraint: 'conversation_sessions_archived_by',

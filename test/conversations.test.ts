@@ -93,7 +93,7 @@ describe('conversation originals', () => {
     const first = (await client.resetConversation({ input: { reason: 'context full' } })).resetConversation;
     expect(first).toMatchObject({
       __typename: 'ResetConversationSuccess',
-      archive: { generation: 1, entryCount: 3, firstPosition: 1, lastPosition: 3, reason: 'context full', archivedBy: 'AGENT:cv-reset' },
+      archive: { generation: 1, entryCount: 3, firstPosition: 1, lastPosition: 3, reason: 'context full', archivedBy: { kind: 'AGENT', principalId: 'cv-reset' } },
     });
     const active = await server.database.pool.query(`SELECT count(*)::int AS n FROM conversation_entries WHERE agent_id = 'cv-reset'`);
     expect(active.rows[0].n).toBe(0);
@@ -127,7 +127,7 @@ describe('conversation originals', () => {
       __typename: 'NotFound',
     });
     expect((await operator.resetConversation({ input: { agentId: 'cv-rules', sessionId: 'mine' } })).resetConversation).toMatchObject({
-      archive: { generation: 1, entryCount: 1, archivedBy: 'OPERATOR:test-operator' },
+      archive: { generation: 1, entryCount: 1, archivedBy: { kind: 'OPERATOR', principalId: 'test-operator' } },
     });
     const connection = await server.database.pool.connect();
     try {

@@ -96,7 +96,7 @@ describe(`expiry with the database in ${ZONE}, across a daylight-saving change`,
     const client = await server.agentClient(agentId, { scope: 'alpha', session: 's' });
     chat.script(agentId, (req) => ({ proposals: [{ action: 'create', title: 'Card', body: 'staging flag', evidence: req.residue!.map((r) => r.reference) }] }));
     for (const turnRef of ['t1', 't2']) {
-      const r = await client.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'user', text: `about ${turnRef}` }] } });
+      const r = await client.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'USER', text: `about ${turnRef}` }] } });
       expect(r.tiddleAppendResidue.__typename).toBe('TiddleAppendResidueSuccess');
     }
     await server.operator.tiddleRunPass({ agentId, project: 'alpha' });

@@ -45,7 +45,7 @@ async function sweepAt(at: number): Promise<Removed> {
 const count = async (sql: string) => Number((await server.database.pool.query(sql)).rows[0].n);
 
 async function residue(client: BurrowClient, turnRef: string) {
-  const r = await client.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'user', text: `about ${turnRef}` }] } });
+  const r = await client.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'USER', text: `about ${turnRef}` }] } });
   expect(r.tiddleAppendResidue.__typename).toBe('TiddleAppendResidueSuccess');
 }
 

@@ -37,7 +37,7 @@ describe('scheduler start', () => {
       const first = await startServer({ database, clock, config: tiddleConfig(false) });
       const runtime = await first.agentClient('boot-a', { scope: 'alpha', session: 's1' });
       for (const turnRef of ['b1', 'b2']) {
-        await runtime.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'user', text: turnRef }] } });
+        await runtime.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'USER', text: turnRef }] } });
       }
       clock.advance(4 * HOUR_MS);
       // Not yet processed: this instance has no scheduler.
@@ -76,7 +76,7 @@ describe('default proposer', () => {
     try {
       const runtime = await server.agentClient('noop-a', { scope: 'alpha', session: 's1' });
       for (const turnRef of ['n1', 'n2', 'n3']) {
-        await runtime.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'user', text: 'recurring topic' }] } });
+        await runtime.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'USER', text: 'recurring topic' }] } });
       }
       const before = chat.requests.length;
       const run = await server.operator.tiddleRunPass({ agentId: 'noop-a' });
@@ -106,7 +106,7 @@ describe.skipIf(!onRealServer)(`several instances (${NEEDS_REAL_SERVER})`, () =>
       for (const [index, scope] of scopes.entries()) {
         const client = await instances[index % 3].client({ agentId, scope, session: `s-${index}` });
         for (const turnRef of ['m1', 'm2']) {
-          await client.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'user', text: `${scope} ${turnRef}` }] } });
+          await client.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'USER', text: `${scope} ${turnRef}` }] } });
         }
       }
       chat.script(agentId, (req) =>
@@ -131,7 +131,7 @@ describe.skipIf(!onRealServer)(`several instances (${NEEDS_REAL_SERVER})`, () =>
       expect(outcomes.filter((list) => list.some((o) => o.kind === 'pass')).length).toBeGreaterThan(1);
       expect(chat.requestsFor(agentId, 'pass').length).toBe(9);
 
-      const history = (await first.operator.tiddleHistory({ agentId, first: 100 })).tiddleHistory;
+      const history = (await first.operator.tiddleHistory({ agentId, first: 100 })).tiddleHistory.edges.map((e) => e.node);
       const perScope = new Map<string, number>();
       for (const entry of history) perScope.set(entry.project, (perScope.get(entry.project) ?? 0) + 1);
       expect(Object.fromEntries(perScope)).toEqual({ ...Object.fromEntries(scopes.map((s) => [s, 1])), '*': 1 });

@@ -38,7 +38,7 @@ async function runtime(agentId: string, scope: string, session = 'session-1'): P
 }
 
 async function append(client: BurrowClient, turnRef: string, text = `we talked about ${turnRef}`) {
-  const result = await client.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'user', text }, { role: 'assistant', text: 'noted' }] } });
+  const result = await client.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'USER', text }, { role: 'ASSISTANT', text: 'noted' }] } });
   if (result.tiddleAppendResidue.__typename !== 'TiddleAppendResidueSuccess') throw new Error(JSON.stringify(result));
   return result.tiddleAppendResidue.append;
 }
@@ -69,26 +69,26 @@ describe('residue', () => {
     const appended = await append(client, 'turn-1');
     expect(appended.entry).toMatchObject({ agentId: 'res-a', project: 'alpha', reference: 'turn-1', sessionId: 'sess-9' });
     expect(appended.entry.excerpts).toEqual([
-      { role: 'user', text: 'we talked about turn-1' },
-      { role: 'assistant', text: 'noted' },
+      { role: 'USER', text: 'we talked about turn-1' },
+      { role: 'ASSISTANT', text: 'noted' },
     ]);
     expect(chat.requests.length).toBe(before);
     expect(await cards('res-a', 'alpha')).toEqual([]);
 
     // Bound: 8 excerpts of 1,000 characters; one more of either is refused and nothing is stored.
-    const eight = Array.from({ length: 8 }, (_, i) => ({ role: 'user', text: `${i}`.padEnd(1000, 'x') }));
+    const eight = Array.from({ length: 8 }, (_, i) => ({ role: 'USER' as const, text: `${i}`.padEnd(1000, 'x') }));
     const ok = await client.tiddleAppendResidue({ input: { turnRef: 'turn-max', excerpts: eight } });
     expect(ok.tiddleAppendResidue.__typename).toBe('TiddleAppendResidueSuccess');
-    const nine = await client.tiddleAppendResidue({ input: { turnRef: 'turn-9', excerpts: [...eight, { role: 'user', text: 'x' }] } });
+    const nine = await client.tiddleAppendResidue({ input: { turnRef: 'turn-9', excerpts: [...eight, { role: 'USER', text: 'x' }] } });
     expect(nine.tiddleAppendResidue).toMatchObject({ __typename: 'ValidationFailed', field: 'excerpts', limit: 8 });
-    const long = await client.tiddleAppendResidue({ input: { turnRef: 'turn-long', excerpts: [{ role: 'user', text: 'é'.repeat(1001) }] } });
+    const long = await client.tiddleAppendResidue({ input: { turnRef: 'turn-long', excerpts: [{ role: 'USER', text: 'é'.repeat(1001) }] } });
     expect(long.tiddleAppendResidue).toMatchObject({ __typename: 'ValidationFailed', field: 'excerpts.0.text', limit: 1000 });
-    const role = await client.tiddleAppendResidue({ input: { turnRef: 'turn-role', excerpts: [{ role: 'narrator', text: 'x' }] } });
-    expect(role.tiddleAppendResidue).toMatchObject({ __typename: 'ValidationFailed', field: 'excerpts.0.role' });
-    const nul = await client.tiddleAppendResidue({ input: { turnRef: 'turn-nul', excerpts: [{ role: 'user', text: 'a\u0000b' }] } });
+    // The role is an enum: a value outside it is refused before the service runs.
+    await expectRequestError(client.tiddleAppendResidue({ input: { turnRef: 'turn-role', excerpts: [{ role: 'narrator' as never, text: 'x' }] } }), 'BAD_REQUEST');
+    const nul = await client.tiddleAppendResidue({ input: { turnRef: 'turn-nul', excerpts: [{ role: 'USER', text: 'a\u0000b' }] } });
     expect(nul.tiddleAppendResidue).toMatchObject({ __typename: 'ValidationFailed', field: 'excerpts.0.text' });
     await expectRequestError(client.memoryRollingSearch({ query: 'a\u0000b' }), 'VALIDATION_FAILED');
-    const ref = await client.tiddleAppendResidue({ input: { turnRef: 'r'.repeat(201), excerpts: [{ role: 'user', text: 'x' }] } });
+    const ref = await client.tiddleAppendResidue({ input: { turnRef: 'r'.repeat(201), excerpts: [{ role: 'USER', text: 'x' }] } });
     expect(ref.tiddleAppendResidue).toMatchObject({ __typename: 'ValidationFailed', field: 'turnRef', limit: 200 });
     const { tiddleResidue } = await server.operator.tiddleResidue({ agentId: 'res-a', project: 'alpha' });
     expect(tiddleResidue.map((r) => r.reference).sort()).toEqual(['turn-1', 'turn-max']);
@@ -122,7 +122,7 @@ describe('residue', () => {
     await expectRequestError(append(noSession, 't'), 'CONTINUITY_SESSION_REQUIRED');
     const scoped = await server.client({ agentId: 'res-b', scope: 'alpha', session: 's' });
     await expectRequestError(
-      scoped.tiddleAppendResidue({ input: { turnRef: 't', project: 'beta', excerpts: [{ role: 'user', text: 'x' }] } }),
+      scoped.tiddleAppendResidue({ input: { turnRef: 't', project: 'beta', excerpts: [{ role: 'USER', text: 'x' }] } }),
       'continuity_scope_mismatch',
     );
     const operator = await server.client({ scope: 'alpha', session: 's' });
@@ -244,7 +244,7 @@ describe('scheduled passes', () => {
     expect(healed.lastError).toBeNull();
     expect(healed.consecutiveFailures).toBe(0);
     expect((await scopeStatus('retry-a', 'good'))!.lastSuccessAt).toBe(new Date(failedAt).toISOString());
-    const history = (await server.operator.tiddleHistory({ agentId: 'retry-a' })).tiddleHistory.filter((h) => h.project !== '*');
+    const history = (await server.operator.tiddleHistory({ agentId: 'retry-a' })).tiddleHistory.edges.map((e) => e.node).filter((h) => h.project !== '*');
     expect(history.map((h) => h.project).sort()).toEqual(['bad', 'good']);
   });
 
@@ -282,7 +282,7 @@ describe('scheduled passes', () => {
     const late = mine(await slow, agentId).filter((o) => o.kind === 'pass');
     expect(late.map((o) => o.status)).toEqual(['SKIPPED']);
     expect((await cards(agentId, 'alpha')).map((c) => c.title)).toEqual(['From call 2']);
-    expect((await server.operator.tiddleHistory({ agentId, project: 'alpha' })).tiddleHistory.length).toBe(1);
+    expect((await server.operator.tiddleHistory({ agentId, project: 'alpha' })).tiddleHistory.edges.map((e) => e.node).length).toBe(1);
   });
 
   it('lets an operator run a pass now, and refuses agent tokens', async () => {
@@ -291,7 +291,7 @@ describe('scheduled passes', () => {
     const run = await server.operator.tiddleRunPass({ agentId: 'now-a', project: 'alpha' });
     expect(run.tiddleRunPass.__typename).toBe('TiddleRunPassSuccess');
     if (run.tiddleRunPass.__typename !== 'TiddleRunPassSuccess') return;
-    expect(run.tiddleRunPass.outcomes.map((o) => [o.project, o.status, o.trigger, o.residueConsidered])).toEqual([['alpha', 'SUCCEEDED', 'operator', 1]]);
+    expect(run.tiddleRunPass.outcomes.map((o) => [o.project, o.status, o.trigger, o.residueConsidered])).toEqual([['alpha', 'SUCCEEDED', 'OPERATOR', 1]]);
     const missing = await server.operator.tiddleRunPass({ agentId: 'now-a', project: 'nowhere' });
     expect(missing.tiddleRunPass.__typename).toBe('NotFound');
     const nobody = await server.operator.tiddleRunPass({ agentId: 'nobody-here' });
@@ -300,7 +300,7 @@ describe('scheduled passes', () => {
     const cross = await server.operator.tiddleRunPass({ agentId: 'now-a', project: '*' });
     expect(cross.tiddleRunPass).toMatchObject({ __typename: 'ValidationFailed', field: 'project' });
     // Agent tokens read their own scope's history only.
-    expect((await client.tiddleHistory({ agentId: 'now-a' })).tiddleHistory.map((h) => h.project)).toEqual(['alpha']);
+    expect((await client.tiddleHistory({ agentId: 'now-a' })).tiddleHistory.edges.map((e) => e.node).map((h) => h.project)).toEqual(['alpha']);
     await expectRequestError(client.tiddleHistory({ agentId: 'now-a', project: 'beta' }), 'continuity_scope_mismatch');
     await expectRequestError(client.tiddleRunPass({ agentId: 'now-a' }), 'FORBIDDEN');
   });
@@ -347,7 +347,7 @@ describe('proposals', () => {
     expect((card.card as { evidence: { sessionId: string }[] }).evidence.map((e) => e.sessionId)).toEqual(['session-1', 'session-1']);
 
     // Rejected proposals are in the pass's history with their reasons.
-    const [history] = (await server.operator.tiddleHistory({ agentId: 'prop-a', project: 'alpha' })).tiddleHistory;
+    const [history] = (await server.operator.tiddleHistory({ agentId: 'prop-a', project: 'alpha' })).tiddleHistory.edges.map((e) => e.node);
     const payload = history.payload as { rejected: { reason: string; proposal: { title?: string } }[]; created: string[] };
     expect(payload.rejected.map((r) => r.proposal.title ?? null)).toEqual(['Vivid', 'Repeated ref', 'Ghost', null]);
     expect(payload.created).toEqual([card.cardId]);
@@ -404,7 +404,7 @@ describe('proposals', () => {
     const run = await server.operator.tiddleRunPass({ agentId: 'prop-b', project: 'alpha' });
     if (run.tiddleRunPass.__typename !== 'TiddleRunPassSuccess') throw new Error(JSON.stringify(run));
     expect(run.tiddleRunPass.outcomes[0]).toMatchObject({ status: 'FAILED', error: expect.stringContaining('not JSON') });
-    expect((await server.operator.tiddleHistory({ agentId: 'prop-b' })).tiddleHistory).toEqual([]);
+    expect((await server.operator.tiddleHistory({ agentId: 'prop-b' })).tiddleHistory.edges.map((e) => e.node)).toEqual([]);
     expect((await scopeStatus('prop-b', 'alpha'))!.lastError).toContain('not JSON');
   });
 });
@@ -433,7 +433,7 @@ describe('atomic commit', () => {
       }
       expect(outcomes.map((o) => [o.status, o.error])).toEqual([['FAILED', `injected fault at ${point}`]]);
       expect(await cards(agentId, 'alpha')).toEqual([]);
-      expect((await server.operator.tiddleHistory({ agentId, project: 'alpha' })).tiddleHistory).toEqual([]);
+      expect((await server.operator.tiddleHistory({ agentId, project: 'alpha' })).tiddleHistory.edges.map((e) => e.node)).toEqual([]);
       expect((await server.operator.preferenceLearning({ agentId })).preferenceLearning.signals).toEqual([]);
       const status = (await scopeStatus(agentId, 'alpha'))!;
       expect(status.lastSuccessAt).toBeNull();
@@ -552,7 +552,7 @@ describe('cross-scope synthesis', () => {
     expect(later.filter((o) => o.kind === 'synthesis')).toEqual([]);
     expect(later.filter((o) => o.kind === 'pass').map((o) => o.project).sort()).toEqual(['a', 'b', 'old']);
     expect(chat.requestsFor(agentId, 'synthesis').length).toBe(1);
-    let history = (await server.operator.tiddleHistory({ agentId, project: '*' })).tiddleHistory;
+    let history = (await server.operator.tiddleHistory({ agentId, project: '*' })).tiddleHistory.edges.map((e) => e.node);
     expect(history.length).toBe(2);
 
     // A failed synthesis leaves the date unclaimed; the next due pass of that date retries it.
@@ -571,7 +571,7 @@ describe('cross-scope synthesis', () => {
     const healed = (await server.operator.tiddleStatus({ agentId })).tiddleStatus;
     expect(healed.lastSynthesisDate).toBe(third);
     expect(healed.scopes.find((s) => s.project === '*')).toMatchObject({ lastError: null, nextRunAt: new Date(new Date(`${third}T00:00:00.000Z`).getTime() + DAY_MS).toISOString() });
-    history = (await server.operator.tiddleHistory({ agentId, project: '*' })).tiddleHistory;
+    history = (await server.operator.tiddleHistory({ agentId, project: '*' })).tiddleHistory.edges.map((e) => e.node);
     expect(history.length).toBe(3);
   });
 });
@@ -669,7 +669,9 @@ describe('cards: TTL, search and ambient assembly', () => {
 
     // Ordinary continuity assembly carries no rolling cards and no working records.
     const ambient = (await alpha.ambientContinuity({})).ambientContinuity;
-    expect(ambient).toEqual({ agentId, project: 'alpha', workingRecords: [], rollingCards: [], entersPrompt: false });
+    expect(ambient).toEqual({ agentId, project: 'alpha' });
+    const ambientType = (await alpha.request<{ __type: { fields: { name: string }[] } }>('{ __type(name: "AmbientContinuity") { fields { name } } }')).__type;
+    expect(ambientType.fields.map((f) => f.name)).toEqual(['agentId', 'project']);
   });
 });
 
@@ -727,12 +729,12 @@ describe('history retention', () => {
     const oldest = await run();
     server.clock.set(new Date(start + 180 * DAY_MS));
     await run();
-    let history = (await server.operator.tiddleHistory({ agentId, project: 'alpha' })).tiddleHistory;
+    let history = (await server.operator.tiddleHistory({ agentId, project: 'alpha' })).tiddleHistory.edges.map((e) => e.node);
     expect(history.map((h) => h.passId)).toContain(oldest);
     expect(history.length).toBe(2);
     server.clock.set(new Date(start + 180 * DAY_MS + 1));
     await run();
-    history = (await server.operator.tiddleHistory({ agentId, project: 'alpha' })).tiddleHistory;
+    history = (await server.operator.tiddleHistory({ agentId, project: 'alpha' })).tiddleHistory.edges.map((e) => e.node);
     expect(history.length).toBe(2);
     expect(history.map((h) => h.passId)).not.toContain(oldest);
   });

@@ -127,11 +127,17 @@ export type BrainUpdateInput = {
   title?: string | null | undefined;
 };
 
+/** Where a run is in its state machine */
 export type ContinuityRunState =
+  /** Finished; nothing changes any more */
   | 'COMPLETED'
+  /** The fenced terminal commit happened; waiting for the durable completion */
   | 'FINALIZING'
+  /** Stopped by its owner or found abandoned by reconciliation; waiting to be assessed */
   | 'INTERRUPTED'
+  /** Assessed from durable evidence; a live owner may claim it at the next generation */
   | 'RECOVERY_PENDING'
+  /** Owned by one live owner at one generation; head commits, effects and receipts are accepted */
   | 'RUNNING';
 
 /** Every code the API answers with: the `code` of a result-union member, and `extensions.code` of a request error. Upper case, except the two continuity scope codes the continuity contract spells in lower case. */
@@ -261,6 +267,13 @@ export type ProfileKind =
   /** The tools the agent has and how to use them */
   | 'TOOLS';
 
+/** Where card proposals come from (BURROW_TIDDLE_PROPOSER) */
+export type TiddleProposerKind =
+  /** No model: passes propose nothing */
+  | 'NOOP'
+  /** A chat-completions model */
+  | 'OPENAI';
+
 /** A new revision of one profile document */
 export type UpdateProfileDocumentInput = {
   /** The agent id (`Agent.agentId`) */
@@ -375,7 +388,7 @@ export type ConsoleAgentDetailQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleAgentDetailQuery = { tiddleStatus: { agentId: string, cardTtlDays: number, schedulerEnabled: boolean, proposer: string, lastSynthesisAt: string | null, scopes: Array<{ project: string, nextRunAt: string, lastAttemptAt: string | null, lastSuccessAt: string | null, lastError: string | null, lastErrorAt: string | null, consecutiveFailures: number }> }, continuityRuns: { edges: Array<{ node: { runId: string, state: ContinuityRunState, project: string | null, ownerId: string, generation: number, head: string, updatedAt: string, interruptedAt: string | null, interruptionManifest: unknown, recoveryQueue: unknown } }> } };
+export type ConsoleAgentDetailQuery = { tiddleStatus: { agentId: string, cardTtlDays: number, schedulerEnabled: boolean, proposer: TiddleProposerKind, lastSynthesisAt: string | null, scopes: Array<{ project: string, nextRunAt: string, lastAttemptAt: string | null, lastSuccessAt: string | null, lastError: string | null, lastErrorAt: string | null, consecutiveFailures: number }> }, continuityRuns: { edges: Array<{ node: { runId: string, state: ContinuityRunState, project: string | null, ownerId: string, generation: number, head: string, updatedAt: string, interruptedAt: string | null, interruptionManifest: unknown, recoveryQueue: unknown } }> } };
 
 export type ConsoleScopeQueryVariables = Exact<{
   agentId: string;

@@ -3,7 +3,7 @@
  * text), the row types every other continuity file returns, and the queries behind the GraphQL
  * reads and batch loaders.
  */
-import { and, asc, desc, eq, getTableColumns, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { resolveActingAgent, type Viewer } from '../../auth/viewer.js';
 import { continuityEffects, continuityLog, continuityOwners, continuityState, type ContinuityRunState } from './continuity.sql.js';
@@ -84,31 +84,130 @@ export async function effectsOf(db: DbOrTx, agentId: string, runId: string): Pro
     .orderBy(asc(continuityEffects.intendedAt), asc(continuityEffects.effectId));
 }
 
-/** Batch loader: effects of several runs (keys are agentId/runId), one statement. */
-export async function effectsForRuns(deps: ContinuityDeps, keys: readonly RunKey[]): Promise<ContinuityEffectRow[][]> {
-  const rows = keys.length
-    ? await deps.db
-        .select(effectColumns)
-        .from(continuityEffects)
-        .where(or(...keys.map((k) => and(eq(continuityEffects.agentId, k.agentId), eq(continuityEffects.runId, k.runId)))))
-        .orderBy(asc(continuityEffects.intendedAt), asc(continuityEffects.effectId))
-    : [];
-  return keys.map((k) => rows.filter((r) => r.agentId === k.agentId && r.runId === k.runId));
-}
-
-/** Batch loader: transitions of several runs in log order, one statement. */
-export async function logsForRuns(deps: ContinuityDeps, keys: readonly RunKey[]): Promise<ContinuityLogRow[][]> {
-  const rows = keys.length
-    ? await deps.db
-        .select()
-        .from(continuityLog)
-        .where(or(...keys.map((k) => and(eq(continuityLog.agentId, k.agentId), eq(continuityLog.runId, k.runId)))))
-        .orderBy(asc(continuityLog.position))
-    : [];
-  return keys.map((k) => rows.filter((r) => r.agentId === k.agentId && r.runId === k.runId));
-}
-
 export async function readRun(db: DbOrTx, agentId: string, runId: string): Promise<ContinuityRunRow | null> {
   const [row] = await db.select(runColumns).from(continuityState).where(and(eq(continuityState.agentId, agentId), eq(continuityState.runId, runId)));
   return row ?? null;
+}
+
+/**
+ * One page of runs for each of several agents in ONE statement (Agent.continuityRuns): every
+ * agent's newest runs are numbered per agent and the first `limit` of each kept, so the cost does
+ * not grow with the number of agents. `after` is per agent (cursors are bound to one agent).
+ */
+export async function runPagesForAgents(
+  deps: ContinuityDeps,
+  keys: readonly { agentId: string; after: { createdAt: Date; runId: string } | null }[],
+  states: readonly ContinuityRunState[] | null,
+  limit: number,
+): Promise<ContinuityRunRow[][]> {
+  if (keys.length === 0) return [];
+  const perAgent = keys.map((k) =>
+    k.after
+      ? and(
+          eq(continuityState.agentId, k.agentId),
+          or(lt(continuityState.createdAt, k.after.createdAt), and(eq(continuityState.createdAt, k.after.createdAt), lt(continuityState.runId, k.after.runId))),
+        )
+      : eq(continuityState.agentId, k.agentId),
+  );
+  const ranked = deps.db
+    .select({
+      ...runColumns,
+      rank: sql<number>`row_number() OVER (PARTITION BY ${continuityState.agentId} ORDER BY ${continuityState.createdAt} DESC, ${continuityState.runId} DESC)`.as('page_rank'),
+    })
+    .from(continuityState)
+    .where(and(or(...perAgent), states?.length ? inArray(continuityState.state, [...states]) : undefined))
+    .as('ranked');
+  const rows = await deps.db.select().from(ranked).where(lte(ranked.rank, limit)).orderBy(asc(ranked.rank));
+  return keys.map((k) => rows.filter((r) => r.agentId === k.agentId).map(({ rank: _rank, ...run }) => run as ContinuityRunRow));
+}
+
+/** Runs by key in one statement (the `run` link of effects and transitions). */
+export async function runsByKeys(deps: ContinuityDeps, keys: readonly RunKey[]): Promise<(ContinuityRunRow | null)[]> {
+  const rows = keys.length
+    ? await deps.db
+        .select(runColumns)
+        .from(continuityState)
+        .where(or(...keys.map((k) => and(eq(continuityState.agentId, k.agentId), eq(continuityState.runId, k.runId)))))
+    : [];
+  return keys.map((k) => rows.find((r) => r.agentId === k.agentId && r.runId === k.runId) ?? null);
+}
+
+/** Owner sessions by key in one statement, with their liveness (the `owner` link). */
+export async function ownersByKeys(deps: ContinuityDeps, keys: readonly { agentId: string; ownerId: string }[]): Promise<(ContinuityOwnerRow | null)[]> {
+  const rows = keys.length
+    ? await deps.db
+        .select()
+        .from(continuityOwners)
+        .where(or(...keys.map((k) => and(eq(continuityOwners.agentId, k.agentId), eq(continuityOwners.id, k.ownerId)))))
+    : [];
+  const alive = await deps.owners.alive(rows.map((r) => r.id));
+  return keys.map((k) => {
+    const row = rows.find((r) => r.agentId === k.agentId && r.id === k.ownerId);
+    return row ? { ...row, live: alive.has(row.id) } : null;
+  });
+}
+
+/**
+ * A page of effects for each of several runs in one statement, in the order they were intended.
+ * `after` is the (intendedAt, effectId) of the last effect of the previous page.
+ */
+export async function effectPagesForRuns(
+  deps: ContinuityDeps,
+  keys: readonly (RunKey & { after: { intendedAt: Date; effectId: string } | null })[],
+  limit: number,
+): Promise<ContinuityEffectRow[][]> {
+  if (keys.length === 0) return [];
+  const e = continuityEffects;
+  const perRun = keys.map((k) =>
+    and(
+      eq(e.agentId, k.agentId),
+      eq(e.runId, k.runId),
+      k.after ? or(gt(e.intendedAt, k.after.intendedAt), and(eq(e.intendedAt, k.after.intendedAt), gt(e.effectId, k.after.effectId))) : undefined,
+    ),
+  );
+  const ranked = deps.db
+    .select({
+      ...effectColumns,
+      rank: sql<number>`row_number() OVER (PARTITION BY ${e.agentId}, ${e.runId} ORDER BY ${e.intendedAt} ASC, ${e.effectId} ASC)`.as('page_rank'),
+    })
+    .from(e)
+    .where(or(...perRun))
+    .as('ranked');
+  const rows = await deps.db.select().from(ranked).where(lte(ranked.rank, limit)).orderBy(asc(ranked.rank));
+  return keys.map((k) => rows.filter((r) => r.agentId === k.agentId && r.runId === k.runId).map(({ rank: _rank, ...effect }) => effect as ContinuityEffectRow));
+}
+
+/** A page of transitions for each of several runs in one statement, in log order after `afterPosition`. */
+export async function transitionPagesForRuns(
+  deps: ContinuityDeps,
+  keys: readonly (RunKey & { afterPosition: number | null })[],
+  limit: number,
+): Promise<ContinuityLogRow[][]> {
+  if (keys.length === 0) return [];
+  const l = continuityLog;
+  const perRun = keys.map((k) => and(eq(l.agentId, k.agentId), eq(l.runId, k.runId), k.afterPosition == null ? undefined : gt(l.position, k.afterPosition)));
+  const ranked = deps.db
+    .select({ ...getTableColumns(l), rank: sql<number>`row_number() OVER (PARTITION BY ${l.agentId}, ${l.runId} ORDER BY ${l.position} ASC)`.as('page_rank') })
+    .from(l)
+    .where(or(...perRun))
+    .as('ranked');
+  const page = await deps.db.select().from(ranked).where(lte(ranked.rank, limit)).orderBy(asc(ranked.rank));
+  return keys.map((k) => page.filter((r) => r.agentId === k.agentId && r.runId === k.runId).map(({ rank: _rank, ...log }) => log as ContinuityLogRow));
+}
+
+/** One owner session (node(id)), authorized like continuityOwners. */
+export async function getOwner(deps: ContinuityDeps, viewer: Viewer | null, requestedAgentId: string, ownerId: string): Promise<ContinuityOwnerRow | null> {
+  const { agentId } = resolveActingAgent(viewer, requestedAgentId);
+  const [owner] = await ownersByKeys(deps, [{ agentId, ownerId }]);
+  return owner;
+}
+
+/** One effect (node(id)), authorized like continuityRun. */
+export async function getEffect(deps: ContinuityDeps, viewer: Viewer | null, requestedAgentId: string, runId: string, effectId: string): Promise<ContinuityEffectRow | null> {
+  const { agentId } = resolveActingAgent(viewer, requestedAgentId);
+  const [effect] = await deps.db
+    .select(effectColumns)
+    .from(continuityEffects)
+    .where(and(eq(continuityEffects.agentId, agentId), eq(continuityEffects.runId, runId), eq(continuityEffects.effectId, effectId)));
+  return effect ?? null;
 }

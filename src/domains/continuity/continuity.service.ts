@@ -128,11 +128,31 @@ export class ContinuityService {
     return reads.effectsOf(db, agentId, runId);
   }
 
-  effectsForRuns(keys: readonly RunKey[]): Promise<ContinuityEffectRow[][]> {
-    return reads.effectsForRuns(this.deps, keys);
+  getOwner(viewer: Viewer | null, agentId: string, ownerId: string): Promise<ContinuityOwnerRow | null> {
+    return reads.getOwner(this.deps, viewer, agentId, ownerId);
   }
 
-  logsForRuns(keys: readonly RunKey[]): Promise<ContinuityLogRow[][]> {
-    return reads.logsForRuns(this.deps, keys);
+  getEffect(viewer: Viewer | null, agentId: string, runId: string, effectId: string): Promise<ContinuityEffectRow | null> {
+    return reads.getEffect(this.deps, viewer, agentId, runId, effectId);
+  }
+
+  runPagesForAgents(...args: Parameters<typeof reads.runPagesForAgents> extends [unknown, ...infer R] ? R : never) {
+    return reads.runPagesForAgents(this.deps, ...args);
+  }
+
+  runsByKeys(keys: readonly RunKey[]) {
+    return reads.runsByKeys(this.deps, keys);
+  }
+
+  ownersByKeys(keys: readonly { agentId: string; ownerId: string }[]) {
+    return reads.ownersByKeys(this.deps, keys);
+  }
+
+  effectPagesForRuns(...args: Parameters<typeof reads.effectPagesForRuns> extends [unknown, ...infer R] ? R : never) {
+    return reads.effectPagesForRuns(this.deps, ...args);
+  }
+
+  transitionPagesForRuns(...args: Parameters<typeof reads.transitionPagesForRuns> extends [unknown, ...infer R] ? R : never) {
+    return reads.transitionPagesForRuns(this.deps, ...args);
   }
 }

@@ -380,6 +380,73 @@ export class ConversationsService {
     return { agentId, rows: result.rows.map((r) => ({ ...toSession(r), micros: r.micros })) };
   }
 
+  /**
+   * A page of sessions for each of several agents in ONE statement (Agent.conversationSessions):
+   * numbered per agent in the order of sessions(), the first `limit` of each kept. The caller has
+   * authorized every agent; `after` is per agent (cursors are bound to one agent).
+   */
+  async sessionPagesForAgents(
+    keys: readonly { agentId: string; after: NewestFirstKey | null }[],
+    archived: SessionArchiveFilter,
+    limit: number,
+  ): Promise<(SessionRow & { micros: string })[][]> {
+    if (keys.length === 0) return [];
+    const filter = { EXCLUDE: sql`AND archived_at IS NULL`, INCLUDE: sql``, ONLY: sql`AND archived_at IS NOT NULL` }[archived];
+    const perAgent = keys.map((k) =>
+      k.after
+        ? sql`(agent_id = ${k.agentId} AND (created_at, session_id) < (${fromMicros(k.after.micros)}, ${k.after.sessionId}))`
+        : sql`agent_id = ${k.agentId}`,
+    );
+    const result = await this.db.execute<RawSession & { micros: string }>(sql`
+      SELECT * FROM (
+        SELECT *, ${microsOf('created_at')} AS micros,
+               row_number() OVER (PARTITION BY agent_id ORDER BY created_at DESC, session_id DESC) AS page_rank
+          FROM conversation_sessions
+         WHERE (${sql.join(perAgent, sql` OR `)}) ${filter}) ranked
+       WHERE page_rank <= ${limit}
+       ORDER BY page_rank`);
+    const rows = result.rows.map((r) => ({ ...toSession(r), micros: r.micros }));
+    return keys.map((k) => rows.filter((r) => r.agentId === k.agentId));
+  }
+
+  /** Sessions by key in one statement (the `session` link of originals and archives). */
+  async sessionsByKeys(keys: readonly { agentId: string; sessionId: string }[]): Promise<(SessionRow | null)[]> {
+    if (keys.length === 0) return [];
+    const pairs = keys.map((k) => sql`(${k.agentId}, ${k.sessionId})`);
+    const result = await this.db.execute<RawSession>(sql`SELECT * FROM conversation_sessions WHERE (agent_id, session_id) IN (${sql.join(pairs, sql`, `)})`);
+    const rows = result.rows.map(toSession);
+    return keys.map((k) => rows.find((r) => r.agentId === k.agentId && r.sessionId === k.sessionId) ?? null);
+  }
+
+  /**
+   * A page of originals (active and archived, by position) for each of several sessions in ONE
+   * statement (ConversationSession.originals). The sessions were read through an authorized list.
+   */
+  async originalPagesForSessions(keys: readonly { agentId: string; sessionId: string; afterPosition: number | null }[], limit: number): Promise<OriginalRow[][]> {
+    if (keys.length === 0) return [];
+    const perSession = keys.map((k) =>
+      k.afterPosition == null
+        ? sql`(agent_id = ${k.agentId} AND session_id = ${k.sessionId})`
+        : sql`(agent_id = ${k.agentId} AND session_id = ${k.sessionId} AND position > ${k.afterPosition})`,
+    );
+    const result = await this.db.execute<RawOriginal>(sql`
+      SELECT * FROM (
+        SELECT ${ORIGINAL_COLUMNS}, row_number() OVER (PARTITION BY agent_id, session_id ORDER BY position ASC) AS page_rank
+          FROM conversation_original_rows
+         WHERE ${sql.join(perSession, sql` OR `)}) ranked
+       WHERE page_rank <= ${limit}
+       ORDER BY page_rank`);
+    const rows = result.rows.map(toOriginal);
+    return keys.map((k) => rows.filter((r) => r.agentId === k.agentId && r.sessionId === k.sessionId));
+  }
+
+  /** One original by position (node(id)), authorized like conversationOriginals. */
+  async original(viewer: Viewer | null, input: { agentId: string; sessionId: string; position: number }): Promise<OriginalRow | null> {
+    if (!Number.isSafeInteger(input.position) || input.position < 1) return null;
+    const { rows } = await this.originals(viewer, { agentId: input.agentId, sessionId: input.sessionId, afterPosition: input.position - 1, limit: 1 });
+    return rows[0]?.position === input.position ? rows[0] : null;
+  }
+
   async session(viewer: Viewer | null, input: { agentId?: string | null; sessionId: string }): Promise<SessionRow | null> {
     const { agentId } = resolveActingAgent(viewer, input.agentId);
     if (input.sessionId.includes('\u0000')) throw badRequest('sessionId must not contain U+0000');

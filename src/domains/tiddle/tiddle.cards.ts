@@ -2,7 +2,7 @@
  * Reads of rolling cards (the listing, memory_rolling_search, the cards a pass or synthesis is
  * shown) and the event every card change announces.
  */
-import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { appendEvent } from '../../events/events.service.js';
 import { ValidationError, forbidden } from '../../lib/errors.js';
@@ -41,6 +41,47 @@ export async function listCards(
     .where(and(...conditions))
     .orderBy(desc(tiddleCards.updatedAt), desc(tiddleCards.cardId))
     .limit(page.limit);
+}
+
+/** One live card (node(id)), authorized like rollingCards: agent tokens only in their scope or "*". */
+export async function getCard(deps: TiddleDeps, viewer: Viewer | null, agentId: string, project: string, cardId: string): Promise<CardRow | null> {
+  checkScopedRead(viewer, agentId, project);
+  const [row] = await deps.db
+    .select(cardSelection(agentId))
+    .from(tiddleCards)
+    .where(and(liveCard(agentId, deps.clock.now()), eq(tiddleCards.project, project), eq(tiddleCards.cardId, cardId)));
+  return row ?? null;
+}
+
+/**
+ * A page of live cards of one scope for each of several agents in ONE statement
+ * (Agent.rollingCards): numbered per agent, most recently updated first, the first `limit` kept.
+ * The caller has authorized every agent; `after` is per agent (cursors are bound to one agent).
+ */
+export async function cardPagesForAgents(
+  deps: TiddleDeps,
+  keys: readonly { agentId: string; after: { updatedAt: Date; cardId: string } | null }[],
+  project: string,
+  limit: number,
+): Promise<CardRow[][]> {
+  if (keys.length === 0) return [];
+  const c = tiddleCards;
+  const perAgent = keys.map((k) =>
+    k.after
+      ? and(eq(c.agentId, k.agentId), sql`(${c.updatedAt}, ${c.cardId}) < (${k.after.updatedAt.toISOString()}::timestamptz, ${k.after.cardId})`)
+      : eq(c.agentId, k.agentId),
+  );
+  const ranked = deps.db
+    .select({
+      ...cardSelection(c.agentId),
+      ttlDays: sql<number>`${cardSelection(c.agentId).ttlDays}`.mapWith(Number).as('ttl_days'),
+      pageRank: sql<number>`row_number() OVER (PARTITION BY ${c.agentId} ORDER BY ${c.updatedAt} DESC, ${c.cardId} DESC)`.as('page_rank'),
+    })
+    .from(c)
+    .where(and(inArray(c.agentId, keys.map((k) => k.agentId)), or(...perAgent), eq(c.project, project), liveCard(c.agentId, deps.clock.now())))
+    .as('ranked');
+  const rows = await deps.db.select().from(ranked).where(lte(ranked.pageRank, limit)).orderBy(asc(ranked.pageRank));
+  return keys.map((k) => rows.filter((r) => r.agentId === k.agentId).map(({ pageRank: _rank, ...card }) => card as CardRow));
 }
 
 /**

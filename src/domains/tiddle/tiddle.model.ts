@@ -3,7 +3,7 @@
  * outcome shapes, the dependencies the parts run on, and the SQL fragments that decide which
  * residue and which cards count (one definition for reads, passes, expiry and status).
  */
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { HOUR_MS, type Clock } from '../../lib/clock.js';
 import { daysBeforeSql, expiryAfter } from '../../lib/expiry.js';
@@ -115,18 +115,18 @@ export function recordable(proposal: unknown): unknown {
 }
 
 /** The persisted rolling TTL of an agent, in SQL: the one setting reads, expiry and status share. */
-const ttlDaysSql = (agentId: string) =>
+const ttlDaysSql = (agentId: string | AnyColumn) =>
   sql<number>`COALESCE((SELECT ${tiddleSettings.cardTtlDays} FROM ${tiddleSettings} WHERE ${tiddleSettings.agentId} = ${agentId}), ${CARD_TTL_DEFAULT_DAYS})`;
 
 /** Cards that are live at `now`: not marked expired and refreshed within the persisted TTL. */
-export const liveCard = (agentId: string, now: Date): SQL =>
+export const liveCard = (agentId: string | AnyColumn, now: Date): SQL =>
   and(
     eq(tiddleCards.agentId, agentId),
     sql`${tiddleCards.expiredAt} IS NULL`,
     sql`${tiddleCards.refreshedAt} > ${daysBeforeSql(now, ttlDaysSql(agentId))}`,
   )!;
 
-export function cardSelection(agentId: string) {
+export function cardSelection(agentId: string | AnyColumn) {
   return {
     agentId: tiddleCards.agentId,
     project: tiddleCards.project,

@@ -107,11 +107,19 @@ export async function listResidue(deps: TiddleDeps, viewer: Viewer | null, agent
 }
 
 /** Operators read any scope (or all); agent tokens read their runtime scope's history (or "*"). */
-export async function listHistory(deps: TiddleDeps, viewer: Viewer | null, agentId: string, requestedProject: string | null, limit: number): Promise<ResidueRow[]> {
+export async function listHistory(
+  deps: TiddleDeps,
+  viewer: Viewer | null,
+  agentId: string,
+  requestedProject: string | null,
+  page: { limit: number; after: { createdAt: Date; id: string } | null },
+): Promise<ResidueRow[]> {
   const v = assertAgentAccess(viewer, agentId);
   const project = v.principal === 'AGENT' && requestedProject !== CROSS_SCOPE_PROJECT ? resolveScope(v, requestedProject) : requestedProject;
   const conditions = [eq(tiddleEntries.agentId, agentId), eq(tiddleEntries.kind, 'history')];
   if (project != null) conditions.push(eq(tiddleEntries.project, project));
+  if (page.after) conditions.push(sql`(${tiddleEntries.createdAt}, ${tiddleEntries.id}) < (${page.after.createdAt.toISOString()}::timestamptz, ${page.after.id})`);
+  const limit = page.limit;
   return deps.db
     .select()
     .from(tiddleEntries)

@@ -20,9 +20,9 @@ import type { AgentsService } from '../agents/agents.service.js';
 import type { Proposer } from './tiddle.proposer.js';
 import type { TiddleDeps } from './tiddle.model.js';
 import { appendResidue, listHistory, listResidue } from './tiddle.residue.js';
-import { listCards, search } from './tiddle.cards.js';
+import { cardPagesForAgents, getCard, listCards, search } from './tiddle.cards.js';
 import { readTtlDays, setCardTtl } from './tiddle.ttl.js';
-import { status } from './tiddle.status.js';
+import { status, statusForAgents } from './tiddle.status.js';
 import { runDuePasses, runPassNow } from './tiddle.passes.js';
 import { TiddleScheduler } from './tiddle.scheduler.js';
 import { sweepExpiredCards, sweepHistory, sweepResidue } from './tiddle.retention.js';
@@ -41,6 +41,7 @@ export {
   SYNTHESIS_CARD_BUDGET,
   SYNTHESIS_WINDOW_DAYS,
   cardEvidence,
+  checkScopedRead,
   cardExpiresAt,
   type CardIdentity,
   type CardRow,
@@ -82,8 +83,20 @@ export class TiddleService {
     return listResidue(this.deps, viewer, agentId, project, limit);
   }
 
-  listHistory(viewer: Viewer | null, agentId: string, requestedProject: string | null, limit: number) {
-    return listHistory(this.deps, viewer, agentId, requestedProject, limit);
+  listHistory(viewer: Viewer | null, agentId: string, requestedProject: string | null, page: Parameters<typeof listHistory>[4]) {
+    return listHistory(this.deps, viewer, agentId, requestedProject, page);
+  }
+
+  getCard(viewer: Viewer | null, agentId: string, project: string, cardId: string) {
+    return getCard(this.deps, viewer, agentId, project, cardId);
+  }
+
+  cardPagesForAgents(keys: Parameters<typeof cardPagesForAgents>[1], project: string, limit: number) {
+    return cardPagesForAgents(this.deps, keys, project, limit);
+  }
+
+  statusForAgents(agentIds: readonly string[], project: string | null) {
+    return statusForAgents(this.deps, agentIds, project);
   }
 
   listCards(viewer: Viewer | null, agentId: string, project: string, page: Parameters<typeof listCards>[4]) {

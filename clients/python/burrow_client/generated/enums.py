@@ -93,18 +93,20 @@ class ConfigurationCategory(str, Enum):
 
 
 class ContinuityEffectOutcome(str, Enum):
-    """UNKNOWN: intended, no receipt yet; it may or may not have happened"""
+    """What is known of an external effect"""
     FAILED = "FAILED"
     SUCCEEDED = "SUCCEEDED"
     UNKNOWN = "UNKNOWN"
 
 
 class ContinuityReceiptOutcome(str, Enum):
+    """The confirmed outcome a receipt records"""
     FAILED = "FAILED"
     SUCCEEDED = "SUCCEEDED"
 
 
 class ContinuityRunState(str, Enum):
+    """Where a run is in its state machine"""
     COMPLETED = "COMPLETED"
     FINALIZING = "FINALIZING"
     INTERRUPTED = "INTERRUPTED"
@@ -113,12 +115,13 @@ class ContinuityRunState(str, Enum):
 
 
 class ConversationArchiveKind(str, Enum):
+    """What made an archive generation"""
     COMPACTION = "COMPACTION"
     RESET = "RESET"
 
 
 class ConversationSessionArchiveFilter(str, Enum):
-    """Which sessions a list holds: EXCLUDE archived ones (the default), INCLUDE them, or ONLY archived ones"""
+    """Which sessions a list holds"""
     EXCLUDE = "EXCLUDE"
     INCLUDE = "INCLUDE"
     ONLY = "ONLY"
@@ -246,10 +249,43 @@ class RetentionStore(str, Enum):
     WORKING_RECORDS = "WORKING_RECORDS"
 
 
+class RuntimeOwnershipEnd(str, Enum):
+    """How an ownership session ended"""
+    CLOSED = "CLOSED"
+    LOST = "LOST"
+
+
+class TiddleExcerptRole(str, Enum):
+    """Who said an excerpt of a terminal turn"""
+    ASSISTANT = "ASSISTANT"
+    SYSTEM = "SYSTEM"
+    TOOL = "TOOL"
+    USER = "USER"
+
+
+class TiddlePassKind(str, Enum):
+    """What a Tiddle run did"""
+    PASS = "PASS"
+    SYNTHESIS = "SYNTHESIS"
+
+
 class TiddlePassStatus(str, Enum):
+    """The outcome of one scope's run"""
     FAILED = "FAILED"
     SKIPPED = "SKIPPED"
     SUCCEEDED = "SUCCEEDED"
+
+
+class TiddlePassTrigger(str, Enum):
+    """What started a Tiddle run"""
+    OPERATOR = "OPERATOR"
+    SCHEDULE = "SCHEDULE"
+
+
+class TiddleProposerKind(str, Enum):
+    """Where card proposals come from (BURROW_TIDDLE_PROPOSER)"""
+    NOOP = "NOOP"
+    OPENAI = "OPENAI"
 
 
 class WorkingRecordKind(str, Enum):

@@ -10,12 +10,13 @@ from .enums import *  # noqa: F403
 
 
 class AppendConversationEntryInput(BurrowModel):
+    """One original for the runtime session"""
     agent_id: Optional[str] = Field(None, alias="agentId")
     """Operators only: the agent; agent tokens append as their agent"""
     payload: str = Field(..., alias="payload")
     """The original message as JSON text; stored and returned byte for byte (at most 1,000,000 characters)"""
     role: Optional[str] = Field(None, alias="role")
-    """e.g. user, assistant, tool (at most 64 characters)"""
+    """The role as the model API names it, e.g. user, assistant, tool (1 to 64 characters; free text, not an enum, because model APIs differ)"""
 
 
 class AppendDreamDiaryEntryInput(BurrowModel):
@@ -45,7 +46,9 @@ class ApplyPreferenceLearningInput(BurrowModel):
 
 
 class ArchiveConversationSessionInput(BurrowModel):
+    """The session to archive"""
     agent_id: Optional[str] = Field(None, alias="agentId")
+    """Operators name the agent; agent tokens act as their agent"""
     reason: Optional[str] = Field(None, alias="reason")
     """At most 2,000 characters"""
     session_id: Optional[str] = Field(None, alias="sessionId")
@@ -99,29 +102,39 @@ class BrainUpdateInput(BurrowModel):
 
 
 class ClaimContinuityRecoveryInput(BurrowModel):
+    """A claim of a RECOVERY_PENDING run by a live owner"""
     agent_id: Optional[str] = Field(None, alias="agentId")
+    """Operators name the agent; agent tokens act as their agent"""
     expected_generation: Optional[int] = Field(None, alias="expectedGeneration")
-    """The generation being recovered; refused if the run moved on"""
+    """The generation being recovered; refused (STALE_GENERATION) if the run moved on"""
     owner_id: str = Field(..., alias="ownerId")
+    """A live ownership session of the agent; it becomes the owner"""
     run_id: str = Field(..., alias="runId")
+    """The run id"""
 
 
 class CommitContinuityRunInput(BurrowModel):
+    """A fenced head commit"""
     agent_id: Optional[str] = Field(None, alias="agentId")
     """Operators name the agent; agent tokens act as their agent"""
     generation: int = Field(..., alias="generation")
+    """The generation the writer holds (positive); a stale one is refused (STALE_GENERATION)"""
     head: str = Field(..., alias="head")
     """JSON text, at most 262,144 characters"""
     owner_id: str = Field(..., alias="ownerId")
+    """The live owner session the writer holds; another one is refused (NOT_OWNER)"""
     run_id: str = Field(..., alias="runId")
+    """The run id"""
 
 
 class CompactConversationInput(BurrowModel):
+    """A span of the active history and the summary that replaces it"""
     agent_id: Optional[str] = Field(None, alias="agentId")
+    """Operators name the agent; agent tokens act as their agent"""
     from_position: int = Field(..., alias="fromPosition")
     """Position of the first active entry of the span"""
     role: Optional[str] = Field(None, alias="role")
-    """The summary entry's role (at most 64 characters)"""
+    """The summary entry's role (1 to 64 characters)"""
     session_id: Optional[str] = Field(None, alias="sessionId")
     """Defaults to the runtime session; an agent token may only compact its runtime session"""
     summary: str = Field(..., alias="summary")
@@ -131,11 +144,15 @@ class CompactConversationInput(BurrowModel):
 
 
 class CompleteContinuityRunInput(BurrowModel):
+    """The fenced durable completion"""
     agent_id: Optional[str] = Field(None, alias="agentId")
     """Operators name the agent; agent tokens act as their agent"""
     generation: int = Field(..., alias="generation")
+    """The generation the writer holds (positive); a stale one is refused (STALE_GENERATION)"""
     owner_id: str = Field(..., alias="ownerId")
+    """The live owner session the writer holds; another one is refused (NOT_OWNER)"""
     run_id: str = Field(..., alias="runId")
+    """The run id"""
 
 
 class CreateAgentInput(BurrowModel):
@@ -169,13 +186,17 @@ class ExportConfigurationInput(BurrowModel):
 
 
 class FinalizeContinuityRunInput(BurrowModel):
+    """The fenced terminal commit"""
     agent_id: Optional[str] = Field(None, alias="agentId")
     """Operators name the agent; agent tokens act as their agent"""
     generation: int = Field(..., alias="generation")
+    """The generation the writer holds (positive); a stale one is refused (STALE_GENERATION)"""
     owner_id: str = Field(..., alias="ownerId")
+    """The live owner session the writer holds; another one is refused (NOT_OWNER)"""
     result: Optional[str] = Field(None, alias="result")
-    """The final result, JSON text"""
+    """The final result, JSON text; a re-finalization keeps the earlier one when absent"""
     run_id: str = Field(..., alias="runId")
+    """The run id"""
 
 
 class HandoffSourceRefInput(BurrowModel):
@@ -195,12 +216,17 @@ class ImportConfigurationInput(BurrowModel):
 
 
 class InterruptContinuityRunInput(BurrowModel):
+    """The owner's fenced interruption"""
     agent_id: Optional[str] = Field(None, alias="agentId")
     """Operators name the agent; agent tokens act as their agent"""
     generation: int = Field(..., alias="generation")
+    """The generation the writer holds (positive); a stale one is refused (STALE_GENERATION)"""
     owner_id: str = Field(..., alias="ownerId")
+    """The live owner session the writer holds; another one is refused (NOT_OWNER)"""
     reason: str = Field(..., alias="reason")
+    """Why, 1 to 2,000 characters"""
     run_id: str = Field(..., alias="runId")
+    """The run id"""
 
 
 class MemoryWorkingWriteInput(BurrowModel):
@@ -262,28 +288,39 @@ class RecordAutomaticHandoffInput(BurrowModel):
 
 
 class RecordContinuityEffectInput(BurrowModel):
+    """A fenced record of an external effect, before it is attempted"""
     agent_id: Optional[str] = Field(None, alias="agentId")
     """Operators name the agent; agent tokens act as their agent"""
     effect_id: Optional[str] = Field(None, alias="effectId")
-    """Generated when absent"""
+    """1 to 128 letters, digits, \".\", \"_\", \":\" or \"-\"; generated when absent"""
     generation: int = Field(..., alias="generation")
+    """The generation the writer holds (positive); a stale one is refused (STALE_GENERATION)"""
     kind: str = Field(..., alias="kind")
+    """What kind of effect, 1 to 200 characters"""
     owner_id: str = Field(..., alias="ownerId")
+    """The live owner session the writer holds; another one is refused (NOT_OWNER)"""
     request: str = Field(..., alias="request")
     """What the effect will do, JSON text, at most 65,536 characters"""
     run_id: str = Field(..., alias="runId")
+    """The run id"""
 
 
 class RecordContinuityReceiptInput(BurrowModel):
+    """A fenced receipt: an effect's confirmed outcome (final once recorded)"""
     agent_id: Optional[str] = Field(None, alias="agentId")
     """Operators name the agent; agent tokens act as their agent"""
     effect_id: str = Field(..., alias="effectId")
+    """The effect, also one intended by an earlier generation"""
     generation: int = Field(..., alias="generation")
+    """The generation the writer holds (positive); a stale one is refused (STALE_GENERATION)"""
     outcome: ContinuityReceiptOutcome = Field(..., alias="outcome")
+    """What happened"""
     owner_id: str = Field(..., alias="ownerId")
+    """The live owner session the writer holds; another one is refused (NOT_OWNER)"""
     receipt: str = Field(..., alias="receipt")
     """JSON text, at most 65,536 characters"""
     run_id: str = Field(..., alias="runId")
+    """The run id"""
 
 
 class ReplaceProfileInput(BurrowModel):
@@ -295,8 +332,11 @@ class ReplaceProfileInput(BurrowModel):
 
 
 class ResetConversationInput(BurrowModel):
+    """The session to reset"""
     agent_id: Optional[str] = Field(None, alias="agentId")
+    """Operators name the agent; agent tokens act as their agent"""
     reason: Optional[str] = Field(None, alias="reason")
+    """At most 2,000 characters"""
     session_id: Optional[str] = Field(None, alias="sessionId")
     """Defaults to the runtime session; an agent token may only reset its runtime session"""
 
@@ -376,19 +416,23 @@ class SetModelConnectionInput(BurrowModel):
 
 
 class SetTiddleCardTtlInput(BurrowModel):
+    """A new rolling card TTL for one agent"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     days: int = Field(..., alias="days")
-    """1 to 36,500"""
+    """The TTL in days, 1 to 36500"""
 
 
 class StartContinuityRunInput(BurrowModel):
+    """A new run, claimed by a live owner at generation 1"""
     agent_id: Optional[str] = Field(None, alias="agentId")
+    """Operators name the agent; agent tokens act as their agent"""
     head: Optional[str] = Field(None, alias="head")
     """Initial head, JSON text (default {}), at most 262,144 characters"""
     owner_id: str = Field(..., alias="ownerId")
     """A live ownership session (runtimeOwnership) of the agent"""
     run_id: Optional[str] = Field(None, alias="runId")
-    """Generated when absent"""
+    """1 to 128 letters, digits, \".\", \"_\", \":\" or \"-\"; generated when absent"""
 
 
 class SupersedeWorkingRecordInput(BurrowModel):
@@ -406,23 +450,27 @@ class SupersedeWorkingRecordInput(BurrowModel):
 
 
 class TiddleAppendResidueInput(BurrowModel):
+    """One terminal turn's residue"""
     excerpts: List[TiddleExcerptInput] = Field(..., alias="excerpts")
     """1 to 8 excerpts"""
     project: Optional[str] = Field(None, alias="project")
-    """May only repeat the runtime scope"""
+    """May only repeat the runtime scope (it is the default)"""
     turn_ref: str = Field(..., alias="turnRef")
     """The terminal turn reference (1 to 200 characters); the same reference replaces"""
 
 
 class TiddleExcerptInput(BurrowModel):
-    role: str = Field(..., alias="role")
-    """user, assistant, tool or system"""
+    """One message excerpt of a terminal turn"""
+    role: TiddleExcerptRole = Field(..., alias="role")
+    """Who said it"""
     text: str = Field(..., alias="text")
     """1 to 1000 characters"""
 
 
 class UnarchiveConversationSessionInput(BurrowModel):
+    """The session to unarchive"""
     agent_id: Optional[str] = Field(None, alias="agentId")
+    """Operators name the agent; agent tokens act as their agent"""
     session_id: Optional[str] = Field(None, alias="sessionId")
     """Defaults to the runtime session; an agent token may only unarchive its runtime session"""
 

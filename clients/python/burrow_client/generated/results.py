@@ -295,6 +295,203 @@ class AgentsBrainsResult(BurrowModel):
     """Newest first. Operators see every agent; an agent token sees only itself."""
 
 
+class AgentsContinuityResultAgentsEdgesNodeContinuityRunsEdgesNode(BurrowModel):
+    id: str = Field(..., alias="id")
+    run_id: str = Field(..., alias="runId")
+    """The run id used in every continuity argument (the node id is global)"""
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
+    session_id: Optional[str] = Field(None, alias="sessionId")
+    """The runtime session (Burrow-Session) that started the run"""
+    project: Optional[str] = Field(None, alias="project")
+    """The continuity scope (Burrow-Continuity-Scope) that started the run"""
+    state: ContinuityRunState = Field(..., alias="state")
+    """Where the run is"""
+    generation: int = Field(..., alias="generation")
+    """Starts at 1; each recovery claim adds 1. Fenced writes name it."""
+    owner_id: str = Field(..., alias="ownerId")
+    """The owner session that holds the run at this generation"""
+    head: str = Field(..., alias="head")
+    """The committed head: JSON text exactly as committed (lossless)"""
+    head_revision: int = Field(..., alias="headRevision")
+    """How many head commits the run has had"""
+    final_result: Optional[str] = Field(None, alias="finalResult")
+    """The fenced terminal commit, JSON text exactly as sent"""
+    interruption_manifest: Optional[Any] = Field(None, alias="interruptionManifest")
+    """What was in flight at the last interruption, from durable evidence only"""
+    recovery_queue: Optional[Any] = Field(None, alias="recoveryQueue")
+    """The assessed recovery queue"""
+    effect_count: int = Field(..., alias="effectCount")
+    """How many effects the run recorded"""
+    created_at: str = Field(..., alias="createdAt")
+    """When the run started"""
+    updated_at: str = Field(..., alias="updatedAt")
+    """The last change"""
+    completed_at: Optional[str] = Field(None, alias="completedAt")
+    """When it completed"""
+    interrupted_at: Optional[str] = Field(None, alias="interruptedAt")
+    """The last interruption"""
+
+
+class AgentsContinuityResultAgentsEdgesNodeContinuityRunsEdges(BurrowModel):
+    cursor: str = Field(..., alias="cursor")
+    node: AgentsContinuityResultAgentsEdgesNodeContinuityRunsEdgesNode = Field(..., alias="node")
+
+
+class AgentsContinuityResultAgentsEdgesNodeContinuityRunsPageInfo(BurrowModel):
+    has_next_page: bool = Field(..., alias="hasNextPage")
+    has_previous_page: bool = Field(..., alias="hasPreviousPage")
+    end_cursor: Optional[str] = Field(None, alias="endCursor")
+
+
+class AgentsContinuityResultAgentsEdgesNodeContinuityRuns(BurrowModel):
+    edges: List[AgentsContinuityResultAgentsEdgesNodeContinuityRunsEdges] = Field(..., alias="edges")
+    page_info: AgentsContinuityResultAgentsEdgesNodeContinuityRunsPageInfo = Field(..., alias="pageInfo")
+
+
+class AgentsContinuityResultAgentsEdgesNode(BurrowModel):
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id used in every other argument (the node id is global)"""
+    continuity_runs: AgentsContinuityResultAgentsEdgesNodeContinuityRuns = Field(..., alias="continuityRuns")
+    """The agent's runs, newest first (createdAt, then runId); pages of 1 to 100, 20 by default. Authorized like Query.continuityRuns; cursors are interchangeable with it."""
+
+
+class AgentsContinuityResultAgentsEdges(BurrowModel):
+    node: AgentsContinuityResultAgentsEdgesNode = Field(..., alias="node")
+
+
+class AgentsContinuityResultAgents(BurrowModel):
+    edges: List[AgentsContinuityResultAgentsEdges] = Field(..., alias="edges")
+
+
+class AgentsContinuityResult(BurrowModel):
+    agents: AgentsContinuityResultAgents = Field(..., alias="agents")
+    """Newest first. Operators see every agent; an agent token sees only itself."""
+
+
+class AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdgesNodeArchivedBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
+
+
+class AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdgesNodeOriginalsEdgesNode(BurrowModel):
+    id: str = Field(..., alias="id")
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
+    session_id: str = Field(..., alias="sessionId")
+    """The session id"""
+    entry_id: str = Field(..., alias="entryId")
+    """The entry id, unique within the session (cited as conversation:<sessionId>/<entryId>)"""
+    position: int = Field(..., alias="position")
+    """Order within the session, from 1; never restarts across resets"""
+    archive_generation: Optional[int] = Field(None, alias="archiveGeneration")
+    """Null while the entry is active; the archive generation holding it after a reset or compaction"""
+    role: Optional[str] = Field(None, alias="role")
+    """The role as the runtime sent it (1 to 64 characters, e.g. user, assistant, tool, system). A string, not an enum: originals keep whatever role labels the runtime's model API uses."""
+    conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation (Burrow-Conversation) at the append"""
+    payload: str = Field(..., alias="payload")
+    """The original payload as raw JSON text, byte for byte as appended (stored as PostgreSQL json, not jsonb): key order, duplicate keys, large numbers and unicode are preserved. Parse it yourself if you need a value."""
+    created_at: str = Field(..., alias="createdAt")
+    """When it was appended"""
+    archived_at: Optional[str] = Field(None, alias="archivedAt")
+    """When a reset or compaction archived it"""
+    reference: str = Field(..., alias="reference")
+    """The source reference that cites this original: conversation:<sessionId>/<entryId>"""
+    summarizes_generation: Optional[int] = Field(None, alias="summarizesGeneration")
+    """Set on a compaction summary: the archive generation holding the originals it stands for (read them with conversationOriginals(sessionId, generation))"""
+    history_position: int = Field(..., alias="historyPosition")
+    """Order in the active history: a summary takes the place of the first entry it replaced; equal to position for every other entry"""
+
+
+class AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdgesNodeOriginalsEdges(BurrowModel):
+    cursor: str = Field(..., alias="cursor")
+    node: AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdgesNodeOriginalsEdgesNode = Field(..., alias="node")
+
+
+class AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdgesNodeOriginalsPageInfo(BurrowModel):
+    has_next_page: bool = Field(..., alias="hasNextPage")
+    has_previous_page: bool = Field(..., alias="hasPreviousPage")
+    end_cursor: Optional[str] = Field(None, alias="endCursor")
+
+
+class AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdgesNodeOriginals(BurrowModel):
+    edges: List[AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdgesNodeOriginalsEdges] = Field(..., alias="edges")
+    page_info: AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdgesNodeOriginalsPageInfo = Field(..., alias="pageInfo")
+
+
+class AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdgesNode(BurrowModel):
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
+    session_id: str = Field(..., alias="sessionId")
+    """The session id (Burrow-Session) used in every conversation argument (the node id is global)"""
+    project: Optional[str] = Field(None, alias="project")
+    """The continuity scope of the first append"""
+    active_count: int = Field(..., alias="activeCount")
+    """Entries in the active history (summaries included)"""
+    archived_count: int = Field(..., alias="archivedCount")
+    """Originals held in archive generations"""
+    original_count: int = Field(..., alias="originalCount")
+    """activeCount + archivedCount"""
+    last_position: int = Field(..., alias="lastPosition")
+    """The position of the last append (0 before the first)"""
+    archive_generations: int = Field(..., alias="archiveGenerations")
+    """How many archive generations resets and compactions have made (1..n)"""
+    id: str = Field(..., alias="id")
+    first_activity_at: str = Field(..., alias="firstActivityAt")
+    """The first append"""
+    last_activity_at: str = Field(..., alias="lastActivityAt")
+    """The last append, compaction or reset"""
+    archived: bool = Field(..., alias="archived")
+    """Whether the session is archived (archiveConversationSession)"""
+    archived_at: Optional[str] = Field(None, alias="archivedAt")
+    """When it was archived; null when not archived"""
+    archived_by: Optional[AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdgesNodeArchivedBy] = Field(None, alias="archivedBy")
+    """Who archived it; null when not archived"""
+    archive_reason: Optional[str] = Field(None, alias="archiveReason")
+    """The reason given when archiving"""
+    originals: AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdgesNodeOriginals = Field(..., alias="originals")
+    """Every original of the session, active and archived, in position order; pages of 1 to 100, 50 by default (batched: one statement for a whole page of sessions). Cursors are interchangeable with Query.conversationOriginals."""
+
+
+class AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdges(BurrowModel):
+    cursor: str = Field(..., alias="cursor")
+    node: AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdgesNode = Field(..., alias="node")
+
+
+class AgentsConversationsResultAgentsEdgesNodeConversationSessionsPageInfo(BurrowModel):
+    has_next_page: bool = Field(..., alias="hasNextPage")
+    has_previous_page: bool = Field(..., alias="hasPreviousPage")
+    end_cursor: Optional[str] = Field(None, alias="endCursor")
+
+
+class AgentsConversationsResultAgentsEdgesNodeConversationSessions(BurrowModel):
+    edges: List[AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdges] = Field(..., alias="edges")
+    page_info: AgentsConversationsResultAgentsEdgesNodeConversationSessionsPageInfo = Field(..., alias="pageInfo")
+
+
+class AgentsConversationsResultAgentsEdgesNode(BurrowModel):
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id used in every other argument (the node id is global)"""
+    conversation_sessions: AgentsConversationsResultAgentsEdgesNodeConversationSessions = Field(..., alias="conversationSessions")
+    """The agent's conversation sessions, newest first (first append, then sessionId); pages of 1 to 100, 20 by default. Authorized like Query.conversationSessions; cursors are interchangeable with it."""
+
+
+class AgentsConversationsResultAgentsEdges(BurrowModel):
+    node: AgentsConversationsResultAgentsEdgesNode = Field(..., alias="node")
+
+
+class AgentsConversationsResultAgents(BurrowModel):
+    edges: List[AgentsConversationsResultAgentsEdges] = Field(..., alias="edges")
+
+
+class AgentsConversationsResult(BurrowModel):
+    agents: AgentsConversationsResultAgents = Field(..., alias="agents")
+    """Newest first. Operators see every agent; an agent token sees only itself."""
+
+
 class AgentSettingsResultAgentSettings(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
     """The agent id (`Agent.agentId`)"""
@@ -365,6 +562,92 @@ class AgentsOverviewResultAgents(BurrowModel):
 
 class AgentsOverviewResult(BurrowModel):
     agents: AgentsOverviewResultAgents = Field(..., alias="agents")
+    """Newest first. Operators see every agent; an agent token sees only itself."""
+
+
+class AgentsTiddleResultAgentsEdgesNodeRollingCardsEdgesNode(BurrowModel):
+    id: str = Field(..., alias="id")
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
+    project: str = Field(..., alias="project")
+    """The continuity scope; \"*\" for cross-scope cards"""
+    card_id: str = Field(..., alias="cardId")
+    """The card id within its agent and scope (the node id is global)"""
+    title: str = Field(..., alias="title")
+    """A short title"""
+    body: str = Field(..., alias="body")
+    """The card text"""
+    evidence: List[str] = Field(..., alias="evidence")
+    """Residue references this card cites; updates only ever add to them"""
+    card: Any = Field(..., alias="card")
+    """The card document: evidence (with session and pass), metadata (legacy kept), sources of cross-scope cards"""
+    revision: int = Field(..., alias="revision")
+    """Starts at 1; each update adds 1"""
+    created_at: str = Field(..., alias="createdAt")
+    """When a pass created it"""
+    updated_at: str = Field(..., alias="updatedAt")
+    """The last change of title, body or evidence"""
+    refreshed_at: str = Field(..., alias="refreshedAt")
+    """The last time a pass confirmed it; the TTL counts from here"""
+    expires_at: str = Field(..., alias="expiresAt")
+    """refreshedAt + the persisted rolling TTL"""
+
+
+class AgentsTiddleResultAgentsEdgesNodeRollingCardsEdges(BurrowModel):
+    cursor: str = Field(..., alias="cursor")
+    node: AgentsTiddleResultAgentsEdgesNodeRollingCardsEdgesNode = Field(..., alias="node")
+
+
+class AgentsTiddleResultAgentsEdgesNodeRollingCardsPageInfo(BurrowModel):
+    has_next_page: bool = Field(..., alias="hasNextPage")
+    has_previous_page: bool = Field(..., alias="hasPreviousPage")
+    end_cursor: Optional[str] = Field(None, alias="endCursor")
+
+
+class AgentsTiddleResultAgentsEdgesNodeRollingCards(BurrowModel):
+    edges: List[AgentsTiddleResultAgentsEdgesNodeRollingCardsEdges] = Field(..., alias="edges")
+    page_info: AgentsTiddleResultAgentsEdgesNodeRollingCardsPageInfo = Field(..., alias="pageInfo")
+
+
+class AgentsTiddleResultAgentsEdgesNodeTiddleStatusScopes(BurrowModel):
+    project: str = Field(..., alias="project")
+    """The scope; \"*\" is the cross-scope synthesis"""
+    consecutive_failures: int = Field(..., alias="consecutiveFailures")
+    """Failures since the last success"""
+
+
+class AgentsTiddleResultAgentsEdgesNodeTiddleStatus(BurrowModel):
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
+    card_ttl_days: int = Field(..., alias="cardTtlDays")
+    """The persisted rolling TTL in days (1 to 36500, 90 by default): the same setting expiry uses"""
+    proposer: TiddleProposerKind = Field(..., alias="proposer")
+    """This instance's proposer"""
+    scheduler_enabled: bool = Field(..., alias="schedulerEnabled")
+    """Whether this server instance runs the scheduler (BURROW_TIDDLE_SCHEDULER)"""
+    scopes: List[AgentsTiddleResultAgentsEdgesNodeTiddleStatusScopes] = Field(..., alias="scopes")
+    """Every scope of the agent (or the one asked for), by project"""
+
+
+class AgentsTiddleResultAgentsEdgesNode(BurrowModel):
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id used in every other argument (the node id is global)"""
+    rolling_cards: AgentsTiddleResultAgentsEdgesNodeRollingCards = Field(..., alias="rollingCards")
+    """The agent's live rolling cards of one scope, most recently updated first; pages of 1 to 100, 20 by default. Authorized like Query.rollingCards; cursors are interchangeable with it."""
+    tiddle_status: AgentsTiddleResultAgentsEdgesNodeTiddleStatus = Field(..., alias="tiddleStatus")
+    """The agent's Tiddle status (TTL, last synthesis, every scope's schedule). Authorized like Query.tiddleStatus."""
+
+
+class AgentsTiddleResultAgentsEdges(BurrowModel):
+    node: AgentsTiddleResultAgentsEdgesNode = Field(..., alias="node")
+
+
+class AgentsTiddleResultAgents(BurrowModel):
+    edges: List[AgentsTiddleResultAgentsEdges] = Field(..., alias="edges")
+
+
+class AgentsTiddleResult(BurrowModel):
+    agents: AgentsTiddleResultAgents = Field(..., alias="agents")
     """Newest first. Operators see every agent; an agent token sees only itself."""
 
 
@@ -499,32 +782,11 @@ class AgentTokensResult(BurrowModel):
     """One agent by its agent id (`Agent.agentId`); null when there is none. `node(id:)` takes the global `Agent.id`."""
 
 
-class AmbientContinuityResultAmbientContinuityRollingCards(BurrowModel):
-    agent_id: str = Field(..., alias="agentId")
-    project: str = Field(..., alias="project")
-    card_id: str = Field(..., alias="cardId")
-    title: str = Field(..., alias="title")
-    body: str = Field(..., alias="body")
-    evidence: List[str] = Field(..., alias="evidence")
-    """Residue references this card cites; updates only ever add to them"""
-    card: Any = Field(..., alias="card")
-    """The card document: evidence (with session and pass), metadata (legacy kept), sources of cross-scope cards"""
-    revision: int = Field(..., alias="revision")
-    created_at: str = Field(..., alias="createdAt")
-    updated_at: str = Field(..., alias="updatedAt")
-    refreshed_at: str = Field(..., alias="refreshedAt")
-    expires_at: str = Field(..., alias="expiresAt")
-    """refreshedAt + the persisted rolling TTL"""
-
-
 class AmbientContinuityResultAmbientContinuity(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
+    """The agent assembled for"""
     project: str = Field(..., alias="project")
-    working_records: List[Any] = Field(..., alias="workingRecords")
-    """Always empty"""
-    enters_prompt: bool = Field(..., alias="entersPrompt")
-    rolling_cards: List[AmbientContinuityResultAmbientContinuityRollingCards] = Field(..., alias="rollingCards")
-    """Always empty"""
+    """The continuity scope it resolved to"""
 
 
 class AmbientContinuityResult(BurrowModel):
@@ -579,19 +841,27 @@ class ApiTokensResult(BurrowModel):
 
 
 class AppendConversationEntryResultAppendConversationEntryAppendConversationEntrySuccessEntry(BurrowModel):
+    id: str = Field(..., alias="id")
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     entry_id: str = Field(..., alias="entryId")
+    """The entry id, unique within the session (cited as conversation:<sessionId>/<entryId>)"""
     position: int = Field(..., alias="position")
-    """Order within the session; never restarts across resets"""
+    """Order within the session, from 1; never restarts across resets"""
     archive_generation: Optional[int] = Field(None, alias="archiveGeneration")
-    """Null while the entry is active; the archive generation holding it after a reset"""
+    """Null while the entry is active; the archive generation holding it after a reset or compaction"""
     role: Optional[str] = Field(None, alias="role")
+    """The role as the runtime sent it (1 to 64 characters, e.g. user, assistant, tool, system). A string, not an enum: originals keep whatever role labels the runtime's model API uses."""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation (Burrow-Conversation) at the append"""
     payload: str = Field(..., alias="payload")
     """The original payload as raw JSON text, byte for byte as appended (stored as PostgreSQL json, not jsonb): key order, duplicate keys, large numbers and unicode are preserved. Parse it yourself if you need a value."""
     created_at: str = Field(..., alias="createdAt")
+    """When it was appended"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
+    """When a reset or compaction archived it"""
     reference: str = Field(..., alias="reference")
     """The source reference that cites this original: conversation:<sessionId>/<entryId>"""
 
@@ -603,14 +873,6 @@ class AppendConversationEntryResultAppendConversationEntryAppendConversationEntr
 
 class AppendConversationEntryResultAppendConversationEntryConversationSessionArchived(BurrowModel):
     typename__: Literal["ConversationSessionArchived"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-
-
-class AppendConversationEntryResultAppendConversationEntryForbidden(BurrowModel):
-    typename__: Literal["Forbidden"] = Field(alias="__typename")
     message: str = Field(..., alias="message")
     """What went wrong, for people; match on `code`, not on this text"""
     code: ErrorCode = Field(..., alias="code")
@@ -629,22 +891,6 @@ class AppendConversationEntryResultAppendConversationEntryNotFound(BurrowModel):
     """The short id the input named"""
 
 
-class AppendConversationEntryResultAppendConversationEntryRevisionConflict(BurrowModel):
-    typename__: Literal["RevisionConflict"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-    expected_revision: int = Field(..., alias="expectedRevision")
-    """The revision the write named"""
-    current_revision: int = Field(..., alias="currentRevision")
-    """The revision the record is at"""
-    current_content: Optional[str] = Field(None, alias="currentContent")
-    """The current text content, for records that have one"""
-    current_value: Optional[Any] = Field(None, alias="currentValue")
-    """The current record as JSON (never secrets)"""
-
-
 class AppendConversationEntryResultAppendConversationEntryValidationFailed(BurrowModel):
     typename__: Literal["ValidationFailed"] = Field(alias="__typename")
     message: str = Field(..., alias="message")
@@ -658,7 +904,7 @@ class AppendConversationEntryResultAppendConversationEntryValidationFailed(Burro
 
 
 class AppendConversationEntryResult(BurrowModel):
-    append_conversation_entry: Union[AppendConversationEntryResultAppendConversationEntryAppendConversationEntrySuccess, AppendConversationEntryResultAppendConversationEntryConversationSessionArchived, AppendConversationEntryResultAppendConversationEntryForbidden, AppendConversationEntryResultAppendConversationEntryNotFound, AppendConversationEntryResultAppendConversationEntryRevisionConflict, AppendConversationEntryResultAppendConversationEntryValidationFailed] = Field(..., alias="appendConversationEntry")
+    append_conversation_entry: Union[AppendConversationEntryResultAppendConversationEntryAppendConversationEntrySuccess, AppendConversationEntryResultAppendConversationEntryConversationSessionArchived, AppendConversationEntryResultAppendConversationEntryNotFound, AppendConversationEntryResultAppendConversationEntryValidationFailed] = Field(..., alias="appendConversationEntry")
     """Appends an original to the runtime session (Burrow-Session; SESSION_REQUIRED without it). Appends to one session are serialized by its row lock. An archived session refuses it (ConversationSessionArchived)."""
 
 
@@ -793,9 +1039,18 @@ class ApplyPreferenceLearningResult(BurrowModel):
     """An automatic PREFERENCES change: document, learning state and audit commit together or not at all"""
 
 
+class ArchiveConversationSessionResultArchiveConversationSessionArchiveConversationSessionSuccessSessionArchivedBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
+
+
 class ArchiveConversationSessionResultArchiveConversationSessionArchiveConversationSessionSuccessSession(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id (Burrow-Session) used in every conversation argument (the node id is global)"""
     project: Optional[str] = Field(None, alias="project")
     """The continuity scope of the first append"""
     active_count: int = Field(..., alias="activeCount")
@@ -805,21 +1060,34 @@ class ArchiveConversationSessionResultArchiveConversationSessionArchiveConversat
     original_count: int = Field(..., alias="originalCount")
     """activeCount + archivedCount"""
     last_position: int = Field(..., alias="lastPosition")
+    """The position of the last append (0 before the first)"""
     archive_generations: int = Field(..., alias="archiveGenerations")
     """How many archive generations resets and compactions have made (1..n)"""
+    id: str = Field(..., alias="id")
     first_activity_at: str = Field(..., alias="firstActivityAt")
     """The first append"""
     last_activity_at: str = Field(..., alias="lastActivityAt")
     """The last append, compaction or reset"""
     archived: bool = Field(..., alias="archived")
+    """Whether the session is archived (archiveConversationSession)"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
-    archived_by: Optional[str] = Field(None, alias="archivedBy")
+    """When it was archived; null when not archived"""
+    archived_by: Optional[ArchiveConversationSessionResultArchiveConversationSessionArchiveConversationSessionSuccessSessionArchivedBy] = Field(None, alias="archivedBy")
+    """Who archived it; null when not archived"""
     archive_reason: Optional[str] = Field(None, alias="archiveReason")
+    """The reason given when archiving"""
 
 
 class ArchiveConversationSessionResultArchiveConversationSessionArchiveConversationSessionSuccess(BurrowModel):
     typename__: Literal["ArchiveConversationSessionSuccess"] = Field(alias="__typename")
     session: ArchiveConversationSessionResultArchiveConversationSessionArchiveConversationSessionSuccessSession = Field(..., alias="session")
+
+
+class ArchiveConversationSessionResultArchiveConversationSessionConversationSessionArchivedArchivedBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
 
 
 class ArchiveConversationSessionResultArchiveConversationSessionConversationSessionArchived(BurrowModel):
@@ -829,17 +1097,13 @@ class ArchiveConversationSessionResultArchiveConversationSessionConversationSess
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     archived_at: str = Field(..., alias="archivedAt")
-    archived_by: str = Field(..., alias="archivedBy")
+    """When it was archived"""
+    archived_by: ArchiveConversationSessionResultArchiveConversationSessionConversationSessionArchivedArchivedBy = Field(..., alias="archivedBy")
+    """Who archived it"""
     reason: Optional[str] = Field(None, alias="reason")
-
-
-class ArchiveConversationSessionResultArchiveConversationSessionForbidden(BurrowModel):
-    typename__: Literal["Forbidden"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
+    """The reason given when archiving"""
 
 
 class ArchiveConversationSessionResultArchiveConversationSessionNotFound(BurrowModel):
@@ -852,22 +1116,6 @@ class ArchiveConversationSessionResultArchiveConversationSessionNotFound(BurrowM
     """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
     """The short id the input named"""
-
-
-class ArchiveConversationSessionResultArchiveConversationSessionRevisionConflict(BurrowModel):
-    typename__: Literal["RevisionConflict"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-    expected_revision: int = Field(..., alias="expectedRevision")
-    """The revision the write named"""
-    current_revision: int = Field(..., alias="currentRevision")
-    """The revision the record is at"""
-    current_content: Optional[str] = Field(None, alias="currentContent")
-    """The current text content, for records that have one"""
-    current_value: Optional[Any] = Field(None, alias="currentValue")
-    """The current record as JSON (never secrets)"""
 
 
 class ArchiveConversationSessionResultArchiveConversationSessionValidationFailed(BurrowModel):
@@ -883,7 +1131,7 @@ class ArchiveConversationSessionResultArchiveConversationSessionValidationFailed
 
 
 class ArchiveConversationSessionResult(BurrowModel):
-    archive_conversation_session: Union[ArchiveConversationSessionResultArchiveConversationSessionArchiveConversationSessionSuccess, ArchiveConversationSessionResultArchiveConversationSessionConversationSessionArchived, ArchiveConversationSessionResultArchiveConversationSessionForbidden, ArchiveConversationSessionResultArchiveConversationSessionNotFound, ArchiveConversationSessionResultArchiveConversationSessionRevisionConflict, ArchiveConversationSessionResultArchiveConversationSessionValidationFailed] = Field(..., alias="archiveConversationSession")
+    archive_conversation_session: Union[ArchiveConversationSessionResultArchiveConversationSessionArchiveConversationSessionSuccess, ArchiveConversationSessionResultArchiveConversationSessionConversationSessionArchived, ArchiveConversationSessionResultArchiveConversationSessionNotFound, ArchiveConversationSessionResultArchiveConversationSessionValidationFailed] = Field(..., alias="archiveConversationSession")
     """Archives a session: a metadata change (archivedAt, archivedBy, reason). Every original stays; the session leaves the default session list and refuses appends, compactions and resets until unarchived."""
 
 
@@ -1119,8 +1367,33 @@ class BrainMemoryNodeResultNodeBrainMemory(BurrowModel):
     """The agent this record belongs to"""
 
 
+class BrainMemoryNodeResultNodeContinuityEffect(BurrowModel):
+    typename__: Literal["ContinuityEffect"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class BrainMemoryNodeResultNodeContinuityOwner(BurrowModel):
+    typename__: Literal["ContinuityOwner"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
 class BrainMemoryNodeResultNodeContinuityRun(BurrowModel):
     typename__: Literal["ContinuityRun"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class BrainMemoryNodeResultNodeConversationArchive(BurrowModel):
+    typename__: Literal["ConversationArchive"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class BrainMemoryNodeResultNodeConversationOriginal(BurrowModel):
+    typename__: Literal["ConversationOriginal"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class BrainMemoryNodeResultNodeConversationSession(BurrowModel):
+    typename__: Literal["ConversationSession"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
 
 
@@ -1154,6 +1427,11 @@ class BrainMemoryNodeResultNodeProfileDocumentRevision(BurrowModel):
     """The global id (node(id:))"""
 
 
+class BrainMemoryNodeResultNodeRollingCard(BurrowModel):
+    typename__: Literal["RollingCard"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
 class BrainMemoryNodeResultNodeSessionHandoff(BurrowModel):
     typename__: Literal["SessionHandoff"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
@@ -1165,7 +1443,7 @@ class BrainMemoryNodeResultNodeWorkingRecord(BurrowModel):
 
 
 class BrainMemoryNodeResult(BurrowModel):
-    node: Optional[Union[BrainMemoryNodeResultNodeAgent, BrainMemoryNodeResultNodeApiToken, BrainMemoryNodeResultNodeBrainMemory, BrainMemoryNodeResultNodeContinuityRun, BrainMemoryNodeResultNodeDreamDiaryEntry, BrainMemoryNodeResultNodePreferenceSignal, BrainMemoryNodeResultNodeProfileAuditEntry, BrainMemoryNodeResultNodeProfileDocument, BrainMemoryNodeResultNodeProfileDocumentRevision, BrainMemoryNodeResultNodeSessionHandoff, BrainMemoryNodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    node: Optional[Union[BrainMemoryNodeResultNodeAgent, BrainMemoryNodeResultNodeApiToken, BrainMemoryNodeResultNodeBrainMemory, BrainMemoryNodeResultNodeContinuityEffect, BrainMemoryNodeResultNodeContinuityOwner, BrainMemoryNodeResultNodeContinuityRun, BrainMemoryNodeResultNodeConversationArchive, BrainMemoryNodeResultNodeConversationOriginal, BrainMemoryNodeResultNodeConversationSession, BrainMemoryNodeResultNodeDreamDiaryEntry, BrainMemoryNodeResultNodePreferenceSignal, BrainMemoryNodeResultNodeProfileAuditEntry, BrainMemoryNodeResultNodeProfileDocument, BrainMemoryNodeResultNodeProfileDocumentRevision, BrainMemoryNodeResultNodeRollingCard, BrainMemoryNodeResultNodeSessionHandoff, BrainMemoryNodeResultNodeWorkingRecord]] = Field(None, alias="node")
     """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
@@ -1850,12 +2128,19 @@ class BrainUpdateResult(BurrowModel):
 class ClaimContinuityRecoveryResultClaimContinuityRecoveryClaimContinuityRecoverySuccessRun(BurrowModel):
     id: str = Field(..., alias="id")
     run_id: str = Field(..., alias="runId")
+    """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: Optional[str] = Field(None, alias="sessionId")
+    """The runtime session (Burrow-Session) that started the run"""
     project: Optional[str] = Field(None, alias="project")
+    """The continuity scope (Burrow-Continuity-Scope) that started the run"""
     state: ContinuityRunState = Field(..., alias="state")
+    """Where the run is"""
     generation: int = Field(..., alias="generation")
+    """Starts at 1; each recovery claim adds 1. Fenced writes name it."""
     owner_id: str = Field(..., alias="ownerId")
+    """The owner session that holds the run at this generation"""
     head: str = Field(..., alias="head")
     """The committed head: JSON text exactly as committed (lossless)"""
     head_revision: int = Field(..., alias="headRevision")
@@ -1867,10 +2152,15 @@ class ClaimContinuityRecoveryResultClaimContinuityRecoveryClaimContinuityRecover
     recovery_queue: Optional[Any] = Field(None, alias="recoveryQueue")
     """The assessed recovery queue"""
     effect_count: int = Field(..., alias="effectCount")
+    """How many effects the run recorded"""
     created_at: str = Field(..., alias="createdAt")
+    """When the run started"""
     updated_at: str = Field(..., alias="updatedAt")
+    """The last change"""
     completed_at: Optional[str] = Field(None, alias="completedAt")
+    """When it completed"""
     interrupted_at: Optional[str] = Field(None, alias="interruptedAt")
+    """The last interruption"""
 
 
 class ClaimContinuityRecoveryResultClaimContinuityRecoveryClaimContinuityRecoverySuccess(BurrowModel):
@@ -1885,8 +2175,11 @@ class ClaimContinuityRecoveryResultClaimContinuityRecoveryContinuityFenceRejecte
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     run_id: str = Field(..., alias="runId")
+    """The run the write named"""
     current_state: ContinuityRunState = Field(..., alias="currentState")
+    """The run's state now"""
     current_generation: int = Field(..., alias="currentGeneration")
+    """The run's generation now"""
 
 
 class ClaimContinuityRecoveryResultClaimContinuityRecoveryForbidden(BurrowModel):
@@ -1909,32 +2202,27 @@ class ClaimContinuityRecoveryResultClaimContinuityRecoveryNotFound(BurrowModel):
     """The short id the input named"""
 
 
-class ClaimContinuityRecoveryResultClaimContinuityRecoveryValidationFailed(BurrowModel):
-    typename__: Literal["ValidationFailed"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-    field: str = Field(..., alias="field")
-    """The input field (a dotted path inside lists and documents)"""
-    limit: Optional[int] = Field(None, alias="limit")
-    """The bound that was crossed, when there is one"""
-
-
 class ClaimContinuityRecoveryResult(BurrowModel):
-    claim_continuity_recovery: Union[ClaimContinuityRecoveryResultClaimContinuityRecoveryClaimContinuityRecoverySuccess, ClaimContinuityRecoveryResultClaimContinuityRecoveryContinuityFenceRejected, ClaimContinuityRecoveryResultClaimContinuityRecoveryForbidden, ClaimContinuityRecoveryResultClaimContinuityRecoveryNotFound, ClaimContinuityRecoveryResultClaimContinuityRecoveryValidationFailed] = Field(..., alias="claimContinuityRecovery")
+    claim_continuity_recovery: Union[ClaimContinuityRecoveryResultClaimContinuityRecoveryClaimContinuityRecoverySuccess, ClaimContinuityRecoveryResultClaimContinuityRecoveryContinuityFenceRejected, ClaimContinuityRecoveryResultClaimContinuityRecoveryForbidden, ClaimContinuityRecoveryResultClaimContinuityRecoveryNotFound] = Field(..., alias="claimContinuityRecovery")
     """RECOVERY_PENDING -> RUNNING at the next generation, by a live owner"""
 
 
 class CommitContinuityRunResultCommitContinuityRunCommitContinuityRunSuccessRun(BurrowModel):
     id: str = Field(..., alias="id")
     run_id: str = Field(..., alias="runId")
+    """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: Optional[str] = Field(None, alias="sessionId")
+    """The runtime session (Burrow-Session) that started the run"""
     project: Optional[str] = Field(None, alias="project")
+    """The continuity scope (Burrow-Continuity-Scope) that started the run"""
     state: ContinuityRunState = Field(..., alias="state")
+    """Where the run is"""
     generation: int = Field(..., alias="generation")
+    """Starts at 1; each recovery claim adds 1. Fenced writes name it."""
     owner_id: str = Field(..., alias="ownerId")
+    """The owner session that holds the run at this generation"""
     head: str = Field(..., alias="head")
     """The committed head: JSON text exactly as committed (lossless)"""
     head_revision: int = Field(..., alias="headRevision")
@@ -1946,10 +2234,15 @@ class CommitContinuityRunResultCommitContinuityRunCommitContinuityRunSuccessRun(
     recovery_queue: Optional[Any] = Field(None, alias="recoveryQueue")
     """The assessed recovery queue"""
     effect_count: int = Field(..., alias="effectCount")
+    """How many effects the run recorded"""
     created_at: str = Field(..., alias="createdAt")
+    """When the run started"""
     updated_at: str = Field(..., alias="updatedAt")
+    """The last change"""
     completed_at: Optional[str] = Field(None, alias="completedAt")
+    """When it completed"""
     interrupted_at: Optional[str] = Field(None, alias="interruptedAt")
+    """The last interruption"""
 
 
 class CommitContinuityRunResultCommitContinuityRunCommitContinuityRunSuccess(BurrowModel):
@@ -1964,8 +2257,11 @@ class CommitContinuityRunResultCommitContinuityRunContinuityFenceRejected(Burrow
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     run_id: str = Field(..., alias="runId")
+    """The run the write named"""
     current_state: ContinuityRunState = Field(..., alias="currentState")
+    """The run's state now"""
     current_generation: int = Field(..., alias="currentGeneration")
+    """The run's generation now"""
 
 
 class CommitContinuityRunResultCommitContinuityRunForbidden(BurrowModel):
@@ -2005,35 +2301,60 @@ class CommitContinuityRunResult(BurrowModel):
     """Fenced head commit (RUNNING only)"""
 
 
+class CompactConversationResultCompactConversationCompactConversationSuccessCompactionArchiveArchivedBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
+
+
 class CompactConversationResultCompactConversationCompactConversationSuccessCompactionArchive(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     generation: int = Field(..., alias="generation")
+    """The generation, 1..n within the session"""
     kind: ConversationArchiveKind = Field(..., alias="kind")
+    """Reset or compaction"""
     entry_count: int = Field(..., alias="entryCount")
+    """How many originals it holds"""
     first_position: Optional[int] = Field(None, alias="firstPosition")
+    """The first position it holds; null when empty"""
     last_position: Optional[int] = Field(None, alias="lastPosition")
+    """The last position it holds; null when empty"""
     reason: Optional[str] = Field(None, alias="reason")
+    """The reason given"""
     summary_entry_id: Optional[str] = Field(None, alias="summaryEntryId")
     """A compaction's summary entry, which took this generation's place in the active history"""
     archived_at: str = Field(..., alias="archivedAt")
-    archived_by: str = Field(..., alias="archivedBy")
+    """When it was made"""
+    archived_by: CompactConversationResultCompactConversationCompactConversationSuccessCompactionArchiveArchivedBy = Field(..., alias="archivedBy")
+    """Who made it"""
 
 
 class CompactConversationResultCompactConversationCompactConversationSuccessCompactionSummary(BurrowModel):
+    id: str = Field(..., alias="id")
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     entry_id: str = Field(..., alias="entryId")
+    """The entry id, unique within the session (cited as conversation:<sessionId>/<entryId>)"""
     position: int = Field(..., alias="position")
-    """Order within the session; never restarts across resets"""
+    """Order within the session, from 1; never restarts across resets"""
     archive_generation: Optional[int] = Field(None, alias="archiveGeneration")
-    """Null while the entry is active; the archive generation holding it after a reset"""
+    """Null while the entry is active; the archive generation holding it after a reset or compaction"""
     role: Optional[str] = Field(None, alias="role")
+    """The role as the runtime sent it (1 to 64 characters, e.g. user, assistant, tool, system). A string, not an enum: originals keep whatever role labels the runtime's model API uses."""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation (Burrow-Conversation) at the append"""
     payload: str = Field(..., alias="payload")
     """The original payload as raw JSON text, byte for byte as appended (stored as PostgreSQL json, not jsonb): key order, duplicate keys, large numbers and unicode are preserved. Parse it yourself if you need a value."""
     created_at: str = Field(..., alias="createdAt")
+    """When it was appended"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
+    """When a reset or compaction archived it"""
     reference: str = Field(..., alias="reference")
     """The source reference that cites this original: conversation:<sessionId>/<entryId>"""
     summarizes_generation: Optional[int] = Field(None, alias="summarizesGeneration")
@@ -2044,12 +2365,21 @@ class CompactConversationResultCompactConversationCompactConversationSuccessComp
 
 class CompactConversationResultCompactConversationCompactConversationSuccessCompaction(BurrowModel):
     archive: CompactConversationResultCompactConversationCompactConversationSuccessCompactionArchive = Field(..., alias="archive")
+    """The new archive generation holding the replaced originals"""
     summary: CompactConversationResultCompactConversationCompactConversationSuccessCompactionSummary = Field(..., alias="summary")
+    """The summary entry now in the active history"""
 
 
 class CompactConversationResultCompactConversationCompactConversationSuccess(BurrowModel):
     typename__: Literal["CompactConversationSuccess"] = Field(alias="__typename")
     compaction: CompactConversationResultCompactConversationCompactConversationSuccessCompaction = Field(..., alias="compaction")
+
+
+class CompactConversationResultCompactConversationConversationSessionArchivedArchivedBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
 
 
 class CompactConversationResultCompactConversationConversationSessionArchived(BurrowModel):
@@ -2059,17 +2389,13 @@ class CompactConversationResultCompactConversationConversationSessionArchived(Bu
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     archived_at: str = Field(..., alias="archivedAt")
-    archived_by: str = Field(..., alias="archivedBy")
+    """When it was archived"""
+    archived_by: CompactConversationResultCompactConversationConversationSessionArchivedArchivedBy = Field(..., alias="archivedBy")
+    """Who archived it"""
     reason: Optional[str] = Field(None, alias="reason")
-
-
-class CompactConversationResultCompactConversationForbidden(BurrowModel):
-    typename__: Literal["Forbidden"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
+    """The reason given when archiving"""
 
 
 class CompactConversationResultCompactConversationNotFound(BurrowModel):
@@ -2082,22 +2408,6 @@ class CompactConversationResultCompactConversationNotFound(BurrowModel):
     """The kind of record, e.g. Agent"""
     id: str = Field(..., alias="id")
     """The short id the input named"""
-
-
-class CompactConversationResultCompactConversationRevisionConflict(BurrowModel):
-    typename__: Literal["RevisionConflict"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-    expected_revision: int = Field(..., alias="expectedRevision")
-    """The revision the write named"""
-    current_revision: int = Field(..., alias="currentRevision")
-    """The revision the record is at"""
-    current_content: Optional[str] = Field(None, alias="currentContent")
-    """The current text content, for records that have one"""
-    current_value: Optional[Any] = Field(None, alias="currentValue")
-    """The current record as JSON (never secrets)"""
 
 
 class CompactConversationResultCompactConversationValidationFailed(BurrowModel):
@@ -2113,19 +2423,26 @@ class CompactConversationResultCompactConversationValidationFailed(BurrowModel):
 
 
 class CompactConversationResult(BurrowModel):
-    compact_conversation: Union[CompactConversationResultCompactConversationCompactConversationSuccess, CompactConversationResultCompactConversationConversationSessionArchived, CompactConversationResultCompactConversationForbidden, CompactConversationResultCompactConversationNotFound, CompactConversationResultCompactConversationRevisionConflict, CompactConversationResultCompactConversationValidationFailed] = Field(..., alias="compactConversation")
+    compact_conversation: Union[CompactConversationResultCompactConversationCompactConversationSuccess, CompactConversationResultCompactConversationConversationSessionArchived, CompactConversationResultCompactConversationNotFound, CompactConversationResultCompactConversationValidationFailed] = Field(..., alias="compactConversation")
     """Replaces a span of the active history with a summary entry. The replaced originals move into a new archive generation (kind COMPACTION, reason \"compaction\") exactly as a reset moves entries; nothing is erased. The summary takes the next position, stands in the span's place in conversationHistory and links to the generation (summarizesGeneration)."""
 
 
 class CompleteContinuityRunResultCompleteContinuityRunCompleteContinuityRunSuccessRun(BurrowModel):
     id: str = Field(..., alias="id")
     run_id: str = Field(..., alias="runId")
+    """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: Optional[str] = Field(None, alias="sessionId")
+    """The runtime session (Burrow-Session) that started the run"""
     project: Optional[str] = Field(None, alias="project")
+    """The continuity scope (Burrow-Continuity-Scope) that started the run"""
     state: ContinuityRunState = Field(..., alias="state")
+    """Where the run is"""
     generation: int = Field(..., alias="generation")
+    """Starts at 1; each recovery claim adds 1. Fenced writes name it."""
     owner_id: str = Field(..., alias="ownerId")
+    """The owner session that holds the run at this generation"""
     head: str = Field(..., alias="head")
     """The committed head: JSON text exactly as committed (lossless)"""
     head_revision: int = Field(..., alias="headRevision")
@@ -2137,10 +2454,15 @@ class CompleteContinuityRunResultCompleteContinuityRunCompleteContinuityRunSucce
     recovery_queue: Optional[Any] = Field(None, alias="recoveryQueue")
     """The assessed recovery queue"""
     effect_count: int = Field(..., alias="effectCount")
+    """How many effects the run recorded"""
     created_at: str = Field(..., alias="createdAt")
+    """When the run started"""
     updated_at: str = Field(..., alias="updatedAt")
+    """The last change"""
     completed_at: Optional[str] = Field(None, alias="completedAt")
+    """When it completed"""
     interrupted_at: Optional[str] = Field(None, alias="interruptedAt")
+    """The last interruption"""
 
 
 class CompleteContinuityRunResultCompleteContinuityRunCompleteContinuityRunSuccess(BurrowModel):
@@ -2155,8 +2477,11 @@ class CompleteContinuityRunResultCompleteContinuityRunContinuityFenceRejected(Bu
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     run_id: str = Field(..., alias="runId")
+    """The run the write named"""
     current_state: ContinuityRunState = Field(..., alias="currentState")
+    """The run's state now"""
     current_generation: int = Field(..., alias="currentGeneration")
+    """The run's generation now"""
 
 
 class CompleteContinuityRunResultCompleteContinuityRunForbidden(BurrowModel):
@@ -2221,57 +2546,125 @@ class ContinuityEventsResult(BurrowModel):
 
 
 class ContinuityOwnersResultContinuityOwners(BurrowModel):
+    id: str = Field(..., alias="id")
     owner_id: str = Field(..., alias="ownerId")
+    """The owner id that fenced writes name"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     instance: str = Field(..., alias="instance")
+    """The server instance that holds the owner lock"""
     opened_at: str = Field(..., alias="openedAt")
+    """When the session opened"""
     closed_at: Optional[str] = Field(None, alias="closedAt")
+    """When the session was recorded as ended; null while open"""
     live: bool = Field(..., alias="live")
     """Decided by the owner lock protocol at read time"""
 
 
 class ContinuityOwnersResult(BurrowModel):
     continuity_owners: List[ContinuityOwnersResultContinuityOwners] = Field(..., alias="continuityOwners")
-    """Ownership sessions of an agent with their liveness (lock protocol)"""
+    """Ownership sessions of an agent with their liveness (lock protocol), newest first, at most 500"""
+
+
+class ContinuityRunResultContinuityRunEffectsEdgesNode(BurrowModel):
+    id: str = Field(..., alias="id")
+    effect_id: str = Field(..., alias="effectId")
+    """The effect id within its run (given by the runtime or generated)"""
+    run_id: str = Field(..., alias="runId")
+    """The run id"""
+    kind: str = Field(..., alias="kind")
+    """What kind of effect, as the runtime named it (1 to 200 characters)"""
+    request: str = Field(..., alias="request")
+    """What the effect will do: the JSON text exactly as recorded"""
+    outcome: ContinuityEffectOutcome = Field(..., alias="outcome")
+    """What is known of it"""
+    receipt: Optional[str] = Field(None, alias="receipt")
+    """The receipt, JSON text exactly as recorded; null until one is recorded"""
+    intended_generation: int = Field(..., alias="intendedGeneration")
+    """The run generation that recorded the intent"""
+    intended_by: str = Field(..., alias="intendedBy")
+    """The owner id that recorded the intent"""
+    intended_at: str = Field(..., alias="intendedAt")
+    """When the intent was recorded"""
+    receipt_generation: Optional[int] = Field(None, alias="receiptGeneration")
+    """The run generation that recorded the receipt"""
+    receipt_by: Optional[str] = Field(None, alias="receiptBy")
+    """The owner id that recorded the receipt"""
+    receipt_at: Optional[str] = Field(None, alias="receiptAt")
+    """When the receipt was recorded"""
+
+
+class ContinuityRunResultContinuityRunEffectsEdges(BurrowModel):
+    cursor: str = Field(..., alias="cursor")
+    node: ContinuityRunResultContinuityRunEffectsEdgesNode = Field(..., alias="node")
+
+
+class ContinuityRunResultContinuityRunEffectsPageInfo(BurrowModel):
+    has_next_page: bool = Field(..., alias="hasNextPage")
+    has_previous_page: bool = Field(..., alias="hasPreviousPage")
+    end_cursor: Optional[str] = Field(None, alias="endCursor")
 
 
 class ContinuityRunResultContinuityRunEffects(BurrowModel):
-    effect_id: str = Field(..., alias="effectId")
-    kind: str = Field(..., alias="kind")
-    request: str = Field(..., alias="request")
-    """The JSON text exactly as recorded"""
-    outcome: ContinuityEffectOutcome = Field(..., alias="outcome")
-    receipt: Optional[str] = Field(None, alias="receipt")
-    """The JSON text exactly as recorded"""
-    intended_generation: int = Field(..., alias="intendedGeneration")
-    intended_by: str = Field(..., alias="intendedBy")
-    intended_at: str = Field(..., alias="intendedAt")
-    receipt_generation: Optional[int] = Field(None, alias="receiptGeneration")
-    receipt_by: Optional[str] = Field(None, alias="receiptBy")
-    receipt_at: Optional[str] = Field(None, alias="receiptAt")
+    total_count: int = Field(..., alias="totalCount")
+    """Every effect of the run (the run's effectCount)"""
+    edges: List[ContinuityRunResultContinuityRunEffectsEdges] = Field(..., alias="edges")
+    page_info: ContinuityRunResultContinuityRunEffectsPageInfo = Field(..., alias="pageInfo")
 
 
-class ContinuityRunResultContinuityRunTransitions(BurrowModel):
+class ContinuityRunResultContinuityRunTransitionsEdgesNode(BurrowModel):
     position: int = Field(..., alias="position")
+    """Position in the log, from 1"""
     from_: Optional[ContinuityRunState] = Field(None, alias="from")
+    """The state before; null for the first claim"""
     to: ContinuityRunState = Field(..., alias="to")
+    """The state after"""
     generation: int = Field(..., alias="generation")
+    """The run generation after the transition"""
     owner_id: str = Field(..., alias="ownerId")
+    """The owner id after the transition"""
     reason: str = Field(..., alias="reason")
+    """Why: claimed, finalized, completed, interrupted, abandoned, assessed, recovery_claimed, or the reason an owner gave"""
     sequence: int = Field(..., alias="sequence")
     """The agent event sequence that announced it"""
     at: str = Field(..., alias="at")
+    """When it happened"""
+
+
+class ContinuityRunResultContinuityRunTransitionsEdges(BurrowModel):
+    cursor: str = Field(..., alias="cursor")
+    node: ContinuityRunResultContinuityRunTransitionsEdgesNode = Field(..., alias="node")
+
+
+class ContinuityRunResultContinuityRunTransitionsPageInfo(BurrowModel):
+    has_next_page: bool = Field(..., alias="hasNextPage")
+    has_previous_page: bool = Field(..., alias="hasPreviousPage")
+    end_cursor: Optional[str] = Field(None, alias="endCursor")
+
+
+class ContinuityRunResultContinuityRunTransitions(BurrowModel):
+    total_count: int = Field(..., alias="totalCount")
+    """Every transition of the run"""
+    edges: List[ContinuityRunResultContinuityRunTransitionsEdges] = Field(..., alias="edges")
+    page_info: ContinuityRunResultContinuityRunTransitionsPageInfo = Field(..., alias="pageInfo")
 
 
 class ContinuityRunResultContinuityRun(BurrowModel):
     id: str = Field(..., alias="id")
     run_id: str = Field(..., alias="runId")
+    """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: Optional[str] = Field(None, alias="sessionId")
+    """The runtime session (Burrow-Session) that started the run"""
     project: Optional[str] = Field(None, alias="project")
+    """The continuity scope (Burrow-Continuity-Scope) that started the run"""
     state: ContinuityRunState = Field(..., alias="state")
+    """Where the run is"""
     generation: int = Field(..., alias="generation")
+    """Starts at 1; each recovery claim adds 1. Fenced writes name it."""
     owner_id: str = Field(..., alias="ownerId")
+    """The owner session that holds the run at this generation"""
     head: str = Field(..., alias="head")
     """The committed head: JSON text exactly as committed (lossless)"""
     head_revision: int = Field(..., alias="headRevision")
@@ -2283,29 +2676,42 @@ class ContinuityRunResultContinuityRun(BurrowModel):
     recovery_queue: Optional[Any] = Field(None, alias="recoveryQueue")
     """The assessed recovery queue"""
     effect_count: int = Field(..., alias="effectCount")
+    """How many effects the run recorded"""
     created_at: str = Field(..., alias="createdAt")
+    """When the run started"""
     updated_at: str = Field(..., alias="updatedAt")
+    """The last change"""
     completed_at: Optional[str] = Field(None, alias="completedAt")
+    """When it completed"""
     interrupted_at: Optional[str] = Field(None, alias="interruptedAt")
-    effects: List[ContinuityRunResultContinuityRunEffects] = Field(..., alias="effects")
-    """External effects in the order they were intended"""
-    transitions: List[ContinuityRunResultContinuityRunTransitions] = Field(..., alias="transitions")
-    """The continuity_log of the run, in order"""
+    """The last interruption"""
+    effects: ContinuityRunResultContinuityRunEffects = Field(..., alias="effects")
+    """External effects in the order they were intended (intendedAt, then effectId); pages of 1 to 500, 100 by default"""
+    transitions: ContinuityRunResultContinuityRunTransitions = Field(..., alias="transitions")
+    """The transition log of the run in position order; pages of 1 to 500, 100 by default"""
 
 
 class ContinuityRunResult(BurrowModel):
     continuity_run: Optional[ContinuityRunResultContinuityRun] = Field(None, alias="continuityRun")
+    """One run by its run id, or null"""
 
 
 class ContinuityRunsResultContinuityRunsEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
     run_id: str = Field(..., alias="runId")
+    """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: Optional[str] = Field(None, alias="sessionId")
+    """The runtime session (Burrow-Session) that started the run"""
     project: Optional[str] = Field(None, alias="project")
+    """The continuity scope (Burrow-Continuity-Scope) that started the run"""
     state: ContinuityRunState = Field(..., alias="state")
+    """Where the run is"""
     generation: int = Field(..., alias="generation")
+    """Starts at 1; each recovery claim adds 1. Fenced writes name it."""
     owner_id: str = Field(..., alias="ownerId")
+    """The owner session that holds the run at this generation"""
     head: str = Field(..., alias="head")
     """The committed head: JSON text exactly as committed (lossless)"""
     head_revision: int = Field(..., alias="headRevision")
@@ -2317,10 +2723,15 @@ class ContinuityRunsResultContinuityRunsEdgesNode(BurrowModel):
     recovery_queue: Optional[Any] = Field(None, alias="recoveryQueue")
     """The assessed recovery queue"""
     effect_count: int = Field(..., alias="effectCount")
+    """How many effects the run recorded"""
     created_at: str = Field(..., alias="createdAt")
+    """When the run started"""
     updated_at: str = Field(..., alias="updatedAt")
+    """The last change"""
     completed_at: Optional[str] = Field(None, alias="completedAt")
+    """When it completed"""
     interrupted_at: Optional[str] = Field(None, alias="interruptedAt")
+    """The last interruption"""
 
 
 class ContinuityRunsResultContinuityRunsEdges(BurrowModel):
@@ -2340,40 +2751,64 @@ class ContinuityRunsResultContinuityRuns(BurrowModel):
 
 class ContinuityRunsResult(BurrowModel):
     continuity_runs: ContinuityRunsResultContinuityRuns = Field(..., alias="continuityRuns")
-    """Runs of one agent, newest first"""
+    """Runs of one agent, newest first (createdAt, then runId); pages of 1 to 100, 20 by default. Also `Agent.continuityRuns`."""
+
+
+class ConversationArchivesResultConversationArchivesArchivedBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
 
 
 class ConversationArchivesResultConversationArchives(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     generation: int = Field(..., alias="generation")
+    """The generation, 1..n within the session"""
     entry_count: int = Field(..., alias="entryCount")
+    """How many originals it holds"""
     first_position: Optional[int] = Field(None, alias="firstPosition")
+    """The first position it holds; null when empty"""
     last_position: Optional[int] = Field(None, alias="lastPosition")
+    """The last position it holds; null when empty"""
     reason: Optional[str] = Field(None, alias="reason")
+    """The reason given"""
     archived_at: str = Field(..., alias="archivedAt")
-    archived_by: str = Field(..., alias="archivedBy")
+    """When it was made"""
+    archived_by: ConversationArchivesResultConversationArchivesArchivedBy = Field(..., alias="archivedBy")
+    """Who made it"""
 
 
 class ConversationArchivesResult(BurrowModel):
     conversation_archives: List[ConversationArchivesResultConversationArchives] = Field(..., alias="conversationArchives")
-    """The archive generations of a session, oldest first"""
+    """The archive generations of a session, oldest first (also `ConversationSession.archives`)"""
 
 
 class ConversationGenerationResultConversationOriginalsEdgesNode(BurrowModel):
+    id: str = Field(..., alias="id")
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     entry_id: str = Field(..., alias="entryId")
+    """The entry id, unique within the session (cited as conversation:<sessionId>/<entryId>)"""
     position: int = Field(..., alias="position")
-    """Order within the session; never restarts across resets"""
+    """Order within the session, from 1; never restarts across resets"""
     archive_generation: Optional[int] = Field(None, alias="archiveGeneration")
-    """Null while the entry is active; the archive generation holding it after a reset"""
+    """Null while the entry is active; the archive generation holding it after a reset or compaction"""
     role: Optional[str] = Field(None, alias="role")
+    """The role as the runtime sent it (1 to 64 characters, e.g. user, assistant, tool, system). A string, not an enum: originals keep whatever role labels the runtime's model API uses."""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation (Burrow-Conversation) at the append"""
     payload: str = Field(..., alias="payload")
     """The original payload as raw JSON text, byte for byte as appended (stored as PostgreSQL json, not jsonb): key order, duplicate keys, large numbers and unicode are preserved. Parse it yourself if you need a value."""
     created_at: str = Field(..., alias="createdAt")
+    """When it was appended"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
+    """When a reset or compaction archived it"""
     reference: str = Field(..., alias="reference")
     """The source reference that cites this original: conversation:<sessionId>/<entryId>"""
     summarizes_generation: Optional[int] = Field(None, alias="summarizesGeneration")
@@ -2399,23 +2834,31 @@ class ConversationGenerationResultConversationOriginals(BurrowModel):
 
 class ConversationGenerationResult(BurrowModel):
     conversation_originals: ConversationGenerationResultConversationOriginals = Field(..., alias="conversationOriginals")
-    """Every original of a session, active and archived, in position order (at most 100 per page); `generation` narrows it to one archive generation"""
+    """Every original of a session, active and archived, in position order; pages of 1 to 100, 50 by default; `generation` narrows it to one archive generation. Also `ConversationSession.originals`."""
 
 
 class ConversationHistoryResultConversationHistoryEdgesNode(BurrowModel):
+    id: str = Field(..., alias="id")
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     entry_id: str = Field(..., alias="entryId")
+    """The entry id, unique within the session (cited as conversation:<sessionId>/<entryId>)"""
     position: int = Field(..., alias="position")
-    """Order within the session; never restarts across resets"""
+    """Order within the session, from 1; never restarts across resets"""
     archive_generation: Optional[int] = Field(None, alias="archiveGeneration")
-    """Null while the entry is active; the archive generation holding it after a reset"""
+    """Null while the entry is active; the archive generation holding it after a reset or compaction"""
     role: Optional[str] = Field(None, alias="role")
+    """The role as the runtime sent it (1 to 64 characters, e.g. user, assistant, tool, system). A string, not an enum: originals keep whatever role labels the runtime's model API uses."""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation (Burrow-Conversation) at the append"""
     payload: str = Field(..., alias="payload")
     """The original payload as raw JSON text, byte for byte as appended (stored as PostgreSQL json, not jsonb): key order, duplicate keys, large numbers and unicode are preserved. Parse it yourself if you need a value."""
     created_at: str = Field(..., alias="createdAt")
+    """When it was appended"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
+    """When a reset or compaction archived it"""
     reference: str = Field(..., alias="reference")
     """The source reference that cites this original: conversation:<sessionId>/<entryId>"""
     summarizes_generation: Optional[int] = Field(None, alias="summarizesGeneration")
@@ -2441,23 +2884,31 @@ class ConversationHistoryResultConversationHistory(BurrowModel):
 
 class ConversationHistoryResult(BurrowModel):
     conversation_history: ConversationHistoryResultConversationHistory = Field(..., alias="conversationHistory")
-    """The active history of a session in historyPosition order: what a runtime continues from, with each compaction summary in place of the span it replaced (at most 100 per page)"""
+    """The active history of a session in historyPosition order: what a runtime continues from, with each compaction summary in place of the span it replaced; pages of 1 to 100, 50 by default"""
 
 
 class ConversationOriginalsResultConversationOriginalsEdgesNode(BurrowModel):
+    id: str = Field(..., alias="id")
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     entry_id: str = Field(..., alias="entryId")
+    """The entry id, unique within the session (cited as conversation:<sessionId>/<entryId>)"""
     position: int = Field(..., alias="position")
-    """Order within the session; never restarts across resets"""
+    """Order within the session, from 1; never restarts across resets"""
     archive_generation: Optional[int] = Field(None, alias="archiveGeneration")
-    """Null while the entry is active; the archive generation holding it after a reset"""
+    """Null while the entry is active; the archive generation holding it after a reset or compaction"""
     role: Optional[str] = Field(None, alias="role")
+    """The role as the runtime sent it (1 to 64 characters, e.g. user, assistant, tool, system). A string, not an enum: originals keep whatever role labels the runtime's model API uses."""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation (Burrow-Conversation) at the append"""
     payload: str = Field(..., alias="payload")
     """The original payload as raw JSON text, byte for byte as appended (stored as PostgreSQL json, not jsonb): key order, duplicate keys, large numbers and unicode are preserved. Parse it yourself if you need a value."""
     created_at: str = Field(..., alias="createdAt")
+    """When it was appended"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
+    """When a reset or compaction archived it"""
     reference: str = Field(..., alias="reference")
     """The source reference that cites this original: conversation:<sessionId>/<entryId>"""
 
@@ -2479,23 +2930,31 @@ class ConversationOriginalsResultConversationOriginals(BurrowModel):
 
 class ConversationOriginalsResult(BurrowModel):
     conversation_originals: ConversationOriginalsResultConversationOriginals = Field(..., alias="conversationOriginals")
-    """Every original of a session, active and archived, in position order (at most 100 per page); `generation` narrows it to one archive generation"""
+    """Every original of a session, active and archived, in position order; pages of 1 to 100, 50 by default; `generation` narrows it to one archive generation. Also `ConversationSession.originals`."""
 
 
 class ConversationSearchResultConversationSearchEdgesNode(BurrowModel):
+    id: str = Field(..., alias="id")
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     entry_id: str = Field(..., alias="entryId")
+    """The entry id, unique within the session (cited as conversation:<sessionId>/<entryId>)"""
     position: int = Field(..., alias="position")
-    """Order within the session; never restarts across resets"""
+    """Order within the session, from 1; never restarts across resets"""
     archive_generation: Optional[int] = Field(None, alias="archiveGeneration")
-    """Null while the entry is active; the archive generation holding it after a reset"""
+    """Null while the entry is active; the archive generation holding it after a reset or compaction"""
     role: Optional[str] = Field(None, alias="role")
+    """The role as the runtime sent it (1 to 64 characters, e.g. user, assistant, tool, system). A string, not an enum: originals keep whatever role labels the runtime's model API uses."""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation (Burrow-Conversation) at the append"""
     payload: str = Field(..., alias="payload")
     """The original payload as raw JSON text, byte for byte as appended (stored as PostgreSQL json, not jsonb): key order, duplicate keys, large numbers and unicode are preserved. Parse it yourself if you need a value."""
     created_at: str = Field(..., alias="createdAt")
+    """When it was appended"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
+    """When a reset or compaction archived it"""
     reference: str = Field(..., alias="reference")
     """The source reference that cites this original: conversation:<sessionId>/<entryId>"""
     summarizes_generation: Optional[int] = Field(None, alias="summarizesGeneration")
@@ -2524,24 +2983,50 @@ class ConversationSearchResult(BurrowModel):
     """Case-insensitive substring search over an agent's originals, active and archived, in every session (archived sessions too): the query is matched against each payload's JSON text as stored. Newest first (createdAt, then sessionId and position, descending). At most 50 per page; cursors are bound to the agent, the query and every filter."""
 
 
+class ConversationSessionResultConversationSessionArchivedBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
+
+
+class ConversationSessionResultConversationSessionArchivesArchivedBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
+
+
 class ConversationSessionResultConversationSessionArchives(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     generation: int = Field(..., alias="generation")
+    """The generation, 1..n within the session"""
     kind: ConversationArchiveKind = Field(..., alias="kind")
+    """Reset or compaction"""
     entry_count: int = Field(..., alias="entryCount")
+    """How many originals it holds"""
     first_position: Optional[int] = Field(None, alias="firstPosition")
+    """The first position it holds; null when empty"""
     last_position: Optional[int] = Field(None, alias="lastPosition")
+    """The last position it holds; null when empty"""
     reason: Optional[str] = Field(None, alias="reason")
+    """The reason given"""
     summary_entry_id: Optional[str] = Field(None, alias="summaryEntryId")
     """A compaction's summary entry, which took this generation's place in the active history"""
     archived_at: str = Field(..., alias="archivedAt")
-    archived_by: str = Field(..., alias="archivedBy")
+    """When it was made"""
+    archived_by: ConversationSessionResultConversationSessionArchivesArchivedBy = Field(..., alias="archivedBy")
+    """Who made it"""
 
 
 class ConversationSessionResultConversationSession(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id (Burrow-Session) used in every conversation argument (the node id is global)"""
     project: Optional[str] = Field(None, alias="project")
     """The continuity scope of the first append"""
     active_count: int = Field(..., alias="activeCount")
@@ -2551,16 +3036,22 @@ class ConversationSessionResultConversationSession(BurrowModel):
     original_count: int = Field(..., alias="originalCount")
     """activeCount + archivedCount"""
     last_position: int = Field(..., alias="lastPosition")
+    """The position of the last append (0 before the first)"""
     archive_generations: int = Field(..., alias="archiveGenerations")
     """How many archive generations resets and compactions have made (1..n)"""
+    id: str = Field(..., alias="id")
     first_activity_at: str = Field(..., alias="firstActivityAt")
     """The first append"""
     last_activity_at: str = Field(..., alias="lastActivityAt")
     """The last append, compaction or reset"""
     archived: bool = Field(..., alias="archived")
+    """Whether the session is archived (archiveConversationSession)"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
-    archived_by: Optional[str] = Field(None, alias="archivedBy")
+    """When it was archived; null when not archived"""
+    archived_by: Optional[ConversationSessionResultConversationSessionArchivedBy] = Field(None, alias="archivedBy")
+    """Who archived it; null when not archived"""
     archive_reason: Optional[str] = Field(None, alias="archiveReason")
+    """The reason given when archiving"""
     archives: List[ConversationSessionResultConversationSessionArchives] = Field(..., alias="archives")
     """The archive generations, oldest first (batched: one statement for a whole page)"""
 
@@ -2570,24 +3061,50 @@ class ConversationSessionResult(BurrowModel):
     """One session of an agent (archived or not), or null"""
 
 
+class ConversationSessionsResultConversationSessionsEdgesNodeArchivedBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
+
+
+class ConversationSessionsResultConversationSessionsEdgesNodeArchivesArchivedBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
+
+
 class ConversationSessionsResultConversationSessionsEdgesNodeArchives(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     generation: int = Field(..., alias="generation")
+    """The generation, 1..n within the session"""
     kind: ConversationArchiveKind = Field(..., alias="kind")
+    """Reset or compaction"""
     entry_count: int = Field(..., alias="entryCount")
+    """How many originals it holds"""
     first_position: Optional[int] = Field(None, alias="firstPosition")
+    """The first position it holds; null when empty"""
     last_position: Optional[int] = Field(None, alias="lastPosition")
+    """The last position it holds; null when empty"""
     reason: Optional[str] = Field(None, alias="reason")
+    """The reason given"""
     summary_entry_id: Optional[str] = Field(None, alias="summaryEntryId")
     """A compaction's summary entry, which took this generation's place in the active history"""
     archived_at: str = Field(..., alias="archivedAt")
-    archived_by: str = Field(..., alias="archivedBy")
+    """When it was made"""
+    archived_by: ConversationSessionsResultConversationSessionsEdgesNodeArchivesArchivedBy = Field(..., alias="archivedBy")
+    """Who made it"""
 
 
 class ConversationSessionsResultConversationSessionsEdgesNode(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id (Burrow-Session) used in every conversation argument (the node id is global)"""
     project: Optional[str] = Field(None, alias="project")
     """The continuity scope of the first append"""
     active_count: int = Field(..., alias="activeCount")
@@ -2597,16 +3114,22 @@ class ConversationSessionsResultConversationSessionsEdgesNode(BurrowModel):
     original_count: int = Field(..., alias="originalCount")
     """activeCount + archivedCount"""
     last_position: int = Field(..., alias="lastPosition")
+    """The position of the last append (0 before the first)"""
     archive_generations: int = Field(..., alias="archiveGenerations")
     """How many archive generations resets and compactions have made (1..n)"""
+    id: str = Field(..., alias="id")
     first_activity_at: str = Field(..., alias="firstActivityAt")
     """The first append"""
     last_activity_at: str = Field(..., alias="lastActivityAt")
     """The last append, compaction or reset"""
     archived: bool = Field(..., alias="archived")
+    """Whether the session is archived (archiveConversationSession)"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
-    archived_by: Optional[str] = Field(None, alias="archivedBy")
+    """When it was archived; null when not archived"""
+    archived_by: Optional[ConversationSessionsResultConversationSessionsEdgesNodeArchivedBy] = Field(None, alias="archivedBy")
+    """Who archived it; null when not archived"""
     archive_reason: Optional[str] = Field(None, alias="archiveReason")
+    """The reason given when archiving"""
     archives: List[ConversationSessionsResultConversationSessionsEdgesNodeArchives] = Field(..., alias="archives")
     """The archive generations, oldest first (batched: one statement for a whole page)"""
 
@@ -2628,7 +3151,7 @@ class ConversationSessionsResultConversationSessions(BurrowModel):
 
 class ConversationSessionsResult(BurrowModel):
     conversation_sessions: ConversationSessionsResultConversationSessions = Field(..., alias="conversationSessions")
-    """An agent's conversation sessions, newest first activity first, with counts and archive generations. Archived sessions are left out unless `archived` says INCLUDE or ONLY. At most 100 per page; cursors are bound to the agent and the filter."""
+    """An agent's conversation sessions, newest first (first append, then sessionId), with counts and archive generations. Archived sessions are left out unless `archived` says INCLUDE or ONLY. Pages of 1 to 100, 20 by default; cursors are bound to the agent and the filter. Also `Agent.conversationSessions`."""
 
 
 class CreateAgentResultCreateAgentAlreadyExists(BurrowModel):
@@ -2873,19 +3396,29 @@ class FinalizeContinuityRunResultFinalizeContinuityRunContinuityFenceRejected(Bu
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     run_id: str = Field(..., alias="runId")
+    """The run the write named"""
     current_state: ContinuityRunState = Field(..., alias="currentState")
+    """The run's state now"""
     current_generation: int = Field(..., alias="currentGeneration")
+    """The run's generation now"""
 
 
 class FinalizeContinuityRunResultFinalizeContinuityRunFinalizeContinuityRunSuccessRun(BurrowModel):
     id: str = Field(..., alias="id")
     run_id: str = Field(..., alias="runId")
+    """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: Optional[str] = Field(None, alias="sessionId")
+    """The runtime session (Burrow-Session) that started the run"""
     project: Optional[str] = Field(None, alias="project")
+    """The continuity scope (Burrow-Continuity-Scope) that started the run"""
     state: ContinuityRunState = Field(..., alias="state")
+    """Where the run is"""
     generation: int = Field(..., alias="generation")
+    """Starts at 1; each recovery claim adds 1. Fenced writes name it."""
     owner_id: str = Field(..., alias="ownerId")
+    """The owner session that holds the run at this generation"""
     head: str = Field(..., alias="head")
     """The committed head: JSON text exactly as committed (lossless)"""
     head_revision: int = Field(..., alias="headRevision")
@@ -2897,10 +3430,15 @@ class FinalizeContinuityRunResultFinalizeContinuityRunFinalizeContinuityRunSucce
     recovery_queue: Optional[Any] = Field(None, alias="recoveryQueue")
     """The assessed recovery queue"""
     effect_count: int = Field(..., alias="effectCount")
+    """How many effects the run recorded"""
     created_at: str = Field(..., alias="createdAt")
+    """When the run started"""
     updated_at: str = Field(..., alias="updatedAt")
+    """The last change"""
     completed_at: Optional[str] = Field(None, alias="completedAt")
+    """When it completed"""
     interrupted_at: Optional[str] = Field(None, alias="interruptedAt")
+    """The last interruption"""
 
 
 class FinalizeContinuityRunResultFinalizeContinuityRunFinalizeContinuityRunSuccess(BurrowModel):
@@ -3032,8 +3570,11 @@ class InterruptContinuityRunResultInterruptContinuityRunContinuityFenceRejected(
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     run_id: str = Field(..., alias="runId")
+    """The run the write named"""
     current_state: ContinuityRunState = Field(..., alias="currentState")
+    """The run's state now"""
     current_generation: int = Field(..., alias="currentGeneration")
+    """The run's generation now"""
 
 
 class InterruptContinuityRunResultInterruptContinuityRunForbidden(BurrowModel):
@@ -3047,12 +3588,19 @@ class InterruptContinuityRunResultInterruptContinuityRunForbidden(BurrowModel):
 class InterruptContinuityRunResultInterruptContinuityRunInterruptContinuityRunSuccessRun(BurrowModel):
     id: str = Field(..., alias="id")
     run_id: str = Field(..., alias="runId")
+    """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: Optional[str] = Field(None, alias="sessionId")
+    """The runtime session (Burrow-Session) that started the run"""
     project: Optional[str] = Field(None, alias="project")
+    """The continuity scope (Burrow-Continuity-Scope) that started the run"""
     state: ContinuityRunState = Field(..., alias="state")
+    """Where the run is"""
     generation: int = Field(..., alias="generation")
+    """Starts at 1; each recovery claim adds 1. Fenced writes name it."""
     owner_id: str = Field(..., alias="ownerId")
+    """The owner session that holds the run at this generation"""
     head: str = Field(..., alias="head")
     """The committed head: JSON text exactly as committed (lossless)"""
     head_revision: int = Field(..., alias="headRevision")
@@ -3064,10 +3612,15 @@ class InterruptContinuityRunResultInterruptContinuityRunInterruptContinuityRunSu
     recovery_queue: Optional[Any] = Field(None, alias="recoveryQueue")
     """The assessed recovery queue"""
     effect_count: int = Field(..., alias="effectCount")
+    """How many effects the run recorded"""
     created_at: str = Field(..., alias="createdAt")
+    """When the run started"""
     updated_at: str = Field(..., alias="updatedAt")
+    """The last change"""
     completed_at: Optional[str] = Field(None, alias="completedAt")
+    """When it completed"""
     interrupted_at: Optional[str] = Field(None, alias="interruptedAt")
+    """The last interruption"""
 
 
 class InterruptContinuityRunResultInterruptContinuityRunInterruptContinuityRunSuccess(BurrowModel):
@@ -3131,32 +3684,46 @@ class McpConnectionsResult(BurrowModel):
 
 
 class MemoryRollingSearchResultMemoryRollingSearchCards(BurrowModel):
+    id: str = Field(..., alias="id")
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     project: str = Field(..., alias="project")
+    """The continuity scope; \"*\" for cross-scope cards"""
     card_id: str = Field(..., alias="cardId")
+    """The card id within its agent and scope (the node id is global)"""
     title: str = Field(..., alias="title")
+    """A short title"""
     body: str = Field(..., alias="body")
+    """The card text"""
     evidence: List[str] = Field(..., alias="evidence")
     """Residue references this card cites; updates only ever add to them"""
     card: Any = Field(..., alias="card")
     """The card document: evidence (with session and pass), metadata (legacy kept), sources of cross-scope cards"""
     revision: int = Field(..., alias="revision")
+    """Starts at 1; each update adds 1"""
     created_at: str = Field(..., alias="createdAt")
+    """When a pass created it"""
     updated_at: str = Field(..., alias="updatedAt")
+    """The last change of title, body or evidence"""
     refreshed_at: str = Field(..., alias="refreshedAt")
+    """The last time a pass confirmed it; the TTL counts from here"""
     expires_at: str = Field(..., alias="expiresAt")
     """refreshedAt + the persisted rolling TTL"""
 
 
 class MemoryRollingSearchResultMemoryRollingSearch(BurrowModel):
     owner: str = Field(..., alias="owner")
-    """Always \"rolling_continuity\""""
+    """Always \"rolling_continuity\": part of the memory_rolling_search contract runtimes check, kept identical to the MCP tool result"""
     enters_prompt: bool = Field(..., alias="entersPrompt")
-    """Always false: rolling cards never enter ambient prompt assembly. This describes that policy; the tool result itself is visible to the caller."""
+    """Always false: rolling cards never enter ambient prompt assembly. Part of the memory_rolling_search contract runtimes check (kept identical to the MCP tool result); the tool result itself is visible to the caller."""
     agent_id: str = Field(..., alias="agentId")
+    """The agent searched"""
     project: str = Field(..., alias="project")
+    """The scope searched"""
     query: str = Field(..., alias="query")
+    """The query as applied (trimmed)"""
     cards: List[MemoryRollingSearchResultMemoryRollingSearchCards] = Field(..., alias="cards")
+    """Cards matching more query words first, then most recently refreshed"""
 
 
 class MemoryRollingSearchResult(BurrowModel):
@@ -3180,26 +3747,36 @@ class MemoryWorkingSearchResultMemoryWorkingSearchWrittenBy(BurrowModel):
 
 
 class MemoryWorkingSearchResultMemoryWorkingSearchSourceOriginalsOriginal(BurrowModel):
+    id: str = Field(..., alias="id")
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     entry_id: str = Field(..., alias="entryId")
+    """The entry id, unique within the session (cited as conversation:<sessionId>/<entryId>)"""
     position: int = Field(..., alias="position")
-    """Order within the session; never restarts across resets"""
+    """Order within the session, from 1; never restarts across resets"""
     archive_generation: Optional[int] = Field(None, alias="archiveGeneration")
-    """Null while the entry is active; the archive generation holding it after a reset"""
+    """Null while the entry is active; the archive generation holding it after a reset or compaction"""
     role: Optional[str] = Field(None, alias="role")
+    """The role as the runtime sent it (1 to 64 characters, e.g. user, assistant, tool, system). A string, not an enum: originals keep whatever role labels the runtime's model API uses."""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation (Burrow-Conversation) at the append"""
     payload: str = Field(..., alias="payload")
     """The original payload as raw JSON text, byte for byte as appended (stored as PostgreSQL json, not jsonb): key order, duplicate keys, large numbers and unicode are preserved. Parse it yourself if you need a value."""
     created_at: str = Field(..., alias="createdAt")
+    """When it was appended"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
+    """When a reset or compaction archived it"""
     reference: str = Field(..., alias="reference")
     """The source reference that cites this original: conversation:<sessionId>/<entryId>"""
 
 
 class MemoryWorkingSearchResultMemoryWorkingSearchSourceOriginals(BurrowModel):
     ref: str = Field(..., alias="ref")
+    """The reference as given"""
     original: Optional[MemoryWorkingSearchResultMemoryWorkingSearchSourceOriginalsOriginal] = Field(None, alias="original")
+    """The original it cites; null for other references"""
 
 
 class MemoryWorkingSearchResultMemoryWorkingSearch(BurrowModel):
@@ -3277,26 +3854,36 @@ class MemoryWorkingWriteResultMemoryWorkingWriteMemoryWorkingWriteSuccessRecordW
 
 
 class MemoryWorkingWriteResultMemoryWorkingWriteMemoryWorkingWriteSuccessRecordSourceOriginalsOriginal(BurrowModel):
+    id: str = Field(..., alias="id")
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     entry_id: str = Field(..., alias="entryId")
+    """The entry id, unique within the session (cited as conversation:<sessionId>/<entryId>)"""
     position: int = Field(..., alias="position")
-    """Order within the session; never restarts across resets"""
+    """Order within the session, from 1; never restarts across resets"""
     archive_generation: Optional[int] = Field(None, alias="archiveGeneration")
-    """Null while the entry is active; the archive generation holding it after a reset"""
+    """Null while the entry is active; the archive generation holding it after a reset or compaction"""
     role: Optional[str] = Field(None, alias="role")
+    """The role as the runtime sent it (1 to 64 characters, e.g. user, assistant, tool, system). A string, not an enum: originals keep whatever role labels the runtime's model API uses."""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation (Burrow-Conversation) at the append"""
     payload: str = Field(..., alias="payload")
     """The original payload as raw JSON text, byte for byte as appended (stored as PostgreSQL json, not jsonb): key order, duplicate keys, large numbers and unicode are preserved. Parse it yourself if you need a value."""
     created_at: str = Field(..., alias="createdAt")
+    """When it was appended"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
+    """When a reset or compaction archived it"""
     reference: str = Field(..., alias="reference")
     """The source reference that cites this original: conversation:<sessionId>/<entryId>"""
 
 
 class MemoryWorkingWriteResultMemoryWorkingWriteMemoryWorkingWriteSuccessRecordSourceOriginals(BurrowModel):
     ref: str = Field(..., alias="ref")
+    """The reference as given"""
     original: Optional[MemoryWorkingWriteResultMemoryWorkingWriteMemoryWorkingWriteSuccessRecordSourceOriginalsOriginal] = Field(None, alias="original")
+    """The original it cites; null for other references"""
 
 
 class MemoryWorkingWriteResultMemoryWorkingWriteMemoryWorkingWriteSuccessRecord(BurrowModel):
@@ -3450,8 +4037,33 @@ class NodeResultNodeBrainMemory(BurrowModel):
     id: str = Field(..., alias="id")
 
 
+class NodeResultNodeContinuityEffect(BurrowModel):
+    typename__: Literal["ContinuityEffect"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class NodeResultNodeContinuityOwner(BurrowModel):
+    typename__: Literal["ContinuityOwner"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
 class NodeResultNodeContinuityRun(BurrowModel):
     typename__: Literal["ContinuityRun"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class NodeResultNodeConversationArchive(BurrowModel):
+    typename__: Literal["ConversationArchive"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class NodeResultNodeConversationOriginal(BurrowModel):
+    typename__: Literal["ConversationOriginal"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class NodeResultNodeConversationSession(BurrowModel):
+    typename__: Literal["ConversationSession"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
 
 
@@ -3509,6 +4121,11 @@ class NodeResultNodeProfileDocumentRevision(BurrowModel):
     """The global id (node(id:))"""
 
 
+class NodeResultNodeRollingCard(BurrowModel):
+    typename__: Literal["RollingCard"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
 class NodeResultNodeSessionHandoff(BurrowModel):
     typename__: Literal["SessionHandoff"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
@@ -3520,7 +4137,7 @@ class NodeResultNodeWorkingRecord(BurrowModel):
 
 
 class NodeResult(BurrowModel):
-    node: Optional[Union[NodeResultNodeAgent, NodeResultNodeApiToken, NodeResultNodeBrainMemory, NodeResultNodeContinuityRun, NodeResultNodeDreamDiaryEntry, NodeResultNodePreferenceSignal, NodeResultNodeProfileAuditEntry, NodeResultNodeProfileDocument, NodeResultNodeProfileDocumentRevision, NodeResultNodeSessionHandoff, NodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    node: Optional[Union[NodeResultNodeAgent, NodeResultNodeApiToken, NodeResultNodeBrainMemory, NodeResultNodeContinuityEffect, NodeResultNodeContinuityOwner, NodeResultNodeContinuityRun, NodeResultNodeConversationArchive, NodeResultNodeConversationOriginal, NodeResultNodeConversationSession, NodeResultNodeDreamDiaryEntry, NodeResultNodePreferenceSignal, NodeResultNodeProfileAuditEntry, NodeResultNodeProfileDocument, NodeResultNodeProfileDocumentRevision, NodeResultNodeRollingCard, NodeResultNodeSessionHandoff, NodeResultNodeWorkingRecord]] = Field(None, alias="node")
     """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
@@ -4054,26 +4671,36 @@ class ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecor
 
 
 class ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecordSuccessRecordSourceOriginalsOriginal(BurrowModel):
+    id: str = Field(..., alias="id")
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     entry_id: str = Field(..., alias="entryId")
+    """The entry id, unique within the session (cited as conversation:<sessionId>/<entryId>)"""
     position: int = Field(..., alias="position")
-    """Order within the session; never restarts across resets"""
+    """Order within the session, from 1; never restarts across resets"""
     archive_generation: Optional[int] = Field(None, alias="archiveGeneration")
-    """Null while the entry is active; the archive generation holding it after a reset"""
+    """Null while the entry is active; the archive generation holding it after a reset or compaction"""
     role: Optional[str] = Field(None, alias="role")
+    """The role as the runtime sent it (1 to 64 characters, e.g. user, assistant, tool, system). A string, not an enum: originals keep whatever role labels the runtime's model API uses."""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation (Burrow-Conversation) at the append"""
     payload: str = Field(..., alias="payload")
     """The original payload as raw JSON text, byte for byte as appended (stored as PostgreSQL json, not jsonb): key order, duplicate keys, large numbers and unicode are preserved. Parse it yourself if you need a value."""
     created_at: str = Field(..., alias="createdAt")
+    """When it was appended"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
+    """When a reset or compaction archived it"""
     reference: str = Field(..., alias="reference")
     """The source reference that cites this original: conversation:<sessionId>/<entryId>"""
 
 
 class ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecordSuccessRecordSourceOriginals(BurrowModel):
     ref: str = Field(..., alias="ref")
+    """The reference as given"""
     original: Optional[ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecordSuccessRecordSourceOriginalsOriginal] = Field(None, alias="original")
+    """The original it cites; null for other references"""
 
 
 class ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecordSuccessRecord(BurrowModel):
@@ -4160,15 +4787,31 @@ class ReactivateWorkingRecordResult(BurrowModel):
     """Returns a resolved or superseded record to ACTIVE (revision-checked; expiry unchanged)"""
 
 
+class ReconcileContinuityResultReconcileContinuityFailed(BurrowModel):
+    run_id: str = Field(..., alias="runId")
+    """The run id used in every continuity argument (the node id is global)"""
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
+    state: ContinuityRunState = Field(..., alias="state")
+    """Where the run is"""
+
+
 class ReconcileContinuityResultReconcileContinuityInterrupted(BurrowModel):
     id: str = Field(..., alias="id")
     run_id: str = Field(..., alias="runId")
+    """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: Optional[str] = Field(None, alias="sessionId")
+    """The runtime session (Burrow-Session) that started the run"""
     project: Optional[str] = Field(None, alias="project")
+    """The continuity scope (Burrow-Continuity-Scope) that started the run"""
     state: ContinuityRunState = Field(..., alias="state")
+    """Where the run is"""
     generation: int = Field(..., alias="generation")
+    """Starts at 1; each recovery claim adds 1. Fenced writes name it."""
     owner_id: str = Field(..., alias="ownerId")
+    """The owner session that holds the run at this generation"""
     head: str = Field(..., alias="head")
     """The committed head: JSON text exactly as committed (lossless)"""
     head_revision: int = Field(..., alias="headRevision")
@@ -4180,21 +4823,33 @@ class ReconcileContinuityResultReconcileContinuityInterrupted(BurrowModel):
     recovery_queue: Optional[Any] = Field(None, alias="recoveryQueue")
     """The assessed recovery queue"""
     effect_count: int = Field(..., alias="effectCount")
+    """How many effects the run recorded"""
     created_at: str = Field(..., alias="createdAt")
+    """When the run started"""
     updated_at: str = Field(..., alias="updatedAt")
+    """The last change"""
     completed_at: Optional[str] = Field(None, alias="completedAt")
+    """When it completed"""
     interrupted_at: Optional[str] = Field(None, alias="interruptedAt")
+    """The last interruption"""
 
 
 class ReconcileContinuityResultReconcileContinuityRecoveryPending(BurrowModel):
     id: str = Field(..., alias="id")
     run_id: str = Field(..., alias="runId")
+    """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: Optional[str] = Field(None, alias="sessionId")
+    """The runtime session (Burrow-Session) that started the run"""
     project: Optional[str] = Field(None, alias="project")
+    """The continuity scope (Burrow-Continuity-Scope) that started the run"""
     state: ContinuityRunState = Field(..., alias="state")
+    """Where the run is"""
     generation: int = Field(..., alias="generation")
+    """Starts at 1; each recovery claim adds 1. Fenced writes name it."""
     owner_id: str = Field(..., alias="ownerId")
+    """The owner session that holds the run at this generation"""
     head: str = Field(..., alias="head")
     """The committed head: JSON text exactly as committed (lossless)"""
     head_revision: int = Field(..., alias="headRevision")
@@ -4206,16 +4861,22 @@ class ReconcileContinuityResultReconcileContinuityRecoveryPending(BurrowModel):
     recovery_queue: Optional[Any] = Field(None, alias="recoveryQueue")
     """The assessed recovery queue"""
     effect_count: int = Field(..., alias="effectCount")
+    """How many effects the run recorded"""
     created_at: str = Field(..., alias="createdAt")
+    """When the run started"""
     updated_at: str = Field(..., alias="updatedAt")
+    """The last change"""
     completed_at: Optional[str] = Field(None, alias="completedAt")
+    """When it completed"""
     interrupted_at: Optional[str] = Field(None, alias="interruptedAt")
+    """The last interruption"""
 
 
 class ReconcileContinuityResultReconcileContinuity(BurrowModel):
     owners_checked: int = Field(..., alias="ownersChecked")
-    failed: List[str] = Field(..., alias="failed")
-    """\"agentId/runId\" of runs whose reconciliation failed this pass; the next pass retries them"""
+    """Owner sessions whose liveness this pass checked"""
+    failed: List[ReconcileContinuityResultReconcileContinuityFailed] = Field(..., alias="failed")
+    """Runs whose reconciliation failed this pass; the next pass retries them"""
     interrupted: List[ReconcileContinuityResultReconcileContinuityInterrupted] = Field(..., alias="interrupted")
     """Runs this pass found abandoned and interrupted"""
     recovery_pending: List[ReconcileContinuityResultReconcileContinuityRecoveryPending] = Field(..., alias="recoveryPending")
@@ -4224,7 +4885,7 @@ class ReconcileContinuityResultReconcileContinuity(BurrowModel):
 
 class ReconcileContinuityResult(BurrowModel):
     reconcile_continuity: ReconcileContinuityResultReconcileContinuity = Field(..., alias="reconcileContinuity")
-    """Interrupts runs whose owner is gone and assesses interrupted runs; agent tokens reconcile their own agent"""
+    """Interrupts runs whose owner is gone and assesses interrupted runs; agent tokens reconcile their own agent, operators one agent or all"""
 
 
 class RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccessOutcomeHandoffSourceRefs(BurrowModel):
@@ -4235,26 +4896,36 @@ class RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSu
 
 
 class RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccessOutcomeHandoffSourceOriginalsOriginal(BurrowModel):
+    id: str = Field(..., alias="id")
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     entry_id: str = Field(..., alias="entryId")
+    """The entry id, unique within the session (cited as conversation:<sessionId>/<entryId>)"""
     position: int = Field(..., alias="position")
-    """Order within the session; never restarts across resets"""
+    """Order within the session, from 1; never restarts across resets"""
     archive_generation: Optional[int] = Field(None, alias="archiveGeneration")
-    """Null while the entry is active; the archive generation holding it after a reset"""
+    """Null while the entry is active; the archive generation holding it after a reset or compaction"""
     role: Optional[str] = Field(None, alias="role")
+    """The role as the runtime sent it (1 to 64 characters, e.g. user, assistant, tool, system). A string, not an enum: originals keep whatever role labels the runtime's model API uses."""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation (Burrow-Conversation) at the append"""
     payload: str = Field(..., alias="payload")
     """The original payload as raw JSON text, byte for byte as appended (stored as PostgreSQL json, not jsonb): key order, duplicate keys, large numbers and unicode are preserved. Parse it yourself if you need a value."""
     created_at: str = Field(..., alias="createdAt")
+    """When it was appended"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
+    """When a reset or compaction archived it"""
     reference: str = Field(..., alias="reference")
     """The source reference that cites this original: conversation:<sessionId>/<entryId>"""
 
 
 class RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccessOutcomeHandoffSourceOriginals(BurrowModel):
     ref: str = Field(..., alias="ref")
+    """The reference as given"""
     original: Optional[RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccessOutcomeHandoffSourceOriginalsOriginal] = Field(None, alias="original")
+    """The original it cites; null for other references"""
 
 
 class RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccessOutcomeHandoffWrittenBy(BurrowModel):
@@ -4344,8 +5015,11 @@ class RecordContinuityEffectResultRecordContinuityEffectContinuityFenceRejected(
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     run_id: str = Field(..., alias="runId")
+    """The run the write named"""
     current_state: ContinuityRunState = Field(..., alias="currentState")
+    """The run's state now"""
     current_generation: int = Field(..., alias="currentGeneration")
+    """The run's generation now"""
 
 
 class RecordContinuityEffectResultRecordContinuityEffectForbidden(BurrowModel):
@@ -4369,19 +5043,31 @@ class RecordContinuityEffectResultRecordContinuityEffectNotFound(BurrowModel):
 
 
 class RecordContinuityEffectResultRecordContinuityEffectRecordContinuityEffectSuccessEffect(BurrowModel):
+    id: str = Field(..., alias="id")
     effect_id: str = Field(..., alias="effectId")
+    """The effect id within its run (given by the runtime or generated)"""
+    run_id: str = Field(..., alias="runId")
+    """The run id"""
     kind: str = Field(..., alias="kind")
+    """What kind of effect, as the runtime named it (1 to 200 characters)"""
     request: str = Field(..., alias="request")
-    """The JSON text exactly as recorded"""
+    """What the effect will do: the JSON text exactly as recorded"""
     outcome: ContinuityEffectOutcome = Field(..., alias="outcome")
+    """What is known of it"""
     receipt: Optional[str] = Field(None, alias="receipt")
-    """The JSON text exactly as recorded"""
+    """The receipt, JSON text exactly as recorded; null until one is recorded"""
     intended_generation: int = Field(..., alias="intendedGeneration")
+    """The run generation that recorded the intent"""
     intended_by: str = Field(..., alias="intendedBy")
+    """The owner id that recorded the intent"""
     intended_at: str = Field(..., alias="intendedAt")
+    """When the intent was recorded"""
     receipt_generation: Optional[int] = Field(None, alias="receiptGeneration")
+    """The run generation that recorded the receipt"""
     receipt_by: Optional[str] = Field(None, alias="receiptBy")
+    """The owner id that recorded the receipt"""
     receipt_at: Optional[str] = Field(None, alias="receiptAt")
+    """When the receipt was recorded"""
 
 
 class RecordContinuityEffectResultRecordContinuityEffectRecordContinuityEffectSuccess(BurrowModel):
@@ -4403,7 +5089,7 @@ class RecordContinuityEffectResultRecordContinuityEffectValidationFailed(BurrowM
 
 class RecordContinuityEffectResult(BurrowModel):
     record_continuity_effect: Union[RecordContinuityEffectResultRecordContinuityEffectContinuityFenceRejected, RecordContinuityEffectResultRecordContinuityEffectForbidden, RecordContinuityEffectResultRecordContinuityEffectNotFound, RecordContinuityEffectResultRecordContinuityEffectRecordContinuityEffectSuccess, RecordContinuityEffectResultRecordContinuityEffectValidationFailed] = Field(..., alias="recordContinuityEffect")
-    """Fenced: records an external effect before it is attempted"""
+    """Fenced: records an external effect before it is attempted (RUNNING or FINALIZING)"""
 
 
 class RecordContinuityReceiptResultRecordContinuityReceiptContinuityFenceRejected(BurrowModel):
@@ -4413,8 +5099,11 @@ class RecordContinuityReceiptResultRecordContinuityReceiptContinuityFenceRejecte
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     run_id: str = Field(..., alias="runId")
+    """The run the write named"""
     current_state: ContinuityRunState = Field(..., alias="currentState")
+    """The run's state now"""
     current_generation: int = Field(..., alias="currentGeneration")
+    """The run's generation now"""
 
 
 class RecordContinuityReceiptResultRecordContinuityReceiptForbidden(BurrowModel):
@@ -4438,19 +5127,31 @@ class RecordContinuityReceiptResultRecordContinuityReceiptNotFound(BurrowModel):
 
 
 class RecordContinuityReceiptResultRecordContinuityReceiptRecordContinuityReceiptSuccessEffect(BurrowModel):
+    id: str = Field(..., alias="id")
     effect_id: str = Field(..., alias="effectId")
+    """The effect id within its run (given by the runtime or generated)"""
+    run_id: str = Field(..., alias="runId")
+    """The run id"""
     kind: str = Field(..., alias="kind")
+    """What kind of effect, as the runtime named it (1 to 200 characters)"""
     request: str = Field(..., alias="request")
-    """The JSON text exactly as recorded"""
+    """What the effect will do: the JSON text exactly as recorded"""
     outcome: ContinuityEffectOutcome = Field(..., alias="outcome")
+    """What is known of it"""
     receipt: Optional[str] = Field(None, alias="receipt")
-    """The JSON text exactly as recorded"""
+    """The receipt, JSON text exactly as recorded; null until one is recorded"""
     intended_generation: int = Field(..., alias="intendedGeneration")
+    """The run generation that recorded the intent"""
     intended_by: str = Field(..., alias="intendedBy")
+    """The owner id that recorded the intent"""
     intended_at: str = Field(..., alias="intendedAt")
+    """When the intent was recorded"""
     receipt_generation: Optional[int] = Field(None, alias="receiptGeneration")
+    """The run generation that recorded the receipt"""
     receipt_by: Optional[str] = Field(None, alias="receiptBy")
+    """The owner id that recorded the receipt"""
     receipt_at: Optional[str] = Field(None, alias="receiptAt")
+    """When the receipt was recorded"""
 
 
 class RecordContinuityReceiptResultRecordContinuityReceiptRecordContinuityReceiptSuccess(BurrowModel):
@@ -4472,7 +5173,7 @@ class RecordContinuityReceiptResultRecordContinuityReceiptValidationFailed(Burro
 
 class RecordContinuityReceiptResult(BurrowModel):
     record_continuity_receipt: Union[RecordContinuityReceiptResultRecordContinuityReceiptContinuityFenceRejected, RecordContinuityReceiptResultRecordContinuityReceiptForbidden, RecordContinuityReceiptResultRecordContinuityReceiptNotFound, RecordContinuityReceiptResultRecordContinuityReceiptRecordContinuityReceiptSuccess, RecordContinuityReceiptResultRecordContinuityReceiptValidationFailed] = Field(..., alias="recordContinuityReceipt")
-    """Fenced: records the confirmed outcome of an effect (also one intended by an earlier generation)"""
+    """Fenced: records the confirmed outcome of an effect (also one intended by an earlier generation); a second receipt is Forbidden (RECEIPT_RECORDED)"""
 
 
 class ReplaceProfileResultReplaceProfileNotFound(BurrowModel):
@@ -4559,14 +5260,6 @@ class ResetConversationResultResetConversationConversationSessionArchived(Burrow
     """What went wrong, for programs"""
 
 
-class ResetConversationResultResetConversationForbidden(BurrowModel):
-    typename__: Literal["Forbidden"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-
-
 class ResetConversationResultResetConversationNotFound(BurrowModel):
     typename__: Literal["NotFound"] = Field(alias="__typename")
     message: str = Field(..., alias="message")
@@ -4579,37 +5272,37 @@ class ResetConversationResultResetConversationNotFound(BurrowModel):
     """The short id the input named"""
 
 
+class ResetConversationResultResetConversationResetConversationSuccessArchiveArchivedBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
+
+
 class ResetConversationResultResetConversationResetConversationSuccessArchive(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     generation: int = Field(..., alias="generation")
+    """The generation, 1..n within the session"""
     entry_count: int = Field(..., alias="entryCount")
+    """How many originals it holds"""
     first_position: Optional[int] = Field(None, alias="firstPosition")
+    """The first position it holds; null when empty"""
     last_position: Optional[int] = Field(None, alias="lastPosition")
+    """The last position it holds; null when empty"""
     reason: Optional[str] = Field(None, alias="reason")
+    """The reason given"""
     archived_at: str = Field(..., alias="archivedAt")
-    archived_by: str = Field(..., alias="archivedBy")
+    """When it was made"""
+    archived_by: ResetConversationResultResetConversationResetConversationSuccessArchiveArchivedBy = Field(..., alias="archivedBy")
+    """Who made it"""
 
 
 class ResetConversationResultResetConversationResetConversationSuccess(BurrowModel):
     typename__: Literal["ResetConversationSuccess"] = Field(alias="__typename")
     archive: ResetConversationResultResetConversationResetConversationSuccessArchive = Field(..., alias="archive")
-
-
-class ResetConversationResultResetConversationRevisionConflict(BurrowModel):
-    typename__: Literal["RevisionConflict"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-    expected_revision: int = Field(..., alias="expectedRevision")
-    """The revision the write named"""
-    current_revision: int = Field(..., alias="currentRevision")
-    """The revision the record is at"""
-    current_content: Optional[str] = Field(None, alias="currentContent")
-    """The current text content, for records that have one"""
-    current_value: Optional[Any] = Field(None, alias="currentValue")
-    """The current record as JSON (never secrets)"""
 
 
 class ResetConversationResultResetConversationValidationFailed(BurrowModel):
@@ -4625,7 +5318,7 @@ class ResetConversationResultResetConversationValidationFailed(BurrowModel):
 
 
 class ResetConversationResult(BurrowModel):
-    reset_conversation: Union[ResetConversationResultResetConversationConversationSessionArchived, ResetConversationResultResetConversationForbidden, ResetConversationResultResetConversationNotFound, ResetConversationResultResetConversationResetConversationSuccess, ResetConversationResultResetConversationRevisionConflict, ResetConversationResultResetConversationValidationFailed] = Field(..., alias="resetConversation")
+    reset_conversation: Union[ResetConversationResultResetConversationConversationSessionArchived, ResetConversationResultResetConversationNotFound, ResetConversationResultResetConversationResetConversationSuccess, ResetConversationResultResetConversationValidationFailed] = Field(..., alias="resetConversation")
     """Archives the session's active entries into a new archive generation and starts it empty. Nothing is erased."""
 
 
@@ -4665,26 +5358,36 @@ class ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessR
 
 
 class ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessRecordSourceOriginalsOriginal(BurrowModel):
+    id: str = Field(..., alias="id")
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     entry_id: str = Field(..., alias="entryId")
+    """The entry id, unique within the session (cited as conversation:<sessionId>/<entryId>)"""
     position: int = Field(..., alias="position")
-    """Order within the session; never restarts across resets"""
+    """Order within the session, from 1; never restarts across resets"""
     archive_generation: Optional[int] = Field(None, alias="archiveGeneration")
-    """Null while the entry is active; the archive generation holding it after a reset"""
+    """Null while the entry is active; the archive generation holding it after a reset or compaction"""
     role: Optional[str] = Field(None, alias="role")
+    """The role as the runtime sent it (1 to 64 characters, e.g. user, assistant, tool, system). A string, not an enum: originals keep whatever role labels the runtime's model API uses."""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation (Burrow-Conversation) at the append"""
     payload: str = Field(..., alias="payload")
     """The original payload as raw JSON text, byte for byte as appended (stored as PostgreSQL json, not jsonb): key order, duplicate keys, large numbers and unicode are preserved. Parse it yourself if you need a value."""
     created_at: str = Field(..., alias="createdAt")
+    """When it was appended"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
+    """When a reset or compaction archived it"""
     reference: str = Field(..., alias="reference")
     """The source reference that cites this original: conversation:<sessionId>/<entryId>"""
 
 
 class ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessRecordSourceOriginals(BurrowModel):
     ref: str = Field(..., alias="ref")
+    """The reference as given"""
     original: Optional[ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessRecordSourceOriginalsOriginal] = Field(None, alias="original")
+    """The original it cites; null for other references"""
 
 
 class ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessRecord(BurrowModel):
@@ -4829,19 +5532,29 @@ class RollingCardEventsResult(BurrowModel):
 
 
 class RollingCardsResultRollingCardsEdgesNode(BurrowModel):
+    id: str = Field(..., alias="id")
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     project: str = Field(..., alias="project")
+    """The continuity scope; \"*\" for cross-scope cards"""
     card_id: str = Field(..., alias="cardId")
+    """The card id within its agent and scope (the node id is global)"""
     title: str = Field(..., alias="title")
+    """A short title"""
     body: str = Field(..., alias="body")
+    """The card text"""
     evidence: List[str] = Field(..., alias="evidence")
     """Residue references this card cites; updates only ever add to them"""
     card: Any = Field(..., alias="card")
     """The card document: evidence (with session and pass), metadata (legacy kept), sources of cross-scope cards"""
     revision: int = Field(..., alias="revision")
+    """Starts at 1; each update adds 1"""
     created_at: str = Field(..., alias="createdAt")
+    """When a pass created it"""
     updated_at: str = Field(..., alias="updatedAt")
+    """The last change of title, body or evidence"""
     refreshed_at: str = Field(..., alias="refreshedAt")
+    """The last time a pass confirmed it; the TTL counts from here"""
     expires_at: str = Field(..., alias="expiresAt")
     """refreshedAt + the persisted rolling TTL"""
 
@@ -4863,7 +5576,7 @@ class RollingCardsResultRollingCards(BurrowModel):
 
 class RollingCardsResult(BurrowModel):
     rolling_cards: RollingCardsResultRollingCards = Field(..., alias="rollingCards")
-    """Live rolling cards of one agent and scope, most recently updated first. Agent tokens read their runtime scope (or \"*\")."""
+    """Live rolling cards of one agent and scope, most recently updated first; pages of 1 to 100, 20 by default. Also `Agent.rollingCards`."""
 
 
 class RunRetentionResultRunRetentionStores(BurrowModel):
@@ -4895,12 +5608,17 @@ class RunRetentionResult(BurrowModel):
 
 class RuntimeOwnershipResultRuntimeOwnership(BurrowModel):
     owner_id: str = Field(..., alias="ownerId")
+    """The owner id to name in startContinuityRun and every fenced write"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     instance: str = Field(..., alias="instance")
+    """The server instance that holds the owner lock"""
     opened_at: str = Field(..., alias="openedAt")
+    """When the session opened"""
     live: bool = Field(..., alias="live")
-    ended: Optional[str] = Field(None, alias="ended")
-    """closed or lost once the session is over"""
+    """True on the first event; false on the last"""
+    ended: Optional[RuntimeOwnershipEnd] = Field(None, alias="ended")
+    """How the session ended; null while it is live"""
 
 
 class RuntimeOwnershipResult(BurrowModel):
@@ -4916,26 +5634,36 @@ class SessionReadHandoffResultSessionReadHandoffSourceRefs(BurrowModel):
 
 
 class SessionReadHandoffResultSessionReadHandoffSourceOriginalsOriginal(BurrowModel):
+    id: str = Field(..., alias="id")
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     entry_id: str = Field(..., alias="entryId")
+    """The entry id, unique within the session (cited as conversation:<sessionId>/<entryId>)"""
     position: int = Field(..., alias="position")
-    """Order within the session; never restarts across resets"""
+    """Order within the session, from 1; never restarts across resets"""
     archive_generation: Optional[int] = Field(None, alias="archiveGeneration")
-    """Null while the entry is active; the archive generation holding it after a reset"""
+    """Null while the entry is active; the archive generation holding it after a reset or compaction"""
     role: Optional[str] = Field(None, alias="role")
+    """The role as the runtime sent it (1 to 64 characters, e.g. user, assistant, tool, system). A string, not an enum: originals keep whatever role labels the runtime's model API uses."""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation (Burrow-Conversation) at the append"""
     payload: str = Field(..., alias="payload")
     """The original payload as raw JSON text, byte for byte as appended (stored as PostgreSQL json, not jsonb): key order, duplicate keys, large numbers and unicode are preserved. Parse it yourself if you need a value."""
     created_at: str = Field(..., alias="createdAt")
+    """When it was appended"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
+    """When a reset or compaction archived it"""
     reference: str = Field(..., alias="reference")
     """The source reference that cites this original: conversation:<sessionId>/<entryId>"""
 
 
 class SessionReadHandoffResultSessionReadHandoffSourceOriginals(BurrowModel):
     ref: str = Field(..., alias="ref")
+    """The reference as given"""
     original: Optional[SessionReadHandoffResultSessionReadHandoffSourceOriginalsOriginal] = Field(None, alias="original")
+    """The original it cites; null for other references"""
 
 
 class SessionReadHandoffResultSessionReadHandoffWrittenBy(BurrowModel):
@@ -5020,26 +5748,36 @@ class SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHand
 
 
 class SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHandoffSourceOriginalsOriginal(BurrowModel):
+    id: str = Field(..., alias="id")
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     entry_id: str = Field(..., alias="entryId")
+    """The entry id, unique within the session (cited as conversation:<sessionId>/<entryId>)"""
     position: int = Field(..., alias="position")
-    """Order within the session; never restarts across resets"""
+    """Order within the session, from 1; never restarts across resets"""
     archive_generation: Optional[int] = Field(None, alias="archiveGeneration")
-    """Null while the entry is active; the archive generation holding it after a reset"""
+    """Null while the entry is active; the archive generation holding it after a reset or compaction"""
     role: Optional[str] = Field(None, alias="role")
+    """The role as the runtime sent it (1 to 64 characters, e.g. user, assistant, tool, system). A string, not an enum: originals keep whatever role labels the runtime's model API uses."""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation (Burrow-Conversation) at the append"""
     payload: str = Field(..., alias="payload")
     """The original payload as raw JSON text, byte for byte as appended (stored as PostgreSQL json, not jsonb): key order, duplicate keys, large numbers and unicode are preserved. Parse it yourself if you need a value."""
     created_at: str = Field(..., alias="createdAt")
+    """When it was appended"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
+    """When a reset or compaction archived it"""
     reference: str = Field(..., alias="reference")
     """The source reference that cites this original: conversation:<sessionId>/<entryId>"""
 
 
 class SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHandoffSourceOriginals(BurrowModel):
     ref: str = Field(..., alias="ref")
+    """The reference as given"""
     original: Optional[SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHandoffSourceOriginalsOriginal] = Field(None, alias="original")
+    """The original it cites; null for other references"""
 
 
 class SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHandoffWrittenBy(BurrowModel):
@@ -5350,14 +6088,6 @@ class SetModelConnectionResult(BurrowModel):
     """Creates or replaces a model connection (operators only); applies at the next start"""
 
 
-class SetTiddleCardTtlResultSetTiddleCardTtlForbidden(BurrowModel):
-    typename__: Literal["Forbidden"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-
-
 class SetTiddleCardTtlResultSetTiddleCardTtlNotFound(BurrowModel):
     typename__: Literal["NotFound"] = Field(alias="__typename")
     message: str = Field(..., alias="message")
@@ -5370,25 +6100,11 @@ class SetTiddleCardTtlResultSetTiddleCardTtlNotFound(BurrowModel):
     """The short id the input named"""
 
 
-class SetTiddleCardTtlResultSetTiddleCardTtlRevisionConflict(BurrowModel):
-    typename__: Literal["RevisionConflict"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-    expected_revision: int = Field(..., alias="expectedRevision")
-    """The revision the write named"""
-    current_revision: int = Field(..., alias="currentRevision")
-    """The revision the record is at"""
-    current_content: Optional[str] = Field(None, alias="currentContent")
-    """The current text content, for records that have one"""
-    current_value: Optional[Any] = Field(None, alias="currentValue")
-    """The current record as JSON (never secrets)"""
-
-
 class SetTiddleCardTtlResultSetTiddleCardTtlSetTiddleCardTtlSuccessSetting(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     card_ttl_days: int = Field(..., alias="cardTtlDays")
+    """The TTL now in force, in days"""
     expired_cards: List[str] = Field(..., alias="expiredCards")
     """\"project/cardId\" of cards this change expired"""
 
@@ -5411,7 +6127,7 @@ class SetTiddleCardTtlResultSetTiddleCardTtlValidationFailed(BurrowModel):
 
 
 class SetTiddleCardTtlResult(BurrowModel):
-    set_tiddle_card_ttl: Union[SetTiddleCardTtlResultSetTiddleCardTtlForbidden, SetTiddleCardTtlResultSetTiddleCardTtlNotFound, SetTiddleCardTtlResultSetTiddleCardTtlRevisionConflict, SetTiddleCardTtlResultSetTiddleCardTtlSetTiddleCardTtlSuccess, SetTiddleCardTtlResultSetTiddleCardTtlValidationFailed] = Field(..., alias="setTiddleCardTtl")
+    set_tiddle_card_ttl: Union[SetTiddleCardTtlResultSetTiddleCardTtlNotFound, SetTiddleCardTtlResultSetTiddleCardTtlSetTiddleCardTtlSuccess, SetTiddleCardTtlResultSetTiddleCardTtlValidationFailed] = Field(..., alias="setTiddleCardTtl")
     """Operators: change the persisted rolling card TTL of an agent (default 90 days)"""
 
 
@@ -5427,17 +6143,6 @@ class SettingsStatusResult(BurrowModel):
     """The settings key status (operators only)"""
 
 
-class StartContinuityRunResultStartContinuityRunContinuityFenceRejected(BurrowModel):
-    typename__: Literal["ContinuityFenceRejected"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-    run_id: str = Field(..., alias="runId")
-    current_state: ContinuityRunState = Field(..., alias="currentState")
-    current_generation: int = Field(..., alias="currentGeneration")
-
-
 class StartContinuityRunResultStartContinuityRunForbidden(BurrowModel):
     typename__: Literal["Forbidden"] = Field(alias="__typename")
     message: str = Field(..., alias="message")
@@ -5446,27 +6151,22 @@ class StartContinuityRunResultStartContinuityRunForbidden(BurrowModel):
     """What went wrong, for programs"""
 
 
-class StartContinuityRunResultStartContinuityRunNotFound(BurrowModel):
-    typename__: Literal["NotFound"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-    resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
-
-
 class StartContinuityRunResultStartContinuityRunStartContinuityRunSuccessRun(BurrowModel):
     id: str = Field(..., alias="id")
     run_id: str = Field(..., alias="runId")
+    """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: Optional[str] = Field(None, alias="sessionId")
+    """The runtime session (Burrow-Session) that started the run"""
     project: Optional[str] = Field(None, alias="project")
+    """The continuity scope (Burrow-Continuity-Scope) that started the run"""
     state: ContinuityRunState = Field(..., alias="state")
+    """Where the run is"""
     generation: int = Field(..., alias="generation")
+    """Starts at 1; each recovery claim adds 1. Fenced writes name it."""
     owner_id: str = Field(..., alias="ownerId")
+    """The owner session that holds the run at this generation"""
     head: str = Field(..., alias="head")
     """The committed head: JSON text exactly as committed (lossless)"""
     head_revision: int = Field(..., alias="headRevision")
@@ -5478,10 +6178,15 @@ class StartContinuityRunResultStartContinuityRunStartContinuityRunSuccessRun(Bur
     recovery_queue: Optional[Any] = Field(None, alias="recoveryQueue")
     """The assessed recovery queue"""
     effect_count: int = Field(..., alias="effectCount")
+    """How many effects the run recorded"""
     created_at: str = Field(..., alias="createdAt")
+    """When the run started"""
     updated_at: str = Field(..., alias="updatedAt")
+    """The last change"""
     completed_at: Optional[str] = Field(None, alias="completedAt")
+    """When it completed"""
     interrupted_at: Optional[str] = Field(None, alias="interruptedAt")
+    """The last interruption"""
 
 
 class StartContinuityRunResultStartContinuityRunStartContinuityRunSuccess(BurrowModel):
@@ -5502,7 +6207,8 @@ class StartContinuityRunResultStartContinuityRunValidationFailed(BurrowModel):
 
 
 class StartContinuityRunResult(BurrowModel):
-    start_continuity_run: Union[StartContinuityRunResultStartContinuityRunContinuityFenceRejected, StartContinuityRunResultStartContinuityRunForbidden, StartContinuityRunResultStartContinuityRunNotFound, StartContinuityRunResultStartContinuityRunStartContinuityRunSuccess, StartContinuityRunResultStartContinuityRunValidationFailed] = Field(..., alias="startContinuityRun")
+    start_continuity_run: Union[StartContinuityRunResultStartContinuityRunForbidden, StartContinuityRunResultStartContinuityRunStartContinuityRunSuccess, StartContinuityRunResultStartContinuityRunValidationFailed] = Field(..., alias="startContinuityRun")
+    """Starts a run RUNNING at generation 1 under a live owner (OWNER_NOT_LIVE otherwise); a taken run id is ValidationFailed"""
 
 
 class SupersedeWorkingRecordResultSupersedeWorkingRecordForbidden(BurrowModel):
@@ -5557,26 +6263,36 @@ class SupersedeWorkingRecordResultSupersedeWorkingRecordSupersedeWorkingRecordSu
 
 
 class SupersedeWorkingRecordResultSupersedeWorkingRecordSupersedeWorkingRecordSuccessRecordSourceOriginalsOriginal(BurrowModel):
+    id: str = Field(..., alias="id")
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     entry_id: str = Field(..., alias="entryId")
+    """The entry id, unique within the session (cited as conversation:<sessionId>/<entryId>)"""
     position: int = Field(..., alias="position")
-    """Order within the session; never restarts across resets"""
+    """Order within the session, from 1; never restarts across resets"""
     archive_generation: Optional[int] = Field(None, alias="archiveGeneration")
-    """Null while the entry is active; the archive generation holding it after a reset"""
+    """Null while the entry is active; the archive generation holding it after a reset or compaction"""
     role: Optional[str] = Field(None, alias="role")
+    """The role as the runtime sent it (1 to 64 characters, e.g. user, assistant, tool, system). A string, not an enum: originals keep whatever role labels the runtime's model API uses."""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation (Burrow-Conversation) at the append"""
     payload: str = Field(..., alias="payload")
     """The original payload as raw JSON text, byte for byte as appended (stored as PostgreSQL json, not jsonb): key order, duplicate keys, large numbers and unicode are preserved. Parse it yourself if you need a value."""
     created_at: str = Field(..., alias="createdAt")
+    """When it was appended"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
+    """When a reset or compaction archived it"""
     reference: str = Field(..., alias="reference")
     """The source reference that cites this original: conversation:<sessionId>/<entryId>"""
 
 
 class SupersedeWorkingRecordResultSupersedeWorkingRecordSupersedeWorkingRecordSuccessRecordSourceOriginals(BurrowModel):
     ref: str = Field(..., alias="ref")
+    """The reference as given"""
     original: Optional[SupersedeWorkingRecordResultSupersedeWorkingRecordSupersedeWorkingRecordSuccessRecordSourceOriginalsOriginal] = Field(None, alias="original")
+    """The original it cites; null for other references"""
 
 
 class SupersedeWorkingRecordResultSupersedeWorkingRecordSupersedeWorkingRecordSuccessRecord(BurrowModel):
@@ -5648,18 +6364,25 @@ class SupersedeWorkingRecordResult(BurrowModel):
 
 
 class TiddleAppendResidueResultTiddleAppendResidueTiddleAppendResidueSuccessAppendEntryExcerpts(BurrowModel):
-    role: str = Field(..., alias="role")
+    role: TiddleExcerptRole = Field(..., alias="role")
+    """Who said it"""
     text: str = Field(..., alias="text")
+    """The excerpt, 1 to 1000 characters"""
 
 
 class TiddleAppendResidueResultTiddleAppendResidueTiddleAppendResidueSuccessAppendEntry(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     project: str = Field(..., alias="project")
+    """The continuity scope"""
     reference: str = Field(..., alias="reference")
     """The turn reference; a later append with the same reference replaces this one"""
     session_id: Optional[str] = Field(None, alias="sessionId")
+    """The runtime session that appended it"""
     created_at: str = Field(..., alias="createdAt")
+    """When it was appended (pruned 24 hours later)"""
     excerpts: List[TiddleAppendResidueResultTiddleAppendResidueTiddleAppendResidueSuccessAppendEntryExcerpts] = Field(..., alias="excerpts")
+    """The excerpts in the order given"""
 
 
 class TiddleAppendResidueResultTiddleAppendResidueTiddleAppendResidueSuccessAppend(BurrowModel):
@@ -5668,6 +6391,7 @@ class TiddleAppendResidueResultTiddleAppendResidueTiddleAppendResidueSuccessAppe
     replaced: bool = Field(..., alias="replaced")
     """An entry with the same turn reference existed and was replaced"""
     entry: TiddleAppendResidueResultTiddleAppendResidueTiddleAppendResidueSuccessAppendEntry = Field(..., alias="entry")
+    """The stored residue"""
 
 
 class TiddleAppendResidueResultTiddleAppendResidueTiddleAppendResidueSuccess(BurrowModel):
@@ -5692,37 +6416,65 @@ class TiddleAppendResidueResult(BurrowModel):
     """Runtime: stores one terminal turn's residue for the token's agent, the runtime scope and session. No model call, no card change."""
 
 
-class TiddleHistoryResultTiddleHistory(BurrowModel):
+class TiddleHistoryResultTiddleHistoryEdgesNode(BurrowModel):
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     project: str = Field(..., alias="project")
+    """The scope; \"*\" for the synthesis"""
     pass_id: str = Field(..., alias="passId")
+    """The pass id"""
     created_at: str = Field(..., alias="createdAt")
+    """When it was recorded"""
     payload: Any = Field(..., alias="payload")
     """Outcome, created/updated/expired cards, preference signals, rejected proposals with reasons"""
 
 
+class TiddleHistoryResultTiddleHistoryEdges(BurrowModel):
+    cursor: str = Field(..., alias="cursor")
+    node: TiddleHistoryResultTiddleHistoryEdgesNode = Field(..., alias="node")
+
+
+class TiddleHistoryResultTiddleHistoryPageInfo(BurrowModel):
+    has_next_page: bool = Field(..., alias="hasNextPage")
+    has_previous_page: bool = Field(..., alias="hasPreviousPage")
+    end_cursor: Optional[str] = Field(None, alias="endCursor")
+
+
+class TiddleHistoryResultTiddleHistory(BurrowModel):
+    edges: List[TiddleHistoryResultTiddleHistoryEdges] = Field(..., alias="edges")
+    page_info: TiddleHistoryResultTiddleHistoryPageInfo = Field(..., alias="pageInfo")
+
+
 class TiddleHistoryResult(BurrowModel):
-    tiddle_history: List[TiddleHistoryResultTiddleHistory] = Field(..., alias="tiddleHistory")
-    """Pass and synthesis history (kept 180 days), newest first"""
+    tiddle_history: TiddleHistoryResultTiddleHistory = Field(..., alias="tiddleHistory")
+    """Pass and synthesis history (kept 180 days), newest first; pages of 1 to 500, 100 by default"""
 
 
 class TiddleResidueResultTiddleResidueExcerpts(BurrowModel):
-    role: str = Field(..., alias="role")
+    role: TiddleExcerptRole = Field(..., alias="role")
+    """Who said it"""
     text: str = Field(..., alias="text")
+    """The excerpt, 1 to 1000 characters"""
 
 
 class TiddleResidueResultTiddleResidue(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     project: str = Field(..., alias="project")
+    """The continuity scope"""
     reference: str = Field(..., alias="reference")
     """The turn reference; a later append with the same reference replaces this one"""
     session_id: Optional[str] = Field(None, alias="sessionId")
+    """The runtime session that appended it"""
     created_at: str = Field(..., alias="createdAt")
+    """When it was appended (pruned 24 hours later)"""
     excerpts: List[TiddleResidueResultTiddleResidueExcerpts] = Field(..., alias="excerpts")
+    """The excerpts in the order given"""
 
 
 class TiddleResidueResult(BurrowModel):
     tiddle_residue: List[TiddleResidueResultTiddleResidue] = Field(..., alias="tiddleResidue")
-    """The stored residue of one scope, newest first"""
+    """The stored residue of one scope, newest first (residue is pruned after 24 hours, so the list stays small)"""
 
 
 class TiddleRunPassResultTiddleRunPassNotFound(BurrowModel):
@@ -5739,28 +6491,44 @@ class TiddleRunPassResultTiddleRunPassNotFound(BurrowModel):
 
 class TiddleRunPassResultTiddleRunPassTiddleRunPassSuccessOutcomesRejected(BurrowModel):
     reason: str = Field(..., alias="reason")
+    """Why it was refused, for people"""
     proposal: Any = Field(..., alias="proposal")
+    """The proposal as the proposer sent it (truncated past 4,000 characters)"""
 
 
 class TiddleRunPassResultTiddleRunPassTiddleRunPassSuccessOutcomes(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     project: str = Field(..., alias="project")
+    """The scope; \"*\" for the synthesis"""
     pass_id: str = Field(..., alias="passId")
-    kind: str = Field(..., alias="kind")
-    """pass or synthesis"""
-    trigger: str = Field(..., alias="trigger")
-    """schedule or operator"""
+    """The pass id (TiddleHistoryEntry.passId)"""
+    kind: TiddlePassKind = Field(..., alias="kind")
+    """Pass or synthesis"""
+    trigger: TiddlePassTrigger = Field(..., alias="trigger")
+    """What started it"""
     status: TiddlePassStatus = Field(..., alias="status")
+    """How it ended"""
     error: Optional[str] = Field(None, alias="error")
+    """Why it failed"""
     residue_considered: int = Field(..., alias="residueConsidered")
+    """Residue entries shown to the proposer"""
     created: List[str] = Field(..., alias="created")
+    """Card ids created"""
     updated: List[str] = Field(..., alias="updated")
+    """Card ids updated"""
     expired: List[str] = Field(..., alias="expired")
+    """Card ids expired"""
     preference_signals: List[str] = Field(..., alias="preferenceSignals")
+    """Preference signal ids recorded"""
     noops: int = Field(..., alias="noops")
+    """Proposals that changed nothing"""
     rejected: List[TiddleRunPassResultTiddleRunPassTiddleRunPassSuccessOutcomesRejected] = Field(..., alias="rejected")
+    """Proposals the gate refused, with reasons"""
     next_run_at: Optional[str] = Field(None, alias="nextRunAt")
+    """When the scope is due next"""
     at: str = Field(..., alias="at")
+    """When it finished"""
 
 
 class TiddleRunPassResultTiddleRunPassTiddleRunPassSuccess(BurrowModel):
@@ -5789,29 +6557,41 @@ class TiddleStatusResultTiddleStatusScopes(BurrowModel):
     project: str = Field(..., alias="project")
     """The scope; \"*\" is the cross-scope synthesis"""
     next_run_at: str = Field(..., alias="nextRunAt")
+    """When the scope is due next"""
     last_success_at: Optional[str] = Field(None, alias="lastSuccessAt")
+    """The last successful pass"""
     last_attempt_at: Optional[str] = Field(None, alias="lastAttemptAt")
+    """The last pass, successful or not"""
     last_error: Optional[str] = Field(None, alias="lastError")
+    """The error of the last failed pass; cleared by a success"""
     last_error_at: Optional[str] = Field(None, alias="lastErrorAt")
+    """When the last pass failed"""
     consecutive_failures: int = Field(..., alias="consecutiveFailures")
+    """Failures since the last success"""
     last_pass_id: Optional[str] = Field(None, alias="lastPassId")
+    """The pass id of the last pass (TiddleHistoryEntry.passId)"""
 
 
 class TiddleStatusResultTiddleStatus(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     card_ttl_days: int = Field(..., alias="cardTtlDays")
-    """The persisted rolling TTL: the same setting expiry uses"""
+    """The persisted rolling TTL in days (1 to 36500, 90 by default): the same setting expiry uses"""
     last_synthesis_date: Optional[str] = Field(None, alias="lastSynthesisDate")
     """UTC date (YYYY-MM-DD) of the last cross-scope synthesis"""
     last_synthesis_at: Optional[str] = Field(None, alias="lastSynthesisAt")
+    """When the last cross-scope synthesis ran"""
     scheduler_enabled: bool = Field(..., alias="schedulerEnabled")
-    """Whether this instance runs the scheduler"""
-    proposer: str = Field(..., alias="proposer")
+    """Whether this server instance runs the scheduler (BURROW_TIDDLE_SCHEDULER)"""
+    proposer: TiddleProposerKind = Field(..., alias="proposer")
+    """This instance's proposer"""
     scopes: List[TiddleStatusResultTiddleStatusScopes] = Field(..., alias="scopes")
+    """Every scope of the agent (or the one asked for), by project"""
 
 
 class TiddleStatusResult(BurrowModel):
     tiddle_status: TiddleStatusResultTiddleStatus = Field(..., alias="tiddleStatus")
+    """An agent's Tiddle status: TTL, last synthesis, every scope's schedule. Also `Agent.tiddleStatus`."""
 
 
 class TiddleStatusEventsResultTiddleStatusEvents(BurrowModel):
@@ -6125,14 +6905,7 @@ class UnarchiveConversationSessionResultUnarchiveConversationSessionConversation
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     session_id: str = Field(..., alias="sessionId")
-
-
-class UnarchiveConversationSessionResultUnarchiveConversationSessionForbidden(BurrowModel):
-    typename__: Literal["Forbidden"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
+    """The session id"""
 
 
 class UnarchiveConversationSessionResultUnarchiveConversationSessionNotFound(BurrowModel):
@@ -6147,25 +6920,18 @@ class UnarchiveConversationSessionResultUnarchiveConversationSessionNotFound(Bur
     """The short id the input named"""
 
 
-class UnarchiveConversationSessionResultUnarchiveConversationSessionRevisionConflict(BurrowModel):
-    typename__: Literal["RevisionConflict"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-    expected_revision: int = Field(..., alias="expectedRevision")
-    """The revision the write named"""
-    current_revision: int = Field(..., alias="currentRevision")
-    """The revision the record is at"""
-    current_content: Optional[str] = Field(None, alias="currentContent")
-    """The current text content, for records that have one"""
-    current_value: Optional[Any] = Field(None, alias="currentValue")
-    """The current record as JSON (never secrets)"""
+class UnarchiveConversationSessionResultUnarchiveConversationSessionUnarchiveConversationSessionSuccessSessionArchivedBy(BurrowModel):
+    kind: PrincipalKind = Field(..., alias="kind")
+    """Operator or agent"""
+    principal_id: str = Field(..., alias="principalId")
+    """The agent id for an agent; the token name for an operator"""
 
 
 class UnarchiveConversationSessionResultUnarchiveConversationSessionUnarchiveConversationSessionSuccessSession(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id (Burrow-Session) used in every conversation argument (the node id is global)"""
     project: Optional[str] = Field(None, alias="project")
     """The continuity scope of the first append"""
     active_count: int = Field(..., alias="activeCount")
@@ -6175,16 +6941,22 @@ class UnarchiveConversationSessionResultUnarchiveConversationSessionUnarchiveCon
     original_count: int = Field(..., alias="originalCount")
     """activeCount + archivedCount"""
     last_position: int = Field(..., alias="lastPosition")
+    """The position of the last append (0 before the first)"""
     archive_generations: int = Field(..., alias="archiveGenerations")
     """How many archive generations resets and compactions have made (1..n)"""
+    id: str = Field(..., alias="id")
     first_activity_at: str = Field(..., alias="firstActivityAt")
     """The first append"""
     last_activity_at: str = Field(..., alias="lastActivityAt")
     """The last append, compaction or reset"""
     archived: bool = Field(..., alias="archived")
+    """Whether the session is archived (archiveConversationSession)"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
-    archived_by: Optional[str] = Field(None, alias="archivedBy")
+    """When it was archived; null when not archived"""
+    archived_by: Optional[UnarchiveConversationSessionResultUnarchiveConversationSessionUnarchiveConversationSessionSuccessSessionArchivedBy] = Field(None, alias="archivedBy")
+    """Who archived it; null when not archived"""
     archive_reason: Optional[str] = Field(None, alias="archiveReason")
+    """The reason given when archiving"""
 
 
 class UnarchiveConversationSessionResultUnarchiveConversationSessionUnarchiveConversationSessionSuccess(BurrowModel):
@@ -6192,20 +6964,8 @@ class UnarchiveConversationSessionResultUnarchiveConversationSessionUnarchiveCon
     session: UnarchiveConversationSessionResultUnarchiveConversationSessionUnarchiveConversationSessionSuccessSession = Field(..., alias="session")
 
 
-class UnarchiveConversationSessionResultUnarchiveConversationSessionValidationFailed(BurrowModel):
-    typename__: Literal["ValidationFailed"] = Field(alias="__typename")
-    message: str = Field(..., alias="message")
-    """What went wrong, for people; match on `code`, not on this text"""
-    code: ErrorCode = Field(..., alias="code")
-    """What went wrong, for programs"""
-    field: str = Field(..., alias="field")
-    """The input field (a dotted path inside lists and documents)"""
-    limit: Optional[int] = Field(None, alias="limit")
-    """The bound that was crossed, when there is one"""
-
-
 class UnarchiveConversationSessionResult(BurrowModel):
-    unarchive_conversation_session: Union[UnarchiveConversationSessionResultUnarchiveConversationSessionConversationSessionNotArchived, UnarchiveConversationSessionResultUnarchiveConversationSessionForbidden, UnarchiveConversationSessionResultUnarchiveConversationSessionNotFound, UnarchiveConversationSessionResultUnarchiveConversationSessionRevisionConflict, UnarchiveConversationSessionResultUnarchiveConversationSessionUnarchiveConversationSessionSuccess, UnarchiveConversationSessionResultUnarchiveConversationSessionValidationFailed] = Field(..., alias="unarchiveConversationSession")
+    unarchive_conversation_session: Union[UnarchiveConversationSessionResultUnarchiveConversationSessionConversationSessionNotArchived, UnarchiveConversationSessionResultUnarchiveConversationSessionNotFound, UnarchiveConversationSessionResultUnarchiveConversationSessionUnarchiveConversationSessionSuccess] = Field(..., alias="unarchiveConversationSession")
     """Reverses archiveConversationSession: the session accepts writes again and returns to the default session list."""
 
 
@@ -6331,8 +7091,33 @@ class WorkingMemoryNodeResultNodeBrainMemory(BurrowModel):
     id: str = Field(..., alias="id")
 
 
+class WorkingMemoryNodeResultNodeContinuityEffect(BurrowModel):
+    typename__: Literal["ContinuityEffect"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class WorkingMemoryNodeResultNodeContinuityOwner(BurrowModel):
+    typename__: Literal["ContinuityOwner"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
 class WorkingMemoryNodeResultNodeContinuityRun(BurrowModel):
     typename__: Literal["ContinuityRun"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class WorkingMemoryNodeResultNodeConversationArchive(BurrowModel):
+    typename__: Literal["ConversationArchive"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class WorkingMemoryNodeResultNodeConversationOriginal(BurrowModel):
+    typename__: Literal["ConversationOriginal"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
+class WorkingMemoryNodeResultNodeConversationSession(BurrowModel):
+    typename__: Literal["ConversationSession"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
 
 
@@ -6366,6 +7151,11 @@ class WorkingMemoryNodeResultNodeProfileDocumentRevision(BurrowModel):
     """The global id (node(id:))"""
 
 
+class WorkingMemoryNodeResultNodeRollingCard(BurrowModel):
+    typename__: Literal["RollingCard"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+
+
 class WorkingMemoryNodeResultNodeSessionHandoff(BurrowModel):
     typename__: Literal["SessionHandoff"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
@@ -6389,7 +7179,7 @@ class WorkingMemoryNodeResultNodeWorkingRecord(BurrowModel):
 
 
 class WorkingMemoryNodeResult(BurrowModel):
-    node: Optional[Union[WorkingMemoryNodeResultNodeAgent, WorkingMemoryNodeResultNodeApiToken, WorkingMemoryNodeResultNodeBrainMemory, WorkingMemoryNodeResultNodeContinuityRun, WorkingMemoryNodeResultNodeDreamDiaryEntry, WorkingMemoryNodeResultNodePreferenceSignal, WorkingMemoryNodeResultNodeProfileAuditEntry, WorkingMemoryNodeResultNodeProfileDocument, WorkingMemoryNodeResultNodeProfileDocumentRevision, WorkingMemoryNodeResultNodeSessionHandoff, WorkingMemoryNodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    node: Optional[Union[WorkingMemoryNodeResultNodeAgent, WorkingMemoryNodeResultNodeApiToken, WorkingMemoryNodeResultNodeBrainMemory, WorkingMemoryNodeResultNodeContinuityEffect, WorkingMemoryNodeResultNodeContinuityOwner, WorkingMemoryNodeResultNodeContinuityRun, WorkingMemoryNodeResultNodeConversationArchive, WorkingMemoryNodeResultNodeConversationOriginal, WorkingMemoryNodeResultNodeConversationSession, WorkingMemoryNodeResultNodeDreamDiaryEntry, WorkingMemoryNodeResultNodePreferenceSignal, WorkingMemoryNodeResultNodeProfileAuditEntry, WorkingMemoryNodeResultNodeProfileDocument, WorkingMemoryNodeResultNodeProfileDocumentRevision, WorkingMemoryNodeResultNodeRollingCard, WorkingMemoryNodeResultNodeSessionHandoff, WorkingMemoryNodeResultNodeWorkingRecord]] = Field(None, alias="node")
     """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
@@ -6409,26 +7199,36 @@ class WorkingRecordResultWorkingRecordWrittenBy(BurrowModel):
 
 
 class WorkingRecordResultWorkingRecordSourceOriginalsOriginal(BurrowModel):
+    id: str = Field(..., alias="id")
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     entry_id: str = Field(..., alias="entryId")
+    """The entry id, unique within the session (cited as conversation:<sessionId>/<entryId>)"""
     position: int = Field(..., alias="position")
-    """Order within the session; never restarts across resets"""
+    """Order within the session, from 1; never restarts across resets"""
     archive_generation: Optional[int] = Field(None, alias="archiveGeneration")
-    """Null while the entry is active; the archive generation holding it after a reset"""
+    """Null while the entry is active; the archive generation holding it after a reset or compaction"""
     role: Optional[str] = Field(None, alias="role")
+    """The role as the runtime sent it (1 to 64 characters, e.g. user, assistant, tool, system). A string, not an enum: originals keep whatever role labels the runtime's model API uses."""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation (Burrow-Conversation) at the append"""
     payload: str = Field(..., alias="payload")
     """The original payload as raw JSON text, byte for byte as appended (stored as PostgreSQL json, not jsonb): key order, duplicate keys, large numbers and unicode are preserved. Parse it yourself if you need a value."""
     created_at: str = Field(..., alias="createdAt")
+    """When it was appended"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
+    """When a reset or compaction archived it"""
     reference: str = Field(..., alias="reference")
     """The source reference that cites this original: conversation:<sessionId>/<entryId>"""
 
 
 class WorkingRecordResultWorkingRecordSourceOriginals(BurrowModel):
     ref: str = Field(..., alias="ref")
+    """The reference as given"""
     original: Optional[WorkingRecordResultWorkingRecordSourceOriginalsOriginal] = Field(None, alias="original")
+    """The original it cites; null for other references"""
 
 
 class WorkingRecordResultWorkingRecord(BurrowModel):
@@ -6498,26 +7298,36 @@ class WorkingRecordsResultWorkingRecordsEdgesNodeWrittenBy(BurrowModel):
 
 
 class WorkingRecordsResultWorkingRecordsEdgesNodeSourceOriginalsOriginal(BurrowModel):
+    id: str = Field(..., alias="id")
     agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
     session_id: str = Field(..., alias="sessionId")
+    """The session id"""
     entry_id: str = Field(..., alias="entryId")
+    """The entry id, unique within the session (cited as conversation:<sessionId>/<entryId>)"""
     position: int = Field(..., alias="position")
-    """Order within the session; never restarts across resets"""
+    """Order within the session, from 1; never restarts across resets"""
     archive_generation: Optional[int] = Field(None, alias="archiveGeneration")
-    """Null while the entry is active; the archive generation holding it after a reset"""
+    """Null while the entry is active; the archive generation holding it after a reset or compaction"""
     role: Optional[str] = Field(None, alias="role")
+    """The role as the runtime sent it (1 to 64 characters, e.g. user, assistant, tool, system). A string, not an enum: originals keep whatever role labels the runtime's model API uses."""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
+    """The runtime conversation (Burrow-Conversation) at the append"""
     payload: str = Field(..., alias="payload")
     """The original payload as raw JSON text, byte for byte as appended (stored as PostgreSQL json, not jsonb): key order, duplicate keys, large numbers and unicode are preserved. Parse it yourself if you need a value."""
     created_at: str = Field(..., alias="createdAt")
+    """When it was appended"""
     archived_at: Optional[str] = Field(None, alias="archivedAt")
+    """When a reset or compaction archived it"""
     reference: str = Field(..., alias="reference")
     """The source reference that cites this original: conversation:<sessionId>/<entryId>"""
 
 
 class WorkingRecordsResultWorkingRecordsEdgesNodeSourceOriginals(BurrowModel):
     ref: str = Field(..., alias="ref")
+    """The reference as given"""
     original: Optional[WorkingRecordsResultWorkingRecordsEdgesNodeSourceOriginalsOriginal] = Field(None, alias="original")
+    """The original it cites; null for other references"""
 
 
 class WorkingRecordsResultWorkingRecordsEdgesNode(BurrowModel):
