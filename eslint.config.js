@@ -85,7 +85,8 @@ export default [
               'SecretUnreadable',
               'SettingDeleted',
             ],
-            suffixes: ['Connection', 'Edge', 'Success', 'Result', 'Count', 'Counts', 'Report', 'Status', 'Entry'],
+            // Events are log entries addressed by (agentId, sequence) and their `cursor`, not records to refetch.
+            suffixes: ['Connection', 'Edge', 'Success', 'Result', 'Count', 'Counts', 'Report', 'Status', 'Entry', 'Event'],
           },
         },
       ],

@@ -13,3 +13,6 @@ export function parseAgentScopedKey(key: string): { agentId: string; recordId: s
   if (slash <= 0 || slash === key.length - 1) throw badRequest(`not a node id of this server: ${JSON.stringify(key)}`);
   return { agentId: key.slice(0, slash), recordId: key.slice(slash + 1) };
 }
+
+/** The description of every entity's `id`. */
+export const GLOBAL_ID_DESCRIPTION = 'The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)';

@@ -1,4 +1,5 @@
 import { builder } from '../../schema/builder.js';
+import { GLOBAL_ID_DESCRIPTION } from '../../schema/node-keys.js';
 import { WRITE_ERRORS } from '../../schema/errors.js';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
@@ -126,7 +127,7 @@ const BrainLegacyMigrationRef = builder.objectRef<LegacyDetails>('BrainLegacyMig
 export const BrainMemoryRef = builder.objectRef<BrainMemoryRow>('BrainMemory');
 builder.node(BrainMemoryRef, {
   description: 'An explicit saved memory: one owning agent, no TTL, never loaded into prompts automatically',
-  id: { resolve: (m) => agentScopedKey(m.agentId, m.id) },
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: (m) => agentScopedKey(m.agentId, m.id) },
   // node(id) reads as brainRead does: an agent token of another agent gets AGENT_MISMATCH.
   loadOne: (key, ctx) => {
     const { agentId, recordId } = parseAgentScopedKey(key);

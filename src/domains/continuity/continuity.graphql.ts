@@ -1,4 +1,5 @@
 import { builder } from '../../schema/builder.js';
+import { GLOBAL_ID_DESCRIPTION } from '../../schema/node-keys.js';
 import { ErrorInterface } from '../../schema/errors.js';
 import { AgentEventRef, afterSequence } from '../../schema/events.js';
 import { connectionType, pageArgs } from '../../schema/connections.js';
@@ -99,7 +100,7 @@ function ownerField(description: string) {
 
 builder.node(ContinuityEffectRef, {
   description: 'An external effect a run recorded before attempting it, and its receipt once confirmed',
-  id: { resolve: (e) => agentScopedKey(e.agentId, JSON.stringify([e.runId, e.effectId])) },
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: (e) => agentScopedKey(e.agentId, JSON.stringify([e.runId, e.effectId])) },
   loadOne: (id, ctx) => {
     const { agentId, recordId } = parseAgentScopedKey(id);
     const parts = parseJsonPair(recordId);
@@ -181,7 +182,7 @@ const transitionsBinding = (r: RunKey) => bindingOf('continuityTransitions', r.a
 
 builder.node(ContinuityRunRef, {
   description: 'One run of an agent under continuity: its owner, generation, committed head, effects and transition log',
-  id: { resolve: (r) => runKeyString(r) },
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: (r) => runKeyString(r) },
   loadOne: (id, ctx) => {
     const { agentId, runId } = runKeyOf(id);
     return ctx.services.continuity.getRun(ctx.viewer, agentId, runId);
@@ -281,7 +282,7 @@ builder.objectField(ContinuityRunRef, 'transitionCount', (t) => t.exposeInt('tra
 
 builder.node(ContinuityOwnerRef, {
   description: 'An ownership session of an agent (opened by runtimeOwnership): runs are claimed and fenced by its owner id',
-  id: { resolve: (o) => agentScopedKey(o.agentId, o.id) },
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: (o) => agentScopedKey(o.agentId, o.id) },
   loadOne: (id, ctx) => {
     const { agentId, recordId } = parseAgentScopedKey(id);
     return ctx.services.continuity.getOwner(ctx.viewer, agentId, recordId);

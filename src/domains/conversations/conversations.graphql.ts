@@ -1,4 +1,5 @@
 import { builder } from '../../schema/builder.js';
+import { GLOBAL_ID_DESCRIPTION } from '../../schema/node-keys.js';
 import { ErrorInterface } from '../../schema/errors.js';
 import { ActorRef } from '../../schema/actor.js';
 import { connectionType, pageArgs } from '../../schema/connections.js';
@@ -52,7 +53,7 @@ const sessionLink = {
 export const ConversationOriginalRef = builder.objectRef<OriginalRow>('ConversationOriginal');
 builder.node(ConversationOriginalRef, {
   description: 'One original message of a session, active or archived (a row of the read-only view conversation_original_rows)',
-  id: { resolve: (o) => agentScopedKey(o.agentId, JSON.stringify([o.sessionId, o.position])) },
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: (o) => agentScopedKey(o.agentId, JSON.stringify([o.sessionId, o.position])) },
   loadOne: (id, ctx) => {
     const { agentId, recordId } = parseAgentScopedKey(id);
     const parts = parseJsonPair(recordId);
@@ -106,7 +107,7 @@ const ConversationArchiveKindEnum = builder.enumType('ConversationArchiveKind', 
 
 builder.node(ConversationArchiveRef, {
   description: 'The header of one archive generation: what a reset or a compaction moved out of the active history',
-  id: { resolve: (a) => agentScopedKey(a.agentId, JSON.stringify([a.sessionId, a.generation])) },
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: (a) => agentScopedKey(a.agentId, JSON.stringify([a.sessionId, a.generation])) },
   loadOne: async (id, ctx) => {
     const { agentId, recordId } = parseAgentScopedKey(id);
     const parts = parseJsonPair(recordId);
@@ -142,7 +143,7 @@ const originalsBinding = (agentId: string | null | undefined, sessionId: string)
 
 builder.node(ConversationSessionRef, {
   description: "One session of an agent's conversation history, with its counts and archive state",
-  id: { resolve: (s) => sessionKey(s) },
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: (s) => sessionKey(s) },
   loadOne: (id, ctx) => ctx.services.conversations.session(ctx.viewer, sessionKeyOf(id)),
   fields: (t) => ({
     agentId: t.exposeString('agentId', { description: 'The agent id' }),

@@ -1,4 +1,5 @@
 import { builder } from '../../schema/builder.js';
+import { GLOBAL_ID_DESCRIPTION } from '../../schema/node-keys.js';
 import { AgentEventRef, afterSequence } from '../../schema/events.js';
 import { connectionType, pageArgs } from '../../schema/connections.js';
 import { agentScopedKey, parseAgentScopedKey } from '../../schema/node-keys.js';
@@ -96,7 +97,7 @@ const cardKey = (c: { agentId: string; project: string; cardId: string }) => age
 export const RollingCardRef = builder.objectRef<CardRow>('RollingCard');
 builder.node(RollingCardRef, {
   description: 'A Tiddle rolling continuity card. Identity is (agentId, project, cardId); project "*" holds cross-scope cards. node(id) finds live cards only.',
-  id: { resolve: (c) => cardKey(c) },
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: (c) => cardKey(c) },
   loadOne: (id, ctx) => {
     const { agentId, recordId } = parseAgentScopedKey(id);
     let parts: unknown;

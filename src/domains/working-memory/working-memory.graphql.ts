@@ -1,4 +1,5 @@
 import { builder } from '../../schema/builder.js';
+import { GLOBAL_ID_DESCRIPTION } from '../../schema/node-keys.js';
 import { WRITE_ERRORS } from '../../schema/errors.js';
 import { ActorRef } from '../../schema/actor.js';
 import { connectionType, pageArgs } from '../../schema/connections.js';
@@ -39,7 +40,7 @@ const recordKey = (r: WorkingRecordRow) => agentScopedKey(r.agentId, r.id);
 export const WorkingRecordRef = builder.objectRef<WorkingRecordRow>('WorkingRecord');
 builder.node(WorkingRecordRef, {
   description: 'Operational working memory of one agent in one continuity scope',
-  id: { resolve: recordKey },
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: recordKey },
   // node(id) reads as workingRecord does: the agent must be the token's, the record in the runtime scope.
   loadOne: (key, ctx) => {
     const { agentId, recordId } = parseAgentScopedKey(key);

@@ -221,6 +221,7 @@ class AgentsResult(BurrowModel):
 
 class AgentsBrainsResultAgentsEdgesNodeBrainMemoriesEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     memory_id: str = Field(..., alias="memoryId")
     """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
@@ -297,6 +298,7 @@ class AgentsBrainsResult(BurrowModel):
 
 class AgentsContinuityResultAgentsEdgesNodeContinuityRunsEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     run_id: str = Field(..., alias="runId")
     """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
@@ -378,6 +380,7 @@ class AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdgesNodeArchi
 
 class AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdgesNodeOriginalsEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     session_id: str = Field(..., alias="sessionId")
@@ -440,6 +443,7 @@ class AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdgesNode(Burr
     archive_generations: int = Field(..., alias="archiveGenerations")
     """How many archive generations resets and compactions have made (1..n)"""
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     first_activity_at: str = Field(..., alias="firstActivityAt")
     """The first append"""
     last_activity_at: str = Field(..., alias="lastActivityAt")
@@ -567,6 +571,7 @@ class AgentsOverviewResult(BurrowModel):
 
 class AgentsTiddleResultAgentsEdgesNodeRollingCardsEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     project: str = Field(..., alias="project")
@@ -658,6 +663,7 @@ class AgentsWorkingMemoryResultAgentsEdgesNodeWorkingRecordsEdgesNodeAgent(Burro
 
 class AgentsWorkingMemoryResultAgentsEdgesNodeWorkingRecordsEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     record_id: str = Field(..., alias="recordId")
     """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     agent_id: str = Field(..., alias="agentId")
@@ -695,6 +701,7 @@ class AgentsWorkingMemoryResultAgentsEdgesNodeHandoffsAgent(BurrowModel):
 
 class AgentsWorkingMemoryResultAgentsEdgesNodeHandoffs(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     handoff_id: str = Field(..., alias="handoffId")
     """The handoff id; unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
@@ -842,6 +849,7 @@ class ApiTokensResult(BurrowModel):
 
 class AppendConversationEntryResultAppendConversationEntryAppendConversationEntrySuccessEntry(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     session_id: str = Field(..., alias="sessionId")
@@ -1064,6 +1072,7 @@ class ArchiveConversationSessionResultArchiveConversationSessionArchiveConversat
     archive_generations: int = Field(..., alias="archiveGenerations")
     """How many archive generations resets and compactions have made (1..n)"""
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     first_activity_at: str = Field(..., alias="firstActivityAt")
     """The first append"""
     last_activity_at: str = Field(..., alias="lastActivityAt")
@@ -1239,6 +1248,7 @@ class BrainMemoriesResultBrainMemoriesEdgesNodeLegacyMigration(BurrowModel):
 
 class BrainMemoriesResultBrainMemoriesEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     memory_id: str = Field(..., alias="memoryId")
     """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
@@ -1307,6 +1317,7 @@ class BrainMemoriesWithRevisionsResultBrainMemoriesEdgesNodeRevisions(BurrowMode
 
 class BrainMemoriesWithRevisionsResultBrainMemoriesEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     memory_id: str = Field(..., alias="memoryId")
     """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
     title: str = Field(..., alias="title")
@@ -1357,6 +1368,7 @@ class BrainMemoryNodeResultNodeBrainMemoryAgent(BurrowModel):
 class BrainMemoryNodeResultNodeBrainMemory(BurrowModel):
     typename__: Literal["BrainMemory"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     memory_id: str = Field(..., alias="memoryId")
     """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
@@ -1370,31 +1382,37 @@ class BrainMemoryNodeResultNodeBrainMemory(BurrowModel):
 class BrainMemoryNodeResultNodeContinuityEffect(BurrowModel):
     typename__: Literal["ContinuityEffect"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class BrainMemoryNodeResultNodeContinuityOwner(BurrowModel):
     typename__: Literal["ContinuityOwner"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class BrainMemoryNodeResultNodeContinuityRun(BurrowModel):
     typename__: Literal["ContinuityRun"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class BrainMemoryNodeResultNodeConversationArchive(BurrowModel):
     typename__: Literal["ConversationArchive"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class BrainMemoryNodeResultNodeConversationOriginal(BurrowModel):
     typename__: Literal["ConversationOriginal"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class BrainMemoryNodeResultNodeConversationSession(BurrowModel):
     typename__: Literal["ConversationSession"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class BrainMemoryNodeResultNodeDreamDiaryEntry(BurrowModel):
@@ -1430,16 +1448,19 @@ class BrainMemoryNodeResultNodeProfileDocumentRevision(BurrowModel):
 class BrainMemoryNodeResultNodeRollingCard(BurrowModel):
     typename__: Literal["RollingCard"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class BrainMemoryNodeResultNodeSessionHandoff(BurrowModel):
     typename__: Literal["SessionHandoff"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class BrainMemoryNodeResultNodeWorkingRecord(BurrowModel):
     typename__: Literal["WorkingRecord"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class BrainMemoryNodeResult(BurrowModel):
@@ -1525,6 +1546,7 @@ class BrainReadResultBrainReadRevisions(BurrowModel):
 
 class BrainReadResultBrainRead(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     memory_id: str = Field(..., alias="memoryId")
     """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
@@ -1614,6 +1636,7 @@ class BrainRemoveResultBrainRemoveBrainRemoveSuccessMemoryLegacyMigration(Burrow
 
 class BrainRemoveResultBrainRemoveBrainRemoveSuccessMemory(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     memory_id: str = Field(..., alias="memoryId")
     """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
@@ -1704,6 +1727,7 @@ class BrainRemoveResult(BurrowModel):
 
 class BrainRemoveManyResultBrainRemoveManyBrainRemoveManySuccessResultsMemory(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     memory_id: str = Field(..., alias="memoryId")
     """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
     revision: int = Field(..., alias="revision")
@@ -1799,6 +1823,7 @@ class BrainSaveResultBrainSaveBrainSaveSuccessMemoryLegacyMigration(BurrowModel)
 
 class BrainSaveResultBrainSaveBrainSaveSuccessMemory(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     memory_id: str = Field(..., alias="memoryId")
     """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
@@ -1924,6 +1949,7 @@ class BrainSearchResultBrainSearchHitsMemoryLegacyMigration(BurrowModel):
 
 class BrainSearchResultBrainSearchHitsMemory(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     memory_id: str = Field(..., alias="memoryId")
     """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
@@ -2037,6 +2063,7 @@ class BrainUpdateResultBrainUpdateBrainUpdateSuccessMemoryLegacyMigration(Burrow
 
 class BrainUpdateResultBrainUpdateBrainUpdateSuccessMemory(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     memory_id: str = Field(..., alias="memoryId")
     """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
@@ -2127,6 +2154,7 @@ class BrainUpdateResult(BurrowModel):
 
 class ClaimContinuityRecoveryResultClaimContinuityRecoveryClaimContinuityRecoverySuccessRun(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     run_id: str = Field(..., alias="runId")
     """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
@@ -2209,6 +2237,7 @@ class ClaimContinuityRecoveryResult(BurrowModel):
 
 class CommitContinuityRunResultCommitContinuityRunCommitContinuityRunSuccessRun(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     run_id: str = Field(..., alias="runId")
     """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
@@ -2335,6 +2364,7 @@ class CompactConversationResultCompactConversationCompactConversationSuccessComp
 
 class CompactConversationResultCompactConversationCompactConversationSuccessCompactionSummary(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     session_id: str = Field(..., alias="sessionId")
@@ -2429,6 +2459,7 @@ class CompactConversationResult(BurrowModel):
 
 class CompleteContinuityRunResultCompleteContinuityRunCompleteContinuityRunSuccessRun(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     run_id: str = Field(..., alias="runId")
     """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
@@ -2547,6 +2578,7 @@ class ContinuityEventsResult(BurrowModel):
 
 class ContinuityOwnersResultContinuityOwners(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     owner_id: str = Field(..., alias="ownerId")
     """The owner id that fenced writes name"""
     agent_id: str = Field(..., alias="agentId")
@@ -2568,6 +2600,7 @@ class ContinuityOwnersResult(BurrowModel):
 
 class ContinuityRunResultContinuityRunEffectsEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     effect_id: str = Field(..., alias="effectId")
     """The effect id within its run (given by the runtime or generated)"""
     run_id: str = Field(..., alias="runId")
@@ -2651,6 +2684,7 @@ class ContinuityRunResultContinuityRunTransitions(BurrowModel):
 
 class ContinuityRunResultContinuityRun(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     run_id: str = Field(..., alias="runId")
     """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
@@ -2698,6 +2732,7 @@ class ContinuityRunResult(BurrowModel):
 
 class ContinuityRunsResultContinuityRunsEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     run_id: str = Field(..., alias="runId")
     """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
@@ -2789,6 +2824,7 @@ class ConversationArchivesResult(BurrowModel):
 
 class ConversationGenerationResultConversationOriginalsEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     session_id: str = Field(..., alias="sessionId")
@@ -2839,6 +2875,7 @@ class ConversationGenerationResult(BurrowModel):
 
 class ConversationHistoryResultConversationHistoryEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     session_id: str = Field(..., alias="sessionId")
@@ -2889,6 +2926,7 @@ class ConversationHistoryResult(BurrowModel):
 
 class ConversationOriginalsResultConversationOriginalsEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     session_id: str = Field(..., alias="sessionId")
@@ -2935,6 +2973,7 @@ class ConversationOriginalsResult(BurrowModel):
 
 class ConversationSearchResultConversationSearchEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     session_id: str = Field(..., alias="sessionId")
@@ -3040,6 +3079,7 @@ class ConversationSessionResultConversationSession(BurrowModel):
     archive_generations: int = Field(..., alias="archiveGenerations")
     """How many archive generations resets and compactions have made (1..n)"""
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     first_activity_at: str = Field(..., alias="firstActivityAt")
     """The first append"""
     last_activity_at: str = Field(..., alias="lastActivityAt")
@@ -3118,6 +3158,7 @@ class ConversationSessionsResultConversationSessionsEdgesNode(BurrowModel):
     archive_generations: int = Field(..., alias="archiveGenerations")
     """How many archive generations resets and compactions have made (1..n)"""
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     first_activity_at: str = Field(..., alias="firstActivityAt")
     """The first append"""
     last_activity_at: str = Field(..., alias="lastActivityAt")
@@ -3405,6 +3446,7 @@ class FinalizeContinuityRunResultFinalizeContinuityRunContinuityFenceRejected(Bu
 
 class FinalizeContinuityRunResultFinalizeContinuityRunFinalizeContinuityRunSuccessRun(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     run_id: str = Field(..., alias="runId")
     """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
@@ -3587,6 +3629,7 @@ class InterruptContinuityRunResultInterruptContinuityRunForbidden(BurrowModel):
 
 class InterruptContinuityRunResultInterruptContinuityRunInterruptContinuityRunSuccessRun(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     run_id: str = Field(..., alias="runId")
     """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
@@ -3685,6 +3728,7 @@ class McpConnectionsResult(BurrowModel):
 
 class MemoryRollingSearchResultMemoryRollingSearchCards(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     project: str = Field(..., alias="project")
@@ -3733,6 +3777,7 @@ class MemoryRollingSearchResult(BurrowModel):
 
 class MemoryWorkingSearchResultMemoryWorkingSearchSupersededBy(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     record_id: str = Field(..., alias="recordId")
     """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     state: WorkingRecordState = Field(..., alias="state")
@@ -3748,6 +3793,7 @@ class MemoryWorkingSearchResultMemoryWorkingSearchWrittenBy(BurrowModel):
 
 class MemoryWorkingSearchResultMemoryWorkingSearchSourceOriginalsOriginal(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     session_id: str = Field(..., alias="sessionId")
@@ -3781,6 +3827,7 @@ class MemoryWorkingSearchResultMemoryWorkingSearchSourceOriginals(BurrowModel):
 
 class MemoryWorkingSearchResultMemoryWorkingSearch(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     record_id: str = Field(..., alias="recordId")
     """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     agent_id: str = Field(..., alias="agentId")
@@ -3840,6 +3887,7 @@ class MemoryWorkingWriteResultMemoryWorkingWriteForbidden(BurrowModel):
 
 class MemoryWorkingWriteResultMemoryWorkingWriteMemoryWorkingWriteSuccessRecordSupersededBy(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     record_id: str = Field(..., alias="recordId")
     """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     state: WorkingRecordState = Field(..., alias="state")
@@ -3855,6 +3903,7 @@ class MemoryWorkingWriteResultMemoryWorkingWriteMemoryWorkingWriteSuccessRecordW
 
 class MemoryWorkingWriteResultMemoryWorkingWriteMemoryWorkingWriteSuccessRecordSourceOriginalsOriginal(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     session_id: str = Field(..., alias="sessionId")
@@ -3888,6 +3937,7 @@ class MemoryWorkingWriteResultMemoryWorkingWriteMemoryWorkingWriteSuccessRecordS
 
 class MemoryWorkingWriteResultMemoryWorkingWriteMemoryWorkingWriteSuccessRecord(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     record_id: str = Field(..., alias="recordId")
     """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     agent_id: str = Field(..., alias="agentId")
@@ -4035,36 +4085,43 @@ class NodeResultNodeApiToken(BurrowModel):
 class NodeResultNodeBrainMemory(BurrowModel):
     typename__: Literal["BrainMemory"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class NodeResultNodeContinuityEffect(BurrowModel):
     typename__: Literal["ContinuityEffect"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class NodeResultNodeContinuityOwner(BurrowModel):
     typename__: Literal["ContinuityOwner"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class NodeResultNodeContinuityRun(BurrowModel):
     typename__: Literal["ContinuityRun"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class NodeResultNodeConversationArchive(BurrowModel):
     typename__: Literal["ConversationArchive"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class NodeResultNodeConversationOriginal(BurrowModel):
     typename__: Literal["ConversationOriginal"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class NodeResultNodeConversationSession(BurrowModel):
     typename__: Literal["ConversationSession"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class NodeResultNodeDreamDiaryEntry(BurrowModel):
@@ -4124,16 +4181,19 @@ class NodeResultNodeProfileDocumentRevision(BurrowModel):
 class NodeResultNodeRollingCard(BurrowModel):
     typename__: Literal["RollingCard"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class NodeResultNodeSessionHandoff(BurrowModel):
     typename__: Literal["SessionHandoff"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class NodeResultNodeWorkingRecord(BurrowModel):
     typename__: Literal["WorkingRecord"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class NodeResult(BurrowModel):
@@ -4657,6 +4717,7 @@ class ReactivateWorkingRecordResultReactivateWorkingRecordNotFound(BurrowModel):
 
 class ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecordSuccessRecordSupersededBy(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     record_id: str = Field(..., alias="recordId")
     """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     state: WorkingRecordState = Field(..., alias="state")
@@ -4672,6 +4733,7 @@ class ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecor
 
 class ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecordSuccessRecordSourceOriginalsOriginal(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     session_id: str = Field(..., alias="sessionId")
@@ -4705,6 +4767,7 @@ class ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecor
 
 class ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecordSuccessRecord(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     record_id: str = Field(..., alias="recordId")
     """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     agent_id: str = Field(..., alias="agentId")
@@ -4798,6 +4861,7 @@ class ReconcileContinuityResultReconcileContinuityFailed(BurrowModel):
 
 class ReconcileContinuityResultReconcileContinuityInterrupted(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     run_id: str = Field(..., alias="runId")
     """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
@@ -4836,6 +4900,7 @@ class ReconcileContinuityResultReconcileContinuityInterrupted(BurrowModel):
 
 class ReconcileContinuityResultReconcileContinuityRecoveryPending(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     run_id: str = Field(..., alias="runId")
     """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
@@ -4897,6 +4962,7 @@ class RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSu
 
 class RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccessOutcomeHandoffSourceOriginalsOriginal(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     session_id: str = Field(..., alias="sessionId")
@@ -4937,6 +5003,7 @@ class RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSu
 
 class RecordAutomaticHandoffResultRecordAutomaticHandoffRecordAutomaticHandoffSuccessOutcomeHandoff(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     handoff_id: str = Field(..., alias="handoffId")
     """The handoff id; unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
@@ -5044,6 +5111,7 @@ class RecordContinuityEffectResultRecordContinuityEffectNotFound(BurrowModel):
 
 class RecordContinuityEffectResultRecordContinuityEffectRecordContinuityEffectSuccessEffect(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     effect_id: str = Field(..., alias="effectId")
     """The effect id within its run (given by the runtime or generated)"""
     run_id: str = Field(..., alias="runId")
@@ -5128,6 +5196,7 @@ class RecordContinuityReceiptResultRecordContinuityReceiptNotFound(BurrowModel):
 
 class RecordContinuityReceiptResultRecordContinuityReceiptRecordContinuityReceiptSuccessEffect(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     effect_id: str = Field(..., alias="effectId")
     """The effect id within its run (given by the runtime or generated)"""
     run_id: str = Field(..., alias="runId")
@@ -5344,6 +5413,7 @@ class ResolveWorkingRecordResultResolveWorkingRecordNotFound(BurrowModel):
 
 class ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessRecordSupersededBy(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     record_id: str = Field(..., alias="recordId")
     """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     state: WorkingRecordState = Field(..., alias="state")
@@ -5359,6 +5429,7 @@ class ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessR
 
 class ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessRecordSourceOriginalsOriginal(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     session_id: str = Field(..., alias="sessionId")
@@ -5392,6 +5463,7 @@ class ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessR
 
 class ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessRecord(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     record_id: str = Field(..., alias="recordId")
     """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     agent_id: str = Field(..., alias="agentId")
@@ -5533,6 +5605,7 @@ class RollingCardEventsResult(BurrowModel):
 
 class RollingCardsResultRollingCardsEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     project: str = Field(..., alias="project")
@@ -5635,6 +5708,7 @@ class SessionReadHandoffResultSessionReadHandoffSourceRefs(BurrowModel):
 
 class SessionReadHandoffResultSessionReadHandoffSourceOriginalsOriginal(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     session_id: str = Field(..., alias="sessionId")
@@ -5675,6 +5749,7 @@ class SessionReadHandoffResultSessionReadHandoffWrittenBy(BurrowModel):
 
 class SessionReadHandoffResultSessionReadHandoff(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     handoff_id: str = Field(..., alias="handoffId")
     """The handoff id; unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
@@ -5749,6 +5824,7 @@ class SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHand
 
 class SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHandoffSourceOriginalsOriginal(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     session_id: str = Field(..., alias="sessionId")
@@ -5789,6 +5865,7 @@ class SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHand
 
 class SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHandoff(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     handoff_id: str = Field(..., alias="handoffId")
     """The handoff id; unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
@@ -6153,6 +6230,7 @@ class StartContinuityRunResultStartContinuityRunForbidden(BurrowModel):
 
 class StartContinuityRunResultStartContinuityRunStartContinuityRunSuccessRun(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     run_id: str = Field(..., alias="runId")
     """The run id used in every continuity argument (the node id is global)"""
     agent_id: str = Field(..., alias="agentId")
@@ -6249,6 +6327,7 @@ class SupersedeWorkingRecordResultSupersedeWorkingRecordRevisionConflict(BurrowM
 
 class SupersedeWorkingRecordResultSupersedeWorkingRecordSupersedeWorkingRecordSuccessRecordSupersededBy(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     record_id: str = Field(..., alias="recordId")
     """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     state: WorkingRecordState = Field(..., alias="state")
@@ -6264,6 +6343,7 @@ class SupersedeWorkingRecordResultSupersedeWorkingRecordSupersedeWorkingRecordSu
 
 class SupersedeWorkingRecordResultSupersedeWorkingRecordSupersedeWorkingRecordSuccessRecordSourceOriginalsOriginal(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     session_id: str = Field(..., alias="sessionId")
@@ -6297,6 +6377,7 @@ class SupersedeWorkingRecordResultSupersedeWorkingRecordSupersedeWorkingRecordSu
 
 class SupersedeWorkingRecordResultSupersedeWorkingRecordSupersedeWorkingRecordSuccessRecord(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     record_id: str = Field(..., alias="recordId")
     """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     agent_id: str = Field(..., alias="agentId")
@@ -6945,6 +7026,7 @@ class UnarchiveConversationSessionResultUnarchiveConversationSessionUnarchiveCon
     archive_generations: int = Field(..., alias="archiveGenerations")
     """How many archive generations resets and compactions have made (1..n)"""
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     first_activity_at: str = Field(..., alias="firstActivityAt")
     """The first append"""
     last_activity_at: str = Field(..., alias="lastActivityAt")
@@ -7089,36 +7171,43 @@ class WorkingMemoryNodeResultNodeApiToken(BurrowModel):
 class WorkingMemoryNodeResultNodeBrainMemory(BurrowModel):
     typename__: Literal["BrainMemory"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class WorkingMemoryNodeResultNodeContinuityEffect(BurrowModel):
     typename__: Literal["ContinuityEffect"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class WorkingMemoryNodeResultNodeContinuityOwner(BurrowModel):
     typename__: Literal["ContinuityOwner"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class WorkingMemoryNodeResultNodeContinuityRun(BurrowModel):
     typename__: Literal["ContinuityRun"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class WorkingMemoryNodeResultNodeConversationArchive(BurrowModel):
     typename__: Literal["ConversationArchive"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class WorkingMemoryNodeResultNodeConversationOriginal(BurrowModel):
     typename__: Literal["ConversationOriginal"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class WorkingMemoryNodeResultNodeConversationSession(BurrowModel):
     typename__: Literal["ConversationSession"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class WorkingMemoryNodeResultNodeDreamDiaryEntry(BurrowModel):
@@ -7154,11 +7243,13 @@ class WorkingMemoryNodeResultNodeProfileDocumentRevision(BurrowModel):
 class WorkingMemoryNodeResultNodeRollingCard(BurrowModel):
     typename__: Literal["RollingCard"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class WorkingMemoryNodeResultNodeSessionHandoff(BurrowModel):
     typename__: Literal["SessionHandoff"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     handoff_id: str = Field(..., alias="handoffId")
     """The handoff id; unique within its agent"""
     agent_id: str = Field(..., alias="agentId")
@@ -7170,6 +7261,7 @@ class WorkingMemoryNodeResultNodeSessionHandoff(BurrowModel):
 class WorkingMemoryNodeResultNodeWorkingRecord(BurrowModel):
     typename__: Literal["WorkingRecord"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     record_id: str = Field(..., alias="recordId")
     """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     agent_id: str = Field(..., alias="agentId")
@@ -7185,6 +7277,7 @@ class WorkingMemoryNodeResult(BurrowModel):
 
 class WorkingRecordResultWorkingRecordSupersededBy(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     record_id: str = Field(..., alias="recordId")
     """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     state: WorkingRecordState = Field(..., alias="state")
@@ -7200,6 +7293,7 @@ class WorkingRecordResultWorkingRecordWrittenBy(BurrowModel):
 
 class WorkingRecordResultWorkingRecordSourceOriginalsOriginal(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     session_id: str = Field(..., alias="sessionId")
@@ -7233,6 +7327,7 @@ class WorkingRecordResultWorkingRecordSourceOriginals(BurrowModel):
 
 class WorkingRecordResultWorkingRecord(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     record_id: str = Field(..., alias="recordId")
     """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     agent_id: str = Field(..., alias="agentId")
@@ -7284,6 +7379,7 @@ class WorkingRecordResult(BurrowModel):
 
 class WorkingRecordsResultWorkingRecordsEdgesNodeSupersededBy(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     record_id: str = Field(..., alias="recordId")
     """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     state: WorkingRecordState = Field(..., alias="state")
@@ -7299,6 +7395,7 @@ class WorkingRecordsResultWorkingRecordsEdgesNodeWrittenBy(BurrowModel):
 
 class WorkingRecordsResultWorkingRecordsEdgesNodeSourceOriginalsOriginal(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     session_id: str = Field(..., alias="sessionId")
@@ -7332,6 +7429,7 @@ class WorkingRecordsResultWorkingRecordsEdgesNodeSourceOriginals(BurrowModel):
 
 class WorkingRecordsResultWorkingRecordsEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     record_id: str = Field(..., alias="recordId")
     """The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state"""
     agent_id: str = Field(..., alias="agentId")
