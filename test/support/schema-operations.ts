@@ -166,9 +166,9 @@ export function selectionOf(type: GraphQLOutputType, depth = 0, prefix = ''): st
   if (!isObjectType(named) && !isInterfaceType(named)) return '';
   const fields = Object.values(named.getFields())
     .filter((f) => !f.args.some(isRequiredArgument))
-    // A record's `agent` link is the agent already authorized for the record: its id is enough,
+    // A record's `agent` link is the agent already authorized for the record: its id is enough
     // and descending into the agent's own stores would multiply the query's cost past the limit.
-    .map((f) => `${prefix ? `${prefix}${f.name}: ` : ''}${f.name}${getNamedType(f.type).name === 'Agent' && depth > 0 ? ' { __typename agentId }' : selectionOf(f.type, depth + 1)}`);
+    .map((f) => `${prefix ? `${prefix}${f.name}: ` : ''}${f.name}${getNamedType(f.type).name === 'Agent' ? ' { __typename agentId }' : selectionOf(f.type, depth + 1)}`);
   return ` { __typename ${fields.join(' ')} }`;
 }
 
