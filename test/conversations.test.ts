@@ -195,7 +195,10 @@ describe('retention', () => {
       const count = async (table: string) => (await own.database.pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n as number;
       // The stores this test is about; every store is covered in test/retention.test.ts.
       const removed = (report: { stores: { store: string; removed: number }[] }) =>
-        Object.fromEntries(report.stores.filter((s) => ['working_records', 'session_handoffs'].includes(s.store)).map((s) => [s.store, s.removed]));
+        // The API names stores by enum (WORKING_RECORDS), the service by table (working_records).
+        Object.fromEntries(
+          report.stores.map((s) => ({ ...s, store: s.store.toLowerCase() })).filter((s) => ['working_records', 'session_handoffs'].includes(s.store)).map((s) => [s.store, s.removed]),
+        );
       const start = own.clock.now();
       const DAY = 86_400_000;
 

@@ -434,7 +434,7 @@ describe('atomic commit', () => {
       expect(outcomes.map((o) => [o.status, o.error])).toEqual([['FAILED', `injected fault at ${point}`]]);
       expect(await cards(agentId, 'alpha')).toEqual([]);
       expect((await server.operator.tiddleHistory({ agentId, project: 'alpha' })).tiddleHistory.edges.map((e) => e.node)).toEqual([]);
-      expect((await server.operator.preferenceLearning({ agentId })).preferenceLearning.signals).toEqual([]);
+      expect((await server.operator.preferenceLearning({ agentId })).preferenceLearning.signals.edges).toEqual([]);
       const status = (await scopeStatus(agentId, 'alpha'))!;
       expect(status.lastSuccessAt).toBeNull();
       expect(status.lastError).toBe(`injected fault at ${point}`);

@@ -381,16 +381,10 @@ class AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdgesNodeArchi
 class AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdgesNodeOriginalsEdgesNode(BurrowModel):
     id: str = Field(..., alias="id")
     """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
-    agent_id: str = Field(..., alias="agentId")
-    """The agent id"""
-    session_id: str = Field(..., alias="sessionId")
-    """The session id"""
     entry_id: str = Field(..., alias="entryId")
     """The entry id, unique within the session (cited as conversation:<sessionId>/<entryId>)"""
     position: int = Field(..., alias="position")
     """Order within the session, from 1; never restarts across resets"""
-    archive_generation: Optional[int] = Field(None, alias="archiveGeneration")
-    """Null while the entry is active; the archive generation holding it after a reset or compaction"""
     role: Optional[str] = Field(None, alias="role")
     """The role as the runtime sent it (1 to 64 characters, e.g. user, assistant, tool, system). A string, not an enum: originals keep whatever role labels the runtime's model API uses."""
     conversation_id: Optional[str] = Field(None, alias="conversationId")
@@ -399,14 +393,8 @@ class AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdgesNodeOrigi
     """The original payload as raw JSON text, byte for byte as appended (stored as PostgreSQL json, not jsonb): key order, duplicate keys, large numbers and unicode are preserved. Parse it yourself if you need a value."""
     created_at: str = Field(..., alias="createdAt")
     """When it was appended"""
-    archived_at: Optional[str] = Field(None, alias="archivedAt")
-    """When a reset or compaction archived it"""
     reference: str = Field(..., alias="reference")
     """The source reference that cites this original: conversation:<sessionId>/<entryId>"""
-    summarizes_generation: Optional[int] = Field(None, alias="summarizesGeneration")
-    """Set on a compaction summary: the archive generation holding the originals it stands for (read them with conversationOriginals(sessionId, generation))"""
-    history_position: int = Field(..., alias="historyPosition")
-    """Order in the active history: a summary takes the place of the first entry it replaced; equal to position for every other entry"""
 
 
 class AgentsConversationsResultAgentsEdgesNodeConversationSessionsEdgesNodeOriginalsEdges(BurrowModel):
