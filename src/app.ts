@@ -6,7 +6,6 @@ import { createServer, type Server } from 'node:http';
 import { createGraphQLError, createYoga, type YogaInitialContext } from 'graphql-yoga';
 import type { DocumentNode, GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
-import { useGraphQlJit } from '@envelop/graphql-jit';
 import { useServer } from 'graphql-ws/use/ws';
 import type { BurrowConfig } from './config.js';
 import type { Context } from './context.js';
@@ -92,9 +91,6 @@ export function buildApp(deps: AppDeps) {
       useEndStreamsWithToken(services.tokenWatch),
       useObservability(logger, metrics),
       ...(tracing ? [tracing.plugin] : []),
-      // Queries and mutations run as compiled functions (one per document, cached with it);
-      // subscriptions keep graphql-js's executor (docs/performance.md).
-      useGraphQlJit({}, { enableIf: (args) => !args.document.definitions.some((d) => d.kind === 'OperationDefinition' && d.operation === 'subscription') }),
     ],
     // The viewer was authenticated before parsing: by the HTTP gate, or by graphql-ws's onConnect.
     context: async (initial: YogaInitialContext & { viewer?: Viewer; transport?: 'ws' }): Promise<Context> => {

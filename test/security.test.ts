@@ -243,7 +243,7 @@ describe('CSRF: only JSON POSTs', () => {
 });
 
 describe('trusted documents (BURROW_TRUSTED_DOCUMENTS=agents)', () => {
-  const viewerQuery = 'query viewer {\n  viewer {\n    principal\n    tokenName\n    agentId\n    scope\n    sessionId\n    conversationId\n    agent {\n      agentId\n      name\n    }\n  }\n}';
+  const viewerQuery = 'query viewer {\n  viewer {\n    principal\n    tokenName\n    agentId\n    project\n    sessionId\n    conversationId\n    agent {\n      agentId\n      name\n    }\n  }\n}';
 
   it('agents run the generated client (by hash) over HTTP, WebSocket and subscriptions', async () => {
     const agent = createBurrowClient({ url: prod.url, token: agentToken, scope: 'p' });
