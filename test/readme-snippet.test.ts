@@ -34,7 +34,7 @@ function run(file: string, token: string): Promise<{ code: number | null; stdout
 }
 
 describe("the README's client snippet", () => {
-  it('runs as written: a defined token, an agent it creates, the agent.created event', async () => {
+  it('runs as written: a defined token, an agent it creates, the AGENT_CREATED event', async () => {
     const text = snippet();
     expect(text).toContain("url: 'http://127.0.0.1:4000/graphql'");
     const { token } = await server.app.services.tokens.create({ kind: 'operator', name: 'readme' });
@@ -44,11 +44,11 @@ describe("the README's client snippet", () => {
       const first = await run(file, token);
       expect(first.stderr).toBe('');
       expect(first.code).toBe(0);
-      expect(first.stdout).toBe('OPERATOR readme\nCreateAgentSuccess\n1 agent.created\n');
+      expect(first.stdout).toBe('OPERATOR readme\nCreateAgentSuccess\n1 AGENT_CREATED\n');
       // Run again, as the comment says: the agent exists now.
       const again = await run(file, token);
       expect(again.code).toBe(0);
-      expect(again.stdout).toBe('OPERATOR readme\nAlreadyExists\n1 agent.created\n');
+      expect(again.stdout).toBe('OPERATOR readme\nAlreadyExists\n1 AGENT_CREATED\n');
     } finally {
       rmSync(file, { force: true });
     }

@@ -56,7 +56,7 @@ describe.each([['http'], ['ws']] as const)('over %s', (transport) => {
     const created = (await server.operator.createAgent({ input: { agentId: `text-${transport}-rlo`, name: rlo } }, call)).createAgent;
     expect(created).toMatchObject({ __typename: 'ValidationFailed', field: 'name' });
     const badId = (await server.operator.createAgent({ input: { agentId: `text-\u2066${transport}`, name: 'n' } }, call)).createAgent;
-    expect(badId).toMatchObject({ __typename: 'ValidationFailed', field: 'id' });
+    expect(badId).toMatchObject({ __typename: 'ValidationFailed', field: 'agentId' });
     expect((await server.operator.agent({ id: `text-${transport}-rlo` })).agent).toBeNull();
     const record = (await agent.memoryWorkingWrite({ input: { recordId: `rec\u200F${transport}`, kind: 'TASK', title: 't', content: 'c' } }, call)).memoryWorkingWrite;
     expect(record).toMatchObject({ __typename: 'ValidationFailed', field: 'recordId' });

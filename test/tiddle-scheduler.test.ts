@@ -85,7 +85,7 @@ describe('default proposer', () => {
       expect(chat.requests.length).toBe(before);
       expect((await server.operator.rollingCards({ agentId: 'noop-a', project: 'alpha' })).rollingCards.edges).toEqual([]);
       const status = (await server.operator.tiddleStatus({ agentId: 'noop-a' })).tiddleStatus;
-      expect([status.proposer, status.schedulerEnabled, status.cardTtlDays]).toEqual(['noop', false, 90]);
+      expect([status.proposer, status.schedulerEnabled, status.cardTtlDays]).toEqual(['NOOP', false, 90]);
     } finally {
       await server.stop();
     }

@@ -26,7 +26,7 @@ async function agentToken(s: TestServer, name: string, expiresIn?: string) {
   const created = ok((await s.operator.createApiToken({ input: { kind: 'AGENT', agentId: 'cache-a', name, expiresIn } })).createApiToken, 'CreateApiTokenSuccess');
   const client = createBurrowClient({ url: s.url, token: created.secret });
   clients.push(client);
-  return { id: created.token.id, secret: created.secret, client };
+  return { id: created.token.tokenId, secret: created.secret, client };
 }
 
 /** Runs `body` and returns the statements it issued that read or write api_tokens. */
