@@ -19,6 +19,7 @@ import {
   isInputObjectType,
   isListType,
   isNonNullType,
+  isInterfaceType,
   isObjectType,
   isScalarType,
   Kind,
@@ -253,7 +254,9 @@ for (const operation of operations) {
   ) {
     const key = field.alias?.value ?? field.name.value;
     const fieldType = getNamedType(rootType.getFields()[field.name.value].type);
-    if (isObjectType(fieldType) && collect([field.selectionSet!], fieldType).has('sequence')) resume = key;
+    // An interface (AgentEvent): every implementation shares the selected `sequence`; check one of them.
+    const concrete = isObjectType(fieldType) ? fieldType : isInterfaceType(fieldType) ? schema.getPossibleTypes(fieldType)[0] : null;
+    if (concrete && collect([field.selectionSet!], concrete).has('sequence')) resume = key;
   }
   methods.push({ operation, name: methodName(opName), result, document: document.text, hash: document.hash, resume });
 }

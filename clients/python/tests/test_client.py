@@ -50,7 +50,7 @@ def operator(server: Server, **options: Any) -> BurrowClient:
 
 
 async def create_agent(client: BurrowClient, agent_id: str) -> None:
-    created = (await client.create_agent(input=CreateAgentInput(id=agent_id, name=agent_id.title()))).create_agent
+    created = (await client.create_agent(input=CreateAgentInput(agent_id=agent_id, name=agent_id.title()))).create_agent
     assert isinstance(created, CreateAgentResultCreateAgentCreateAgentSuccess), created
 
 
@@ -86,7 +86,7 @@ def test_creates_an_agent_and_reads_it_back(server: Server) -> None:
             assert sorted(p.kind.value for p in agent.profile) == sorted(k.value for k in ProfileKind)
             assert all(p.revision == 1 for p in agent.profile)
             # Creating it again is an error member, not an exception; raise_for_member types it.
-            again = (await client.create_agent(input=CreateAgentInput(id="py-ada", name="Other"))).create_agent
+            again = (await client.create_agent(input=CreateAgentInput(agent_id="py-ada", name="Other"))).create_agent
             assert isinstance(again, CreateAgentResultCreateAgentAlreadyExists)
             assert (again.code, again.resource, again.id) == ("ALREADY_EXISTS", "agent", "py-ada")
             with pytest.raises(AlreadyExists) as raised:
@@ -156,7 +156,7 @@ def test_sends_the_runtime_scope_headers(server: Server) -> None:
             token = await agent_token(client, "py-scope")
         async with BurrowClient(server.url, token, scope="proj-a", session="sess-1", conversation="conv-9") as agent:
             viewer = (await agent.viewer()).viewer
-            assert (viewer.principal, viewer.agent_id, viewer.scope, viewer.session_id, viewer.conversation_id) == (
+            assert (viewer.principal, viewer.agent_id, viewer.project, viewer.session_id, viewer.conversation_id) == (
                 PrincipalKind.AGENT,
                 "py-scope",
                 "proj-a",
@@ -165,7 +165,7 @@ def test_sends_the_runtime_scope_headers(server: Server) -> None:
             )
         async with BurrowClient(server.url, token) as unscoped:
             viewer = (await unscoped.viewer()).viewer
-            assert (viewer.scope, viewer.session_id, viewer.conversation_id) == (None, None, None)
+            assert (viewer.project, viewer.session_id, viewer.conversation_id) == (None, None, None)
         # The server runs only trusted documents for agents: the generated methods send hashes it
         # knows (every agent call in these tests); the same operation as text is refused.
         async with BurrowClient(server.url, token, documents="text") as by_text:

@@ -537,7 +537,7 @@ class BurrowClient(BurrowTransport):
         return parse(AgentEventLogResult, await self._execute(_AGENT_EVENT_LOG, {"agentId": agent_id, "first": first, "after": after}))
 
     async def agent_events(self, *, agent_id: str, after: Optional[int] = None) -> AsyncIterator[AgentEventsResult]:
-        async for data in self._subscribe(_AGENT_EVENTS, {"agentId": agent_id, "after": after}, resume=None):
+        async for data in self._subscribe(_AGENT_EVENTS, {"agentId": agent_id, "after": after}, resume="agentEvents"):
             yield parse(AgentEventsResult, data)
 
     async def agents(self, *, first: Optional[int] = None, after: Optional[str] = None) -> AgentsResult:
@@ -589,7 +589,7 @@ class BurrowClient(BurrowTransport):
         return parse(BrainEmbeddingStatusResult, await self._execute(_BRAIN_EMBEDDING_STATUS, {"agentId": agent_id}))
 
     async def brain_events(self, *, agent_id: str, after: Optional[int] = None) -> AsyncIterator[BrainEventsResult]:
-        async for data in self._subscribe(_BRAIN_EVENTS, {"agentId": agent_id, "after": after}, resume=None):
+        async for data in self._subscribe(_BRAIN_EVENTS, {"agentId": agent_id, "after": after}, resume="agentEvents"):
             yield parse(BrainEventsResult, data)
 
     async def brain_memories(self, *, agent_id: str, query: Optional[str] = None, first: Optional[int] = None, after: Optional[str] = None) -> BrainMemoriesResult:
@@ -632,7 +632,7 @@ class BurrowClient(BurrowTransport):
         return parse(CompleteContinuityRunResult, await self._execute(_COMPLETE_CONTINUITY_RUN, {"input": input}))
 
     async def continuity_events(self, *, agent_id: str, run_id: str, after: Optional[int] = None) -> AsyncIterator[ContinuityEventsResult]:
-        async for data in self._subscribe(_CONTINUITY_EVENTS, {"agentId": agent_id, "runId": run_id, "after": after}, resume=None):
+        async for data in self._subscribe(_CONTINUITY_EVENTS, {"agentId": agent_id, "runId": run_id, "after": after}, resume="continuityEvents"):
             yield parse(ContinuityEventsResult, data)
 
     async def continuity_owners(self, *, agent_id: Optional[str] = None, include_closed: Optional[bool] = None) -> ContinuityOwnersResult:
@@ -717,7 +717,7 @@ class BurrowClient(BurrowTransport):
         return parse(NodeResult, await self._execute(_NODE, {"id": id}))
 
     async def operator_events(self, *, after: Optional[str] = None, agent_ids: Optional[List[str]] = None, streams: Optional[List[EventStream]] = None) -> AsyncIterator[OperatorEventsResult]:
-        async for data in self._subscribe(_OPERATOR_EVENTS, {"after": after, "agentIds": agent_ids, "streams": streams}, resume=None):
+        async for data in self._subscribe(_OPERATOR_EVENTS, {"after": after, "agentIds": agent_ids, "streams": streams}, resume="operatorEvents"):
             yield parse(OperatorEventsResult, data)
 
     async def preference_audit(self, *, agent_id: str, first: Optional[int] = None, after: Optional[str] = None) -> PreferenceAuditResult:
@@ -757,7 +757,7 @@ class BurrowClient(BurrowTransport):
         return parse(RevokeApiTokenResult, await self._execute(_REVOKE_API_TOKEN, {"tokenId": token_id}))
 
     async def rolling_card_events(self, *, agent_id: str, project: str, after: Optional[int] = None) -> AsyncIterator[RollingCardEventsResult]:
-        async for data in self._subscribe(_ROLLING_CARD_EVENTS, {"agentId": agent_id, "project": project, "after": after}, resume=None):
+        async for data in self._subscribe(_ROLLING_CARD_EVENTS, {"agentId": agent_id, "project": project, "after": after}, resume="rollingCardEvents"):
             yield parse(RollingCardEventsResult, data)
 
     async def rolling_cards(self, *, agent_id: Optional[str] = None, project: Optional[str] = None, first: Optional[int] = None, after: Optional[str] = None) -> RollingCardsResult:
@@ -813,11 +813,11 @@ class BurrowClient(BurrowTransport):
         return parse(TiddleStatusResult, await self._execute(_TIDDLE_STATUS, {"agentId": agent_id, "project": project}))
 
     async def tiddle_status_events(self, *, agent_id: str, after: Optional[int] = None) -> AsyncIterator[TiddleStatusEventsResult]:
-        async for data in self._subscribe(_TIDDLE_STATUS_EVENTS, {"agentId": agent_id, "after": after}, resume=None):
+        async for data in self._subscribe(_TIDDLE_STATUS_EVENTS, {"agentId": agent_id, "after": after}, resume="tiddleStatusEvents"):
             yield parse(TiddleStatusEventsResult, data)
 
     async def typed_agent_events(self, *, agent_id: str, after: Optional[int] = None) -> AsyncIterator[TypedAgentEventsResult]:
-        async for data in self._subscribe(_TYPED_AGENT_EVENTS, {"agentId": agent_id, "after": after}, resume=None):
+        async for data in self._subscribe(_TYPED_AGENT_EVENTS, {"agentId": agent_id, "after": after}, resume="agentEvents"):
             yield parse(TypedAgentEventsResult, data)
 
     async def unarchive_conversation_session(self, *, input: UnarchiveConversationSessionInput) -> UnarchiveConversationSessionResult:
