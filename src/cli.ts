@@ -92,6 +92,8 @@ const commands: Record<string, () => Promise<void>> = {
     const { values } = parseArgs({ args: rest, options: { stdio: { type: 'boolean' } } });
     if (!values.stdio) throw new Error('burrow mcp needs --stdio (Streamable HTTP is served by `burrow serve` at /mcp)');
     const identity = (await import('./config.js')).loadMcpStdioIdentity();
+    // This process does not LISTEN for revocations: it looks its token up on every call instead.
+    process.env.BURROW_TOKEN_CACHE_SECONDS = '0';
     const runtime = await openRuntime();
     try {
       const services = await servicesOf(runtime);

@@ -356,7 +356,7 @@ describe.skipIf(!onRealServer)(`the server's retention sweeper (${NEEDS_REAL_SER
     const { ManualClock } = await import('../src/lib/clock.js');
     const later = new ManualClock(new Date(server.clock.now().getTime() + 9 * 86_400_000));
     const count = async () =>
-      (await server.database.pool.query(`SELECT count(*)::int AS n FROM working_records WHERE id = $1`, [r.record.id])).rows[0].n as number;
+      (await server.database.pool.query(`SELECT count(*)::int AS n FROM working_records WHERE id = $1`, [r.record.recordId])).rows[0].n as number;
     expect(await count()).toBe(1);
     // A second instance on the same database whose sweeper starts with an immediate run.
     const second = await startServer({ database: server.testDatabase, clock: later, config: { retention: { graceDays: 7, intervalSeconds: 3600 } } });
