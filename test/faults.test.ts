@@ -62,7 +62,7 @@ describe.skipIf(!onRealServer)(`database faults (${NEEDS_REAL_SERVER})`, () => {
         try {
           const result = await client.brainSave({ input: { agentId, title: `w${index}-${n}`, content: `writer ${index} note ${n}` } });
           if (result.brainSave.__typename !== 'BrainSaveSuccess') throw new Error(`unexpected ${result.brainSave.__typename}`);
-          acknowledged.push({ agentId, id: result.brainSave.memory.id });
+          acknowledged.push({ agentId, id: result.brainSave.memory.memoryId });
           lastSuccessAt = performance.now();
         } catch (error) {
           if (!(error instanceof BurrowRequestError)) throw error;
