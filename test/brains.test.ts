@@ -127,7 +127,7 @@ describe('saving and reading', () => {
 
   it('an operator saving for an unknown agent gets NotFound and nothing is written', async () => {
     const result = await server.operator.brainSave({ input: { agentId: 'ghost', title: 'x', content: 'y' } });
-    expect(result.brainSave).toMatchObject({ __typename: 'NotFound', resource: 'Agent', id: 'ghost' });
+    expect(result.brainSave).toMatchObject({ __typename: 'NotFound', resource: 'Agent', resourceId: 'ghost' });
     expect((await liveCount('ghost')).n).toBe(0);
   });
 

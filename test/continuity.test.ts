@@ -185,7 +185,7 @@ describe('fencing', () => {
     const notOwner = (await client.commitContinuityRun({ input: { runId: 'f', generation: 1, ownerId: other.ownerId, head: '{"v":2}' } })).commitContinuityRun;
     expect(notOwner).toMatchObject({ __typename: 'ContinuityFenceRejected', code: 'NOT_OWNER' });
     const missing = (await client.commitContinuityRun({ input: { runId: 'nope', generation: 1, ownerId: owner.ownerId, head: '{}' } })).commitContinuityRun;
-    expect(missing).toMatchObject({ __typename: 'NotFound', code: 'NOT_FOUND', resource: 'ContinuityRun', id: 'nope' });
+    expect(missing).toMatchObject({ __typename: 'NotFound', code: 'NOT_FOUND', resource: 'ContinuityRun', resourceId: 'nope' });
     const badGeneration = (await client.commitContinuityRun({ input: { runId: 'f', generation: 0, ownerId: owner.ownerId, head: '{}' } })).commitContinuityRun;
     expect(badGeneration).toMatchObject({ __typename: 'ValidationFailed', field: 'generation' });
     const current = await run(client, 'f');

@@ -41,7 +41,7 @@ const SUBSCRIPTIONS = {
 describe('per-agent subscriptions for an unknown agent', () => {
   for (const [name, open] of Object.entries(SUBSCRIPTIONS)) {
     it(`${name} answers NOT_FOUND over graphql-ws`, async () => {
-      expect(await firstAnswer(open('fh-nobody'))).toBe('NOT_FOUND: agent fh-nobody was not found');
+      expect(await firstAnswer(open('fh-nobody'))).toBe('NOT_FOUND: Agent fh-nobody was not found');
     });
   }
 
@@ -60,7 +60,7 @@ describe('createAgent with an id that is taken', () => {
   it('answers AlreadyExists (ALREADY_EXISTS) and changes nothing', async () => {
     const before = (await server.operator.agent({ id: 'fh-known' })).agent!;
     const result = (await server.operator.createAgent({ input: { agentId: 'fh-known', name: 'Impostor' } })).createAgent;
-    expect(result).toEqual({ __typename: 'AlreadyExists', code: 'ALREADY_EXISTS', message: 'agent fh-known already exists', resource: 'agent', id: 'fh-known' });
+    expect(result).toEqual({ __typename: 'AlreadyExists', code: 'ALREADY_EXISTS', message: 'Agent fh-known already exists', resource: 'Agent', resourceId: 'fh-known' });
     const after = (await server.operator.agent({ id: 'fh-known' })).agent!;
     expect(after).toEqual(before);
     expect(after.name).toBe('Known');

@@ -179,7 +179,7 @@ describe('a write naming an agent that does not exist', () => {
     expect(await outcome(op.brainSave({ input: { agentId: 'ghost', title: 't', content: 'c' } }))).toBe('NotFound');
     expect(await outcome(op.appendConversationEntry({ input: { agentId: 'ghost', payload: '{}' } }))).toBe('NotFound');
     // A token bound to it cannot be made either (burrow token create --agent ghost).
-    await expect(server.app.services.tokens.create({ kind: 'agent', name: 'ghost', agentId: 'ghost' })).rejects.toMatchObject({ code: 'NOT_FOUND', resource: 'Agent', id: 'ghost' });
+    await expect(server.app.services.tokens.create({ kind: 'agent', name: 'ghost', agentId: 'ghost' })).rejects.toMatchObject({ code: 'NOT_FOUND', resource: 'Agent', resourceId: 'ghost' });
     const { rows } = await server.database.pool.query(`
       SELECT (SELECT count(*) FROM working_records WHERE agent_id = 'ghost') + (SELECT count(*) FROM session_handoffs WHERE agent_id = 'ghost')
            + (SELECT count(*) FROM brain_memories WHERE agent_id = 'ghost')

@@ -270,7 +270,7 @@ describe('the Brains tools', () => {
 
     const removed = ok(await call(a, 'brain_remove', { id: saved.id, expectedRevision: 2 })).memory;
     expect(removed).toMatchObject({ id: saved.id, revision: 3, deleted: true });
-    expect(toolFailure(await call(a, 'brain_read', { id: saved.id }))).toMatchObject({ type: 'NotFound', code: 'NOT_FOUND', resource: 'BrainMemory', id: saved.id });
+    expect(toolFailure(await call(a, 'brain_read', { id: saved.id }))).toMatchObject({ type: 'NotFound', code: 'NOT_FOUND', resource: 'BrainMemory', resourceId: saved.id });
     expect(toolFailure(await call(a, 'brain_remove', { id: saved.id, expectedRevision: 3 })).code).toBe('NOT_FOUND');
     expect(ok(await call(a, 'brain_search', { query: 'kakoune' })).hits).toEqual([]);
   });

@@ -36,7 +36,7 @@ describe('createAgent', () => {
   it('rejects a duplicate id and a malformed id, creating nothing', async () => {
     await createAgent('profile-dup');
     const again = await server.operator.createAgent({ input: { agentId: 'profile-dup', name: 'x' } });
-    expect(again.createAgent).toMatchObject({ __typename: 'AlreadyExists', code: 'ALREADY_EXISTS', resource: 'agent', id: 'profile-dup' });
+    expect(again.createAgent).toMatchObject({ __typename: 'AlreadyExists', code: 'ALREADY_EXISTS', resource: 'Agent', resourceId: 'profile-dup' });
     const bad = await server.operator.createAgent({ input: { agentId: 'Not Valid!', name: 'x' } });
     expect(bad.createAgent).toMatchObject({ __typename: 'ValidationFailed', field: 'agentId', limit: 63 });
     expect((await server.operator.agent({ id: 'Not Valid!' })).agent).toBeNull();

@@ -295,7 +295,7 @@ describe('scheduled passes', () => {
     const missing = await server.operator.tiddleRunPass({ agentId: 'now-a', project: 'nowhere' });
     expect(missing.tiddleRunPass.__typename).toBe('NotFound');
     const nobody = await server.operator.tiddleRunPass({ agentId: 'nobody-here' });
-    expect(nobody.tiddleRunPass).toMatchObject({ __typename: 'NotFound', resource: 'Agent', id: 'nobody-here' });
+    expect(nobody.tiddleRunPass).toMatchObject({ __typename: 'NotFound', resource: 'Agent', resourceId: 'nobody-here' });
     await expect(server.operator.tiddleStatus({ agentId: 'nobody-here' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const cross = await server.operator.tiddleRunPass({ agentId: 'now-a', project: '*' });
     expect(cross.tiddleRunPass).toMatchObject({ __typename: 'ValidationFailed', field: 'project' });

@@ -77,7 +77,7 @@ describe('createApiToken', () => {
       if (result.__typename === 'ValidationFailed') expect(result.field).toBe(field);
     }
     const missing = (await server.operator.createApiToken({ input: { kind: 'AGENT', agentId: 'no-such-agent', name: 'x' } })).createApiToken;
-    expect(missing).toMatchObject({ __typename: 'NotFound', code: 'NOT_FOUND', resource: 'agent', id: 'no-such-agent' });
+    expect(missing).toMatchObject({ __typename: 'NotFound', code: 'NOT_FOUND', resource: 'Agent', resourceId: 'no-such-agent' });
     // 200 characters is the longest name.
     ok((await server.operator.createApiToken({ input: { kind: 'OPERATOR', name: 'x'.repeat(200) } })).createApiToken, 'CreateApiTokenSuccess');
     expect((await tokens()).length).toBe(before + 1);

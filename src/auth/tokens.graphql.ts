@@ -145,7 +145,7 @@ builder.mutationFields((t) => ({
         expiresInMs = parseLifetime(input.expiresIn);
         if (expiresInMs === null) throw new ValidationError('expiresIn', `"${input.expiresIn}" is not a lifetime: a positive whole number with a unit, 3600s, 90m, 12h or 30d`);
       }
-      if (agentId && !(await ctx.services.agents.getAgent(viewer, agentId))) throw new NotFoundError('agent', agentId);
+      if (agentId && !(await ctx.services.agents.getAgent(viewer, agentId))) throw new NotFoundError('Agent', agentId);
       const { token, record } = await ctx.services.tokens.create({ kind: input.kind === 'OPERATOR' ? 'operator' : 'agent', name: input.name, agentId, expiresInMs });
       return { record, secret: token };
     },

@@ -142,7 +142,7 @@ export class TokensService {
       if (revoked) await tx.execute(sql`SELECT pg_notify(${TOKENS_CHANNEL}, ${revoked.id})`);
       return revoked;
     });
-    if (!row) throw new NotFoundError('active token', id);
+    if (!row) throw new NotFoundError('ApiToken', id);
     // This instance refuses it from the next request on, without waiting for its own NOTIFY.
     this.cache?.forget(row.id);
     return toRecord(row);

@@ -91,7 +91,7 @@ builder.subscriptionFields((t) => ({
         }
         const known = new Set((await ctx.services.agents.agentsByIds(agentIds)).map((a) => a.id));
         const unknown = agentIds.find((id) => !known.has(id));
-        if (unknown !== undefined) throw new NotFoundError('agent', unknown);
+        if (unknown !== undefined) throw new NotFoundError('Agent', unknown);
       }
       const streams = args.streams?.length ? [...new Set(args.streams as EventStream[])] : null;
       return operatorStream(ctx.services.database, ctx.services.hub, ctx.logger, { after, agentIds, streams });

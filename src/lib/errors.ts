@@ -29,9 +29,9 @@ export class ValidationError extends BurrowError {
 export class NotFoundError extends BurrowError {
   constructor(
     readonly resource: string,
-    readonly id: string,
+    readonly resourceId: string,
   ) {
-    super('NOT_FOUND', `${resource} ${id} was not found`);
+    super('NOT_FOUND', `${resource} ${resourceId} was not found`);
   }
 }
 
@@ -39,9 +39,9 @@ export class NotFoundError extends BurrowError {
 export class AlreadyExistsError extends BurrowError {
   constructor(
     readonly resource: string,
-    readonly id: string,
+    readonly resourceId: string,
   ) {
-    super('ALREADY_EXISTS', `${resource} ${id} already exists`);
+    super('ALREADY_EXISTS', `${resource} ${resourceId} already exists`);
   }
 }
 

@@ -110,7 +110,7 @@ export function toolResult(structured: Record<string, unknown>): CallToolResult 
 function errorJson(error: BurrowError): Record<string, unknown> {
   const base = { code: error.code, message: error.message };
   if (error instanceof ValidationError) return { type: 'ValidationFailed', ...base, field: error.field, limit: error.limit };
-  if (error instanceof NotFoundError) return { type: 'NotFound', ...base, resource: error.resource, id: error.id };
+  if (error instanceof NotFoundError) return { type: 'NotFound', ...base, resource: error.resource, resourceId: error.resourceId };
   if (error instanceof RevisionConflictError) {
     return {
       type: 'RevisionConflict',

@@ -38,9 +38,17 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-builder.queryType({});
-builder.mutationType({});
-builder.subscriptionType({});
+builder.queryType({
+  description:
+    "Reads. Agent tokens read their own agent only; operators read every agent. Per-agent stores are fields of `Agent` (batched) and, for runtimes, root fields named after the seed's tools.",
+});
+builder.mutationType({
+  description:
+    'Writes. Every mutation answers a result union: the success payload, or an `Error` member saying what was wrong, in which case nothing was changed.',
+});
+builder.subscriptionType({
+  description: 'Live events over graphql-ws (graphql-transport-ws), resumable from the last sequence or cursor a client saw.',
+});
 
 /** The builder's type parameters, for helpers that take refs or field builders. */
 export type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;

@@ -33,8 +33,8 @@ builder.objectType(NotFoundError, {
   description: 'A record the input named does not exist (or is not visible to this token); nothing was changed',
   interfaces: [ErrorInterface],
   fields: (t) => ({
-    resource: t.exposeString('resource', { description: 'The kind of record, e.g. Agent' }),
-    id: t.exposeString('id', { description: 'The short id the input named' }),
+    resource: t.exposeString('resource', { description: 'The kind of record: its GraphQL type name, e.g. Agent' }),
+    resourceId: t.exposeString('resourceId', { description: 'The short id the input named (not a global id)' }),
   }),
 });
 
@@ -43,8 +43,8 @@ builder.objectType(AlreadyExistsError, {
   description: 'A create named an id that is taken; nothing was changed',
   interfaces: [ErrorInterface],
   fields: (t) => ({
-    resource: t.exposeString('resource', { description: 'The kind of record, e.g. agent' }),
-    id: t.exposeString('id', { description: 'The id that is taken' }),
+    resource: t.exposeString('resource', { description: 'The kind of record: its GraphQL type name, e.g. Agent' }),
+    resourceId: t.exposeString('resourceId', { description: 'The short id that is taken' }),
   }),
 });
 
@@ -67,7 +67,8 @@ builder.objectType(ForbiddenError, {
 });
 
 /**
- * @deprecated Each mutation lists the members its service can return; this shortcut hid members
- * that cannot happen. Kept only until the last domain stops using it.
+ * The errors of a revision-checked write to a record an operator may own: bad input, a missing
+ * record, a stale revision, an agent touching an operator-owned record. Only for mutations whose
+ * service can return all four (test/unions-memory.test.ts produces each one for each of them).
  */
-export const WRITE_ERRORS = [ValidationError, NotFoundError, RevisionConflictError, ForbiddenError];
+export const OWNED_RECORD_WRITE_ERRORS = [ValidationError, NotFoundError, RevisionConflictError, ForbiddenError];

@@ -88,7 +88,7 @@ def test_creates_an_agent_and_reads_it_back(server: Server) -> None:
             # Creating it again is an error member, not an exception; raise_for_member types it.
             again = (await client.create_agent(input=CreateAgentInput(agent_id="py-ada", name="Other"))).create_agent
             assert isinstance(again, CreateAgentResultCreateAgentAlreadyExists)
-            assert (again.code, again.resource, again.id) == ("ALREADY_EXISTS", "agent", "py-ada")
+            assert (again.code, again.resource, again.resource_id) == ("ALREADY_EXISTS", "Agent", "py-ada")
             with pytest.raises(AlreadyExists) as raised:
                 raise_for_member(again)
             assert (raised.value.code, raised.value.kind, raised.value.payload) == ("ALREADY_EXISTS", "member", again)

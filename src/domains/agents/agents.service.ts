@@ -115,7 +115,7 @@ export class AgentsService {
         .values({ id: input.id, name: input.name, createdAt: now, createdBy: actor.id })
         .onConflictDoNothing()
         .returning();
-      if (inserted.length === 0) throw new AlreadyExistsError('agent', input.id);
+      if (inserted.length === 0) throw new AlreadyExistsError('Agent', input.id);
       await tx.insert(agentProfileDocuments).values(
         PROFILE_KINDS.map((kind) => ({ agentId: input.id, kind, content: '', revision: 1, updatedAt: now, updatedByKind: actor.kind, updatedById: actor.id })),
       );
@@ -142,7 +142,7 @@ export class AgentsService {
   /** For subscriptions: an unknown agent is NotFound at once rather than a stream that never speaks. */
   async requireAgent(viewer: Viewer | null, id: string): Promise<AgentRow> {
     const agent = await this.getAgent(viewer, id);
-    if (!agent) throw new NotFoundError('agent', id);
+    if (!agent) throw new NotFoundError('Agent', id);
     return agent;
   }
 
@@ -150,7 +150,7 @@ export class AgentsService {
   async agentsInOrder(ids: readonly string[]): Promise<(AgentRow | NotFoundError)[]> {
     const rows = await this.agentsByIds(ids);
     const byId = new Map(rows.map((row) => [row.id, row]));
-    return ids.map((id) => byId.get(id) ?? new NotFoundError('agent', id));
+    return ids.map((id) => byId.get(id) ?? new NotFoundError('Agent', id));
   }
 
   /** How many agents the token sees: every agent for an operator, its own for an agent. */

@@ -1,6 +1,6 @@
 import { builder } from '../../schema/builder.js';
 import { GLOBAL_ID_DESCRIPTION } from '../../schema/node-keys.js';
-import { WRITE_ERRORS } from '../../schema/errors.js';
+import { OWNED_RECORD_WRITE_ERRORS } from '../../schema/errors.js';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { ActorRef, type Principal } from '../../schema/actor.js';
@@ -394,7 +394,7 @@ builder.mutationFields((t) => ({
   brainUpdate: t.field({
     type: BrainMemoryRef,
     description: 'Changes a memory if it is still at expectedRevision; agents cannot change operator-owned memories',
-    errors: { types: WRITE_ERRORS, dataField: { name: 'memory' } },
+    errors: { types: OWNED_RECORD_WRITE_ERRORS, dataField: { name: 'memory' } },
     args: { input: t.arg({ type: BrainUpdateInput, required: true, description: 'The change' }) },
     resolve: (_, { input }, ctx) => {
       const { memoryId, ...rest } = input;
@@ -404,7 +404,7 @@ builder.mutationFields((t) => ({
   brainRemove: t.field({
     type: BrainMemoryRef,
     description: 'Writes a tombstone: the memory disappears from reads, search and lists; nothing is physically erased',
-    errors: { types: WRITE_ERRORS, dataField: { name: 'memory' } },
+    errors: { types: OWNED_RECORD_WRITE_ERRORS, dataField: { name: 'memory' } },
     args: { input: t.arg({ type: BrainRemoveInput, required: true, description: 'The memory and its expected revision' }) },
     resolve: (_, { input }, ctx) => {
       const { memoryId, ...rest } = input;

@@ -114,7 +114,7 @@ export class SettingsService {
     }
     const secret = this.sealSecret('apiKey', secretSite.model(input.purpose), input.apiKey);
     const fields = { url, model, timeoutMs, updatedAt: this.clock.now(), updatedBy: actor.id, ...(secret !== undefined ? { apiKeySecret: secret } : {}) };
-    return this.write(db, modelConnections, modelConnections.purpose, input.purpose, input.expectedRevision, fields, { purpose: input.purpose }, 'ModelConnection', (r) => withoutSecret(r, 'apiKeySecret'));
+    return this.write(db, modelConnections, modelConnections.purpose, input.purpose, input.expectedRevision, fields, { purpose: input.purpose }, 'ModelConnectionSetting', (r) => withoutSecret(r, 'apiKeySecret'));
   }
 
   async deleteModelConnection(viewer: Viewer | null, purpose: ModelPurpose): Promise<boolean> {
@@ -146,7 +146,7 @@ export class SettingsService {
       updatedBy: actor.id,
       ...(secret !== undefined ? { tokenSecret: secret } : {}),
     };
-    return this.write(db, mcpConnections, mcpConnections.name, name, input.expectedRevision, fields, { name }, 'McpConnection', (r) => withoutSecret(r, 'tokenSecret'));
+    return this.write(db, mcpConnections, mcpConnections.name, name, input.expectedRevision, fields, { name }, 'McpConnectionSetting', (r) => withoutSecret(r, 'tokenSecret'));
   }
 
   async deleteMcpConnection(viewer: Viewer | null, name: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { builder } from '../../schema/builder.js';
 import { GLOBAL_ID_DESCRIPTION } from '../../schema/node-keys.js';
-import { WRITE_ERRORS } from '../../schema/errors.js';
+import { OWNED_RECORD_WRITE_ERRORS } from '../../schema/errors.js';
 import { ActorRef } from '../../schema/actor.js';
 import { connectionType, pageArgs } from '../../schema/connections.js';
 import { agentScopedKey, parseAgentScopedKey } from '../../schema/node-keys.js';
@@ -203,7 +203,7 @@ builder.mutationFields((t) => ({
   memoryWorkingWrite: t.field({
     type: WorkingRecordRef,
     description: 'Records operational evidence in the runtime-owned agent, session, conversation and scope',
-    errors: { types: WRITE_ERRORS, dataField: { name: 'record' } },
+    errors: { types: OWNED_RECORD_WRITE_ERRORS, dataField: { name: 'record' } },
     args: { input: t.arg({ type: MemoryWorkingWriteInput, required: true, description: 'The record' }) },
     resolve: (_, { input }, ctx) => {
       const { recordId, ...rest } = input;
@@ -213,21 +213,21 @@ builder.mutationFields((t) => ({
   resolveWorkingRecord: t.field({
     type: WorkingRecordRef,
     description: 'Marks a record RESOLVED (revision-checked; expiry unchanged)',
-    errors: { types: WRITE_ERRORS, dataField: { name: 'record' } },
+    errors: { types: OWNED_RECORD_WRITE_ERRORS, dataField: { name: 'record' } },
     args: { input: t.arg({ type: WorkingRecordStateChangeInput, required: true, description: 'The record and its expected revision' }) },
     resolve: (_, { input: { recordId, ...input } }, ctx) => ctx.services.working.setState(ctx.viewer, { ...input, id: recordId, state: 'RESOLVED' }),
   }),
   supersedeWorkingRecord: t.field({
     type: WorkingRecordRef,
     description: 'Marks a record SUPERSEDED by another record of the same agent and scope (revision-checked; expiry unchanged)',
-    errors: { types: WRITE_ERRORS, dataField: { name: 'record' } },
+    errors: { types: OWNED_RECORD_WRITE_ERRORS, dataField: { name: 'record' } },
     args: { input: t.arg({ type: SupersedeWorkingRecordInput, required: true, description: 'The record, its expected revision and its successor' }) },
     resolve: (_, { input: { recordId, ...input } }, ctx) => ctx.services.working.setState(ctx.viewer, { ...input, id: recordId, state: 'SUPERSEDED' }),
   }),
   reactivateWorkingRecord: t.field({
     type: WorkingRecordRef,
     description: 'Returns a resolved or superseded record to ACTIVE (revision-checked; expiry unchanged)',
-    errors: { types: WRITE_ERRORS, dataField: { name: 'record' } },
+    errors: { types: OWNED_RECORD_WRITE_ERRORS, dataField: { name: 'record' } },
     args: { input: t.arg({ type: WorkingRecordStateChangeInput, required: true, description: 'The record and its expected revision' }) },
     resolve: (_, { input: { recordId, ...input } }, ctx) => ctx.services.working.setState(ctx.viewer, { ...input, id: recordId, state: 'ACTIVE' }),
   }),

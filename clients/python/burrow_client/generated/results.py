@@ -882,9 +882,9 @@ class AppendConversationEntryResultAppendConversationEntryNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class AppendConversationEntryResultAppendConversationEntryValidationFailed(BurrowModel):
@@ -937,9 +937,9 @@ class AppendDreamDiaryEntryResultAppendDreamDiaryEntryNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class AppendDreamDiaryEntryResultAppendDreamDiaryEntryValidationFailed(BurrowModel):
@@ -997,9 +997,9 @@ class ApplyPreferenceLearningResultApplyPreferenceLearningNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class ApplyPreferenceLearningResultApplyPreferenceLearningRevisionConflict(BurrowModel):
@@ -1110,9 +1110,9 @@ class ArchiveConversationSessionResultArchiveConversationSessionNotFound(BurrowM
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class ArchiveConversationSessionResultArchiveConversationSessionValidationFailed(BurrowModel):
@@ -1675,9 +1675,9 @@ class BrainRemoveResultBrainRemoveNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class BrainRemoveResultBrainRemoveRevisionConflict(BurrowModel):
@@ -1854,9 +1854,9 @@ class BrainSaveResultBrainSaveNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class BrainSaveResultBrainSaveValidationFailed(BurrowModel):
@@ -2102,9 +2102,9 @@ class BrainUpdateResultBrainUpdateNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class BrainUpdateResultBrainUpdateRevisionConflict(BurrowModel):
@@ -2213,9 +2213,9 @@ class ClaimContinuityRecoveryResultClaimContinuityRecoveryNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class ClaimContinuityRecoveryResult(BurrowModel):
@@ -2296,9 +2296,9 @@ class CommitContinuityRunResultCommitContinuityRunNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class CommitContinuityRunResultCommitContinuityRunValidationFailed(BurrowModel):
@@ -2423,9 +2423,9 @@ class CompactConversationResultCompactConversationNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class CompactConversationResultCompactConversationValidationFailed(BurrowModel):
@@ -2518,9 +2518,9 @@ class CompleteContinuityRunResultCompleteContinuityRunNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class CompleteContinuityRunResultCompleteContinuityRunValidationFailed(BurrowModel):
@@ -3190,9 +3190,9 @@ class CreateAgentResultCreateAgentAlreadyExists(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. agent"""
-    id: str = Field(..., alias="id")
-    """The id that is taken"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id that is taken"""
 
 
 class CreateAgentResultCreateAgentCreateAgentSuccessAgentProfileUpdatedBy(BurrowModel):
@@ -3294,9 +3294,9 @@ class CreateApiTokenResultCreateApiTokenNotFound(BurrowModel):
     message: str = Field(..., alias="message")
     """What went wrong, for people; match on `code`, not on this text"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class CreateApiTokenResultCreateApiTokenValidationFailed(BurrowModel):
@@ -3491,9 +3491,9 @@ class FinalizeContinuityRunResultFinalizeContinuityRunNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class FinalizeContinuityRunResultFinalizeContinuityRunValidationFailed(BurrowModel):
@@ -3666,9 +3666,9 @@ class InterruptContinuityRunResultInterruptContinuityRunNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class InterruptContinuityRunResultInterruptContinuityRunValidationFailed(BurrowModel):
@@ -3982,9 +3982,9 @@ class MemoryWorkingWriteResultMemoryWorkingWriteNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class MemoryWorkingWriteResultMemoryWorkingWriteRevisionConflict(BurrowModel):
@@ -4698,9 +4698,9 @@ class ReactivateWorkingRecordResultReactivateWorkingRecordNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class ReactivateWorkingRecordResultReactivateWorkingRecordReactivateWorkingRecordSuccessRecordSupersededBy(BurrowModel):
@@ -5092,9 +5092,9 @@ class RecordContinuityEffectResultRecordContinuityEffectNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class RecordContinuityEffectResultRecordContinuityEffectRecordContinuityEffectSuccessEffect(BurrowModel):
@@ -5177,9 +5177,9 @@ class RecordContinuityReceiptResultRecordContinuityReceiptNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class RecordContinuityReceiptResultRecordContinuityReceiptRecordContinuityReceiptSuccessEffect(BurrowModel):
@@ -5240,9 +5240,9 @@ class ReplaceProfileResultReplaceProfileNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class ReplaceProfileResultReplaceProfileReplaceProfileSuccessDocumentsUpdatedBy(BurrowModel):
@@ -5324,9 +5324,9 @@ class ResetConversationResultResetConversationNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class ResetConversationResultResetConversationResetConversationSuccessArchiveArchivedBy(BurrowModel):
@@ -5394,9 +5394,9 @@ class ResolveWorkingRecordResultResolveWorkingRecordNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class ResolveWorkingRecordResultResolveWorkingRecordResolveWorkingRecordSuccessRecordSupersededBy(BurrowModel):
@@ -5541,9 +5541,9 @@ class RevokeApiTokenResultRevokeApiTokenNotFound(BurrowModel):
     message: str = Field(..., alias="message")
     """What went wrong, for people; match on `code`, not on this text"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class RevokeApiTokenResultRevokeApiTokenRevokeApiTokenSuccessToken(BurrowModel):
@@ -5798,9 +5798,9 @@ class SessionWriteHandoffResultSessionWriteHandoffNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class SessionWriteHandoffResultSessionWriteHandoffSessionWriteHandoffSuccessHandoffSourceRefs(BurrowModel):
@@ -5923,9 +5923,9 @@ class SetAgentSettingResultSetAgentSettingNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class SetAgentSettingResultSetAgentSettingRevisionConflict(BurrowModel):
@@ -6000,9 +6000,9 @@ class SetMcpConnectionResultSetMcpConnectionNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class SetMcpConnectionResultSetMcpConnectionRevisionConflict(BurrowModel):
@@ -6081,9 +6081,9 @@ class SetModelConnectionResultSetModelConnectionNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class SetModelConnectionResultSetModelConnectionRevisionConflict(BurrowModel):
@@ -6160,9 +6160,9 @@ class SetTiddleCardTtlResultSetTiddleCardTtlNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class SetTiddleCardTtlResultSetTiddleCardTtlSetTiddleCardTtlSuccessSetting(BurrowModel):
@@ -6292,9 +6292,9 @@ class SupersedeWorkingRecordResultSupersedeWorkingRecordNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class SupersedeWorkingRecordResultSupersedeWorkingRecordRevisionConflict(BurrowModel):
@@ -6553,9 +6553,9 @@ class TiddleRunPassResultTiddleRunPassNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class TiddleRunPassResultTiddleRunPassTiddleRunPassSuccessOutcomesRejected(BurrowModel):
@@ -6984,9 +6984,9 @@ class UnarchiveConversationSessionResultUnarchiveConversationSessionNotFound(Bur
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class UnarchiveConversationSessionResultUnarchiveConversationSessionUnarchiveConversationSessionSuccessSessionArchivedBy(BurrowModel):
@@ -7046,9 +7046,9 @@ class UpdateProfileDocumentResultUpdateProfileDocumentNotFound(BurrowModel):
     code: ErrorCode = Field(..., alias="code")
     """What went wrong, for programs"""
     resource: str = Field(..., alias="resource")
-    """The kind of record, e.g. Agent"""
-    id: str = Field(..., alias="id")
-    """The short id the input named"""
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = Field(..., alias="resourceId")
+    """The short id the input named (not a global id)"""
 
 
 class UpdateProfileDocumentResultUpdateProfileDocumentRevisionConflict(BurrowModel):
