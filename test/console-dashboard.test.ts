@@ -97,6 +97,11 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     expect(await agentRow('hatchet').locator('[data-count=memories]').innerText()).toBe('0');
     expect(await agentRow('quill').locator('[data-count=memories]').innerText()).toBe('0');
     expect(await agentRow('quill').locator('[data-count=runs]').innerText()).toBe('none');
+    // Exact counts from Agent.counts, the same numbers the API gives.
+    const { agent } = await server.operator.agentCounts({ agentId: 'hatchet' });
+    expect(agent!.counts.workingRecords).toBeGreaterThan(0);
+    expect(await agentRow('hatchet').locator('[data-count=working]').innerText()).toBe(String(agent!.counts.workingRecords));
+    expect(await agentRow('hatchet').locator('[data-count=cards]').innerText()).toBe(String(agent!.counts.rollingCards));
   });
 
   it('shows an event live, and the counts follow it without polling', async () => {

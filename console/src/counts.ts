@@ -1,26 +1,26 @@
-/**
- * Per-agent counts for the dashboard. The schema has no Agent.counts yet, so they are computed
- * from list results (first 100; "100+" beyond); when Agent.counts exists, this is the one place
- * (with ConsoleAgentCounts in graphql/dashboard.graphql) to switch to it.
- */
+/** Per-agent counts for the dashboard, from Agent.counts (exact, not capped). */
 import type { Api } from './api';
 import { ConsoleAgentCountsDocument } from './graphql/generated';
 
 export interface AgentCounts {
-  memories: string;
+  memories: number;
+  workingRecords: number;
+  rollingCards: number;
   runsByState: Record<string, number>;
-  runsMore: boolean;
   scopes: number;
 }
 
 export async function loadAgentCounts(api: Api, agentId: string): Promise<AgentCounts> {
-  const data = await api.request(ConsoleAgentCountsDocument, { agentId });
+  const { agent } = await api.request(ConsoleAgentCountsDocument, { agentId });
+  // The agent list comes from the same server: a missing agent was removed since it was listed.
+  if (!agent) throw new Error(`agent ${agentId} no longer exists; reload the agent list`);
   const runsByState: Record<string, number> = {};
-  for (const { node } of data.continuityRuns.edges) runsByState[node.state] = (runsByState[node.state] ?? 0) + 1;
+  for (const { state, count } of agent.counts.runsByState) runsByState[state] = count;
   return {
-    memories: `${data.brainMemories.edges.length}${data.brainMemories.pageInfo.hasNextPage ? '+' : ''}`,
+    memories: agent.counts.brains,
+    workingRecords: agent.counts.workingRecords,
+    rollingCards: agent.counts.rollingCards,
     runsByState,
-    runsMore: data.continuityRuns.pageInfo.hasNextPage,
-    scopes: data.tiddleStatus.scopes.length,
+    scopes: agent.tiddleStatus.scopes.length,
   };
 }

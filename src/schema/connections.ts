@@ -49,3 +49,28 @@ export function connectionType<Node extends ObjectRef<Types, unknown, unknown> |
     { name: `${name}Edge`, description: `One ${name} and its cursor` },
   );
 }
+
+/**
+ * The batch load of a nested field (one DataLoader batch = every parent of a response): each key
+ * is prepared on its own (authorization, cursor decoding), so a refused key fails only its own
+ * field; the keys that passed are read together in one statement; each answer is then built in
+ * key order. `loadAll` returns one page per prepared key, in the order given.
+ */
+export async function pagesPerKey<Key, Prepared, Page, Result>(
+  keys: readonly Key[],
+  prepare: (key: Key) => Prepared,
+  loadAll: (prepared: Prepared[]) => Promise<Page[]>,
+  build: (page: Page, prepared: Prepared) => Result,
+): Promise<(Result | Error)[]> {
+  const outcomes = keys.map((key): { ok: true; prepared: Prepared } | { ok: false; error: Error } => {
+    try {
+      return { ok: true, prepared: prepare(key) };
+    } catch (error) {
+      return { ok: false, error: error as Error };
+    }
+  });
+  const ready = outcomes.flatMap((o) => (o.ok ? [o.prepared] : []));
+  const pages = ready.length ? await loadAll(ready) : [];
+  let next = 0;
+  return outcomes.map((o) => (o.ok ? build(pages[next++], o.prepared) : o.error));
+}

@@ -104,12 +104,14 @@ export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents 
         <h2 id="agents-h">Agents</h2>
         <div class="scroll">
           <table>
-            <caption class="visually-hidden">Agents with their counts (lists read up to 100; 100+ means more)</caption>
+            <caption class="visually-hidden">Agents with their counts</caption>
             <thead>
               <tr>
                 <th scope="col">Agent</th>
                 <th scope="col">Last event</th>
                 <th scope="col">Memories</th>
+                <th scope="col">Working records</th>
+                <th scope="col">Rolling cards</th>
                 <th scope="col">Continuity runs</th>
                 <th scope="col">Tiddle scopes</th>
               </tr>
@@ -125,6 +127,8 @@ export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents 
                     </th>
                     <td>#{last}</td>
                     <td data-count="memories">{c?.memories ?? '…'}</td>
+                    <td data-count="working">{c?.workingRecords ?? '…'}</td>
+                    <td data-count="cards">{c?.rollingCards ?? '…'}</td>
                     <td data-count="runs">{c ? STATES.filter((s) => c.runsByState[s]).map((s) => `${s.toLowerCase()} ${c.runsByState[s]}`).join(', ') || 'none' : '…'}</td>
                     <td>{c?.scopes ?? '…'}</td>
                   </tr>

@@ -2,7 +2,7 @@ import { builder } from '../../schema/builder.js';
 import { GLOBAL_ID_DESCRIPTION } from '../../schema/node-keys.js';
 import { ErrorInterface } from '../../schema/errors.js';
 import { AgentEventRef, afterSequence } from '../../schema/events.js';
-import { connectionType, pageArgs } from '../../schema/connections.js';
+import { connectionType, pageArgs, pagesPerKey } from '../../schema/connections.js';
 import { agentScopedKey, parseAgentScopedKey } from '../../schema/node-keys.js';
 import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
 import {
@@ -218,28 +218,18 @@ builder.node(ContinuityRunRef, {
       byPath: true,
       load: async (keys: string[], ctx, args) => {
         const limit = pageSize(args.first, EFFECTS_PAGE, 100);
-        const counted = keys.map(countedKeyOf);
-        const runs = counted.map((c) => c.run);
-        const positions = runs.map((r) => {
-          try {
-            const p = decodeTimeIdCursor(args.after, effectsBinding(r));
-            return { ok: true as const, after: p && { intendedAt: p.at, effectId: p.id } };
-          } catch (error) {
-            return { ok: false as const, error: error as Error };
-          }
-        });
-        const pages = await ctx.services.continuity.effectPagesForRuns(
-          runs.flatMap((r, i) => { const p = positions[i]; return p.ok ? [{ ...r, after: p.after }] : []; }),
-          limit + 1,
+        return pagesPerKey(
+          keys.map(countedKeyOf),
+          ({ run, count }) => {
+            const p = decodeTimeIdCursor(args.after, effectsBinding(run));
+            return { ...run, count, after: p && { intendedAt: p.at, effectId: p.id } };
+          },
+          (runs) => ctx.services.continuity.effectPagesForRuns(runs, limit + 1),
+          (page, run) => {
+            const binding = effectsBinding(run);
+            return { ...toConnection(page, limit, (e) => encodeTimeIdCursor(binding, e.intendedAt, e.effectId), args.after), totalCount: () => run.count };
+          },
         );
-        let next = 0;
-        return runs.map((r, i) => {
-          const p = positions[i];
-          if (!p.ok) return p.error;
-          const binding = effectsBinding(r);
-          const total = counted[i].count;
-          return { ...toConnection(pages[next++], limit, (e) => encodeTimeIdCursor(binding, e.intendedAt, e.effectId), args.after), totalCount: () => total };
-        });
       },
       resolve: (r) => countedKey(r, r.effectCount),
     }),
@@ -250,27 +240,15 @@ builder.node(ContinuityRunRef, {
       byPath: true,
       load: async (keys: string[], ctx, args) => {
         const limit = pageSize(args.first, EFFECTS_PAGE, 100);
-        const counted = keys.map(countedKeyOf);
-        const runs = counted.map((c) => c.run);
-        const positions = runs.map((r) => {
-          try {
-            return { ok: true as const, after: decodePositionCursor(args.after, transitionsBinding(r)) };
-          } catch (error) {
-            return { ok: false as const, error: error as Error };
-          }
-        });
-        const pages = await ctx.services.continuity.transitionPagesForRuns(
-          runs.flatMap((r, i) => { const p = positions[i]; return p.ok ? [{ ...r, afterPosition: p.after }] : []; }),
-          limit + 1,
+        return pagesPerKey(
+          keys.map(countedKeyOf),
+          ({ run, count }) => ({ ...run, count, afterPosition: decodePositionCursor(args.after, transitionsBinding(run)) }),
+          (runs) => ctx.services.continuity.transitionPagesForRuns(runs, limit + 1),
+          (page, run) => {
+            const binding = transitionsBinding(run);
+            return { ...toConnection(page, limit, (l) => encodeCursor(binding, [l.position]), args.after), totalCount: () => run.count };
+          },
         );
-        let next = 0;
-        return runs.map((r, i) => {
-          const p = positions[i];
-          if (!p.ok) return p.error;
-          const binding = transitionsBinding(r);
-          const total = counted[i].count;
-          return { ...toConnection(pages[next++], limit, (l) => encodeCursor(binding, [l.position]), args.after), totalCount: () => total };
-        });
       },
       resolve: (r) => countedKey(r, r.transitionCount),
     }),
@@ -359,23 +337,19 @@ builder.objectFields(AgentRef, (t) => ({
     load: async (agentIds: string[], ctx, args) => {
       const limit = pageSize(args.first, RUNS_PAGE, 20);
       const states = args.states ? [...new Set(args.states)].sort() : null;
-      const keys = agentIds.map((agentId) => {
-        try {
+      return pagesPerKey(
+        agentIds,
+        (agentId) => {
           assertAgentAccess(ctx.viewer, agentId);
           const p = decodeTimeIdCursor(args.after, runsBinding(agentId, states));
-          return { ok: true as const, agentId, after: p && { createdAt: p.at, runId: p.id } };
-        } catch (error) {
-          return { ok: false as const, error: error as Error };
-        }
-      });
-      const good = keys.filter((k) => k.ok) as { ok: true; agentId: string; after: { createdAt: Date; runId: string } | null }[];
-      const pages = await ctx.services.continuity.runPagesForAgents(good, states, limit + 1);
-      let next = 0;
-      return keys.map((k) => {
-        if (!k.ok) return k.error;
-        const binding = runsBinding(k.agentId, states);
-        return toConnection(pages[next++], limit, (r) => encodeTimeIdCursor(binding, r.createdAt, r.runId), args.after);
-      });
+          return { agentId, after: p && { createdAt: p.at, runId: p.id } };
+        },
+        (agents) => ctx.services.continuity.runPagesForAgents(agents, states, limit + 1),
+        (page, { agentId }) => {
+          const binding = runsBinding(agentId, states);
+          return toConnection(page, limit, (r) => encodeTimeIdCursor(binding, r.createdAt, r.runId), args.after);
+        },
+      );
     },
     resolve: (agent) => agent.id,
   }),

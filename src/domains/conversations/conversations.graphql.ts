@@ -2,7 +2,7 @@ import { builder } from '../../schema/builder.js';
 import { GLOBAL_ID_DESCRIPTION } from '../../schema/node-keys.js';
 import { ErrorInterface } from '../../schema/errors.js';
 import { ActorRef } from '../../schema/actor.js';
-import { connectionType, pageArgs } from '../../schema/connections.js';
+import { connectionType, pageArgs, pagesPerKey } from '../../schema/connections.js';
 import { agentScopedKey, parseAgentScopedKey } from '../../schema/node-keys.js';
 import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
 import { assertAgentAccess } from '../../auth/viewer.js';
@@ -178,25 +178,15 @@ builder.node(ConversationSessionRef, {
       byPath: true,
       load: async (keys: string[], ctx, args) => {
         const limit = pageSize(args.first, ORIGINALS_PAGE, 50);
-        const sessions = keys.map(sessionKeyOf);
-        const positions = sessions.map((s) => {
-          try {
-            return { ok: true as const, after: decodePositionCursor(args.after, originalsBinding(s.agentId, s.sessionId)) };
-          } catch (error) {
-            return { ok: false as const, error: error as Error };
-          }
-        });
-        const pages = await ctx.services.conversations.originalPagesForSessions(
-          sessions.flatMap((s, i) => { const p = positions[i]; return p.ok ? [{ ...s, afterPosition: p.after }] : []; }),
-          limit + 1,
+        return pagesPerKey(
+          keys.map(sessionKeyOf),
+          (s) => ({ ...s, afterPosition: decodePositionCursor(args.after, originalsBinding(s.agentId, s.sessionId)) }),
+          (sessions) => ctx.services.conversations.originalPagesForSessions(sessions, limit + 1),
+          (page, s) => {
+            const binding = originalsBinding(s.agentId, s.sessionId);
+            return toConnection(page, limit, (o) => encodeCursor(binding, [o.position]), args.after);
+          },
         );
-        let next = 0;
-        return sessions.map((s, i) => {
-          const p = positions[i];
-          if (!p.ok) return p.error;
-          const binding = originalsBinding(s.agentId, s.sessionId);
-          return toConnection(pages[next++], limit, (o) => encodeCursor(binding, [o.position]), args.after);
-        });
       },
       resolve: (s) => sessionKey(s),
     }),
@@ -282,22 +272,18 @@ builder.objectFields(AgentRef, (t) => ({
     load: async (agentIds: string[], ctx, args) => {
       const limit = pageSize(args.first, SESSIONS_PAGE, 20);
       const archived = (args.archived ?? 'EXCLUDE') as SessionArchiveFilter;
-      const keys = agentIds.map((agentId) => {
-        try {
+      return pagesPerKey(
+        agentIds,
+        (agentId) => {
           assertAgentAccess(ctx.viewer, agentId);
-          return { ok: true as const, agentId, after: newestFirstKey(decodeCursor(args.after, sessionsBinding(agentId, archived)), false) };
-        } catch (error) {
-          return { ok: false as const, error: error as Error };
-        }
-      });
-      const good = keys.filter((k) => k.ok) as { ok: true; agentId: string; after: NewestFirstKey | null }[];
-      const pages = await ctx.services.conversations.sessionPagesForAgents(good, archived, limit + 1);
-      let next = 0;
-      return keys.map((k) => {
-        if (!k.ok) return k.error;
-        const binding = sessionsBinding(k.agentId, archived);
-        return toConnection(pages[next++], limit, (s) => encodeCursor(binding, [s.micros, s.sessionId]), args.after);
-      });
+          return { agentId, after: newestFirstKey(decodeCursor(args.after, sessionsBinding(agentId, archived)), false) };
+        },
+        (agents) => ctx.services.conversations.sessionPagesForAgents(agents, archived, limit + 1),
+        (page, { agentId }) => {
+          const binding = sessionsBinding(agentId, archived);
+          return toConnection(page, limit, (s) => encodeCursor(binding, [s.micros, s.sessionId]), args.after);
+        },
+      );
     },
     resolve: (agent) => agent.id,
   }),

@@ -1,7 +1,7 @@
 import { builder } from '../../schema/builder.js';
 import { GLOBAL_ID_DESCRIPTION } from '../../schema/node-keys.js';
 import { AgentEventRef, afterSequence } from '../../schema/events.js';
-import { connectionType, pageArgs } from '../../schema/connections.js';
+import { connectionType, pageArgs, pagesPerKey } from '../../schema/connections.js';
 import { agentScopedKey, parseAgentScopedKey } from '../../schema/node-keys.js';
 import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
 import { assertAgentAccess, resolveActingAgent, resolveScope } from '../../auth/viewer.js';
@@ -249,24 +249,20 @@ builder.objectFields(AgentRef, (t) => ({
     load: async (agentIds: string[], ctx, args) => {
       const limit = pageSize(args.first, CARDS_PAGE, 20);
       const project = args.project ?? ctx.viewer?.scope ?? null;
-      const keys = agentIds.map((agentId) => {
-        try {
+      return pagesPerKey(
+        agentIds,
+        (agentId) => {
           if (!project) throw badRequest('rollingCards needs a project (argument or Burrow-Continuity-Scope)');
           checkScopedRead(ctx.viewer, agentId, project);
           const p = decodeTimeIdCursor(args.after, cardsBinding(agentId, project));
-          return { ok: true as const, agentId, after: p && { updatedAt: p.at, cardId: p.id } };
-        } catch (error) {
-          return { ok: false as const, error: error as Error };
-        }
-      });
-      const good = keys.filter((k) => k.ok) as { ok: true; agentId: string; after: { updatedAt: Date; cardId: string } | null }[];
-      const pages = good.length ? await ctx.services.tiddle.cardPagesForAgents(good, project!, limit + 1) : [];
-      let next = 0;
-      return keys.map((k) => {
-        if (!k.ok) return k.error;
-        const binding = cardsBinding(k.agentId, project!);
-        return toConnection(pages[next++], limit, (c) => encodeTimeIdCursor(binding, c.updatedAt, c.cardId), args.after);
-      });
+          return { agentId, after: p && { updatedAt: p.at, cardId: p.id } };
+        },
+        (agents) => ctx.services.tiddle.cardPagesForAgents(agents, project!, limit + 1),
+        (page, { agentId }) => {
+          const binding = cardsBinding(agentId, project!);
+          return toConnection(page, limit, (c) => encodeTimeIdCursor(binding, c.updatedAt, c.cardId), args.after);
+        },
+      );
     },
     resolve: (agent) => agent.id,
   }),
@@ -276,17 +272,15 @@ builder.objectFields(AgentRef, (t) => ({
     args: { project: t.arg.string({ required: false, description: 'Only this scope in `scopes`; every scope when absent' }) },
     byPath: true,
     load: async (agentIds: string[], ctx, args) => {
-      const allowed = agentIds.map((agentId) => {
-        try {
+      return pagesPerKey(
+        agentIds,
+        (agentId) => {
           assertAgentAccess(ctx.viewer, agentId);
-          return null;
-        } catch (error) {
-          return error as Error;
-        }
-      });
-      const statuses = await ctx.services.tiddle.statusForAgents(agentIds.filter((_, i) => !allowed[i]), args.project ?? null);
-      let next = 0;
-      return agentIds.map((_, i) => allowed[i] ?? statuses[next++]);
+          return agentId;
+        },
+        (allowed) => ctx.services.tiddle.statusForAgents(allowed, args.project ?? null),
+        (status) => status,
+      );
     },
     resolve: (agent) => agent.id,
   }),
