@@ -75,14 +75,25 @@ export function pageSize(first: number | null | undefined, max: number, fallback
  */
 export function toConnection<T>(rows: T[], limit: number, cursorOf: (row: T) => string, after: string | null | undefined) {
   const page = rows.slice(0, limit);
-  const edges = page.map((node) => ({ node, cursor: cursorOf(node) }));
+  // Cursors are encoded only when selected: most queries ask for pageInfo.endCursor alone, and
+  // encoding one per edge (JSON + base64) was a visible share of a nested read's profile.
+  const edges = page.map((node) => ({
+    node,
+    get cursor() {
+      return cursorOf(node);
+    },
+  }));
   return {
     edges,
     pageInfo: {
       hasNextPage: rows.length > limit,
       hasPreviousPage: after != null,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
+      get startCursor() {
+        return page.length ? cursorOf(page[0]) : null;
+      },
+      get endCursor() {
+        return page.length ? cursorOf(page[page.length - 1]) : null;
+      },
     },
   };
 }
