@@ -162,6 +162,13 @@ beforeAll(async () => {
   // Operator-only stores: a per-agent setting and a Dream diary entry.
   ok((await server.operator.setAgentSetting({ input: { agentId: VICTIM, name: 'matrix-setting', value: SECRET } })).setAgentSetting, 'SetAgentSettingSuccess');
   ok((await server.operator.appendDreamDiaryEntry({ input: { agentId: VICTIM, body: SECRET } })).appendDreamDiaryEntry, 'AppendDreamDiaryEntrySuccess');
+  // Installation-wide settings, for the ModelConnectionSetting and McpConnectionSetting nodes (a
+  // stored model connection is read at start only, so it changes nothing this server does).
+  ok(
+    (await server.operator.setModelConnection({ input: { purpose: 'TIDDLE_PROPOSER', url: 'http://127.0.0.1:9/v1', model: 'matrix' } })).setModelConnection,
+    'SetModelConnectionSuccess',
+  );
+  ok((await server.operator.setMcpConnection({ input: { name: 'matrix-mcp', url: 'http://127.0.0.1:9/mcp' } })).setMcpConnection, 'SetMcpConnectionSuccess');
   // A preference signal and an applied learning change, for the PreferenceSignal and ProfileAuditEntry nodes.
   const signalId = await server.app.services.agents.recordPreferenceSignal(server.database.db, {
     agentId: VICTIM,
@@ -431,12 +438,27 @@ describe('node(id) of another agent is refused; the operator is allowed', () => 
     ConversationOriginal: async () =>
       (await server.operator.conversationOriginals({ agentId: VICTIM, sessionId: SESSION, first: 1 })).conversationOriginals.edges[0].node.id,
     ConversationSession: async () => (await server.operator.conversationSession({ agentId: VICTIM, sessionId: SESSION })).conversationSession!.id,
+    ContinuityTransition: async () =>
+      (await server.operator.continuityRun({ agentId: VICTIM, runId: fixture.runId })).continuityRun!.transitions.edges[0].node.id,
+    // The residue the pass read and the history entry it wrote.
+    TiddleResidue: async () => (await server.operator.tiddleResidue({ agentId: VICTIM, project: SCOPE, first: 1 })).tiddleResidue[0].id,
+    TiddleHistoryEntry: async () => (await server.operator.tiddleHistory({ agentId: VICTIM, project: SCOPE, first: 1 })).tiddleHistory.edges[0].node.id,
+    AgentSetting: async () => (await server.operator.agentSettings({ agentId: VICTIM })).agentSettings.find((s) => s.name === 'matrix-setting')!.id,
+    ModelConnectionSetting: async () => (await server.operator.modelConnections()).modelConnections[0].id,
+    McpConnectionSetting: async () => (await server.operator.mcpConnections()).mcpConnections[0].id,
     ConversationArchive: async () =>
       (await server.operator.request<{ conversationArchives: { id: string }[] }>('query($a: String, $s: String!) { conversationArchives(agentId: $a, sessionId: $s) { id } }', { a: VICTIM, s: SESSION }))
         .conversationArchives[0].id,
   };
 
-  const NODE_REFUSAL: Record<string, Outcome> = { ApiToken: 'FORBIDDEN', DreamDiaryEntry: 'FORBIDDEN' };
+  const NODE_REFUSAL: Record<string, Outcome> = {
+    ApiToken: 'FORBIDDEN',
+    DreamDiaryEntry: 'FORBIDDEN',
+    // Settings are operators only, even for the agent itself.
+    AgentSetting: 'FORBIDDEN',
+    ModelConnectionSetting: 'FORBIDDEN',
+    McpConnectionSetting: 'FORBIDDEN',
+  };
 
   it('knows every type that implements Node', () => {
     expect(isInterfaceType(schema.getType('Node'))).toBe(true);

@@ -3,6 +3,7 @@
  * and batched, so a page of agents costs the same statements for 5 agents as for 50.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ok, openOwner } from './support/continuity.js';
 import { requestError, startServer, type TestServer } from './support/harness.js';
 
 let server: TestServer;
@@ -78,5 +79,67 @@ describe('Agent nested fields', () => {
     expect(found.node).toEqual({ payload: '{"from":"gc-01"}' });
     const stranger = await server.client({ agentId: 'gc-02', scope: 'alpha', session: 's-gc-02' });
     expect((await requestError(stranger.request('query($id: ID!) { node(id: $id) { id } }', { id }))).code).toBe('AGENT_MISMATCH');
+  });
+});
+
+describe('node ids of transitions and Tiddle entries', () => {
+  const globalId = (type: string, key: string) => Buffer.from(`${type}:${key}`).toString('base64');
+
+  it('node(id) reads a run transition back by agent, run and position, authorized like continuityRun', async () => {
+    const own = await server.agentClient('node-ids', { scope: 'alpha', session: 's-node-ids' });
+    const owner = await openOwner(own);
+    try {
+      ok((await own.startContinuityRun({ input: { ownerId: owner.ownerId, runId: 'node-run' } })).startContinuityRun, 'StartContinuityRunSuccess');
+    } finally {
+      await owner.close();
+    }
+    const [transition] = (await own.continuityRun({ runId: 'node-run' })).continuityRun!.transitions.edges.map((e) => e.node);
+    expect(transition.id).toBe(globalId('ContinuityTransition', 'node-ids/["node-run",1]'));
+    expect([transition.runId, transition.position, transition.to, transition.reason]).toEqual(['node-run', 1, 'RUNNING', 'claimed']);
+    expect((await own.continuityNode({ id: transition.id })).node).toEqual({ __typename: 'ContinuityTransition', ...transition });
+    expect((await server.operator.continuityNode({ id: transition.id })).node).toEqual({ __typename: 'ContinuityTransition', ...transition });
+    const stranger = await server.agentClient('node-ids-other', { scope: 'alpha' });
+    expect((await requestError(stranger.continuityNode({ id: transition.id }))).code).toBe('AGENT_MISMATCH');
+
+    // Well-formed ids of no transition: another position, another run.
+    for (const key of ['node-ids/["node-run",2]', 'node-ids/["no-run",1]']) expect((await own.continuityNode({ id: globalId('ContinuityTransition', key) })).node, key).toBeNull();
+    // An id without its agent is BAD_REQUEST; a key that names no place in a log finds nothing, as ContinuityEffect's.
+    expect((await requestError(own.continuityNode({ id: globalId('ContinuityTransition', '["node-run",1]') }))).code).toBe('BAD_REQUEST');
+    for (const key of ['node-ids/["node-run",0]', 'node-ids/["node-run",1.5]', 'node-ids/["node-run","1"]', 'node-ids/["node-run",99999999999]', 'node-ids/not json']) {
+      expect((await own.continuityNode({ id: globalId('ContinuityTransition', key) })).node, key).toBeNull();
+    }
+  });
+
+  it('node(id) reads residue and history entries back by agent and entry id, authorized and scoped like tiddleResidue and tiddleHistory', async () => {
+    const own = await server.agentClient('node-tiddle', { scope: 'alpha', session: 's-node-tiddle' });
+    const appended = ok((await own.tiddleAppendResidue({ input: { turnRef: 'turn-1', excerpts: [{ role: 'USER', text: 'kestrel sighting' }] } })).tiddleAppendResidue, 'TiddleAppendResidueSuccess');
+    const [residue] = (await own.tiddleResidue({ agentId: 'node-tiddle', project: 'alpha' })).tiddleResidue;
+    expect(residue).toEqual(appended.append.entry);
+    expect(residue.id).toBe(globalId('TiddleResidue', `node-tiddle/${residue.entryId}`));
+    expect((await own.tiddleNode({ id: residue.id })).node).toEqual({ __typename: 'TiddleResidue', ...residue });
+    expect((await server.operator.tiddleNode({ id: residue.id })).node).toEqual({ __typename: 'TiddleResidue', ...residue });
+
+    ok((await server.operator.tiddleRunPass({ agentId: 'node-tiddle', project: 'alpha' })).tiddleRunPass, 'TiddleRunPassSuccess');
+    const [history] = (await own.tiddleHistory({ agentId: 'node-tiddle' })).tiddleHistory.edges.map((e) => e.node);
+    expect(history.id).toBe(globalId('TiddleHistoryEntry', `node-tiddle/${history.entryId}`));
+    expect((await own.tiddleNode({ id: history.id })).node).toEqual({ __typename: 'TiddleHistoryEntry', ...history });
+    expect((await server.operator.tiddleNode({ id: history.id })).node).toEqual({ __typename: 'TiddleHistoryEntry', ...history });
+
+    // Another agent: AGENT_MISMATCH. The same agent in another scope does not see the scope's entries, as the lists would not show them.
+    const stranger = await server.agentClient('node-tiddle-other', { scope: 'alpha' });
+    const elsewhere = await server.client({ agentId: 'node-tiddle', scope: 'beta' });
+    for (const id of [residue.id, history.id]) {
+      expect((await requestError(stranger.tiddleNode({ id }))).code).toBe('AGENT_MISMATCH');
+      expect((await elsewhere.tiddleNode({ id })).node).toBeNull();
+    }
+    // Each type reads its own kind only; a missing entry is null; an id without its agent is BAD_REQUEST.
+    for (const id of [
+      globalId('TiddleHistoryEntry', `node-tiddle/${residue.entryId}`),
+      globalId('TiddleResidue', `node-tiddle/${history.entryId}`),
+      globalId('TiddleResidue', 'node-tiddle/no-such-entry'),
+    ]) {
+      expect((await own.tiddleNode({ id })).node, id).toBeNull();
+    }
+    expect((await requestError(own.tiddleNode({ id: globalId('TiddleResidue', residue.entryId) }))).code).toBe('BAD_REQUEST');
   });
 });

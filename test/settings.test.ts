@@ -182,6 +182,36 @@ describe('settings with a key', () => {
     expect(await server.operator.settingsStatus()).toEqual({ settingsStatus: { keyConfigured: true, keyId: key.id } });
   });
 
+  it('node(id) reads each setting back for operators by its key, FORBIDDEN for an agent token; null when missing, BAD_REQUEST when malformed', async () => {
+    const globalId = (type: string, key: string) => Buffer.from(`${type}:${key}`).toString('base64');
+    const [model] = (await server.operator.modelConnections()).modelConnections;
+    const [mcp] = (await server.operator.mcpConnections()).mcpConnections;
+    const [setting] = (await server.operator.agentSettings({ agentId: 'settings-agent' })).agentSettings;
+    // The keys: purpose, name, and agent plus name; they stay fields of their own.
+    expect([model.id, mcp.id, setting.id]).toEqual([
+      globalId('ModelConnectionSetting', 'BRAIN_EMBEDDINGS'),
+      globalId('McpConnectionSetting', 'files'),
+      globalId('AgentSetting', 'settings-agent/search.api'),
+    ]);
+    expect((await server.operator.settingsNode({ id: model.id })).node).toEqual({ __typename: 'ModelConnectionSetting', ...model });
+    expect((await server.operator.settingsNode({ id: mcp.id })).node).toEqual({ __typename: 'McpConnectionSetting', ...mcp });
+    expect((await server.operator.settingsNode({ id: setting.id })).node).toEqual({ __typename: 'AgentSetting', ...setting });
+    expect(JSON.stringify([model, mcp, setting])).not.toMatch(new RegExp(`${API_KEY}|${MCP_TOKEN}|${AGENT_SECRET}`));
+
+    // Operators only, like every settings field: the agent's own setting included.
+    for (const id of [model.id, mcp.id, setting.id]) expect(await codeOf(agent.settingsNode({ id }))).toBe('FORBIDDEN');
+
+    for (const id of [
+      globalId('ModelConnectionSetting', 'TIDDLE_PROPOSER'),
+      globalId('McpConnectionSetting', 'nothing'),
+      globalId('AgentSetting', 'settings-agent/nothing'),
+      globalId('AgentSetting', 'nobody/search.api'),
+    ]) {
+      expect((await server.operator.settingsNode({ id })).node, id).toBeNull();
+    }
+    for (const id of [globalId('AgentSetting', 'search.api'), 'garbage']) expect(await codeOf(server.operator.settingsNode({ id })), id).toBe('BAD_REQUEST');
+  });
+
   it('a stored model connection is what a starting server uses, unless its env variable is set', async () => {
     const logger = createLogger('silent');
     const config = server.app.services.config;

@@ -142,8 +142,28 @@ function parseJsonPair(text: string): [string, string] | null {
   }
 }
 
-const ContinuityTransitionRef = builder.objectRef<ContinuityLogRow>('ContinuityTransition').implement({
+/** A transition's place in its log: [runId, position], what its node id carries after the agent. */
+function parseRunPosition(text: string): [string, number] | null {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (!Array.isArray(value) || value.length !== 2) return null;
+    const [runId, position] = value as unknown[];
+    // Positions are int4 from 1; anything else names no transition (and never reaches the database).
+    return typeof runId === 'string' && Number.isInteger(position) && (position as number) >= 1 && (position as number) <= 2_147_483_647 ? [runId, position as number] : null;
+  } catch {
+    return null;
+  }
+}
+
+const ContinuityTransitionRef = builder.objectRef<ContinuityLogRow>('ContinuityTransition');
+builder.node(ContinuityTransitionRef, {
   description: "One entry of a run's transition log: append-only, positions 1..n without gaps",
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: (l) => agentScopedKey(l.agentId, JSON.stringify([l.runId, l.position])) },
+  loadOne: (id, ctx) => {
+    const { agentId, recordId } = parseAgentScopedKey(id);
+    const parts = parseRunPosition(recordId);
+    return parts ? ctx.services.continuity.getTransition(ctx.viewer, agentId, parts[0], parts[1]) : null;
+  },
   fields: (t) => ({
     agentId: t.exposeString('agentId', { description: 'The agent id' }),
     runId: t.exposeString('runId', { description: 'The run id' }),

@@ -211,3 +211,13 @@ export async function getEffect(deps: ContinuityDeps, viewer: Viewer | null, req
     .where(and(eq(continuityEffects.agentId, agentId), eq(continuityEffects.runId, runId), eq(continuityEffects.effectId, effectId)));
   return effect ?? null;
 }
+
+/** One transition of a run's log (node(id)), authorized like continuityRun. */
+export async function getTransition(deps: ContinuityDeps, viewer: Viewer | null, requestedAgentId: string, runId: string, position: number): Promise<ContinuityLogRow | null> {
+  const { agentId } = resolveActingAgent(viewer, requestedAgentId);
+  const [transition] = await deps.db
+    .select()
+    .from(continuityLog)
+    .where(and(eq(continuityLog.agentId, agentId), eq(continuityLog.runId, runId), eq(continuityLog.position, position)));
+  return transition ?? null;
+}

@@ -136,6 +136,10 @@ export class ContinuityService {
     return reads.getEffect(this.deps, viewer, agentId, runId, effectId);
   }
 
+  getTransition(viewer: Viewer | null, agentId: string, runId: string, position: number): Promise<ContinuityLogRow | null> {
+    return reads.getTransition(this.deps, viewer, agentId, runId, position);
+  }
+
   runPagesForAgents(...args: Parameters<typeof reads.runPagesForAgents> extends [unknown, ...infer R] ? R : never) {
     return reads.runPagesForAgents(this.deps, ...args);
   }

@@ -3,6 +3,7 @@
  * inputs are write-only: answers carry `hasSecret`, never a value.
  */
 import { builder } from '../../schema/builder.js';
+import { agentScopedKey, GLOBAL_ID_DESCRIPTION, parseAgentScopedKey } from '../../schema/node-keys.js';
 import { ErrorInterface } from '../../schema/errors.js';
 import { NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
 import { SecretUnreadableError, SettingsKeyRequiredError } from './settings.crypto.js';
@@ -53,8 +54,13 @@ const ConfigurationCategoryEnum = builder.enumType('ConfigurationCategory', {
 
 const hasSecretField = { description: 'Whether a secret is stored. The secret itself is write-only and never returned.' };
 
-const ModelConnectionRef = builder.objectRef<ModelConnectionRow>('ModelConnectionSetting').implement({
+// Every settings node is operators only, as every settings field is: the service refuses an
+// agent token (FORBIDDEN) before it reads anything.
+const ModelConnectionRef = builder.objectRef<ModelConnectionRow>('ModelConnectionSetting');
+builder.node(ModelConnectionRef, {
   description: 'A model endpoint Burrow calls. Changes apply at the next start; a set env variable overrides the stored row.',
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: (m) => m.purpose },
+  loadOne: (purpose, ctx) => ctx.services.settings.getModelConnection(ctx.viewer, purpose),
   fields: (t) => ({
     purpose: t.field({ type: ModelPurposeEnum, description: 'What it is used for (one connection per purpose)', resolve: (m) => m.purpose as ModelPurpose }),
     url: t.exposeString('url', { description: 'The http(s) base URL of an OpenAI-compatible API' }),
@@ -67,8 +73,11 @@ const ModelConnectionRef = builder.objectRef<ModelConnectionRow>('ModelConnectio
   }),
 });
 
-const McpConnectionRef = builder.objectRef<McpConnectionRow>('McpConnectionSetting').implement({
+const McpConnectionRef = builder.objectRef<McpConnectionRow>('McpConnectionSetting');
+builder.node(McpConnectionRef, {
   description: 'An MCP server the agent platform connects to',
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: (m) => m.name },
+  loadOne: (name, ctx) => ctx.services.settings.getMcpConnection(ctx.viewer, name),
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Its unique name, 1 to 64 characters of a-z, 0-9, _ . -' }),
     url: t.exposeString('url', { description: 'The http(s) URL of the MCP server' }),
@@ -82,8 +91,14 @@ const McpConnectionRef = builder.objectRef<McpConnectionRow>('McpConnectionSetti
   }),
 });
 
-const AgentSettingRef = builder.objectRef<AgentSettingRow>('AgentSetting').implement({
+const AgentSettingRef = builder.objectRef<AgentSettingRow>('AgentSetting');
+builder.node(AgentSettingRef, {
   description: 'A per-agent setting: a JSON value and/or a write-only secret. Operators only; never shown to the agent.',
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: (s) => agentScopedKey(s.agentId, s.name) },
+  loadOne: (key, ctx) => {
+    const { agentId, recordId: name } = parseAgentScopedKey(key);
+    return ctx.services.settings.getAgentSetting(ctx.viewer, agentId, name);
+  },
   fields: (t) => ({
     agentId: t.exposeString('agentId', { description: 'The agent id (`Agent.agentId`)' }),
     name: t.exposeString('name', { description: 'The setting name, unique per agent' }),

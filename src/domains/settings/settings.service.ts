@@ -103,6 +103,13 @@ export class SettingsService {
     return this.db.select().from(modelConnections).orderBy(asc(modelConnections.purpose));
   }
 
+  /** One model connection by purpose (node(id)), operators only like modelConnections. */
+  async getModelConnection(viewer: Viewer | null, purpose: string): Promise<ModelConnectionRow | null> {
+    requireOperator(viewer);
+    const [row] = await this.db.select().from(modelConnections).where(eq(modelConnections.purpose, purpose));
+    return row ?? null;
+  }
+
   async setModelConnection(viewer: Viewer | null, input: ModelConnectionInput, db: DbOrTx = this.db): Promise<ModelConnectionRow> {
     const actor = actorOf(requireOperator(viewer));
     if (!(MODEL_PURPOSES as readonly string[]).includes(input.purpose)) throw new ValidationError('purpose', `purpose must be one of ${MODEL_PURPOSES.join(', ')}`);
@@ -127,6 +134,13 @@ export class SettingsService {
   async listMcpConnections(viewer: Viewer | null): Promise<McpConnectionRow[]> {
     requireOperator(viewer);
     return this.db.select().from(mcpConnections).orderBy(asc(mcpConnections.name));
+  }
+
+  /** One MCP connection by name (node(id)), operators only like mcpConnections. */
+  async getMcpConnection(viewer: Viewer | null, name: string): Promise<McpConnectionRow | null> {
+    requireOperator(viewer);
+    const [row] = await this.db.select().from(mcpConnections).where(eq(mcpConnections.name, name));
+    return row ?? null;
   }
 
   async setMcpConnection(viewer: Viewer | null, input: McpConnectionInput, db: DbOrTx = this.db): Promise<McpConnectionRow> {
@@ -159,6 +173,13 @@ export class SettingsService {
   async listAgentSettings(viewer: Viewer | null, agentId: string): Promise<AgentSettingRow[]> {
     requireOperator(viewer);
     return this.db.select().from(agentSettings).where(eq(agentSettings.agentId, agentId)).orderBy(asc(agentSettings.name));
+  }
+
+  /** One per-agent setting (node(id)), operators only like agentSettings: FORBIDDEN even for the agent itself. */
+  async getAgentSetting(viewer: Viewer | null, agentId: string, name: string): Promise<AgentSettingRow | null> {
+    requireOperator(viewer);
+    const [row] = await this.db.select().from(agentSettings).where(and(eq(agentSettings.agentId, agentId), eq(agentSettings.name, name)));
+    return row ?? null;
   }
 
   async setAgentSetting(viewer: Viewer | null, input: AgentSettingInput, db: DbOrTx = this.db): Promise<AgentSettingRow> {

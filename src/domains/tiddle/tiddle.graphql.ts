@@ -70,9 +70,19 @@ const ExcerptRef = builder.objectRef<{ role: string; text: string }>('TiddleExce
   }),
 });
 
-const ResidueRef = builder.objectRef<ResidueRow>('TiddleResidue').implement({
+/** Residue and history share one table whose key is (agent id, entry id). */
+const entryKey = (e: ResidueRow) => agentScopedKey(e.agentId, e.id);
+
+const ResidueRef = builder.objectRef<ResidueRow>('TiddleResidue');
+builder.node(ResidueRef, {
   description: `One terminal turn's residue: a turn reference and at most ${RESIDUE_EXCERPT_COUNT_LIMIT} excerpts of at most ${RESIDUE_EXCERPT_TEXT_LIMIT} characters`,
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: entryKey },
+  loadOne: (id, ctx) => {
+    const { agentId, recordId } = parseAgentScopedKey(id);
+    return ctx.services.tiddle.getEntry(ctx.viewer, agentId, 'residue', recordId);
+  },
   fields: (t) => ({
+    entryId: t.exposeString('id', { description: 'The entry id within its agent; kept when a later append with the same reference replaces the entry' }),
     agentId: t.exposeString('agentId', { description: 'The agent id' }),
     project: t.exposeString('project', { description: 'The continuity scope' }),
     reference: t.exposeString('reference', { description: 'The turn reference; a later append with the same reference replaces this one' }),
@@ -211,9 +221,16 @@ const PassOutcomeRef = builder.objectRef<PassOutcome>('TiddlePassOutcome').imple
 });
 addAgentLink(PassOutcomeRef, (o) => o.agentId);
 
-const HistoryRef = builder.objectRef<ResidueRow>('TiddleHistoryEntry').implement({
+const HistoryRef = builder.objectRef<ResidueRow>('TiddleHistoryEntry');
+builder.node(HistoryRef, {
   description: `One pass or synthesis as recorded (kept ${HISTORY_RETENTION_DAYS} days)`,
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: entryKey },
+  loadOne: (id, ctx) => {
+    const { agentId, recordId } = parseAgentScopedKey(id);
+    return ctx.services.tiddle.getEntry(ctx.viewer, agentId, 'history', recordId);
+  },
   fields: (t) => ({
+    entryId: t.exposeString('id', { description: 'The entry id within its agent (the pass id is `passId`)' }),
     agentId: t.exposeString('agentId', { description: 'The agent id' }),
     project: t.exposeString('project', { description: 'The scope; "*" for the synthesis' }),
     passId: t.exposeString('reference', { description: 'The pass id' }),

@@ -2,7 +2,7 @@
  * The runtime's terminal append (cheap: no model call, no card change), the reads of residue and
  * pass history, and the residue a pass selects within its budget.
  */
-import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { LockClass, lockForTransaction } from '../../db/locks.js';
 import { RequestError, ValidationError, forbidden } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -126,6 +126,20 @@ export async function listHistory(
     .where(and(...conditions))
     .orderBy(desc(tiddleEntries.createdAt), desc(tiddleEntries.id))
     .limit(limit);
+}
+
+/**
+ * One residue or history entry by its id (node(id)), authorized like tiddleResidue and
+ * tiddleHistory: the agent first (AGENT_MISMATCH), then their scope rule, applied as a filter
+ * because the id names no scope: an agent token sees its runtime scope's entries and those of "*"
+ * only, so another scope's entry reads as missing (as a working record's node(id) does).
+ */
+export async function getEntry(deps: TiddleDeps, viewer: Viewer | null, agentId: string, kind: 'residue' | 'history', id: string): Promise<ResidueRow | null> {
+  const v = assertAgentAccess(viewer, agentId);
+  const conditions = [eq(tiddleEntries.agentId, agentId), eq(tiddleEntries.kind, kind), eq(tiddleEntries.id, id)];
+  if (v.principal === 'AGENT') conditions.push(inArray(tiddleEntries.project, v.scope ? [CROSS_SCOPE_PROJECT, v.scope] : [CROSS_SCOPE_PROJECT]));
+  const [row] = await deps.db.select().from(tiddleEntries).where(and(...conditions));
+  return row ?? null;
 }
 
 /** Selects residue of the last 24 hours within the selection budget, newest first. */

@@ -19,7 +19,7 @@ import type { Viewer } from '../../auth/viewer.js';
 import type { AgentsService } from '../agents/agents.service.js';
 import type { Proposer } from './tiddle.proposer.js';
 import type { TiddleDeps } from './tiddle.model.js';
-import { appendResidue, listHistory, listResidue } from './tiddle.residue.js';
+import { appendResidue, getEntry, listHistory, listResidue } from './tiddle.residue.js';
 import { cardPagesForAgents, getCard, listCards, search } from './tiddle.cards.js';
 import { readTtlDays, setCardTtl } from './tiddle.ttl.js';
 import { status, statusForAgents } from './tiddle.status.js';
@@ -85,6 +85,10 @@ export class TiddleService {
 
   listHistory(viewer: Viewer | null, agentId: string, requestedProject: string | null, page: Parameters<typeof listHistory>[4]) {
     return listHistory(this.deps, viewer, agentId, requestedProject, page);
+  }
+
+  getEntry(viewer: Viewer | null, agentId: string, kind: 'residue' | 'history', id: string) {
+    return getEntry(this.deps, viewer, agentId, kind, id);
   }
 
   getCard(viewer: Viewer | null, agentId: string, project: string, cardId: string) {

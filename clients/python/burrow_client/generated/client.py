@@ -56,8 +56,8 @@ _AGENTS_CONVERSATIONS = Operation(
 )
 _AGENT_SETTINGS = Operation(
     name="agentSettings",
-    hash="0e28dc7b9495a78a20592e9dc77ab8a746e8743a34fe9f09dfeffeb31a357711",
-    text="query agentSettings($agentId: String!) {\n  agentSettings(agentId: $agentId) {\n    ...AgentSettingFields\n  }\n}\n\nfragment AgentSettingFields on AgentSetting {\n  agentId\n  name\n  value\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
+    hash="9d3c2e295d77a7629f33e6656787cbac625e09bce5a8fc26c24bb7b0a543ffa3",
+    text="query agentSettings($agentId: String!) {\n  agentSettings(agentId: $agentId) {\n    ...AgentSettingFields\n  }\n}\n\nfragment AgentSettingFields on AgentSetting {\n  id\n  agentId\n  name\n  value\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
 )
 _AGENTS_OVERVIEW = Operation(
     name="agentsOverview",
@@ -189,6 +189,11 @@ _CONTINUITY_EVENTS = Operation(
     hash="3ece166c21d60e5dd6f6347ee669f277f660466288d26fda47a09ab6c2626df5",
     text="subscription continuityEvents($agentId: String!, $runId: String!, $after: Int) {\n  continuityEvents(agentId: $agentId, runId: $runId, after: $after) {\n    ...AgentEventFields\n  }\n}\n\nfragment AgentEventFields on AgentEvent {\n  sequence\n  agentId\n  stream\n  type\n  subjectId\n  project\n  occurredAt\n  payload\n}",
 )
+_CONTINUITY_NODE = Operation(
+    name="continuityNode",
+    hash="0c63107ca6ebc3aef80e85f0c0f7f229ecf06de3abb6b4928cebb3913b731716",
+    text="query continuityNode($id: ID!) {\n  node(id: $id) {\n    __typename\n    id\n    ... on ContinuityRun {\n      runId\n      agentId\n      state\n    }\n    ... on ContinuityEffect {\n      ...ContinuityEffectFields\n    }\n    ... on ContinuityTransition {\n      ...ContinuityTransitionFields\n    }\n  }\n}\n\nfragment ContinuityEffectFields on ContinuityEffect {\n  id\n  effectId\n  runId\n  kind\n  request\n  outcome\n  receipt\n  intendedGeneration\n  intendedBy\n  intendedAt\n  receiptGeneration\n  receiptBy\n  receiptAt\n}\n\nfragment ContinuityTransitionFields on ContinuityTransition {\n  id\n  runId\n  position\n  from\n  to\n  generation\n  ownerId\n  reason\n  sequence\n  at\n}",
+)
 _CONTINUITY_OWNERS = Operation(
     name="continuityOwners",
     hash="60eaa1926d0976c35456b045bfde5561753103ae06012a7d42c4a2a22cfb0797",
@@ -196,8 +201,8 @@ _CONTINUITY_OWNERS = Operation(
 )
 _CONTINUITY_RUN = Operation(
     name="continuityRun",
-    hash="ea67fddd7a433bfeae1c71bea086fd2fff1c7a7093e297009cc74792c103d72d",
-    text="query continuityRun($runId: String!, $agentId: String, $effectsFirst: Int, $effectsAfter: String, $transitionsFirst: Int, $transitionsAfter: String) {\n  continuityRun(runId: $runId, agentId: $agentId) {\n    ...ContinuityRunFields\n    effects(first: $effectsFirst, after: $effectsAfter) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...ContinuityEffectFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n    transitions(first: $transitionsFirst, after: $transitionsAfter) {\n      totalCount\n      edges {\n        cursor\n        node {\n          position\n          from\n          to\n          generation\n          ownerId\n          reason\n          sequence\n          at\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n}\n\nfragment ContinuityRunFields on ContinuityRun {\n  id\n  runId\n  agentId\n  sessionId\n  project\n  state\n  generation\n  ownerId\n  head\n  headRevision\n  finalResult\n  interruptionManifest\n  recoveryQueue\n  effectCount\n  createdAt\n  updatedAt\n  completedAt\n  interruptedAt\n}\n\nfragment ContinuityEffectFields on ContinuityEffect {\n  id\n  effectId\n  runId\n  kind\n  request\n  outcome\n  receipt\n  intendedGeneration\n  intendedBy\n  intendedAt\n  receiptGeneration\n  receiptBy\n  receiptAt\n}",
+    hash="04ef7d6e9cc6a22026f0c511b40ab80ff4a66e726792208d988ee950cc0ff3a6",
+    text="query continuityRun($runId: String!, $agentId: String, $effectsFirst: Int, $effectsAfter: String, $transitionsFirst: Int, $transitionsAfter: String) {\n  continuityRun(runId: $runId, agentId: $agentId) {\n    ...ContinuityRunFields\n    effects(first: $effectsFirst, after: $effectsAfter) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...ContinuityEffectFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n    transitions(first: $transitionsFirst, after: $transitionsAfter) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...ContinuityTransitionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n}\n\nfragment ContinuityRunFields on ContinuityRun {\n  id\n  runId\n  agentId\n  sessionId\n  project\n  state\n  generation\n  ownerId\n  head\n  headRevision\n  finalResult\n  interruptionManifest\n  recoveryQueue\n  effectCount\n  createdAt\n  updatedAt\n  completedAt\n  interruptedAt\n}\n\nfragment ContinuityEffectFields on ContinuityEffect {\n  id\n  effectId\n  runId\n  kind\n  request\n  outcome\n  receipt\n  intendedGeneration\n  intendedBy\n  intendedAt\n  receiptGeneration\n  receiptBy\n  receiptAt\n}\n\nfragment ContinuityTransitionFields on ContinuityTransition {\n  id\n  runId\n  position\n  from\n  to\n  generation\n  ownerId\n  reason\n  sequence\n  at\n}",
 )
 _CONTINUITY_RUNS = Operation(
     name="continuityRuns",
@@ -296,8 +301,8 @@ _INTERRUPT_CONTINUITY_RUN = Operation(
 )
 _MCP_CONNECTIONS = Operation(
     name="mcpConnections",
-    hash="d92d6e98204d7a2b3a487c685c1f2a5d3c4a04bc187a74de7bb9807a982a232a",
-    text="query mcpConnections {\n  mcpConnections {\n    ...McpConnectionFields\n  }\n}\n\nfragment McpConnectionFields on McpConnectionSetting {\n  name\n  url\n  transport\n  enabled\n  description\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
+    hash="1bf83437bfe32ffe3f2f2941ce0a0972d9d4b6fcc56cca7c9a05ccc4529330ed",
+    text="query mcpConnections {\n  mcpConnections {\n    ...McpConnectionFields\n  }\n}\n\nfragment McpConnectionFields on McpConnectionSetting {\n  id\n  name\n  url\n  transport\n  enabled\n  description\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
 )
 _MEMORY_ROLLING_SEARCH = Operation(
     name="memoryRollingSearch",
@@ -316,8 +321,8 @@ _MEMORY_WORKING_WRITE = Operation(
 )
 _MODEL_CONNECTIONS = Operation(
     name="modelConnections",
-    hash="95a57f4225e5a54ba5797a4e37261c21b7ffc8fa00d02ff1f4b0f342db6e4f70",
-    text="query modelConnections {\n  modelConnections {\n    ...ModelConnectionFields\n  }\n}\n\nfragment ModelConnectionFields on ModelConnectionSetting {\n  purpose\n  url\n  model\n  timeoutMs\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
+    hash="4b72235671ce3fa4b14051ce457ab91f240c555c0473a230aa7000aa0ac06e3a",
+    text="query modelConnections {\n  modelConnections {\n    ...ModelConnectionFields\n  }\n}\n\nfragment ModelConnectionFields on ModelConnectionSetting {\n  id\n  purpose\n  url\n  model\n  timeoutMs\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
 )
 _NODE = Operation(
     name="node",
@@ -421,23 +426,28 @@ _SESSION_WRITE_HANDOFF = Operation(
 )
 _SET_AGENT_SETTING = Operation(
     name="setAgentSetting",
-    hash="32c49686905e249b338d6fa416cf1175b1aa43d8329fb4a3a6db02ac22cefa28",
-    text="mutation setAgentSetting($input: SetAgentSettingInput!) {\n  setAgentSetting(input: $input) {\n    __typename\n    ... on SetAgentSettingSuccess {\n      setting {\n        ...AgentSettingFields\n      }\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n    ... on SettingsKeyRequired {\n      field\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment AgentSettingFields on AgentSetting {\n  agentId\n  name\n  value\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
+    hash="f647fec5a2f6bbe29015b8308bc02d20b0ce10ad7b7d115fe69feb73ceb5cab1",
+    text="mutation setAgentSetting($input: SetAgentSettingInput!) {\n  setAgentSetting(input: $input) {\n    __typename\n    ... on SetAgentSettingSuccess {\n      setting {\n        ...AgentSettingFields\n      }\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n    ... on SettingsKeyRequired {\n      field\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment AgentSettingFields on AgentSetting {\n  id\n  agentId\n  name\n  value\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
 )
 _SET_MCP_CONNECTION = Operation(
     name="setMcpConnection",
-    hash="f026c1e822a2bae2d79aadbc857c7ed0cc70bd2c80c4ebee98f00fb92e23afa5",
-    text="mutation setMcpConnection($input: SetMcpConnectionInput!) {\n  setMcpConnection(input: $input) {\n    __typename\n    ... on SetMcpConnectionSuccess {\n      connection {\n        ...McpConnectionFields\n      }\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n    ... on SettingsKeyRequired {\n      field\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment McpConnectionFields on McpConnectionSetting {\n  name\n  url\n  transport\n  enabled\n  description\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
+    hash="fc7a350ae113f18b5a3a4362890d0865eea39fdf4c3beb1c3704b93cd8e77d46",
+    text="mutation setMcpConnection($input: SetMcpConnectionInput!) {\n  setMcpConnection(input: $input) {\n    __typename\n    ... on SetMcpConnectionSuccess {\n      connection {\n        ...McpConnectionFields\n      }\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n    ... on SettingsKeyRequired {\n      field\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment McpConnectionFields on McpConnectionSetting {\n  id\n  name\n  url\n  transport\n  enabled\n  description\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
 )
 _SET_MODEL_CONNECTION = Operation(
     name="setModelConnection",
-    hash="cfd301dbcb2fbb8b9ff4589ff2caef026fdac1574ec2a1b4b088a824cf600291",
-    text="mutation setModelConnection($input: SetModelConnectionInput!) {\n  setModelConnection(input: $input) {\n    __typename\n    ... on SetModelConnectionSuccess {\n      connection {\n        ...ModelConnectionFields\n      }\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n    ... on SettingsKeyRequired {\n      field\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ModelConnectionFields on ModelConnectionSetting {\n  purpose\n  url\n  model\n  timeoutMs\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
+    hash="75a5acf4f2fe6f842d600b3d8c9f57764ef831836ca2734e0570d68944242b12",
+    text="mutation setModelConnection($input: SetModelConnectionInput!) {\n  setModelConnection(input: $input) {\n    __typename\n    ... on SetModelConnectionSuccess {\n      connection {\n        ...ModelConnectionFields\n      }\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n    ... on SettingsKeyRequired {\n      field\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ModelConnectionFields on ModelConnectionSetting {\n  id\n  purpose\n  url\n  model\n  timeoutMs\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
 )
 _SET_TIDDLE_CARD_TTL = Operation(
     name="setTiddleCardTtl",
     hash="be837df8940663d3acda1d32a284bfea22e0b5a0c90472ce55659c473da704d2",
     text="mutation setTiddleCardTtl($input: SetTiddleCardTtlInput!) {\n  setTiddleCardTtl(input: $input) {\n    __typename\n    ... on SetTiddleCardTtlSuccess {\n      setting {\n        agentId\n        cardTtlDays\n        expiredCards\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}",
+)
+_SETTINGS_NODE = Operation(
+    name="settingsNode",
+    hash="4eb1a75e2972bef49568b5527b662ace0cf391339fca349349520ebd604ce3f6",
+    text="query settingsNode($id: ID!) {\n  node(id: $id) {\n    __typename\n    id\n    ... on ModelConnectionSetting {\n      ...ModelConnectionFields\n    }\n    ... on McpConnectionSetting {\n      ...McpConnectionFields\n    }\n    ... on AgentSetting {\n      ...AgentSettingFields\n    }\n  }\n}\n\nfragment ModelConnectionFields on ModelConnectionSetting {\n  id\n  purpose\n  url\n  model\n  timeoutMs\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}\n\nfragment McpConnectionFields on McpConnectionSetting {\n  id\n  name\n  url\n  transport\n  enabled\n  description\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}\n\nfragment AgentSettingFields on AgentSetting {\n  id\n  agentId\n  name\n  value\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
 )
 _SETTINGS_STATUS = Operation(
     name="settingsStatus",
@@ -456,18 +466,23 @@ _SUPERSEDE_WORKING_RECORD = Operation(
 )
 _TIDDLE_APPEND_RESIDUE = Operation(
     name="tiddleAppendResidue",
-    hash="8f444c3e1d3a0806482c6424f436c4400e0ce2abf8cc2f2f1fe72b7135e68cba",
-    text="mutation tiddleAppendResidue($input: TiddleAppendResidueInput!) {\n  tiddleAppendResidue(input: $input) {\n    __typename\n    ... on TiddleAppendResidueSuccess {\n      append {\n        pruned\n        replaced\n        entry {\n          agentId\n          project\n          reference\n          sessionId\n          createdAt\n          excerpts {\n            role\n            text\n          }\n        }\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}",
+    hash="c9bc3106d998666cb6d17414e396b92c47b04ef8964428f51171a64172b70355",
+    text="mutation tiddleAppendResidue($input: TiddleAppendResidueInput!) {\n  tiddleAppendResidue(input: $input) {\n    __typename\n    ... on TiddleAppendResidueSuccess {\n      append {\n        pruned\n        replaced\n        entry {\n          ...TiddleResidueFields\n        }\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment TiddleResidueFields on TiddleResidue {\n  id\n  entryId\n  agentId\n  project\n  reference\n  sessionId\n  createdAt\n  excerpts {\n    role\n    text\n  }\n}",
 )
 _TIDDLE_HISTORY = Operation(
     name="tiddleHistory",
-    hash="a3e914dec1ff7efc8e708f50233b7c599cccc57fff65e393931caea98e1a8a91",
-    text="query tiddleHistory($agentId: String!, $project: String, $first: Int, $after: String) {\n  tiddleHistory(\n    agentId: $agentId\n    project: $project\n    first: $first\n    after: $after\n  ) {\n    edges {\n      cursor\n      node {\n        agentId\n        project\n        passId\n        createdAt\n        payload\n      }\n    }\n    pageInfo {\n      hasNextPage\n      hasPreviousPage\n      endCursor\n    }\n  }\n}",
+    hash="6f9cb7256fdc499378368b8e70e84c7943e4428e146c4199b271743d86d6b149",
+    text="query tiddleHistory($agentId: String!, $project: String, $first: Int, $after: String) {\n  tiddleHistory(\n    agentId: $agentId\n    project: $project\n    first: $first\n    after: $after\n  ) {\n    edges {\n      cursor\n      node {\n        ...TiddleHistoryEntryFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      hasPreviousPage\n      endCursor\n    }\n  }\n}\n\nfragment TiddleHistoryEntryFields on TiddleHistoryEntry {\n  id\n  entryId\n  agentId\n  project\n  passId\n  createdAt\n  payload\n}",
+)
+_TIDDLE_NODE = Operation(
+    name="tiddleNode",
+    hash="b66064ec1c898796872c2556812555b1211f5a64d3af3f88e604f8e0e11e5d20",
+    text="query tiddleNode($id: ID!) {\n  node(id: $id) {\n    __typename\n    id\n    ... on RollingCard {\n      ...RollingCardFields\n    }\n    ... on TiddleResidue {\n      ...TiddleResidueFields\n    }\n    ... on TiddleHistoryEntry {\n      ...TiddleHistoryEntryFields\n    }\n  }\n}\n\nfragment RollingCardFields on RollingCard {\n  id\n  agentId\n  project\n  cardId\n  title\n  body\n  evidence\n  card\n  revision\n  createdAt\n  updatedAt\n  refreshedAt\n  expiresAt\n}\n\nfragment TiddleResidueFields on TiddleResidue {\n  id\n  entryId\n  agentId\n  project\n  reference\n  sessionId\n  createdAt\n  excerpts {\n    role\n    text\n  }\n}\n\nfragment TiddleHistoryEntryFields on TiddleHistoryEntry {\n  id\n  entryId\n  agentId\n  project\n  passId\n  createdAt\n  payload\n}",
 )
 _TIDDLE_RESIDUE = Operation(
     name="tiddleResidue",
-    hash="7fc7c74202229e20b543796cf331d56a81b4c14d062b82ee0734950e2875c751",
-    text="query tiddleResidue($agentId: String!, $project: String!, $first: Int) {\n  tiddleResidue(agentId: $agentId, project: $project, first: $first) {\n    agentId\n    project\n    reference\n    sessionId\n    createdAt\n    excerpts {\n      role\n      text\n    }\n  }\n}",
+    hash="f285d5fc95e049f67a1cd009bb8234ea5f00a82ad8703bcea2e5b9de856486e3",
+    text="query tiddleResidue($agentId: String!, $project: String!, $first: Int) {\n  tiddleResidue(agentId: $agentId, project: $project, first: $first) {\n    ...TiddleResidueFields\n  }\n}\n\nfragment TiddleResidueFields on TiddleResidue {\n  id\n  entryId\n  agentId\n  project\n  reference\n  sessionId\n  createdAt\n  excerpts {\n    role\n    text\n  }\n}",
 )
 _TIDDLE_RUN_PASS = Operation(
     name="tiddleRunPass",
@@ -635,6 +650,9 @@ class BurrowClient(BurrowTransport):
         async for data in self._subscribe(_CONTINUITY_EVENTS, {"agentId": agent_id, "runId": run_id, "after": after}, resume="continuityEvents"):
             yield parse(ContinuityEventsResult, data)
 
+    async def continuity_node(self, *, id: Union[str, int]) -> ContinuityNodeResult:
+        return parse(ContinuityNodeResult, await self._execute(_CONTINUITY_NODE, {"id": id}))
+
     async def continuity_owners(self, *, agent_id: Optional[str] = None, include_closed: Optional[bool] = None) -> ContinuityOwnersResult:
         return parse(ContinuityOwnersResult, await self._execute(_CONTINUITY_OWNERS, {"agentId": agent_id, "includeClosed": include_closed}))
 
@@ -788,6 +806,9 @@ class BurrowClient(BurrowTransport):
     async def set_tiddle_card_ttl(self, *, input: SetTiddleCardTtlInput) -> SetTiddleCardTtlResult:
         return parse(SetTiddleCardTtlResult, await self._execute(_SET_TIDDLE_CARD_TTL, {"input": input}))
 
+    async def settings_node(self, *, id: Union[str, int]) -> SettingsNodeResult:
+        return parse(SettingsNodeResult, await self._execute(_SETTINGS_NODE, {"id": id}))
+
     async def settings_status(self) -> SettingsStatusResult:
         return parse(SettingsStatusResult, await self._execute(_SETTINGS_STATUS, {}))
 
@@ -802,6 +823,9 @@ class BurrowClient(BurrowTransport):
 
     async def tiddle_history(self, *, agent_id: str, project: Optional[str] = None, first: Optional[int] = None, after: Optional[str] = None) -> TiddleHistoryResult:
         return parse(TiddleHistoryResult, await self._execute(_TIDDLE_HISTORY, {"agentId": agent_id, "project": project, "first": first, "after": after}))
+
+    async def tiddle_node(self, *, id: Union[str, int]) -> TiddleNodeResult:
+        return parse(TiddleNodeResult, await self._execute(_TIDDLE_NODE, {"id": id}))
 
     async def tiddle_residue(self, *, agent_id: str, project: str, first: Optional[int] = None) -> TiddleResidueResult:
         return parse(TiddleResidueResult, await self._execute(_TIDDLE_RESIDUE, {"agentId": agent_id, "project": project, "first": first}))

@@ -485,6 +485,8 @@ class AgentsConversationsResult(BurrowModel):
 
 
 class AgentSettingsResultAgentSettings(BurrowModel):
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id (`Agent.agentId`)"""
     name: str = Field(..., alias="name")
@@ -1342,6 +1344,12 @@ class BrainMemoryNodeResultNodeAgent(BurrowModel):
     """The global id (node(id:)); `agentId` is the id other arguments take"""
 
 
+class BrainMemoryNodeResultNodeAgentSetting(BurrowModel):
+    typename__: Literal["AgentSetting"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
 class BrainMemoryNodeResultNodeApiToken(BurrowModel):
     typename__: Literal["ApiToken"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
@@ -1385,6 +1393,12 @@ class BrainMemoryNodeResultNodeContinuityRun(BurrowModel):
     """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
+class BrainMemoryNodeResultNodeContinuityTransition(BurrowModel):
+    typename__: Literal["ContinuityTransition"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
 class BrainMemoryNodeResultNodeConversationArchive(BurrowModel):
     typename__: Literal["ConversationArchive"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
@@ -1407,6 +1421,18 @@ class BrainMemoryNodeResultNodeDreamDiaryEntry(BurrowModel):
     typename__: Literal["DreamDiaryEntry"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
     """The global id (node(id:))"""
+
+
+class BrainMemoryNodeResultNodeMcpConnectionSetting(BurrowModel):
+    typename__: Literal["McpConnectionSetting"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class BrainMemoryNodeResultNodeModelConnectionSetting(BurrowModel):
+    typename__: Literal["ModelConnectionSetting"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class BrainMemoryNodeResultNodePreferenceSignal(BurrowModel):
@@ -1445,6 +1471,18 @@ class BrainMemoryNodeResultNodeSessionHandoff(BurrowModel):
     """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
+class BrainMemoryNodeResultNodeTiddleHistoryEntry(BurrowModel):
+    typename__: Literal["TiddleHistoryEntry"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class BrainMemoryNodeResultNodeTiddleResidue(BurrowModel):
+    typename__: Literal["TiddleResidue"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
 class BrainMemoryNodeResultNodeWorkingRecord(BurrowModel):
     typename__: Literal["WorkingRecord"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
@@ -1452,7 +1490,7 @@ class BrainMemoryNodeResultNodeWorkingRecord(BurrowModel):
 
 
 class BrainMemoryNodeResult(BurrowModel):
-    node: Optional[Union[BrainMemoryNodeResultNodeAgent, BrainMemoryNodeResultNodeApiToken, BrainMemoryNodeResultNodeBrainMemory, BrainMemoryNodeResultNodeContinuityEffect, BrainMemoryNodeResultNodeContinuityOwner, BrainMemoryNodeResultNodeContinuityRun, BrainMemoryNodeResultNodeConversationArchive, BrainMemoryNodeResultNodeConversationOriginal, BrainMemoryNodeResultNodeConversationSession, BrainMemoryNodeResultNodeDreamDiaryEntry, BrainMemoryNodeResultNodePreferenceSignal, BrainMemoryNodeResultNodeProfileAuditEntry, BrainMemoryNodeResultNodeProfileDocument, BrainMemoryNodeResultNodeProfileDocumentRevision, BrainMemoryNodeResultNodeRollingCard, BrainMemoryNodeResultNodeSessionHandoff, BrainMemoryNodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    node: Optional[Union[BrainMemoryNodeResultNodeAgent, BrainMemoryNodeResultNodeAgentSetting, BrainMemoryNodeResultNodeApiToken, BrainMemoryNodeResultNodeBrainMemory, BrainMemoryNodeResultNodeContinuityEffect, BrainMemoryNodeResultNodeContinuityOwner, BrainMemoryNodeResultNodeContinuityRun, BrainMemoryNodeResultNodeContinuityTransition, BrainMemoryNodeResultNodeConversationArchive, BrainMemoryNodeResultNodeConversationOriginal, BrainMemoryNodeResultNodeConversationSession, BrainMemoryNodeResultNodeDreamDiaryEntry, BrainMemoryNodeResultNodeMcpConnectionSetting, BrainMemoryNodeResultNodeModelConnectionSetting, BrainMemoryNodeResultNodePreferenceSignal, BrainMemoryNodeResultNodeProfileAuditEntry, BrainMemoryNodeResultNodeProfileDocument, BrainMemoryNodeResultNodeProfileDocumentRevision, BrainMemoryNodeResultNodeRollingCard, BrainMemoryNodeResultNodeSessionHandoff, BrainMemoryNodeResultNodeTiddleHistoryEntry, BrainMemoryNodeResultNodeTiddleResidue, BrainMemoryNodeResultNodeWorkingRecord]] = Field(None, alias="node")
     """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
@@ -2564,6 +2602,197 @@ class ContinuityEventsResult(BurrowModel):
     """Every transition of one run, in order, with its sequence. With `after`, replays from the log first."""
 
 
+class ContinuityNodeResultNodeAgent(BurrowModel):
+    typename__: Literal["Agent"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:)); `agentId` is the id other arguments take"""
+
+
+class ContinuityNodeResultNodeAgentSetting(BurrowModel):
+    typename__: Literal["AgentSetting"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class ContinuityNodeResultNodeApiToken(BurrowModel):
+    typename__: Literal["ApiToken"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:)); `tokenId` is what revokeApiToken takes"""
+
+
+class ContinuityNodeResultNodeBrainMemory(BurrowModel):
+    typename__: Literal["BrainMemory"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class ContinuityNodeResultNodeContinuityEffect(BurrowModel):
+    typename__: Literal["ContinuityEffect"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+    effect_id: str = Field(..., alias="effectId")
+    """The effect id within its run (given by the runtime or generated)"""
+    run_id: str = Field(..., alias="runId")
+    """The run id"""
+    kind: str = Field(..., alias="kind")
+    """What kind of effect, as the runtime named it (1 to 200 characters)"""
+    request: str = Field(..., alias="request")
+    """What the effect will do: the JSON text exactly as recorded"""
+    outcome: ContinuityEffectOutcome = Field(..., alias="outcome")
+    """What is known of it"""
+    receipt: Optional[str] = Field(None, alias="receipt")
+    """The receipt, JSON text exactly as recorded; null until one is recorded"""
+    intended_generation: int = Field(..., alias="intendedGeneration")
+    """The run generation that recorded the intent"""
+    intended_by: str = Field(..., alias="intendedBy")
+    """The owner id that recorded the intent"""
+    intended_at: str = Field(..., alias="intendedAt")
+    """When the intent was recorded"""
+    receipt_generation: Optional[int] = Field(None, alias="receiptGeneration")
+    """The run generation that recorded the receipt"""
+    receipt_by: Optional[str] = Field(None, alias="receiptBy")
+    """The owner id that recorded the receipt"""
+    receipt_at: Optional[str] = Field(None, alias="receiptAt")
+    """When the receipt was recorded"""
+
+
+class ContinuityNodeResultNodeContinuityOwner(BurrowModel):
+    typename__: Literal["ContinuityOwner"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class ContinuityNodeResultNodeContinuityRun(BurrowModel):
+    typename__: Literal["ContinuityRun"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+    run_id: str = Field(..., alias="runId")
+    """The run id used in every continuity argument (the node id is global)"""
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
+    state: ContinuityRunState = Field(..., alias="state")
+    """Where the run is"""
+
+
+class ContinuityNodeResultNodeContinuityTransition(BurrowModel):
+    typename__: Literal["ContinuityTransition"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+    run_id: str = Field(..., alias="runId")
+    """The run id"""
+    position: int = Field(..., alias="position")
+    """Position in the log, from 1"""
+    from_: Optional[ContinuityRunState] = Field(None, alias="from")
+    """The state before; null for the first claim"""
+    to: ContinuityRunState = Field(..., alias="to")
+    """The state after"""
+    generation: int = Field(..., alias="generation")
+    """The run generation after the transition"""
+    owner_id: str = Field(..., alias="ownerId")
+    """The owner id after the transition"""
+    reason: str = Field(..., alias="reason")
+    """Why: claimed, finalized, completed, interrupted, abandoned, assessed, recovery_claimed, or the reason an owner gave"""
+    sequence: int = Field(..., alias="sequence")
+    """The agent event sequence that announced it"""
+    at: str = Field(..., alias="at")
+    """When it happened"""
+
+
+class ContinuityNodeResultNodeConversationArchive(BurrowModel):
+    typename__: Literal["ConversationArchive"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class ContinuityNodeResultNodeConversationOriginal(BurrowModel):
+    typename__: Literal["ConversationOriginal"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class ContinuityNodeResultNodeConversationSession(BurrowModel):
+    typename__: Literal["ConversationSession"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class ContinuityNodeResultNodeDreamDiaryEntry(BurrowModel):
+    typename__: Literal["DreamDiaryEntry"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class ContinuityNodeResultNodeMcpConnectionSetting(BurrowModel):
+    typename__: Literal["McpConnectionSetting"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class ContinuityNodeResultNodeModelConnectionSetting(BurrowModel):
+    typename__: Literal["ModelConnectionSetting"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class ContinuityNodeResultNodePreferenceSignal(BurrowModel):
+    typename__: Literal["PreferenceSignal"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class ContinuityNodeResultNodeProfileAuditEntry(BurrowModel):
+    typename__: Literal["ProfileAuditEntry"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class ContinuityNodeResultNodeProfileDocument(BurrowModel):
+    typename__: Literal["ProfileDocument"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class ContinuityNodeResultNodeProfileDocumentRevision(BurrowModel):
+    typename__: Literal["ProfileDocumentRevision"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class ContinuityNodeResultNodeRollingCard(BurrowModel):
+    typename__: Literal["RollingCard"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class ContinuityNodeResultNodeSessionHandoff(BurrowModel):
+    typename__: Literal["SessionHandoff"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class ContinuityNodeResultNodeTiddleHistoryEntry(BurrowModel):
+    typename__: Literal["TiddleHistoryEntry"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class ContinuityNodeResultNodeTiddleResidue(BurrowModel):
+    typename__: Literal["TiddleResidue"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class ContinuityNodeResultNodeWorkingRecord(BurrowModel):
+    typename__: Literal["WorkingRecord"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class ContinuityNodeResult(BurrowModel):
+    node: Optional[Union[ContinuityNodeResultNodeAgent, ContinuityNodeResultNodeAgentSetting, ContinuityNodeResultNodeApiToken, ContinuityNodeResultNodeBrainMemory, ContinuityNodeResultNodeContinuityEffect, ContinuityNodeResultNodeContinuityOwner, ContinuityNodeResultNodeContinuityRun, ContinuityNodeResultNodeContinuityTransition, ContinuityNodeResultNodeConversationArchive, ContinuityNodeResultNodeConversationOriginal, ContinuityNodeResultNodeConversationSession, ContinuityNodeResultNodeDreamDiaryEntry, ContinuityNodeResultNodeMcpConnectionSetting, ContinuityNodeResultNodeModelConnectionSetting, ContinuityNodeResultNodePreferenceSignal, ContinuityNodeResultNodeProfileAuditEntry, ContinuityNodeResultNodeProfileDocument, ContinuityNodeResultNodeProfileDocumentRevision, ContinuityNodeResultNodeRollingCard, ContinuityNodeResultNodeSessionHandoff, ContinuityNodeResultNodeTiddleHistoryEntry, ContinuityNodeResultNodeTiddleResidue, ContinuityNodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
+
+
 class ContinuityOwnersResultContinuityOwners(BurrowModel):
     id: str = Field(..., alias="id")
     """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
@@ -2634,6 +2863,10 @@ class ContinuityRunResultContinuityRunEffects(BurrowModel):
 
 
 class ContinuityRunResultContinuityRunTransitionsEdgesNode(BurrowModel):
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+    run_id: str = Field(..., alias="runId")
+    """The run id"""
     position: int = Field(..., alias="position")
     """Position in the log, from 1"""
     from_: Optional[ContinuityRunState] = Field(None, alias="from")
@@ -3689,6 +3922,8 @@ class InterruptContinuityRunResult(BurrowModel):
 
 
 class McpConnectionsResultMcpConnections(BurrowModel):
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     name: str = Field(..., alias="name")
     """Its unique name, 1 to 64 characters of a-z, 0-9, _ . -"""
     url: str = Field(..., alias="url")
@@ -4021,6 +4256,8 @@ class MemoryWorkingWriteResult(BurrowModel):
 
 
 class ModelConnectionsResultModelConnections(BurrowModel):
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     purpose: ModelPurpose = Field(..., alias="purpose")
     """What it is used for (one connection per purpose)"""
     url: str = Field(..., alias="url")
@@ -4052,6 +4289,12 @@ class NodeResultNodeAgent(BurrowModel):
     """The agent id used in every other argument (the node id is global)"""
     name: str = Field(..., alias="name")
     """A display name, 1 to 200 characters"""
+
+
+class NodeResultNodeAgentSetting(BurrowModel):
+    typename__: Literal["AgentSetting"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class NodeResultNodeApiToken(BurrowModel):
@@ -4094,6 +4337,12 @@ class NodeResultNodeContinuityRun(BurrowModel):
     """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
+class NodeResultNodeContinuityTransition(BurrowModel):
+    typename__: Literal["ContinuityTransition"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
 class NodeResultNodeConversationArchive(BurrowModel):
     typename__: Literal["ConversationArchive"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
@@ -4124,6 +4373,18 @@ class NodeResultNodeDreamDiaryEntry(BurrowModel):
     """The day the entry is about, YYYY-MM-DD"""
     title: str = Field(..., alias="title")
     """At most 240 characters; empty when none was given"""
+
+
+class NodeResultNodeMcpConnectionSetting(BurrowModel):
+    typename__: Literal["McpConnectionSetting"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class NodeResultNodeModelConnectionSetting(BurrowModel):
+    typename__: Literal["ModelConnectionSetting"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class NodeResultNodePreferenceSignal(BurrowModel):
@@ -4178,6 +4439,18 @@ class NodeResultNodeSessionHandoff(BurrowModel):
     """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
+class NodeResultNodeTiddleHistoryEntry(BurrowModel):
+    typename__: Literal["TiddleHistoryEntry"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class NodeResultNodeTiddleResidue(BurrowModel):
+    typename__: Literal["TiddleResidue"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
 class NodeResultNodeWorkingRecord(BurrowModel):
     typename__: Literal["WorkingRecord"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
@@ -4185,7 +4458,7 @@ class NodeResultNodeWorkingRecord(BurrowModel):
 
 
 class NodeResult(BurrowModel):
-    node: Optional[Union[NodeResultNodeAgent, NodeResultNodeApiToken, NodeResultNodeBrainMemory, NodeResultNodeContinuityEffect, NodeResultNodeContinuityOwner, NodeResultNodeContinuityRun, NodeResultNodeConversationArchive, NodeResultNodeConversationOriginal, NodeResultNodeConversationSession, NodeResultNodeDreamDiaryEntry, NodeResultNodePreferenceSignal, NodeResultNodeProfileAuditEntry, NodeResultNodeProfileDocument, NodeResultNodeProfileDocumentRevision, NodeResultNodeRollingCard, NodeResultNodeSessionHandoff, NodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    node: Optional[Union[NodeResultNodeAgent, NodeResultNodeAgentSetting, NodeResultNodeApiToken, NodeResultNodeBrainMemory, NodeResultNodeContinuityEffect, NodeResultNodeContinuityOwner, NodeResultNodeContinuityRun, NodeResultNodeContinuityTransition, NodeResultNodeConversationArchive, NodeResultNodeConversationOriginal, NodeResultNodeConversationSession, NodeResultNodeDreamDiaryEntry, NodeResultNodeMcpConnectionSetting, NodeResultNodeModelConnectionSetting, NodeResultNodePreferenceSignal, NodeResultNodeProfileAuditEntry, NodeResultNodeProfileDocument, NodeResultNodeProfileDocumentRevision, NodeResultNodeRollingCard, NodeResultNodeSessionHandoff, NodeResultNodeTiddleHistoryEntry, NodeResultNodeTiddleResidue, NodeResultNodeWorkingRecord]] = Field(None, alias="node")
     """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
@@ -5945,6 +6218,8 @@ class SetAgentSettingResultSetAgentSettingRevisionConflict(BurrowModel):
 
 
 class SetAgentSettingResultSetAgentSettingSetAgentSettingSuccessSetting(BurrowModel):
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id (`Agent.agentId`)"""
     name: str = Field(..., alias="name")
@@ -6022,6 +6297,8 @@ class SetMcpConnectionResultSetMcpConnectionRevisionConflict(BurrowModel):
 
 
 class SetMcpConnectionResultSetMcpConnectionSetMcpConnectionSuccessConnection(BurrowModel):
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     name: str = Field(..., alias="name")
     """Its unique name, 1 to 64 characters of a-z, 0-9, _ . -"""
     url: str = Field(..., alias="url")
@@ -6103,6 +6380,8 @@ class SetModelConnectionResultSetModelConnectionRevisionConflict(BurrowModel):
 
 
 class SetModelConnectionResultSetModelConnectionSetModelConnectionSuccessConnection(BurrowModel):
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
     purpose: ModelPurpose = Field(..., alias="purpose")
     """What it is used for (one connection per purpose)"""
     url: str = Field(..., alias="url")
@@ -6194,6 +6473,197 @@ class SetTiddleCardTtlResultSetTiddleCardTtlValidationFailed(BurrowModel):
 class SetTiddleCardTtlResult(BurrowModel):
     set_tiddle_card_ttl: Union[SetTiddleCardTtlResultSetTiddleCardTtlNotFound, SetTiddleCardTtlResultSetTiddleCardTtlSetTiddleCardTtlSuccess, SetTiddleCardTtlResultSetTiddleCardTtlValidationFailed] = Field(..., alias="setTiddleCardTtl")
     """Operators: change the persisted rolling card TTL of an agent (default 90 days)"""
+
+
+class SettingsNodeResultNodeAgent(BurrowModel):
+    typename__: Literal["Agent"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:)); `agentId` is the id other arguments take"""
+
+
+class SettingsNodeResultNodeAgentSetting(BurrowModel):
+    typename__: Literal["AgentSetting"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id (`Agent.agentId`)"""
+    name: str = Field(..., alias="name")
+    """The setting name, unique per agent"""
+    value: Optional[Any] = Field(None, alias="value")
+    """The JSON value; null when only a secret is stored"""
+    has_secret: bool = Field(..., alias="hasSecret")
+    """Whether a secret is stored. The secret itself is write-only and never returned."""
+    revision: int = Field(..., alias="revision")
+    """1 at creation, +1 per write; what `expectedRevision` names"""
+    updated_at: str = Field(..., alias="updatedAt")
+    """When it was last written"""
+    updated_by: str = Field(..., alias="updatedBy")
+    """The name of the operator token that last wrote it"""
+
+
+class SettingsNodeResultNodeApiToken(BurrowModel):
+    typename__: Literal["ApiToken"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:)); `tokenId` is what revokeApiToken takes"""
+
+
+class SettingsNodeResultNodeBrainMemory(BurrowModel):
+    typename__: Literal["BrainMemory"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class SettingsNodeResultNodeContinuityEffect(BurrowModel):
+    typename__: Literal["ContinuityEffect"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class SettingsNodeResultNodeContinuityOwner(BurrowModel):
+    typename__: Literal["ContinuityOwner"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class SettingsNodeResultNodeContinuityRun(BurrowModel):
+    typename__: Literal["ContinuityRun"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class SettingsNodeResultNodeContinuityTransition(BurrowModel):
+    typename__: Literal["ContinuityTransition"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class SettingsNodeResultNodeConversationArchive(BurrowModel):
+    typename__: Literal["ConversationArchive"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class SettingsNodeResultNodeConversationOriginal(BurrowModel):
+    typename__: Literal["ConversationOriginal"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class SettingsNodeResultNodeConversationSession(BurrowModel):
+    typename__: Literal["ConversationSession"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class SettingsNodeResultNodeDreamDiaryEntry(BurrowModel):
+    typename__: Literal["DreamDiaryEntry"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class SettingsNodeResultNodeMcpConnectionSetting(BurrowModel):
+    typename__: Literal["McpConnectionSetting"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+    name: str = Field(..., alias="name")
+    """Its unique name, 1 to 64 characters of a-z, 0-9, _ . -"""
+    url: str = Field(..., alias="url")
+    """The http(s) URL of the MCP server"""
+    transport: McpTransport = Field(..., alias="transport")
+    """The MCP transport"""
+    enabled: bool = Field(..., alias="enabled")
+    """Whether the platform should connect to it"""
+    description: str = Field(..., alias="description")
+    """Free text for operators, at most 1,000 characters"""
+    has_secret: bool = Field(..., alias="hasSecret")
+    """Whether a secret is stored. The secret itself is write-only and never returned."""
+    revision: int = Field(..., alias="revision")
+    """1 at creation, +1 per write; what `expectedRevision` names"""
+    updated_at: str = Field(..., alias="updatedAt")
+    """When it was last written"""
+    updated_by: str = Field(..., alias="updatedBy")
+    """The name of the operator token that last wrote it"""
+
+
+class SettingsNodeResultNodeModelConnectionSetting(BurrowModel):
+    typename__: Literal["ModelConnectionSetting"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+    purpose: ModelPurpose = Field(..., alias="purpose")
+    """What it is used for (one connection per purpose)"""
+    url: str = Field(..., alias="url")
+    """The http(s) base URL of an OpenAI-compatible API"""
+    model: str = Field(..., alias="model")
+    """The model name sent with each request"""
+    timeout_ms: int = Field(..., alias="timeoutMs")
+    """Request timeout in milliseconds"""
+    has_secret: bool = Field(..., alias="hasSecret")
+    """Whether a secret is stored. The secret itself is write-only and never returned."""
+    revision: int = Field(..., alias="revision")
+    """1 at creation, +1 per write; what `expectedRevision` names"""
+    updated_at: str = Field(..., alias="updatedAt")
+    """When it was last written"""
+    updated_by: str = Field(..., alias="updatedBy")
+    """The name of the operator token that last wrote it"""
+
+
+class SettingsNodeResultNodePreferenceSignal(BurrowModel):
+    typename__: Literal["PreferenceSignal"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class SettingsNodeResultNodeProfileAuditEntry(BurrowModel):
+    typename__: Literal["ProfileAuditEntry"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class SettingsNodeResultNodeProfileDocument(BurrowModel):
+    typename__: Literal["ProfileDocument"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class SettingsNodeResultNodeProfileDocumentRevision(BurrowModel):
+    typename__: Literal["ProfileDocumentRevision"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class SettingsNodeResultNodeRollingCard(BurrowModel):
+    typename__: Literal["RollingCard"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class SettingsNodeResultNodeSessionHandoff(BurrowModel):
+    typename__: Literal["SessionHandoff"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class SettingsNodeResultNodeTiddleHistoryEntry(BurrowModel):
+    typename__: Literal["TiddleHistoryEntry"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class SettingsNodeResultNodeTiddleResidue(BurrowModel):
+    typename__: Literal["TiddleResidue"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class SettingsNodeResultNodeWorkingRecord(BurrowModel):
+    typename__: Literal["WorkingRecord"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class SettingsNodeResult(BurrowModel):
+    node: Optional[Union[SettingsNodeResultNodeAgent, SettingsNodeResultNodeAgentSetting, SettingsNodeResultNodeApiToken, SettingsNodeResultNodeBrainMemory, SettingsNodeResultNodeContinuityEffect, SettingsNodeResultNodeContinuityOwner, SettingsNodeResultNodeContinuityRun, SettingsNodeResultNodeContinuityTransition, SettingsNodeResultNodeConversationArchive, SettingsNodeResultNodeConversationOriginal, SettingsNodeResultNodeConversationSession, SettingsNodeResultNodeDreamDiaryEntry, SettingsNodeResultNodeMcpConnectionSetting, SettingsNodeResultNodeModelConnectionSetting, SettingsNodeResultNodePreferenceSignal, SettingsNodeResultNodeProfileAuditEntry, SettingsNodeResultNodeProfileDocument, SettingsNodeResultNodeProfileDocumentRevision, SettingsNodeResultNodeRollingCard, SettingsNodeResultNodeSessionHandoff, SettingsNodeResultNodeTiddleHistoryEntry, SettingsNodeResultNodeTiddleResidue, SettingsNodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
 class SettingsStatusResultSettingsStatus(BurrowModel):
@@ -6440,6 +6910,10 @@ class TiddleAppendResidueResultTiddleAppendResidueTiddleAppendResidueSuccessAppe
 
 
 class TiddleAppendResidueResultTiddleAppendResidueTiddleAppendResidueSuccessAppendEntry(BurrowModel):
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+    entry_id: str = Field(..., alias="entryId")
+    """The entry id within its agent; kept when a later append with the same reference replaces the entry"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     project: str = Field(..., alias="project")
@@ -6486,6 +6960,10 @@ class TiddleAppendResidueResult(BurrowModel):
 
 
 class TiddleHistoryResultTiddleHistoryEdgesNode(BurrowModel):
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+    entry_id: str = Field(..., alias="entryId")
+    """The entry id within its agent (the pass id is `passId`)"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     project: str = Field(..., alias="project")
@@ -6519,6 +6997,206 @@ class TiddleHistoryResult(BurrowModel):
     """Pass and synthesis history (kept 180 days), newest first; pages of 1 to 500, 100 by default"""
 
 
+class TiddleNodeResultNodeAgent(BurrowModel):
+    typename__: Literal["Agent"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:)); `agentId` is the id other arguments take"""
+
+
+class TiddleNodeResultNodeAgentSetting(BurrowModel):
+    typename__: Literal["AgentSetting"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class TiddleNodeResultNodeApiToken(BurrowModel):
+    typename__: Literal["ApiToken"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:)); `tokenId` is what revokeApiToken takes"""
+
+
+class TiddleNodeResultNodeBrainMemory(BurrowModel):
+    typename__: Literal["BrainMemory"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class TiddleNodeResultNodeContinuityEffect(BurrowModel):
+    typename__: Literal["ContinuityEffect"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class TiddleNodeResultNodeContinuityOwner(BurrowModel):
+    typename__: Literal["ContinuityOwner"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class TiddleNodeResultNodeContinuityRun(BurrowModel):
+    typename__: Literal["ContinuityRun"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class TiddleNodeResultNodeContinuityTransition(BurrowModel):
+    typename__: Literal["ContinuityTransition"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class TiddleNodeResultNodeConversationArchive(BurrowModel):
+    typename__: Literal["ConversationArchive"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class TiddleNodeResultNodeConversationOriginal(BurrowModel):
+    typename__: Literal["ConversationOriginal"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class TiddleNodeResultNodeConversationSession(BurrowModel):
+    typename__: Literal["ConversationSession"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class TiddleNodeResultNodeDreamDiaryEntry(BurrowModel):
+    typename__: Literal["DreamDiaryEntry"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class TiddleNodeResultNodeMcpConnectionSetting(BurrowModel):
+    typename__: Literal["McpConnectionSetting"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class TiddleNodeResultNodeModelConnectionSetting(BurrowModel):
+    typename__: Literal["ModelConnectionSetting"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class TiddleNodeResultNodePreferenceSignal(BurrowModel):
+    typename__: Literal["PreferenceSignal"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class TiddleNodeResultNodeProfileAuditEntry(BurrowModel):
+    typename__: Literal["ProfileAuditEntry"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class TiddleNodeResultNodeProfileDocument(BurrowModel):
+    typename__: Literal["ProfileDocument"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class TiddleNodeResultNodeProfileDocumentRevision(BurrowModel):
+    typename__: Literal["ProfileDocumentRevision"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id (node(id:))"""
+
+
+class TiddleNodeResultNodeRollingCard(BurrowModel):
+    typename__: Literal["RollingCard"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
+    project: str = Field(..., alias="project")
+    """The continuity scope; \"*\" for cross-scope cards"""
+    card_id: str = Field(..., alias="cardId")
+    """The card id within its agent and scope (the node id is global)"""
+    title: str = Field(..., alias="title")
+    """A short title"""
+    body: str = Field(..., alias="body")
+    """The card text"""
+    evidence: List[str] = Field(..., alias="evidence")
+    """Residue references this card cites; updates only ever add to them"""
+    card: Any = Field(..., alias="card")
+    """The card document: evidence (with session and pass), metadata (legacy kept), sources of cross-scope cards"""
+    revision: int = Field(..., alias="revision")
+    """Starts at 1; each update adds 1"""
+    created_at: str = Field(..., alias="createdAt")
+    """When a pass created it"""
+    updated_at: str = Field(..., alias="updatedAt")
+    """The last change of title, body or evidence"""
+    refreshed_at: str = Field(..., alias="refreshedAt")
+    """The last time a pass confirmed it; the TTL counts from here"""
+    expires_at: str = Field(..., alias="expiresAt")
+    """refreshedAt + the persisted rolling TTL"""
+
+
+class TiddleNodeResultNodeSessionHandoff(BurrowModel):
+    typename__: Literal["SessionHandoff"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class TiddleNodeResultNodeTiddleHistoryEntry(BurrowModel):
+    typename__: Literal["TiddleHistoryEntry"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+    entry_id: str = Field(..., alias="entryId")
+    """The entry id within its agent (the pass id is `passId`)"""
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
+    project: str = Field(..., alias="project")
+    """The scope; \"*\" for the synthesis"""
+    pass_id: str = Field(..., alias="passId")
+    """The pass id"""
+    created_at: str = Field(..., alias="createdAt")
+    """When it was recorded"""
+    payload: Any = Field(..., alias="payload")
+    """Outcome, created/updated/expired cards, preference signals, rejected proposals with reasons"""
+
+
+class TiddleNodeResultNodeTiddleResidueExcerpts(BurrowModel):
+    role: TiddleExcerptRole = Field(..., alias="role")
+    """Who said it"""
+    text: str = Field(..., alias="text")
+    """The excerpt, 1 to 1000 characters"""
+
+
+class TiddleNodeResultNodeTiddleResidue(BurrowModel):
+    typename__: Literal["TiddleResidue"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+    entry_id: str = Field(..., alias="entryId")
+    """The entry id within its agent; kept when a later append with the same reference replaces the entry"""
+    agent_id: str = Field(..., alias="agentId")
+    """The agent id"""
+    project: str = Field(..., alias="project")
+    """The continuity scope"""
+    reference: str = Field(..., alias="reference")
+    """The turn reference; a later append with the same reference replaces this one"""
+    session_id: Optional[str] = Field(None, alias="sessionId")
+    """The runtime session that appended it"""
+    created_at: str = Field(..., alias="createdAt")
+    """When it was appended (pruned 24 hours later)"""
+    excerpts: List[TiddleNodeResultNodeTiddleResidueExcerpts] = Field(..., alias="excerpts")
+    """The excerpts in the order given"""
+
+
+class TiddleNodeResultNodeWorkingRecord(BurrowModel):
+    typename__: Literal["WorkingRecord"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class TiddleNodeResult(BurrowModel):
+    node: Optional[Union[TiddleNodeResultNodeAgent, TiddleNodeResultNodeAgentSetting, TiddleNodeResultNodeApiToken, TiddleNodeResultNodeBrainMemory, TiddleNodeResultNodeContinuityEffect, TiddleNodeResultNodeContinuityOwner, TiddleNodeResultNodeContinuityRun, TiddleNodeResultNodeContinuityTransition, TiddleNodeResultNodeConversationArchive, TiddleNodeResultNodeConversationOriginal, TiddleNodeResultNodeConversationSession, TiddleNodeResultNodeDreamDiaryEntry, TiddleNodeResultNodeMcpConnectionSetting, TiddleNodeResultNodeModelConnectionSetting, TiddleNodeResultNodePreferenceSignal, TiddleNodeResultNodeProfileAuditEntry, TiddleNodeResultNodeProfileDocument, TiddleNodeResultNodeProfileDocumentRevision, TiddleNodeResultNodeRollingCard, TiddleNodeResultNodeSessionHandoff, TiddleNodeResultNodeTiddleHistoryEntry, TiddleNodeResultNodeTiddleResidue, TiddleNodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
+
+
 class TiddleResidueResultTiddleResidueExcerpts(BurrowModel):
     role: TiddleExcerptRole = Field(..., alias="role")
     """Who said it"""
@@ -6527,6 +7205,10 @@ class TiddleResidueResultTiddleResidueExcerpts(BurrowModel):
 
 
 class TiddleResidueResultTiddleResidue(BurrowModel):
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+    entry_id: str = Field(..., alias="entryId")
+    """The entry id within its agent; kept when a later append with the same reference replaces the entry"""
     agent_id: str = Field(..., alias="agentId")
     """The agent id"""
     project: str = Field(..., alias="project")
@@ -7150,6 +7832,12 @@ class WorkingMemoryNodeResultNodeAgent(BurrowModel):
     """The global id (node(id:)); `agentId` is the id other arguments take"""
 
 
+class WorkingMemoryNodeResultNodeAgentSetting(BurrowModel):
+    typename__: Literal["AgentSetting"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
 class WorkingMemoryNodeResultNodeApiToken(BurrowModel):
     typename__: Literal["ApiToken"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
@@ -7180,6 +7868,12 @@ class WorkingMemoryNodeResultNodeContinuityRun(BurrowModel):
     """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
+class WorkingMemoryNodeResultNodeContinuityTransition(BurrowModel):
+    typename__: Literal["ContinuityTransition"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
 class WorkingMemoryNodeResultNodeConversationArchive(BurrowModel):
     typename__: Literal["ConversationArchive"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
@@ -7202,6 +7896,18 @@ class WorkingMemoryNodeResultNodeDreamDiaryEntry(BurrowModel):
     typename__: Literal["DreamDiaryEntry"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
     """The global id (node(id:))"""
+
+
+class WorkingMemoryNodeResultNodeMcpConnectionSetting(BurrowModel):
+    typename__: Literal["McpConnectionSetting"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class WorkingMemoryNodeResultNodeModelConnectionSetting(BurrowModel):
+    typename__: Literal["ModelConnectionSetting"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
 class WorkingMemoryNodeResultNodePreferenceSignal(BurrowModel):
@@ -7246,6 +7952,18 @@ class WorkingMemoryNodeResultNodeSessionHandoff(BurrowModel):
     """A short headline"""
 
 
+class WorkingMemoryNodeResultNodeTiddleHistoryEntry(BurrowModel):
+    typename__: Literal["TiddleHistoryEntry"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
+class WorkingMemoryNodeResultNodeTiddleResidue(BurrowModel):
+    typename__: Literal["TiddleResidue"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
 class WorkingMemoryNodeResultNodeWorkingRecord(BurrowModel):
     typename__: Literal["WorkingRecord"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
@@ -7259,7 +7977,7 @@ class WorkingMemoryNodeResultNodeWorkingRecord(BurrowModel):
 
 
 class WorkingMemoryNodeResult(BurrowModel):
-    node: Optional[Union[WorkingMemoryNodeResultNodeAgent, WorkingMemoryNodeResultNodeApiToken, WorkingMemoryNodeResultNodeBrainMemory, WorkingMemoryNodeResultNodeContinuityEffect, WorkingMemoryNodeResultNodeContinuityOwner, WorkingMemoryNodeResultNodeContinuityRun, WorkingMemoryNodeResultNodeConversationArchive, WorkingMemoryNodeResultNodeConversationOriginal, WorkingMemoryNodeResultNodeConversationSession, WorkingMemoryNodeResultNodeDreamDiaryEntry, WorkingMemoryNodeResultNodePreferenceSignal, WorkingMemoryNodeResultNodeProfileAuditEntry, WorkingMemoryNodeResultNodeProfileDocument, WorkingMemoryNodeResultNodeProfileDocumentRevision, WorkingMemoryNodeResultNodeRollingCard, WorkingMemoryNodeResultNodeSessionHandoff, WorkingMemoryNodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    node: Optional[Union[WorkingMemoryNodeResultNodeAgent, WorkingMemoryNodeResultNodeAgentSetting, WorkingMemoryNodeResultNodeApiToken, WorkingMemoryNodeResultNodeBrainMemory, WorkingMemoryNodeResultNodeContinuityEffect, WorkingMemoryNodeResultNodeContinuityOwner, WorkingMemoryNodeResultNodeContinuityRun, WorkingMemoryNodeResultNodeContinuityTransition, WorkingMemoryNodeResultNodeConversationArchive, WorkingMemoryNodeResultNodeConversationOriginal, WorkingMemoryNodeResultNodeConversationSession, WorkingMemoryNodeResultNodeDreamDiaryEntry, WorkingMemoryNodeResultNodeMcpConnectionSetting, WorkingMemoryNodeResultNodeModelConnectionSetting, WorkingMemoryNodeResultNodePreferenceSignal, WorkingMemoryNodeResultNodeProfileAuditEntry, WorkingMemoryNodeResultNodeProfileDocument, WorkingMemoryNodeResultNodeProfileDocumentRevision, WorkingMemoryNodeResultNodeRollingCard, WorkingMemoryNodeResultNodeSessionHandoff, WorkingMemoryNodeResultNodeTiddleHistoryEntry, WorkingMemoryNodeResultNodeTiddleResidue, WorkingMemoryNodeResultNodeWorkingRecord]] = Field(None, alias="node")
     """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
