@@ -152,6 +152,32 @@ describe('node ids', () => {
     expect((await requestError(stranger.workingMemoryNode({ id: handoff.id }))).code).toBe('AGENT_MISMATCH');
   });
 
+  it('node(id) reads a memory revision as it was written; another agent is refused; a removed memory\'s revisions are gone with it', async () => {
+    await server.operator.createAgent({ input: { agentId: 'g-revisions', name: 'revisions' } });
+    const owner = await server.agentClient('g-revisions', { scope: SCOPE, session: SESSION });
+    const stranger = await server.agentClient('g09', { scope: SCOPE, session: SESSION });
+    const saved = (await owner.brainSave({ input: { title: 'revision one', content: 'first words' } })).brainSave;
+    if (saved.__typename !== 'BrainSaveSuccess') throw new Error(saved.__typename);
+    const updated = (await owner.brainUpdate({ input: { memoryId: saved.memory.memoryId, expectedRevision: 1, content: 'second words' } })).brainUpdate;
+    expect(updated.__typename).toBe('BrainUpdateSuccess');
+    const REVISIONS = `query($m: String!) { brainRead(memoryId: $m) { revisions { id revision content } } }`;
+    const NODE = `query($id: ID!) { node(id: $id) { __typename id ... on BrainMemoryRevision { memoryId agentId revision action content agent { agentId } } } }`;
+    const { brainRead } = await owner.request<{ brainRead: { revisions: { id: string; revision: number; content: string }[] } }>(REVISIONS, { m: saved.memory.memoryId });
+    expect(brainRead.revisions.map((r) => [r.revision, r.content])).toEqual([[2, 'second words'], [1, 'first words']]);
+    const first = brainRead.revisions[1];
+    expect(await owner.request(NODE, { id: first.id })).toEqual({
+      node: { __typename: 'BrainMemoryRevision', id: first.id, memoryId: saved.memory.memoryId, agentId: 'g-revisions', revision: 1, action: 'CREATED', content: 'first words', agent: { agentId: 'g-revisions' } },
+    });
+    expect((await requestError(stranger.request(NODE, { id: first.id }))).code).toBe('AGENT_MISMATCH');
+    // A revision that does not exist, and a key that is not a revision: null.
+    const missing = Buffer.from(`BrainMemoryRevision:g-revisions/${JSON.stringify([saved.memory.memoryId, 9])}`).toString('base64');
+    const notRevision = Buffer.from('BrainMemoryRevision:g-revisions/not-json').toString('base64');
+    expect(await owner.request(NODE, { id: missing })).toEqual({ node: null });
+    expect(await owner.request(NODE, { id: notRevision })).toEqual({ node: null });
+    expect((await owner.brainRemove({ input: { memoryId: saved.memory.memoryId, expectedRevision: 2 } })).brainRemove.__typename).toBe('BrainRemoveSuccess');
+    expect(await owner.request(NODE, { id: first.id })).toEqual({ node: null });
+  });
+
   it('supersededBy links a working record to its successor', async () => {
     const client = await server.agentClient('g10', { scope: SCOPE, session: SESSION });
     const records = (await client.workingRecords({ first: 2 })).workingRecords.edges.map((e) => e.node);

@@ -428,6 +428,13 @@ describe('node(id) of another agent is refused; the operator is allowed', () => 
     DreamDiaryEntry: async () => (await server.operator.dreamDiary({ agentId: VICTIM, first: 1 })).dreamDiary.edges[0].node.id,
     ContinuityRun: async () => (await server.operator.continuityRun({ agentId: VICTIM, runId: fixture.runId })).continuityRun!.id,
     BrainMemory: async () => (await server.operator.brainRead({ agentId: VICTIM, memoryId: fixture.brainId })).brainRead!.id,
+    BrainMemoryRevision: async () =>
+      (
+        await server.operator.request<{ brainRead: { revisions: { id: string }[] } }>(
+          'query($a: String, $m: String!) { brainRead(agentId: $a, memoryId: $m) { revisions(first: 1) { id } } }',
+          { a: VICTIM, m: fixture.brainId },
+        )
+      ).brainRead.revisions[0].id,
     // Read with the victim's scope (the operator client carries it), as workingRecord and sessionReadHandoff require.
     WorkingRecord: async () => (await operator.workingRecord({ agentId: VICTIM, recordId: fixture.workingId })).workingRecord!.id,
     SessionHandoff: async () => (await operator.sessionReadHandoff({ agentId: VICTIM })).sessionReadHandoff[0].id,

@@ -987,6 +987,7 @@ export type NodeQuery = { node:
     | { __typename: 'AgentSetting', id: string }
     | { __typename: 'ApiToken', tokenId: string, name: string, active: boolean, id: string, tokenKind: PrincipalKind, tokenAgentId: string | null }
     | { __typename: 'BrainMemory', id: string }
+    | { __typename: 'BrainMemoryRevision', id: string }
     | { __typename: 'ContinuityEffect', id: string }
     | { __typename: 'ContinuityOwner', id: string }
     | { __typename: 'ContinuityRun', id: string }
@@ -1274,6 +1275,7 @@ export type BrainMemoryNodeQuery = { node:
     | { __typename: 'AgentSetting', id: string }
     | { __typename: 'ApiToken', id: string }
     | { __typename: 'BrainMemory', memoryId: string, agentId: string, title: string, id: string, agent: { agentId: string } }
+    | { __typename: 'BrainMemoryRevision', id: string }
     | { __typename: 'ContinuityEffect', id: string }
     | { __typename: 'ContinuityOwner', id: string }
     | { __typename: 'ContinuityRun', id: string }
@@ -1373,6 +1375,7 @@ export type ContinuityNodeQuery = { node:
     | { __typename: 'AgentSetting', id: string }
     | { __typename: 'ApiToken', id: string }
     | { __typename: 'BrainMemory', id: string }
+    | { __typename: 'BrainMemoryRevision', id: string }
     | { __typename: 'ContinuityEffect', id: string, effectId: string, runId: string, kind: string, request: string, outcome: ContinuityEffectOutcome, receipt: string | null, intendedGeneration: number, intendedBy: string, intendedAt: string, receiptGeneration: number | null, receiptBy: string | null, receiptAt: string | null }
     | { __typename: 'ContinuityOwner', id: string }
     | { __typename: 'ContinuityRun', runId: string, agentId: string, state: ContinuityRunState, id: string }
@@ -1834,6 +1837,7 @@ export type SettingsNodeQuery = { node:
     | { __typename: 'AgentSetting', id: string, agentId: string, name: string, value: unknown, hasSecret: boolean, revision: number, updatedAt: string, updatedBy: string }
     | { __typename: 'ApiToken', id: string }
     | { __typename: 'BrainMemory', id: string }
+    | { __typename: 'BrainMemoryRevision', id: string }
     | { __typename: 'ContinuityEffect', id: string }
     | { __typename: 'ContinuityOwner', id: string }
     | { __typename: 'ContinuityRun', id: string }
@@ -2037,6 +2041,7 @@ export type TiddleNodeQuery = { node:
     | { __typename: 'AgentSetting', id: string }
     | { __typename: 'ApiToken', id: string }
     | { __typename: 'BrainMemory', id: string }
+    | { __typename: 'BrainMemoryRevision', id: string }
     | { __typename: 'ContinuityEffect', id: string }
     | { __typename: 'ContinuityOwner', id: string }
     | { __typename: 'ContinuityRun', id: string }
@@ -2213,6 +2218,7 @@ export type WorkingMemoryNodeQuery = { node:
     | { __typename: 'AgentSetting', id: string }
     | { __typename: 'ApiToken', id: string }
     | { __typename: 'BrainMemory', id: string }
+    | { __typename: 'BrainMemoryRevision', id: string }
     | { __typename: 'ContinuityEffect', id: string }
     | { __typename: 'ContinuityOwner', id: string }
     | { __typename: 'ContinuityRun', id: string }

@@ -62,9 +62,19 @@ const DeletionStatusEnum = builder.enumType('BrainDeletionStatus', {
   },
 });
 
-const BrainRevisionRef = builder.objectRef<BrainRevisionRow>('BrainMemoryRevision').implement({
+const BrainRevisionRef = builder.objectRef<BrainRevisionRow>('BrainMemoryRevision');
+builder.node(BrainRevisionRef, {
   description: 'One revision of a memory as it was written: revisions are never changed or removed',
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: (r) => agentScopedKey(r.agentId, JSON.stringify([r.memoryId, r.revision])) },
+  // Read as brainRead reads its memory: another agent's token gets AGENT_MISMATCH; a removed memory's revisions are null.
+  loadOne: (key, ctx) => {
+    const { agentId, recordId } = parseAgentScopedKey(key);
+    const position = parseMemoryRevision(recordId);
+    return position && ctx.services.brains.readRevision(ctx.viewer, { agentId, ...position });
+  },
   fields: (t) => ({
+    memoryId: t.exposeString('memoryId', { description: 'The memory this revision belongs to (`BrainMemory.memoryId`)' }),
+    agentId: t.exposeString('agentId', { description: "The owning agent's id" }),
     revision: t.exposeInt('revision', { description: 'The revision number, 1 for the first' }),
     action: t.field({ type: BrainRevisionActionEnum, description: 'What this revision did', resolve: (r) => r.action.toUpperCase() as 'CREATED' }),
     title: t.exposeString('title', { description: 'The title at this revision' }),
@@ -75,6 +85,20 @@ const BrainRevisionRef = builder.objectRef<BrainRevisionRow>('BrainMemoryRevisio
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When this revision was written' }),
   }),
 });
+
+/** The `[memoryId, revision]` inside a revision's node key; null when it is not one. */
+function parseMemoryRevision(text: string): { memoryId: string; revision: number } | null {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (!Array.isArray(value) || value.length !== 2) return null;
+    const [memoryId, revision] = value as unknown[];
+    return typeof memoryId === 'string' && Number.isSafeInteger(revision) && (revision as number) >= 1 && (revision as number) <= 2_147_483_647
+      ? { memoryId, revision: revision as number }
+      : null;
+  } catch {
+    return null;
+  }
+}
 
 interface LegacyDetails {
   source: string;
@@ -177,6 +201,7 @@ builder.node(BrainMemoryRef, {
   }),
 });
 addAgentLink(BrainMemoryRef, (m) => m.agentId);
+addAgentLink(BrainRevisionRef, (r) => r.agentId);
 
 const BrainMemoryConnection = connectionType(BrainMemoryRef, 'BrainMemory');
 

@@ -231,6 +231,24 @@ export class BrainMemories {
     return row ?? null;
   }
 
+  /** One revision of a live memory of the acting agent, or null (unknown, or its memory removed, as brainRead). */
+  async readRevision(viewer: Viewer | null, input: { agentId: string; memoryId: string; revision: number }): Promise<BrainRevisionRow | null> {
+    const { agentId } = resolveActingAgent(viewer, input.agentId);
+    const [row] = await this.db
+      .select({ revision: brainMemoryRevisions })
+      .from(brainMemoryRevisions)
+      .innerJoin(brainMemories, and(eq(brainMemories.agentId, brainMemoryRevisions.agentId), eq(brainMemories.id, brainMemoryRevisions.memoryId)))
+      .where(
+        and(
+          eq(brainMemoryRevisions.agentId, agentId),
+          eq(brainMemoryRevisions.memoryId, input.memoryId),
+          eq(brainMemoryRevisions.revision, input.revision),
+          sql`${brainMemories.deletedAt} IS NULL`,
+        ),
+      );
+    return row?.revision ?? null;
+  }
+
   /** Revisions of many memories in one statement (the DataLoader batch), newest first. */
   async revisionsFor(keys: readonly { agentId: string; memoryId: string }[], limit: number): Promise<BrainRevisionRow[][]> {
     if (keys.length === 0) return [];

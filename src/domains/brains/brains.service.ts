@@ -67,6 +67,10 @@ export class BrainsService {
     return this.memories.read(viewer, input);
   }
 
+  readRevision(viewer: Viewer | null, input: { agentId: string; memoryId: string; revision: number }) {
+    return this.memories.readRevision(viewer, input);
+  }
+
   revisionsFor(keys: readonly { agentId: string; memoryId: string }[], limit: number) {
     return this.memories.revisionsFor(keys, limit);
   }

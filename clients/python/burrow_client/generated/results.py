@@ -1375,6 +1375,12 @@ class BrainMemoryNodeResultNodeBrainMemory(BurrowModel):
     """The agent this record belongs to"""
 
 
+class BrainMemoryNodeResultNodeBrainMemoryRevision(BurrowModel):
+    typename__: Literal["BrainMemoryRevision"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
 class BrainMemoryNodeResultNodeContinuityEffect(BurrowModel):
     typename__: Literal["ContinuityEffect"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
@@ -1490,7 +1496,7 @@ class BrainMemoryNodeResultNodeWorkingRecord(BurrowModel):
 
 
 class BrainMemoryNodeResult(BurrowModel):
-    node: Optional[Union[BrainMemoryNodeResultNodeAgent, BrainMemoryNodeResultNodeAgentSetting, BrainMemoryNodeResultNodeApiToken, BrainMemoryNodeResultNodeBrainMemory, BrainMemoryNodeResultNodeContinuityEffect, BrainMemoryNodeResultNodeContinuityOwner, BrainMemoryNodeResultNodeContinuityRun, BrainMemoryNodeResultNodeContinuityTransition, BrainMemoryNodeResultNodeConversationArchive, BrainMemoryNodeResultNodeConversationOriginal, BrainMemoryNodeResultNodeConversationSession, BrainMemoryNodeResultNodeDreamDiaryEntry, BrainMemoryNodeResultNodeMcpConnectionSetting, BrainMemoryNodeResultNodeModelConnectionSetting, BrainMemoryNodeResultNodePreferenceSignal, BrainMemoryNodeResultNodeProfileAuditEntry, BrainMemoryNodeResultNodeProfileDocument, BrainMemoryNodeResultNodeProfileDocumentRevision, BrainMemoryNodeResultNodeRollingCard, BrainMemoryNodeResultNodeSessionHandoff, BrainMemoryNodeResultNodeTiddleHistoryEntry, BrainMemoryNodeResultNodeTiddleResidue, BrainMemoryNodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    node: Optional[Union[BrainMemoryNodeResultNodeAgent, BrainMemoryNodeResultNodeAgentSetting, BrainMemoryNodeResultNodeApiToken, BrainMemoryNodeResultNodeBrainMemory, BrainMemoryNodeResultNodeBrainMemoryRevision, BrainMemoryNodeResultNodeContinuityEffect, BrainMemoryNodeResultNodeContinuityOwner, BrainMemoryNodeResultNodeContinuityRun, BrainMemoryNodeResultNodeContinuityTransition, BrainMemoryNodeResultNodeConversationArchive, BrainMemoryNodeResultNodeConversationOriginal, BrainMemoryNodeResultNodeConversationSession, BrainMemoryNodeResultNodeDreamDiaryEntry, BrainMemoryNodeResultNodeMcpConnectionSetting, BrainMemoryNodeResultNodeModelConnectionSetting, BrainMemoryNodeResultNodePreferenceSignal, BrainMemoryNodeResultNodeProfileAuditEntry, BrainMemoryNodeResultNodeProfileDocument, BrainMemoryNodeResultNodeProfileDocumentRevision, BrainMemoryNodeResultNodeRollingCard, BrainMemoryNodeResultNodeSessionHandoff, BrainMemoryNodeResultNodeTiddleHistoryEntry, BrainMemoryNodeResultNodeTiddleResidue, BrainMemoryNodeResultNodeWorkingRecord]] = Field(None, alias="node")
     """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
@@ -2626,6 +2632,12 @@ class ContinuityNodeResultNodeBrainMemory(BurrowModel):
     """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
+class ContinuityNodeResultNodeBrainMemoryRevision(BurrowModel):
+    typename__: Literal["BrainMemoryRevision"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
 class ContinuityNodeResultNodeContinuityEffect(BurrowModel):
     typename__: Literal["ContinuityEffect"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
@@ -2789,7 +2801,7 @@ class ContinuityNodeResultNodeWorkingRecord(BurrowModel):
 
 
 class ContinuityNodeResult(BurrowModel):
-    node: Optional[Union[ContinuityNodeResultNodeAgent, ContinuityNodeResultNodeAgentSetting, ContinuityNodeResultNodeApiToken, ContinuityNodeResultNodeBrainMemory, ContinuityNodeResultNodeContinuityEffect, ContinuityNodeResultNodeContinuityOwner, ContinuityNodeResultNodeContinuityRun, ContinuityNodeResultNodeContinuityTransition, ContinuityNodeResultNodeConversationArchive, ContinuityNodeResultNodeConversationOriginal, ContinuityNodeResultNodeConversationSession, ContinuityNodeResultNodeDreamDiaryEntry, ContinuityNodeResultNodeMcpConnectionSetting, ContinuityNodeResultNodeModelConnectionSetting, ContinuityNodeResultNodePreferenceSignal, ContinuityNodeResultNodeProfileAuditEntry, ContinuityNodeResultNodeProfileDocument, ContinuityNodeResultNodeProfileDocumentRevision, ContinuityNodeResultNodeRollingCard, ContinuityNodeResultNodeSessionHandoff, ContinuityNodeResultNodeTiddleHistoryEntry, ContinuityNodeResultNodeTiddleResidue, ContinuityNodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    node: Optional[Union[ContinuityNodeResultNodeAgent, ContinuityNodeResultNodeAgentSetting, ContinuityNodeResultNodeApiToken, ContinuityNodeResultNodeBrainMemory, ContinuityNodeResultNodeBrainMemoryRevision, ContinuityNodeResultNodeContinuityEffect, ContinuityNodeResultNodeContinuityOwner, ContinuityNodeResultNodeContinuityRun, ContinuityNodeResultNodeContinuityTransition, ContinuityNodeResultNodeConversationArchive, ContinuityNodeResultNodeConversationOriginal, ContinuityNodeResultNodeConversationSession, ContinuityNodeResultNodeDreamDiaryEntry, ContinuityNodeResultNodeMcpConnectionSetting, ContinuityNodeResultNodeModelConnectionSetting, ContinuityNodeResultNodePreferenceSignal, ContinuityNodeResultNodeProfileAuditEntry, ContinuityNodeResultNodeProfileDocument, ContinuityNodeResultNodeProfileDocumentRevision, ContinuityNodeResultNodeRollingCard, ContinuityNodeResultNodeSessionHandoff, ContinuityNodeResultNodeTiddleHistoryEntry, ContinuityNodeResultNodeTiddleResidue, ContinuityNodeResultNodeWorkingRecord]] = Field(None, alias="node")
     """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
@@ -4319,6 +4331,12 @@ class NodeResultNodeBrainMemory(BurrowModel):
     """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
+class NodeResultNodeBrainMemoryRevision(BurrowModel):
+    typename__: Literal["BrainMemoryRevision"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
 class NodeResultNodeContinuityEffect(BurrowModel):
     typename__: Literal["ContinuityEffect"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
@@ -4458,7 +4476,7 @@ class NodeResultNodeWorkingRecord(BurrowModel):
 
 
 class NodeResult(BurrowModel):
-    node: Optional[Union[NodeResultNodeAgent, NodeResultNodeAgentSetting, NodeResultNodeApiToken, NodeResultNodeBrainMemory, NodeResultNodeContinuityEffect, NodeResultNodeContinuityOwner, NodeResultNodeContinuityRun, NodeResultNodeContinuityTransition, NodeResultNodeConversationArchive, NodeResultNodeConversationOriginal, NodeResultNodeConversationSession, NodeResultNodeDreamDiaryEntry, NodeResultNodeMcpConnectionSetting, NodeResultNodeModelConnectionSetting, NodeResultNodePreferenceSignal, NodeResultNodeProfileAuditEntry, NodeResultNodeProfileDocument, NodeResultNodeProfileDocumentRevision, NodeResultNodeRollingCard, NodeResultNodeSessionHandoff, NodeResultNodeTiddleHistoryEntry, NodeResultNodeTiddleResidue, NodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    node: Optional[Union[NodeResultNodeAgent, NodeResultNodeAgentSetting, NodeResultNodeApiToken, NodeResultNodeBrainMemory, NodeResultNodeBrainMemoryRevision, NodeResultNodeContinuityEffect, NodeResultNodeContinuityOwner, NodeResultNodeContinuityRun, NodeResultNodeContinuityTransition, NodeResultNodeConversationArchive, NodeResultNodeConversationOriginal, NodeResultNodeConversationSession, NodeResultNodeDreamDiaryEntry, NodeResultNodeMcpConnectionSetting, NodeResultNodeModelConnectionSetting, NodeResultNodePreferenceSignal, NodeResultNodeProfileAuditEntry, NodeResultNodeProfileDocument, NodeResultNodeProfileDocumentRevision, NodeResultNodeRollingCard, NodeResultNodeSessionHandoff, NodeResultNodeTiddleHistoryEntry, NodeResultNodeTiddleResidue, NodeResultNodeWorkingRecord]] = Field(None, alias="node")
     """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
@@ -6513,6 +6531,12 @@ class SettingsNodeResultNodeBrainMemory(BurrowModel):
     """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
+class SettingsNodeResultNodeBrainMemoryRevision(BurrowModel):
+    typename__: Literal["BrainMemoryRevision"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
 class SettingsNodeResultNodeContinuityEffect(BurrowModel):
     typename__: Literal["ContinuityEffect"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
@@ -6662,7 +6686,7 @@ class SettingsNodeResultNodeWorkingRecord(BurrowModel):
 
 
 class SettingsNodeResult(BurrowModel):
-    node: Optional[Union[SettingsNodeResultNodeAgent, SettingsNodeResultNodeAgentSetting, SettingsNodeResultNodeApiToken, SettingsNodeResultNodeBrainMemory, SettingsNodeResultNodeContinuityEffect, SettingsNodeResultNodeContinuityOwner, SettingsNodeResultNodeContinuityRun, SettingsNodeResultNodeContinuityTransition, SettingsNodeResultNodeConversationArchive, SettingsNodeResultNodeConversationOriginal, SettingsNodeResultNodeConversationSession, SettingsNodeResultNodeDreamDiaryEntry, SettingsNodeResultNodeMcpConnectionSetting, SettingsNodeResultNodeModelConnectionSetting, SettingsNodeResultNodePreferenceSignal, SettingsNodeResultNodeProfileAuditEntry, SettingsNodeResultNodeProfileDocument, SettingsNodeResultNodeProfileDocumentRevision, SettingsNodeResultNodeRollingCard, SettingsNodeResultNodeSessionHandoff, SettingsNodeResultNodeTiddleHistoryEntry, SettingsNodeResultNodeTiddleResidue, SettingsNodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    node: Optional[Union[SettingsNodeResultNodeAgent, SettingsNodeResultNodeAgentSetting, SettingsNodeResultNodeApiToken, SettingsNodeResultNodeBrainMemory, SettingsNodeResultNodeBrainMemoryRevision, SettingsNodeResultNodeContinuityEffect, SettingsNodeResultNodeContinuityOwner, SettingsNodeResultNodeContinuityRun, SettingsNodeResultNodeContinuityTransition, SettingsNodeResultNodeConversationArchive, SettingsNodeResultNodeConversationOriginal, SettingsNodeResultNodeConversationSession, SettingsNodeResultNodeDreamDiaryEntry, SettingsNodeResultNodeMcpConnectionSetting, SettingsNodeResultNodeModelConnectionSetting, SettingsNodeResultNodePreferenceSignal, SettingsNodeResultNodeProfileAuditEntry, SettingsNodeResultNodeProfileDocument, SettingsNodeResultNodeProfileDocumentRevision, SettingsNodeResultNodeRollingCard, SettingsNodeResultNodeSessionHandoff, SettingsNodeResultNodeTiddleHistoryEntry, SettingsNodeResultNodeTiddleResidue, SettingsNodeResultNodeWorkingRecord]] = Field(None, alias="node")
     """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
@@ -7021,6 +7045,12 @@ class TiddleNodeResultNodeBrainMemory(BurrowModel):
     """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
+class TiddleNodeResultNodeBrainMemoryRevision(BurrowModel):
+    typename__: Literal["BrainMemoryRevision"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
 class TiddleNodeResultNodeContinuityEffect(BurrowModel):
     typename__: Literal["ContinuityEffect"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
@@ -7193,7 +7223,7 @@ class TiddleNodeResultNodeWorkingRecord(BurrowModel):
 
 
 class TiddleNodeResult(BurrowModel):
-    node: Optional[Union[TiddleNodeResultNodeAgent, TiddleNodeResultNodeAgentSetting, TiddleNodeResultNodeApiToken, TiddleNodeResultNodeBrainMemory, TiddleNodeResultNodeContinuityEffect, TiddleNodeResultNodeContinuityOwner, TiddleNodeResultNodeContinuityRun, TiddleNodeResultNodeContinuityTransition, TiddleNodeResultNodeConversationArchive, TiddleNodeResultNodeConversationOriginal, TiddleNodeResultNodeConversationSession, TiddleNodeResultNodeDreamDiaryEntry, TiddleNodeResultNodeMcpConnectionSetting, TiddleNodeResultNodeModelConnectionSetting, TiddleNodeResultNodePreferenceSignal, TiddleNodeResultNodeProfileAuditEntry, TiddleNodeResultNodeProfileDocument, TiddleNodeResultNodeProfileDocumentRevision, TiddleNodeResultNodeRollingCard, TiddleNodeResultNodeSessionHandoff, TiddleNodeResultNodeTiddleHistoryEntry, TiddleNodeResultNodeTiddleResidue, TiddleNodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    node: Optional[Union[TiddleNodeResultNodeAgent, TiddleNodeResultNodeAgentSetting, TiddleNodeResultNodeApiToken, TiddleNodeResultNodeBrainMemory, TiddleNodeResultNodeBrainMemoryRevision, TiddleNodeResultNodeContinuityEffect, TiddleNodeResultNodeContinuityOwner, TiddleNodeResultNodeContinuityRun, TiddleNodeResultNodeContinuityTransition, TiddleNodeResultNodeConversationArchive, TiddleNodeResultNodeConversationOriginal, TiddleNodeResultNodeConversationSession, TiddleNodeResultNodeDreamDiaryEntry, TiddleNodeResultNodeMcpConnectionSetting, TiddleNodeResultNodeModelConnectionSetting, TiddleNodeResultNodePreferenceSignal, TiddleNodeResultNodeProfileAuditEntry, TiddleNodeResultNodeProfileDocument, TiddleNodeResultNodeProfileDocumentRevision, TiddleNodeResultNodeRollingCard, TiddleNodeResultNodeSessionHandoff, TiddleNodeResultNodeTiddleHistoryEntry, TiddleNodeResultNodeTiddleResidue, TiddleNodeResultNodeWorkingRecord]] = Field(None, alias="node")
     """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
@@ -7850,6 +7880,12 @@ class WorkingMemoryNodeResultNodeBrainMemory(BurrowModel):
     """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
 
 
+class WorkingMemoryNodeResultNodeBrainMemoryRevision(BurrowModel):
+    typename__: Literal["BrainMemoryRevision"] = Field(alias="__typename")
+    id: str = Field(..., alias="id")
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+
+
 class WorkingMemoryNodeResultNodeContinuityEffect(BurrowModel):
     typename__: Literal["ContinuityEffect"] = Field(alias="__typename")
     id: str = Field(..., alias="id")
@@ -7977,7 +8013,7 @@ class WorkingMemoryNodeResultNodeWorkingRecord(BurrowModel):
 
 
 class WorkingMemoryNodeResult(BurrowModel):
-    node: Optional[Union[WorkingMemoryNodeResultNodeAgent, WorkingMemoryNodeResultNodeAgentSetting, WorkingMemoryNodeResultNodeApiToken, WorkingMemoryNodeResultNodeBrainMemory, WorkingMemoryNodeResultNodeContinuityEffect, WorkingMemoryNodeResultNodeContinuityOwner, WorkingMemoryNodeResultNodeContinuityRun, WorkingMemoryNodeResultNodeContinuityTransition, WorkingMemoryNodeResultNodeConversationArchive, WorkingMemoryNodeResultNodeConversationOriginal, WorkingMemoryNodeResultNodeConversationSession, WorkingMemoryNodeResultNodeDreamDiaryEntry, WorkingMemoryNodeResultNodeMcpConnectionSetting, WorkingMemoryNodeResultNodeModelConnectionSetting, WorkingMemoryNodeResultNodePreferenceSignal, WorkingMemoryNodeResultNodeProfileAuditEntry, WorkingMemoryNodeResultNodeProfileDocument, WorkingMemoryNodeResultNodeProfileDocumentRevision, WorkingMemoryNodeResultNodeRollingCard, WorkingMemoryNodeResultNodeSessionHandoff, WorkingMemoryNodeResultNodeTiddleHistoryEntry, WorkingMemoryNodeResultNodeTiddleResidue, WorkingMemoryNodeResultNodeWorkingRecord]] = Field(None, alias="node")
+    node: Optional[Union[WorkingMemoryNodeResultNodeAgent, WorkingMemoryNodeResultNodeAgentSetting, WorkingMemoryNodeResultNodeApiToken, WorkingMemoryNodeResultNodeBrainMemory, WorkingMemoryNodeResultNodeBrainMemoryRevision, WorkingMemoryNodeResultNodeContinuityEffect, WorkingMemoryNodeResultNodeContinuityOwner, WorkingMemoryNodeResultNodeContinuityRun, WorkingMemoryNodeResultNodeContinuityTransition, WorkingMemoryNodeResultNodeConversationArchive, WorkingMemoryNodeResultNodeConversationOriginal, WorkingMemoryNodeResultNodeConversationSession, WorkingMemoryNodeResultNodeDreamDiaryEntry, WorkingMemoryNodeResultNodeMcpConnectionSetting, WorkingMemoryNodeResultNodeModelConnectionSetting, WorkingMemoryNodeResultNodePreferenceSignal, WorkingMemoryNodeResultNodeProfileAuditEntry, WorkingMemoryNodeResultNodeProfileDocument, WorkingMemoryNodeResultNodeProfileDocumentRevision, WorkingMemoryNodeResultNodeRollingCard, WorkingMemoryNodeResultNodeSessionHandoff, WorkingMemoryNodeResultNodeTiddleHistoryEntry, WorkingMemoryNodeResultNodeTiddleResidue, WorkingMemoryNodeResultNodeWorkingRecord]] = Field(None, alias="node")
     """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
