@@ -318,8 +318,8 @@ describe('statements per write', () => {
     const sequenceBefore = await sequence();
     const small = await measure({ title: 's', content: 'x', sourceRefs: [] });
     const large = await measure({ title: 'l'.repeat(240), content: 'y'.repeat(24_000), sourceRefs: Array.from({ length: 12 }, (_, i) => `conv:${i}`) });
-    // BEGIN, one statement (the memory, its revision, its event and wake-up), COMMIT; the token is cached
-    expect(small.statements).toBe(3);
+    // One statement (the memory, its revision, its event and wake-up), no BEGIN/COMMIT; the token is cached
+    expect(small.statements).toBe(1);
     expect(large.statements).toBe(small.statements);
     expect(await sequence()).toBe(sequenceBefore + 2);
     const { brainMemories } = await server.operator.brainMemoriesWithRevisions({ agentId: agent, first: 10 });

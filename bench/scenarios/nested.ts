@@ -39,7 +39,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       const before = server.database.statements.count;
       await server.client.request(NESTED_QUERY);
       notes.push(`${agents.toLocaleString('en')} agents × 6 documents on ${server.database.description}; answer ${Buffer.byteLength(JSON.stringify(viaBare)).toLocaleString('en')} bytes`);
-      notes.push(`Burrow statements per request: ${server.database.statements.count - before} (token lookup, agents page, one batched profile load); bare handler: 2`);
+      notes.push(`Burrow statements per request: ${server.database.statements.count - before} (agents page, one batched profile load; the token is cached); bare handler: 2`);
       progress(options, `  ${notes[0]}`);
       const figures = await sideBySide(
         options,

@@ -16,6 +16,8 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     await seedAgents(server.database.pool, agents);
     // Burrow's own statements for one agent, captured as sent: the baseline runs exactly these.
     const captured: { query: string; params: unknown[] }[] = [];
+    // A first request reads the token (then cached): capture a steady-state one.
+    await server.client.request(PROFILE_QUERY, { id: agentId(2) });
     server.database.statements.onQuery = (query, params) => captured.push({ query, params });
     await server.client.request(PROFILE_QUERY, { id: agentId(1) });
     server.database.statements.onQuery = undefined;

@@ -46,10 +46,13 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     const bodies = Array.from({ length: 1_000 }, (_, i) =>
       JSON.stringify({ query: SAVE, variables: { input: { agentId: agentId(1 + (i % AGENTS)), title: `Bench note ${i}`, content: `Something worth keeping, number ${i}.`, sourceRefs: [`bench:${i}`] } } }),
     );
+    const save = () => server.client.request<{ brainSave: { __typename: string } }>(SAVE, JSON.parse(bodies[0]).variables);
+    // The first request reads the token (then cached) and notes its last use: count the second.
+    await save();
     const before = server.database.statements.count;
-    const check = await server.client.request<{ brainSave: { __typename: string } }>(SAVE, JSON.parse(bodies[0]).variables);
+    const check = await save();
     if (check.brainSave.__typename !== 'BrainSaveSuccess') throw new Error(`writes: brainSave answered ${check.brainSave.__typename}`);
-    notes.push(`brainSave over ${AGENTS} agents on ${server.database.description}; ${server.database.statements.count - before} statements per save as Drizzle counts them (token lookup, BEGIN and COMMIT included; a token's first request also notes its last use)`);
+    notes.push(`brainSave over ${AGENTS} agents on ${server.database.description}; ${server.database.statements.count - before} statement(s) per save as Drizzle counts them (the token is cached)`);
     progress(options, `  ${notes[0]}`);
 
     const binary = findPgbench();

@@ -82,15 +82,16 @@ export class BrainMemories {
       importedRevision: null,
       legacy: null,
     };
-    return forExistingAgent(agentId, () => this.db.transaction(async (tx) => {
+    return forExistingAgent(agentId, async () => {
       // Every value is known here, so the memory, its first revision and its event go in one
-      // statement (the revision's key to the memory is checked at the statement's end, when both exist).
-      const insertMemory = tx.insert(brainMemories).values(memory).getSQL();
-      const insertRevision = revisionInsert(tx, this.clock, memory, 'created', actor).getSQL();
-      await appendEvent(tx, this.clock, brainEvent(memory, 'brain.created', actor), [insertMemory, insertRevision]);
-      this.faults('brains.save.after_revision');
+      // statement (the revision's key to the memory is checked at the statement's end, when both
+      // exist). One statement is atomic by itself, so no BEGIN and COMMIT: one round trip per save
+      // instead of three; its NOTIFY is still delivered only when it has committed.
+      const insertMemory = this.db.insert(brainMemories).values(memory).getSQL();
+      const insertRevision = revisionInsert(this.db, this.clock, memory, 'created', actor).getSQL();
+      await appendEvent(this.db, this.clock, brainEvent(memory, 'brain.created', actor), [insertMemory, insertRevision]);
       return memory;
-    }));
+    });
   }
 
   async update(viewer: Viewer | null, input: UpdateInput): Promise<BrainMemoryRow> {
