@@ -34,8 +34,24 @@ function once() {
     });
     child.stderr.on('data', (chunk) => (err += chunk));
     child.on('error', reject);
-    child.on('exit', (code) => (listening === null ? reject(new Error(`exited ${code} before listening:\n${err}`)) : resolve(listening)));
+    child.on('exit', (code) => {
+      if (listening === null) return reject(new Error(`exited ${code} before listening:\n${err}`));
+      // npm may exit before the server it started has finished stopping (the embedded database
+      // closes last, and the next start needs its data directory): wait for the whole group.
+      void groupGone(child.pid).then(() => resolve(listening), reject);
+    });
   });
+}
+
+async function groupGone(pgid) {
+  for (;;) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 const times = [];
