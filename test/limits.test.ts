@@ -95,20 +95,27 @@ describe('request body (BURROW_MAX_BODY_BYTES, default 1 MB)', () => {
     expect([atLimit.status, atLimit.body?.data]).toEqual([200, { __typename: 'Query' }]);
     const over = await postRaw(server.url, bodyOf(1_048_577), bearer(token));
     expect(over.status).toBe(413);
-    expect(codeOf(over)).toBe('REQUEST_ENTITY_TOO_LARGE');
+    expect(codeOf(over)).toBe('LIMIT_EXCEEDED');
+    expect(over.body?.errors?.[0].extensions).toMatchObject({ limit: 'BURROW_MAX_BODY_BYTES', max: 1_048_576 });
     expect(over.headers.get('connection')).toBe('close');
   });
 
-  it('counts a streamed body without Content-Length as it arrives', async () => {
-    const body = new TextEncoder().encode(bodyOf(1_048_577));
-    const stream = new ReadableStream({
-      start(controller) {
-        for (let i = 0; i < body.length; i += 65_536) controller.enqueue(body.subarray(i, i + 65_536));
-        controller.close();
-      },
-    });
-    const response = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(token) }, body: stream, duplex: 'half' } as RequestInit);
+  it('counts a streamed body without Content-Length as it arrives: the limit passes, one byte more does not', async () => {
+    const streamed = (bytes: number) => {
+      const body = new TextEncoder().encode(bodyOf(bytes));
+      const stream = new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < body.length; i += 65_536) controller.enqueue(body.subarray(i, i + 65_536));
+          controller.close();
+        },
+      });
+      return fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(token) }, body: stream, duplex: 'half' } as RequestInit);
+    };
+    const atLimit = await streamed(1_048_576);
+    expect([atLimit.status, await atLimit.json()]).toEqual([200, { data: { __typename: 'Query' } }]);
+    const response = await streamed(1_048_577);
     expect(response.status).toBe(413);
+    expect(((await response.json()) as { errors: { extensions: unknown }[] }).errors[0].extensions).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'BURROW_MAX_BODY_BYTES' });
   });
 });
 

@@ -7,6 +7,7 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import type { Plugin } from 'graphql-yoga';
 import type { Viewer } from '../auth/viewer.js';
 import type { BurrowConfig } from '../config.js';
+import { useBodyLimit } from './body-limit.js';
 import { documentLimitPlugins } from './document-limits.js';
 import { useHttpGate, viewerOfRequest } from './http-gate.js';
 import { useOperationPolicy } from './operation-policy.js';
@@ -36,6 +37,8 @@ export function yogaLimits(deps: LimitsDeps) {
     ...documentLimitPlugins(limits),
     ...(security.fieldSuggestions ? [] : [useNoSuggestions()]),
     useOperationPolicy(limits, security),
+    // Last: it wraps whichever request parser the plugins above chose (the gate sets one).
+    useBodyLimit(limits.bodyBytes),
   ];
-  return { documents, options: { cors: corsOptions(security.corsOrigins), maxRequestBodySize: limits.bodyBytes, plugins } };
+  return { documents, options: { cors: corsOptions(security.corsOrigins), maxRequestBodySize: false as const, plugins } };
 }
