@@ -94,7 +94,7 @@ describe('every listed error member happens', () => {
 
     const commit = (input: typeof fence & { head: string }) => client.commitContinuityRun({ input }).then((r) => r.commitContinuityRun);
     expectError('commitContinuityRun', await commit({ ...fence, head: '{not json' }), { ...VALIDATION, field: 'head' });
-    expectError('commitContinuityRun', await commit({ ...missing, head: '{}' }), { ...NOT_FOUND, resource: 'ContinuityRun', id: 'no-such-run' });
+    expectError('commitContinuityRun', await commit({ ...missing, head: '{}' }), { ...NOT_FOUND, resource: 'ContinuityRun', resourceId: 'no-such-run' });
     expectError('commitContinuityRun', await commit({ ...fence, ownerId: other.ownerId, head: '{}' }), fenceRejected('NOT_OWNER'));
 
     const effect = (input: typeof fence & { effectId?: string; kind: string }) => client.recordContinuityEffect({ input: { request: '{}', ...input } }).then((r) => r.recordContinuityEffect);
@@ -105,7 +105,7 @@ describe('every listed error member happens', () => {
     const receipt = (input: typeof fence & { effectId: string; receipt?: string }) =>
       client.recordContinuityReceipt({ input: { outcome: 'FAILED', receipt: '{}', ...input } }).then((r) => r.recordContinuityReceipt);
     expectError('recordContinuityReceipt', await receipt({ ...fence, effectId: 'sent', receipt: 'not json' }), { ...VALIDATION, field: 'receipt' });
-    expectError('recordContinuityReceipt', await receipt({ ...fence, effectId: 'never-intended' }), { ...NOT_FOUND, resource: 'ContinuityEffect', id: 'live/never-intended' });
+    expectError('recordContinuityReceipt', await receipt({ ...fence, effectId: 'never-intended' }), { ...NOT_FOUND, resource: 'ContinuityEffect', resourceId: 'live/never-intended' });
     expectError('recordContinuityReceipt', await receipt({ ...fence, generation: 3, effectId: 'sent' }), fenceRejected('STALE_GENERATION'));
     expectError('recordContinuityReceipt', await receipt({ ...fence, effectId: 'sent' }), forbidden('RECEIPT_RECORDED'));
 
@@ -172,13 +172,13 @@ describe('every listed error member happens', () => {
 
     const runPass = (agentId: string, project?: string) => server.operator.tiddleRunPass({ agentId, project }).then((r) => r.tiddleRunPass);
     expectError('tiddleRunPass', await runPass('uc-tiddle', '*'), { ...VALIDATION, field: 'project' });
-    expectError('tiddleRunPass', await runPass('uc-nobody'), { ...NOT_FOUND, resource: 'Agent', id: 'uc-nobody' });
+    expectError('tiddleRunPass', await runPass('uc-nobody'), { ...NOT_FOUND, resource: 'Agent', resourceId: 'uc-nobody' });
     // An agent with no residue in that scope has no scope to run.
-    expectError('tiddleRunPass', await runPass('uc-tiddle', 'never-written'), { ...NOT_FOUND, resource: 'TiddleScope', id: 'uc-tiddle/never-written' });
+    expectError('tiddleRunPass', await runPass('uc-tiddle', 'never-written'), { ...NOT_FOUND, resource: 'TiddleScope', resourceId: 'uc-tiddle/never-written' });
 
     const setTtl = (agentId: string, days: number) => server.operator.setTiddleCardTtl({ input: { agentId, days } }).then((r) => r.setTiddleCardTtl);
     expectError('setTiddleCardTtl', await setTtl('uc-tiddle', 0), { ...VALIDATION, field: 'days', limit: 36_500 });
-    expectError('setTiddleCardTtl', await setTtl('uc-nobody', 30), { ...NOT_FOUND, resource: 'Agent', id: 'uc-nobody' });
+    expectError('setTiddleCardTtl', await setTtl('uc-nobody', 30), { ...NOT_FOUND, resource: 'Agent', resourceId: 'uc-nobody' });
   });
 
   it('conversations', async () => {
@@ -189,11 +189,11 @@ describe('every listed error member happens', () => {
 
     expectError('appendConversationEntry', await append(client, { payload: '{"open":' }), { ...VALIDATION, field: 'payload' });
     // The operator names an agent that does not exist.
-    expectError('appendConversationEntry', await append(operator, { agentId: 'uc-nobody', payload: '{}' }), { ...NOT_FOUND, resource: 'Agent', id: 'uc-nobody' });
+    expectError('appendConversationEntry', await append(operator, { agentId: 'uc-nobody', payload: '{}' }), { ...NOT_FOUND, resource: 'Agent', resourceId: 'uc-nobody' });
 
     const reset = (c: BurrowClient, input: { agentId?: string; sessionId?: string; reason?: string }) => c.resetConversation({ input }).then((r) => r.resetConversation);
     expectError('resetConversation', await reset(client, { reason: 'r'.repeat(2001) }), { ...VALIDATION, field: 'reason', limit: 2000 });
-    expectError('resetConversation', await reset(operator, { agentId: 'uc-conv', sessionId: 'never-used' }), { ...NOT_FOUND, resource: 'ConversationSession', id: 'never-used' });
+    expectError('resetConversation', await reset(operator, { agentId: 'uc-conv', sessionId: 'never-used' }), { ...NOT_FOUND, resource: 'ConversationSession', resourceId: 'never-used' });
 
     const compact = (c: BurrowClient, input: { agentId?: string; sessionId?: string; fromPosition: number; toPosition: number }) =>
       c.compactConversation({ input: { summary: '"summary"', ...input } }).then((r) => r.compactConversation);
@@ -201,7 +201,7 @@ describe('every listed error member happens', () => {
     expectError('compactConversation', await compact(operator, { agentId: 'uc-conv', sessionId: 'never-used', fromPosition: 1, toPosition: 2 }), {
       ...NOT_FOUND,
       resource: 'ConversationSession',
-      id: 'never-used',
+      resourceId: 'never-used',
     });
 
     const archive = (c: BurrowClient, input: { agentId?: string; sessionId?: string; reason?: string }) => c.archiveConversationSession({ input }).then((r) => r.archiveConversationSession);
