@@ -7,6 +7,7 @@ import { createGraphQLError, createYoga, type YogaInitialContext } from 'graphql
 import type { DocumentNode, GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
+import { coalesceSocketWrites } from './events/socket-writes.js';
 import type { BurrowConfig } from './config.js';
 import type { Context } from './context.js';
 import type { Database } from './db/database.js';
@@ -122,7 +123,10 @@ export function buildApp(deps: AppDeps) {
   const wsServer = new WebSocketServer({ noServer: true, ...limits.webSocketServerOptions(deps.config.limits, deps.config.security.corsOrigins) });
   server.on('upgrade', (request, socket, head) => {
     if ((request.url ?? '').split('?')[0] !== '/graphql' || edge.draining) return void socket.destroy();
-    wsServer.handleUpgrade(request, socket, head, (ws) => wsServer.emit('connection', ws, request));
+    wsServer.handleUpgrade(request, socket, head, (ws) => {
+      coalesceSocketWrites(ws);
+      wsServer.emit('connection', ws, request);
+    });
   });
   limits.guardConnectionInit(wsServer, deps.config.limits);
   useServer<Record<string, unknown> | undefined, WsExtra>(

@@ -5,6 +5,7 @@
  * duplicate while events keep coming, and a subscriber that stops reading holds nobody up and no
  * more than its buffer, then catches up from the log on its own.
  */
+import { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
@@ -126,6 +127,31 @@ describe('event fan-out', () => {
     for (const stream of streams) expect(stream.items.at(-1)).toEqual(asAgent.items[0]);
     await Promise.all([asAgent.stop(), other.stop()]);
     await agent.close();
+  });
+
+  it('sends one event to the 50 subscriptions of a socket in a few socket writes, not one per frame', async () => {
+    const port = Number(new URL(server.url).port);
+    // Counts the server side's socket writes (its sockets' local port is the server's).
+    const proto = Socket.prototype as unknown as Record<'_writev' | '_writeGeneric', (...args: unknown[]) => unknown>;
+    const originals = { _writev: proto._writev, _writeGeneric: proto._writeGeneric };
+    let writes = 0;
+    for (const name of ['_writev', '_writeGeneric'] as const) {
+      proto[name] = function (this: Socket, ...args: unknown[]) {
+        if (this.localPort === port) writes++;
+        return originals[name].apply(this, args);
+      };
+    }
+    try {
+      // fan-many's SOUL is at revision 7 after the tests above.
+      await updates(server, 'fan-many', 1, 7);
+      await Promise.all(streams.map((stream) => stream.waitFor(27)));
+    } finally {
+      Object.assign(proto, originals);
+    }
+    for (const stream of streams) expect(stream.items.at(-1)!.agentEvents.sequence).toBe(28);
+    // 200 frames on 4 sockets: without coalescing that was two writes per frame (406 measured);
+    // now a few per socket (the frames reach a socket over a few turns), plus the mutation's answer.
+    expect(writes).toBeLessThanOrEqual(SOCKETS * 4 + 1);
   });
 });
 
