@@ -1,4 +1,5 @@
-import { and, asc, eq, gt, inArray, lt, max, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, max, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { NotFoundError } from '../lib/errors.js';
@@ -29,20 +30,9 @@ export type AgentEventRow = typeof agentEvents.$inferSelect;
  */
 export async function appendEvent(tx: DbOrTx, clock: Clock, event: NewEvent, alongside: SQL[] = []): Promise<AgentEventRow> {
   const occurredAt = clock.now();
-  // One round trip: the bump, the row and the wake-up run as one statement (data-modifying CTEs
-  // always run to completion), so a write pays for one statement here instead of three.
-  // `alongside`: the write's own statements (INSERT/UPDATE without RETURNING), run in the same one.
-  const writes = alongside.map((statement, i) => sql`${sql.raw(`write_${i}`)} AS (${statement}), `);
-  const bumped = await tx.execute<{ seq: string; tx_id: string }>(sql`
-    WITH ${sql.join(writes)}bumped AS (
-      UPDATE agents SET last_event_sequence = last_event_sequence + 1 WHERE id = ${event.agentId} RETURNING last_event_sequence AS seq
-    ), stored AS (
-      INSERT INTO agent_events (agent_id, sequence, stream, type, subject_id, project, payload, occurred_at)
-      SELECT ${event.agentId}::text, seq, ${event.stream}::text, ${event.type}::text, ${event.subjectId}::text, ${event.project ?? null}::text,
-             ${JSON.stringify(event.payload)}::jsonb, ${occurredAt.toISOString()}::timestamptz
-        FROM bumped
-    )
-    SELECT seq, pg_current_xact_id()::text AS tx_id, pg_notify(${EVENTS_CHANNEL}, ${event.agentId}::text || ':' || seq) FROM bumped`);
+  const bumped = await tx.execute<{ seq: string; tx_id: string }>(
+    eventStatement({ ...event, payload: JSON.stringify(event.payload), project: event.project ?? null, occurredAt: occurredAt.toISOString() }, alongside),
+  );
   if (bumped.rows.length === 0) throw new NotFoundError('Agent', event.agentId);
   return {
     agentId: event.agentId,
@@ -54,6 +44,53 @@ export async function appendEvent(tx: DbOrTx, clock: Clock, event: NewEvent, alo
     payload: event.payload,
     occurredAt,
     txId: bumped.rows[0].tx_id,
+  };
+}
+
+/** The values of an event's row as the statement takes them: each a value or a placeholder. */
+type EventValues = { [K in 'agentId' | 'stream' | 'type' | 'subjectId' | 'project' | 'payload' | 'occurredAt']: string | null | Placeholder };
+
+/**
+ * One round trip: the bump, the row and the wake-up run as one statement (data-modifying CTEs
+ * always run to completion), so a write pays for one statement here instead of three.
+ * `alongside`: the write's own statements (INSERT/UPDATE without RETURNING), run in the same one.
+ * `payload` is JSON text, `occurredAt` an ISO timestamp.
+ */
+function eventStatement(event: EventValues, alongside: SQL[]): SQL {
+  const writes = alongside.map((statement, i) => sql`${sql.raw(`write_${i}`)} AS (${statement}), `);
+  return sql`
+    WITH ${sql.join(writes)}bumped AS (
+      UPDATE agents SET last_event_sequence = last_event_sequence + 1 WHERE id = ${event.agentId} RETURNING last_event_sequence AS seq
+    ), stored AS (
+      INSERT INTO agent_events (agent_id, sequence, stream, type, subject_id, project, payload, occurred_at)
+      SELECT ${event.agentId}::text, seq, ${event.stream}::text, ${event.type}::text, ${event.subjectId}::text, ${event.project}::text,
+             ${event.payload}::jsonb, ${event.occurredAt}::timestamptz
+        FROM bumped
+    )
+    SELECT seq, pg_current_xact_id()::text AS tx_id, pg_notify(${EVENTS_CHANNEL}, ${event.agentId}::text || ':' || seq) FROM bumped`;
+}
+
+/**
+ * appendEvent for a write whose statements never change shape (brainSave): Drizzle builds the
+ * SQL text once, with placeholders, and each call only fills in the values and runs it as a named
+ * prepared statement. Building the statement was a tenth of a save's CPU. `build` receives a
+ * placeholder maker and returns the write's own statements and its event; the values of a call
+ * name the same placeholders, plus `occurredAt` (set here) and `payload` (JSON text).
+ */
+export function preparedEventWrite<Key extends string>(
+  db: Db,
+  name: string,
+  build: (p: (key: Key) => Placeholder) => { alongside: SQL[]; event: Pick<NewEvent, 'stream' | 'type'> & Omit<EventValues, 'stream' | 'type' | 'occurredAt' | 'payload'> },
+) {
+  let prepared: { execute(values: Record<string, unknown>): Promise<unknown> } | null = null;
+  return async (clock: Clock, values: Record<Key | 'payload', unknown>): Promise<void> => {
+    if (!prepared) {
+      const { alongside, event } = build((key) => sql.placeholder(key));
+      const statement = eventStatement({ ...event, payload: sql.placeholder('payload'), occurredAt: sql.placeholder('occurredAt') }, alongside);
+      prepared = db._.session.prepareQuery(new PgDialect().sqlToQuery(statement), undefined, name, false);
+    }
+    const result = (await prepared.execute({ ...values, occurredAt: clock.now().toISOString() })) as { rows: unknown[] };
+    if (result.rows.length === 0) throw new NotFoundError('Agent', String((values as Record<string, unknown>).agentId));
   };
 }
 
