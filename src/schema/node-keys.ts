@@ -14,5 +14,23 @@ export function parseAgentScopedKey(key: string): { agentId: string; recordId: s
   return { agentId: key.slice(0, slash), recordId: key.slice(slash + 1) };
 }
 
+/**
+ * The `[id, position]` a node key carries after its agent for a numbered entry of another record
+ * (a memory's revision, a run's transition); null when the text is not one. Positions are int4
+ * from 1: anything else names no entry (and never reaches the database).
+ */
+export function parsePositionKey(text: string): { id: string; position: number } | null {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (!Array.isArray(value) || value.length !== 2) return null;
+    const [id, position] = value as unknown[];
+    return typeof id === 'string' && Number.isInteger(position) && (position as number) >= 1 && (position as number) <= 2_147_483_647
+      ? { id, position: position as number }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The description of every entity's `id`. */
 export const GLOBAL_ID_DESCRIPTION = 'The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)';

@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { ActorRef, type Principal } from '../../schema/actor.js';
 import { connectionType, pageArgs } from '../../schema/connections.js';
-import { agentScopedKey, parseAgentScopedKey } from '../../schema/node-keys.js';
+import { agentScopedKey, parseAgentScopedKey, parsePositionKey } from '../../schema/node-keys.js';
 import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
 import type { ImportSummary } from './brains.albdruck-import.js';
 import { LIST_PAGE_MAX, listQuery } from './brains.listing.js';
@@ -69,8 +69,8 @@ builder.node(BrainRevisionRef, {
   // Read as brainRead reads its memory: another agent's token gets AGENT_MISMATCH; a removed memory's revisions are null.
   loadOne: (key, ctx) => {
     const { agentId, recordId } = parseAgentScopedKey(key);
-    const position = parseMemoryRevision(recordId);
-    return position && ctx.services.brains.readRevision(ctx.viewer, { agentId, ...position });
+    const entry = parsePositionKey(recordId);
+    return entry ? ctx.services.brains.readRevision(ctx.viewer, { agentId, memoryId: entry.id, revision: entry.position }) : null;
   },
   fields: (t) => ({
     memoryId: t.exposeString('memoryId', { description: 'The memory this revision belongs to (`BrainMemory.memoryId`)' }),
@@ -85,20 +85,6 @@ builder.node(BrainRevisionRef, {
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When this revision was written' }),
   }),
 });
-
-/** The `[memoryId, revision]` inside a revision's node key; null when it is not one. */
-function parseMemoryRevision(text: string): { memoryId: string; revision: number } | null {
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (!Array.isArray(value) || value.length !== 2) return null;
-    const [memoryId, revision] = value as unknown[];
-    return typeof memoryId === 'string' && Number.isSafeInteger(revision) && (revision as number) >= 1 && (revision as number) <= 2_147_483_647
-      ? { memoryId, revision: revision as number }
-      : null;
-  } catch {
-    return null;
-  }
-}
 
 interface LegacyDetails {
   source: string;

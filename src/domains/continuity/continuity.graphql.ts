@@ -1,9 +1,9 @@
 import { builder } from '../../schema/builder.js';
-import { GLOBAL_ID_DESCRIPTION } from '../../schema/node-keys.js';
+import type { Context } from '../../context.js';
 import { ErrorInterface } from '../../schema/errors.js';
 import { AgentEventRef, afterSequence } from '../../schema/events.js';
 import { connectionType, pageArgs, pagesPerKey } from '../../schema/connections.js';
-import { agentScopedKey, parseAgentScopedKey } from '../../schema/node-keys.js';
+import { GLOBAL_ID_DESCRIPTION, agentScopedKey, parseAgentScopedKey, parsePositionKey } from '../../schema/node-keys.js';
 import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
 import {
   bindingOf,
@@ -84,6 +84,10 @@ export const ContinuityRunRef = builder.objectRef<ContinuityRunRow>('ContinuityR
 const ContinuityOwnerRef = builder.objectRef<ContinuityOwnerRow>('ContinuityOwner');
 const ContinuityEffectRef = builder.objectRef<ContinuityEffectRow>('ContinuityEffect');
 
+/** Runs by their node keys for a link to a run: one statement per batch; a run that is gone fails its own field. */
+const loadRuns = (keys: string[], ctx: Context) =>
+  ctx.services.continuity.runsByKeys(keys.map(runKeyOf)).then((runs) => runs.map((r, i) => r ?? new Error(`run ${keys[i]} is gone`)));
+
 /** `owner: ContinuityOwner` on a record naming an owner session, batched. */
 function ownerField(description: string) {
   return {
@@ -110,12 +114,7 @@ builder.node(ContinuityEffectRef, {
     effectId: t.exposeString('effectId', { description: 'The effect id within its run (given by the runtime or generated)' }),
     agentId: t.exposeString('agentId', { description: 'The agent id' }),
     runId: t.exposeString('runId', { description: 'The run id' }),
-    run: t.loadable({
-      type: ContinuityRunRef,
-      description: 'The run that recorded the effect',
-      load: (keys: string[], ctx) => ctx.services.continuity.runsByKeys(keys.map(runKeyOf)).then((runs) => runs.map((r, i) => r ?? new Error(`run ${keys[i]} is gone`))),
-      resolve: (e) => runKeyString(e),
-    }),
+    run: t.loadable({ type: ContinuityRunRef, description: 'The run that recorded the effect', load: loadRuns, resolve: (e) => runKeyString(e) }),
     kind: t.exposeString('kind', { description: 'What kind of effect, as the runtime named it (1 to 200 characters)' }),
     request: t.exposeString('request', { description: 'What the effect will do: the JSON text exactly as recorded' }),
     outcome: t.field({ type: EffectOutcomeEnum, description: 'What is known of it', resolve: (e) => e.outcome as EffectOutcome }),
@@ -142,37 +141,19 @@ function parseJsonPair(text: string): [string, string] | null {
   }
 }
 
-/** A transition's place in its log: [runId, position], what its node id carries after the agent. */
-function parseRunPosition(text: string): [string, number] | null {
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (!Array.isArray(value) || value.length !== 2) return null;
-    const [runId, position] = value as unknown[];
-    // Positions are int4 from 1; anything else names no transition (and never reaches the database).
-    return typeof runId === 'string' && Number.isInteger(position) && (position as number) >= 1 && (position as number) <= 2_147_483_647 ? [runId, position as number] : null;
-  } catch {
-    return null;
-  }
-}
-
 const ContinuityTransitionRef = builder.objectRef<ContinuityLogRow>('ContinuityTransition');
 builder.node(ContinuityTransitionRef, {
   description: "One entry of a run's transition log: append-only, positions 1..n without gaps",
   id: { description: GLOBAL_ID_DESCRIPTION, resolve: (l) => agentScopedKey(l.agentId, JSON.stringify([l.runId, l.position])) },
   loadOne: (id, ctx) => {
     const { agentId, recordId } = parseAgentScopedKey(id);
-    const parts = parseRunPosition(recordId);
-    return parts ? ctx.services.continuity.getTransition(ctx.viewer, agentId, parts[0], parts[1]) : null;
+    const entry = parsePositionKey(recordId);
+    return entry ? ctx.services.continuity.getTransition(ctx.viewer, agentId, entry.id, entry.position) : null;
   },
   fields: (t) => ({
     agentId: t.exposeString('agentId', { description: 'The agent id' }),
     runId: t.exposeString('runId', { description: 'The run id' }),
-    run: t.loadable({
-      type: ContinuityRunRef,
-      description: 'The run this transition belongs to',
-      load: (keys: string[], ctx) => ctx.services.continuity.runsByKeys(keys.map(runKeyOf)).then((runs) => runs.map((r, i) => r ?? new Error(`run ${keys[i]} is gone`))),
-      resolve: (l) => runKeyString(l),
-    }),
+    run: t.loadable({ type: ContinuityRunRef, description: 'The run this transition belongs to', load: loadRuns, resolve: (l) => runKeyString(l) }),
     position: t.exposeInt('position', { description: 'Position in the log, from 1' }),
     from: t.field({ type: ContinuityRunStateEnum, nullable: true, description: 'The state before; null for the first claim', resolve: (l) => l.fromState as ContinuityRunState | null }),
     to: t.field({ type: ContinuityRunStateEnum, description: 'The state after', resolve: (l) => l.toState as ContinuityRunState }),
@@ -334,7 +315,7 @@ const ReconcileContinuityPayloadRef = builder.objectRef<ReconcileResult>('Reconc
     failed: t.loadable({
       type: [ContinuityRunRef],
       description: 'Runs whose reconciliation failed this pass; the next pass retries them',
-      load: (keys: string[], ctx) => ctx.services.continuity.runsByKeys(keys.map(runKeyOf)).then((runs) => runs.map((r, i) => r ?? new Error(`run ${keys[i]} is gone`))),
+      load: loadRuns,
       resolve: (r) => r.failed,
     }),
     interrupted: t.field({ type: [ContinuityRunRef], description: 'Runs this pass found abandoned and interrupted', resolve: (r) => r.interrupted }),
