@@ -10,8 +10,8 @@
  * run's state does not allow.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../src/schema/index.js';
 import { startServer, type TestServer } from './support/harness.js';
+import { errorMembers, mutationUnionMembers, unionTally } from './support/unions.js';
 import { ok, openOwner, waitUntilOwnerGone, type OwnerHandle } from './support/continuity.js';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
 
@@ -40,12 +40,9 @@ const EXPECTED: Record<string, string[]> = {
 describe('result unions of continuity, Tiddle and conversations', () => {
   for (const [mutation, errors] of Object.entries(EXPECTED)) {
     it(`${mutation} lists exactly ${errors.join(', ')}`, () => {
-      const type = schema.getMutationType()!.getFields()[mutation].type;
-      // Read by shape: the schema's graphql module instance may differ from the test's.
-      const union = ('ofType' in type ? type.ofType : type) as unknown as { getTypes?: () => { name: string }[] };
-      expect(typeof union.getTypes).toBe('function');
-      const members = union.getTypes!().map((t) => t.name).filter((name) => !name.endsWith('Success'));
-      expect(members.sort()).toEqual([...errors].sort());
+      const members = mutationUnionMembers(mutation);
+      expect(members).not.toBeNull();
+      expect(errorMembers(members!)).toEqual([...errors].sort());
     });
   }
 });
@@ -57,12 +54,11 @@ beforeAll(async () => {
 afterAll(async () => server?.stop());
 
 /** Every member each mutation produced in this file. */
-const seen = new Map<string, Set<string>>();
+const tally = unionTally();
 type Result = { __typename: string; code?: string };
 /** Records what `field` returned and checks it is the expected error, code included. */
 function expectError(field: string, result: Result, expected: { __typename: string; code: string } & Record<string, unknown>) {
-  if (!seen.has(field)) seen.set(field, new Set());
-  seen.get(field)!.add(result.__typename);
+  tally.note(field, result.__typename);
   expect(result, field).toMatchObject(expected);
 }
 
@@ -224,7 +220,7 @@ describe('every listed error member happens', () => {
 
   it('produced every error member listed', () => {
     for (const [field, members] of Object.entries(EXPECTED)) {
-      expect({ field, produced: [...(seen.get(field) ?? [])].sort() }).toEqual({ field, produced: [...members].sort() });
+      expect({ field, produced: tally.errorsProduced(field) }).toEqual({ field, produced: [...members].sort() });
     }
   });
 });
