@@ -25,6 +25,7 @@ import { graphiqlOptions, renderBurrowGraphiQL } from './graphiql.js';
 import { createMcpHttpHandler, isMcpPath } from './mcp/http.js';
 import { createConsoleHandler, isConsolePath } from './console.js';
 import { schema } from './schema/index.js';
+import { useCompiledQueries } from './schema/compiled-queries.js';
 import { SCHEMA_HASH, useSchemaHashHeader } from './schema/hash.js';
 import { createServices, type Services } from './services.js';
 import { createEdge, createMetricsServer, listenOrExplain } from './ops/edge.js';
@@ -87,6 +88,7 @@ export function buildApp(deps: AppDeps) {
     plugins: [
       ...guards.options.plugins,
       useTypedRequestParseErrors(),
+      useCompiledQueries(),
       useSharedEventExecution(),
       useSchemaHashHeader(),
       useEndStreamsWithToken(services.tokenWatch),

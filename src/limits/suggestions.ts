@@ -9,27 +9,54 @@ import type { Plugin } from 'graphql-yoga';
 
 const SUGGESTION = /\s*Did you mean [^?]*\?/g;
 
-/** The error and the errors it wraps: masking may show a wrapped error's message instead. */
-const scrub = <E extends Error>(error: E): E => {
-  let current: unknown = error;
-  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
-    current.message = current.message.replace(SUGGESTION, '');
-    current = (current as GraphQLError).originalError ?? (current as { cause?: unknown }).cause;
+/**
+ * The same error without suggestions. Some executors' errors (graphql-jit's) have a read-only
+ * message: those are copied with every property kept and the new message.
+ */
+const withoutSuggestion = <E extends Error>(error: E): E => {
+  const message = error.message.replace(SUGGESTION, '');
+  if (message === error.message) return error;
+  if (Object.getOwnPropertyDescriptor(error, 'message')?.writable !== false) {
+    error.message = message;
+    return error;
   }
-  return error;
+  const properties = Object.getOwnPropertyDescriptors(error);
+  return Object.create(Object.getPrototypeOf(error), { ...properties, message: { ...properties.message, value: message } }) as E;
 };
 
-const scrubResult = (result: unknown) => {
+/** The error and the errors it wraps: masking may show a wrapped error's message instead. */
+const scrub = <E extends Error>(error: E): E => {
+  let wrapped: unknown = (error as unknown as GraphQLError).originalError ?? error.cause;
+  for (let depth = 1; wrapped instanceof Error && depth < 5; depth++) {
+    withoutSuggestion(wrapped);
+    wrapped = (wrapped as GraphQLError).originalError ?? wrapped.cause;
+  }
+  return withoutSuggestion(error);
+};
+
+const scrubResult = <R>(result: R): R => {
   const errors = (result as ExecutionResult | null)?.errors;
-  if (Array.isArray(errors)) for (const error of errors) scrub(error as GraphQLError);
+  if (!Array.isArray(errors) || errors.length === 0) return result;
+  const scrubbed = errors.map((error) => scrub(error));
+  return scrubbed.every((error, i) => error === errors[i]) ? result : { ...result, errors: scrubbed };
 };
 
 export function useNoSuggestions(): Plugin {
   return {
-    onValidate: () => ({ result }) => {
-      for (const error of result) scrub(error);
+    onValidate: () => ({ result, setResult }) => {
+      if (result.length) setResult(result.map((error) => scrub(error)));
     },
-    onExecute: () => ({ onExecuteDone: ({ result }) => scrubResult(result) }),
-    onSubscribe: () => ({ onSubscribeResult: ({ result }) => scrubResult(result) }),
+    onExecute: () => ({
+      onExecuteDone: ({ result, setResult }) => {
+        const scrubbed = scrubResult(result);
+        if (scrubbed !== result) setResult(scrubbed);
+      },
+    }),
+    onSubscribe: () => ({
+      onSubscribeResult: ({ result, setResult }) => {
+        const scrubbed = scrubResult(result);
+        if (scrubbed !== result) setResult(scrubbed);
+      },
+    }),
   };
 }
