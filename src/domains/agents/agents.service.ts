@@ -4,6 +4,7 @@
  */
 import { and, asc, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
+import { preparedSelect } from '../../db/prepared-select.js';
 import type { Clock } from '../../lib/clock.js';
 import { AlreadyExistsError, NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
 import type { FaultInjector } from '../../lib/faults.js';
@@ -56,25 +57,31 @@ export interface DocumentInput {
  */
 function preparedReads(db: Db) {
   return {
-    agentById: db.select().from(agents).where(eq(agents.id, sql.placeholder('id'))).prepare('burrow_agent_by_id'),
-    documentsOf: db
-      .select()
-      .from(agentProfileDocuments)
-      .where(sql`${agentProfileDocuments.agentId} = ANY(${sql.placeholder('ids')}::text[])`)
-      .prepare('burrow_agent_documents_of'),
-    firstPage: db.select().from(agents).orderBy(desc(agents.createdAt), desc(agents.id)).limit(sql.placeholder('limit')).prepare('burrow_agents_first_page'),
-    nextPage: db
-      .select()
-      .from(agents)
-      .where(
-        or(
-          lt(agents.createdAt, sql.placeholder('createdAt')),
-          and(eq(agents.createdAt, sql.placeholder('createdAt')), lt(agents.id, sql.placeholder('id'))),
-        ),
-      )
-      .orderBy(desc(agents.createdAt), desc(agents.id))
-      .limit(sql.placeholder('limit'))
-      .prepare('burrow_agents_next_page'),
+    agentById: preparedSelect(db, 'burrow_agent_by_id', db.select().from(agents).where(eq(agents.id, sql.placeholder('id')))),
+    documentsOf: preparedSelect(
+      db,
+      'burrow_agent_documents_of',
+      db
+        .select()
+        .from(agentProfileDocuments)
+        .where(sql`${agentProfileDocuments.agentId} = ANY(${sql.placeholder('ids')}::text[])`),
+    ),
+    firstPage: preparedSelect(db, 'burrow_agents_first_page', db.select().from(agents).orderBy(desc(agents.createdAt), desc(agents.id)).limit(sql.placeholder('limit'))),
+    nextPage: preparedSelect(
+      db,
+      'burrow_agents_next_page',
+      db
+        .select()
+        .from(agents)
+        .where(
+          or(
+            lt(agents.createdAt, sql.placeholder('createdAt')),
+            and(eq(agents.createdAt, sql.placeholder('createdAt')), lt(agents.id, sql.placeholder('id'))),
+          ),
+        )
+        .orderBy(desc(agents.createdAt), desc(agents.id))
+        .limit(sql.placeholder('limit')),
+    ),
   };
 }
 
