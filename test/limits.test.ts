@@ -195,6 +195,12 @@ describe('document limits, the same over HTTP and WebSocket', () => {
     const over = await bothTransports(tight.url, tightToken, 'query($n: Int) { __typename agents(first: $n) { edges { cursor } } }', { n: 100 });
     expect(over.http.body?.errors?.[0]).toMatchObject({ message: 'query cost limit of 201 exceeded, found 202', extensions: { code: 'LIMIT_EXCEEDED', limit: 'BURROW_MAX_COST' } });
     expect(wsErrorCode(over.ws)).toBe('LIMIT_EXCEEDED');
+    // The verdict is remembered per document and page-size value, never carried to another value.
+    const sameDocument = 'query($n: Int) { agents(first: $n) { edges { cursor } } }';
+    for (const [n, code] of [[101, 'LIMIT_EXCEEDED'], [100, null], [101, 'LIMIT_EXCEEDED'], [1, null]] as const) {
+      const answer = await postJson(tight.url, { query: sameDocument, variables: { n } }, bearer(tightToken));
+      expect(answer.body?.errors?.[0]?.extensions?.code ?? null, `first: ${n}`).toBe(code);
+    }
     const literal = await postJson(tight.url, { query: '{ agents(first: 101) { edges { cursor } } }' }, bearer(tightToken));
     expect(codeOf(literal)).toBe('LIMIT_EXCEEDED');
     // A left-out page size counts as the field's default page (100 here).

@@ -35,7 +35,23 @@ function wrap(base: pino.Logger): Logger {
     info: (msg, fields) => base.info(fields ?? {}, msg),
     warn: (msg, fields) => base.warn(fields ?? {}, msg),
     error: (msg, fields) => base.error(fields ?? {}, msg),
-    child: (fields) => wrap(base.child(fields)),
+    child: (fields) => lazyChild(base, fields),
+  };
+}
+
+/**
+ * A child logger made on its first entry: every request gets one (with its requestId) and most
+ * never log, while making a pino child costs a few microseconds (its bindings are serialized).
+ */
+function lazyChild(base: pino.Logger, fields: Record<string, unknown>): Logger {
+  let made: Logger | null = null;
+  const child = () => (made ??= wrap(base.child(fields)));
+  return {
+    debug: (msg, more) => child().debug(msg, more),
+    info: (msg, more) => child().info(msg, more),
+    warn: (msg, more) => child().warn(msg, more),
+    error: (msg, more) => child().error(msg, more),
+    child: (more) => child().child(more),
   };
 }
 
