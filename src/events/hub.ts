@@ -43,6 +43,18 @@ export function backoffDelay(attempt: number): number {
   return ceiling / 2 + Math.random() * (ceiling / 2);
 }
 
+/**
+ * The rows a channel read: one object handed to every live subscriber of the agent, so work done
+ * per row rather than per subscriber (events/shared-execution.ts) is done once. A replay's rows
+ * are read for one subscriber and are not in here.
+ */
+const sharedRows = new WeakSet<object>();
+
+/** Whether a subscription payload is a row every live subscriber of its agent was handed. */
+export function isSharedEvent(payload: unknown): boolean {
+  return typeof payload === 'object' && payload !== null && sharedRows.has(payload);
+}
+
 type Subscription = Omit<EventQuery, 'afterSequence' | 'limit'> & { after: number | null };
 
 interface Subscriber {
@@ -291,6 +303,7 @@ export class EventHub {
         }
         for (const row of rows) {
           channel.last = row.sequence;
+          sharedRows.add(row);
           for (const subscriber of channel.subscribers) this.offer(subscriber, row, notifiedAt);
         }
         if (rows.length === PAGE) channel.dirty = true;

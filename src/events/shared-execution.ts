@@ -3,15 +3,16 @@
  *
  * Yoga and graphql-ws run the subscription's selection against every event once per
  * subscription: 1,000 subscribers of one agent meant 1,000 executions of the same selection on
- * the same row. The hub hands every live subscriber of an agent the same row object, so the
- * result can be shared: this plugin replaces the subscribe step with graphql's own source stream
- * plus an execute memoized per event object, keyed by (document, operation, variables, principal
- * scope). The execution of an event depends on nothing else: every subscription root field
- * resolves to the event itself, and AgentEvent's fields are properties of the row (no reads, no
- * context). The key still carries the viewer's principal, agent binding and continuity scope, so
- * a field that one day reads with the viewer's rights stays correct as long as those rights are
- * what it depends on. Payloads that are not shared (a replay's own rows, ownership events) are
- * executed as before, one per subscriber; the memo lives as long as the event object does.
+ * the same row. The hub hands every live subscriber of an agent the same row object
+ * (isSharedEvent), so the result can be shared: this plugin replaces the subscribe step with
+ * graphql's own source stream plus an execute memoized per shared event object, keyed by
+ * (document, operation, variables, principal scope). The execution of an event depends on
+ * nothing else: every subscription root field resolves to the event itself, and AgentEvent's
+ * fields are properties of the row (no reads, no context). The key still carries the viewer's
+ * principal, agent binding and continuity scope, so a field that one day reads with the viewer's
+ * rights stays correct as long as those rights are what it depends on. Payloads that are not
+ * shared (a replay's own rows, ownership events) are executed as before, one per subscriber,
+ * without the memo; the memo lives as long as the event object does.
  *
  * Serialization is not shared: graphql-ws builds each `next` message with the subscription's own
  * id and stringifies the whole message per socket, and Node 20 has no way to splice pre-built
@@ -21,6 +22,7 @@ import { createRequire } from 'node:module';
 import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Viewer } from '../auth/viewer.js';
+import { isSharedEvent } from './hub.js';
 
 // The copy of graphql the schema was built with: Pothos and Yoga load graphql's CommonJS build,
 // and a bundler-style resolver (vitest) would hand this file the ESM build, whose execute
@@ -45,9 +47,9 @@ function executionKey(args: ExecutionArgs): string | null {
 }
 
 function executeOnce(args: ExecutionArgs, key: string, payload: unknown): Executed {
-  if (typeof payload !== 'object' || payload === null) return execute({ ...args, rootValue: payload });
-  let byKey = executions.get(payload);
-  if (!byKey) executions.set(payload, (byKey = new Map()));
+  if (!isSharedEvent(payload)) return execute({ ...args, rootValue: payload });
+  let byKey = executions.get(payload as object);
+  if (!byKey) executions.set(payload as object, (byKey = new Map()));
   const known = byKey.get(key);
   if (known) {
     sharedExecutions.shared++;
