@@ -119,7 +119,11 @@ describe('event fan-out', () => {
     const before = { ...sharedExecutions };
     await updates(server, 'fan-many', 1, 6);
     await Promise.all([...streams, asAgent, other].map((stream) => stream.waitFor(stream === asAgent || stream === other ? 1 : 26)));
-    expect({ executed: sharedExecutions.executed - before.executed, shared: sharedExecutions.shared - before.shared }).toEqual({ executed: 3, shared: SOCKETS * PER_SOCKET - 1 });
+    expect({
+      executed: sharedExecutions.executed - before.executed,
+      shared: sharedExecutions.shared - before.shared,
+      serialized: sharedExecutions.serialized - before.serialized,
+    }).toEqual({ executed: 3, shared: SOCKETS * PER_SOCKET - 1, serialized: 3 });
     expect(other.items).toEqual([{ agentEvents: { sequence: 27, stream: 'PROFILE' } }]);
     expect(asAgent.items.map((item) => [item.agentEvents.sequence, item.agentEvents.type, item.agentEvents.payload])).toEqual([
       [27, 'PROFILE_UPDATED', { kind: 'SOUL', revision: 7, reason: 'updated', actor: 'OPERATOR' }],
@@ -182,22 +186,91 @@ describe('resume while events keep coming', () => {
   });
 });
 
-/** A graphql-ws client written out by hand, so the test can stop reading its socket. */
+/** A graphql-ws client written out by hand, so the test can stop reading its socket and see the frames' bytes. */
 async function rawSocket(target: TestServer, token: string) {
   const socket = new WebSocket(target.url.replace(/^http/, 'ws'), 'graphql-transport-ws');
-  const messages: { id?: string; type: string; payload?: { data?: { agentEvents?: { sequence: number } }; errors?: unknown[] } }[] = [];
-  socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+  const messages: { id?: string; type: string; payload?: { data?: { agentEvents?: { sequence: number } | null } | null; errors?: unknown[] } }[] = [];
+  const frames: string[] = [];
+  socket.on('message', (data) => {
+    frames.push(String(data));
+    messages.push(JSON.parse(String(data)));
+  });
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } }));
   await waitUntil(() => messages.some((m) => m.type === 'connection_ack'), 'connection_ack');
+  const subscribeTo = (id: string, query: string, variables?: Record<string, unknown>) =>
+    socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query, variables } }));
   return {
     socket,
+    subscribeTo,
     subscribe(id: string, agentId: string, after: number) {
-      socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: `subscription { agentEvents(agentId: "${agentId}", after: ${after}) { sequence payload } }` } }));
+      subscribeTo(id, `subscription { agentEvents(agentId: "${agentId}", after: ${after}) { sequence payload } }`);
     },
     of: (id: string) => messages.filter((m) => m.id === id),
+    /** The `next` frames of a subscription as received, with the sequence they carry (null for an error). */
+    nextFrames: (id: string) =>
+      messages.flatMap((m, i) => (m.id === id && m.type === 'next' ? [{ sequence: m.payload?.data?.agentEvents?.sequence ?? null, frame: frames[i] }] : [])),
   };
 }
+
+describe('serialization of a shared result', () => {
+  const EVENTS = 'subscription Bytes($agentId: String!, $after: Int) { agentEvents(agentId: $agentId, after: $after) { sequence type stream subjectId occurredAt payload } }';
+
+  it('is done once per (event, document, variables, principal scope), and every subscriber gets the frame graphql-ws writes itself for the same result', async () => {
+    await newAgent(server, 'fan-bytes');
+    const { token } = await server.app.services.tokens.create({ kind: 'operator', name: 'bytes' });
+    const [first, second] = await Promise.all([rawSocket(server, token), rawSocket(server, token)]);
+    const open = server.app.services.hub.openSubscriptions;
+    // Live after sequence 1: a and b on one socket and a on the other share a key; c's variables differ.
+    first.subscribeTo('a', EVENTS, { agentId: 'fan-bytes', after: 1 });
+    first.subscribeTo('b', EVENTS, { agentId: 'fan-bytes', after: 1 });
+    second.subscribeTo('a', EVENTS, { agentId: 'fan-bytes', after: 1 });
+    second.subscribeTo('c', EVENTS, { agentId: 'fan-bytes' });
+    await waitUntil(() => server.app.services.hub.openSubscriptions === open + 4, 'the four subscriptions are open');
+
+    const before = { ...sharedExecutions };
+    await updates(server, 'fan-bytes', 2);
+    // Written as the writers would: a payload whose JSON needs escapes, then an event whose type
+    // the schema does not know (executing it is an error, which graphql-ws sends as it always does).
+    const payload = JSON.stringify({ note: 'é "quoted" \\ <b>\n\u2028 🦡', list: [1.5, null, true] });
+    await server.database.pool.query(
+      `BEGIN;
+       UPDATE agents SET last_event_sequence = 5 WHERE id = 'fan-bytes';
+       INSERT INTO agent_events (agent_id, sequence, stream, type, subject_id, payload, occurred_at) VALUES
+         ('fan-bytes', 4, 'profile', 'profile.updated', 'SOUL', '${payload.replaceAll("'", "''")}', now()),
+         ('fan-bytes', 5, 'profile', 'profile.unknown', 'SOUL', '{}', now());
+       SELECT pg_notify('burrow_events', 'fan-bytes:5');
+       COMMIT;`,
+    );
+    const live = () => [first.nextFrames('a'), first.nextFrames('b'), second.nextFrames('a'), second.nextFrames('c')];
+    await waitUntil(() => live().every((frames) => frames.length === 4), 'four frames for each live subscription');
+    const [firstA, firstB, secondA, secondC] = live();
+    // Four events for two keys; the three without errors serialized once per key.
+    expect({
+      executed: sharedExecutions.executed - before.executed,
+      shared: sharedExecutions.shared - before.shared,
+      serialized: sharedExecutions.serialized - before.serialized,
+    }).toEqual({ executed: 8, shared: 8, serialized: 6 });
+
+    // A replay of the same events: rows read for that subscriber alone, executed and serialized by graphql-ws as usual.
+    const replay = await rawSocket(server, token);
+    const beforeReplay = { ...sharedExecutions };
+    replay.subscribeTo('a', EVENTS, { agentId: 'fan-bytes', after: 1 });
+    await waitUntil(() => replay.nextFrames('a').length === 4, 'the replay of the four events');
+    expect(sharedExecutions).toEqual(beforeReplay);
+
+    const replayed = replay.nextFrames('a');
+    expect(replayed.map((f) => f.sequence)).toEqual([2, 3, 4, null]);
+    expect(JSON.parse(replayed[2].frame).payload.data.agentEvents.payload).toEqual(JSON.parse(payload));
+    expect(JSON.parse(replayed[3].frame).payload).toMatchObject({ data: null, errors: [expect.objectContaining({ message: expect.stringContaining('AgentEventType') })] });
+    // The same bytes as the replay's frames, with the subscription's own id.
+    const asReplayed = (id: string) => replayed.map((f) => f.frame.replace('{"id":"a",', `{"id":"${id}",`));
+    expect([firstA, firstB, secondA, secondC].map((frames) => frames.map((f) => f.frame))).toEqual([asReplayed('a'), asReplayed('b'), asReplayed('a'), asReplayed('c')]);
+    // And each frame is exactly JSON of the message it holds.
+    for (const { frame } of [...firstA, ...secondC, ...replayed]) expect(frame).toBe(JSON.stringify(JSON.parse(frame)));
+    for (const socket of [first, second, replay]) socket.socket.close();
+  });
+});
 
 describe('a subscriber that stops reading', () => {
   const BUFFER = 5;
