@@ -74,7 +74,12 @@ describe('event fan-out', () => {
     await Promise.all(clients.map((client) => client.close()));
   });
 
-  it('delivers every event of a burst to 200 subscribers on 4 sockets exactly once, in order', async () => {
+  it('delivers every event of a burst to 200 subscribers on 4 sockets exactly once, in order, and observes the delivery lag', async () => {
+    const lagObservations = async () => {
+      const { body } = await server.app.metrics.render();
+      return Number(/^burrow_event_delivery_lag_seconds_count (\d+)/m.exec(body)?.[1] ?? NaN);
+    };
+    const observedBefore = await lagObservations();
     // Six writers at once, one per profile document: 24 events committed as fast as the agent's lock allows.
     await Promise.all(
       KINDS.map(async (kind) => {
@@ -87,6 +92,8 @@ describe('event fan-out', () => {
     await sleep(300);
     for (const stream of streams) expect(stream.items.map((item) => item.agentEvents.sequence)).toEqual(range(2, 25));
     expect(streams.every((stream) => stream.error === null)).toBe(true);
+    // At least once per subscriber: the first row handed to each came with its notification's time.
+    expect((await lagObservations()) - observedBefore).toBeGreaterThanOrEqual(SOCKETS * PER_SOCKET);
   });
 
   it('reads the event log once per event, the same for 1 subscriber as for 200', async () => {
