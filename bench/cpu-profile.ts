@@ -15,6 +15,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import type { Profiler } from 'node:inspector';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { percentile, startBenchServer, type BenchServer } from './config.js';
 import { load } from './load.js';
 import { Clients } from './scenarios/fanout.js';
@@ -116,8 +117,20 @@ async function fanout(server: BenchServer) {
     return writes;
   };
   const ms = (writes: { started: number; ended: number }[]) => writes.map((w) => (w.ended - w.started) / 1000);
+  /** How late a 1 ms timer fires while `during` runs: how long anything on this thread can wait behind a turn. */
+  const loopDelay = async <T>(during: () => Promise<T>): Promise<[T, IntervalHistogram]> => {
+    const histogram = monitorEventLoopDelay({ resolution: 1 });
+    histogram.enable();
+    try {
+      return [await during(), histogram];
+    } finally {
+      histogram.disable();
+    }
+  };
+  const delays = (h: IntervalHistogram) => `p50 ${(h.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(h.percentile(99) / 1e6).toFixed(1)} ms, max ${(h.max / 1e6).toFixed(1)} ms`;
   await drive(1_000);
-  const idle = ms(await drive(5_000));
+  const [idleWrites, idleDelay] = await loopDelay(() => drive(5_000));
+  const idle = ms(idleWrites);
 
   const clients = new Clients();
   try {
@@ -132,8 +145,10 @@ async function fanout(server: BenchServer) {
     let writes: { started: number; ended: number }[] = [];
     const profile = await profiled(async () => {
       const cpuBefore = mainThreadCpuMs();
-      writes = await drive(Number(seconds) * 1000);
+      const [loadedWrites, loadedDelay] = await loopDelay(() => drive(Number(seconds) * 1000));
+      writes = loadedWrites;
       const cpuAfter = mainThreadCpuMs();
+      console.log(`event-loop delay: under fan-out ${delays(loadedDelay)}; idle ${delays(idleDelay)}`);
       const [loaded, quiet] = [ms(writes), idle];
       const p = (values: number[], q: number) => percentile(values, q).toFixed(1);
       const cpu = cpuBefore === null || cpuAfter === null ? 'unknown' : `${((cpuAfter - cpuBefore) / writes.length).toFixed(1)} ms`;
