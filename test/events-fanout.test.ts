@@ -164,6 +164,42 @@ describe('event fan-out', () => {
     // now a few per socket (the frames reach a socket over a few turns), plus the mutation's answer.
     expect(writes).toBeLessThanOrEqual(SOCKETS * 4 + 1);
   });
+
+  it('hands each event to the 200 subscribers over more than one turn; subscribers joining or resuming meanwhile miss nothing and get nothing twice', async () => {
+    // fan-many's SOUL is at revision 8 and its newest sequence 28 after the tests above. Writes go
+    // on until every subscriber below has joined, and three more after that.
+    let joining = true;
+    let writes = 0;
+    const writing = (async () => {
+      for (let more = 3; joining || more-- > 0; writes++) await updates(server, 'fan-many', 1, 8 + writes);
+    })();
+    const resumed: { after: number; stream: ReturnType<typeof collect<{ agentEvents: { sequence: number } }>> }[] = [];
+    const joined: ReturnType<typeof collect<{ agentEvents: { sequence: number } }>>[] = [];
+    for (let i = 0; i < 10; i++) {
+      await streams[0].waitFor(27 + 1 + i * 2, 30_000);
+      const after = streams[0].items.at(-1)!.agentEvents.sequence - 1;
+      resumed.push({ after, stream: collect(clients[i % SOCKETS].agentEvents({ agentId: 'fan-many', after })) });
+      joined.push(collect(clients[(i + 1) % SOCKETS].agentEvents({ agentId: 'fan-many' })));
+    }
+    await waitUntil(() => server.app.services.hub.openSubscriptions === SOCKETS * PER_SOCKET + 20, 'the joined subscriptions are open');
+    joining = false;
+    await writing;
+    const last = 28 + writes;
+    await Promise.all(streams.map((stream) => stream.waitFor(27 + writes, 30_000)));
+    for (const { stream, after } of resumed) await stream.waitFor(last - after, 30_000);
+    await waitUntil(() => joined.every((stream) => stream.items.at(-1)?.agentEvents.sequence === last), 'the joined subscribers have the last event');
+    await sleep(300);
+    for (const stream of streams) expect(stream.items.map((item) => item.agentEvents.sequence)).toEqual(range(2, last));
+    for (const { stream, after } of resumed) expect(stream.items.map((item) => item.agentEvents.sequence)).toEqual(range(after + 1, last));
+    // Without `after` a subscriber starts where it joined: from then on, every event once, in order.
+    for (const stream of joined) {
+      const sequences = stream.items.map((item) => item.agentEvents.sequence);
+      expect(sequences).toEqual(range(sequences[0], last));
+    }
+    // The joins really raced the writes.
+    expect(resumed.some(({ after }) => after < last - 3)).toBe(true);
+    await Promise.all([...resumed.map((r) => r.stream), ...joined].map((stream) => stream.stop()));
+  });
 });
 
 describe('resume while events keep coming', () => {

@@ -32,6 +32,8 @@ import type { Logger } from '../lib/logger.js';
 import { EVENTS_CHANNEL, latestSequence, readEventsAfter, type AgentEventRow, type EventQuery } from './events.service.js';
 
 const PAGE = 200;
+/** Subscribers woken per turn of the event loop when a read is handed out (see handOut). */
+const WAKE_BATCH = 100;
 /** Backoff of LISTEN reconnects and of retried reads: doubles from MIN to MAX. */
 const BACKOFF_MIN_MS = 100;
 const BACKOFF_MAX_MS = 5000;
@@ -300,15 +302,34 @@ export class EventHub {
           channel.retry.unref?.();
           return;
         }
-        for (const row of rows) {
-          channel.last = row.sequence;
-          sharedRows.add(row);
-          for (const subscriber of channel.subscribers) this.offer(subscriber, row, notifiedAt);
-        }
+        if (rows.length > 0) await this.handOut(channel, rows, notifiedAt);
         if (rows.length === PAGE) channel.dirty = true;
       }
     } finally {
       channel.reading = false;
+    }
+  }
+
+  /**
+   * Offers a read's rows to the channel's subscribers, WAKE_BATCH subscribers per turn of the
+   * event loop. A woken subscriber delivers in the microtasks that follow (execution, frame,
+   * socket write); with 1,000 subscribers that was one turn of tens of milliseconds in which no
+   * request, answer or database reply of anyone else was handled. Between batches the loop gets
+   * to its I/O. Order and uniqueness hold: one pump per channel at a time hands out one read
+   * after the other, each subscriber gets a read's rows in order from one offer each, and the
+   * channel's newest sequence moves before the first batch, so a subscriber joining in between
+   * starts after these rows (and is not in the list handed to); one leaving is skipped.
+   */
+  private async handOut(channel: Channel, rows: AgentEventRow[], notifiedAt: number | null) {
+    channel.last = rows[rows.length - 1].sequence;
+    for (const row of rows) sharedRows.add(row);
+    const subscribers = [...channel.subscribers];
+    for (let from = 0; from < subscribers.length; from += WAKE_BATCH) {
+      if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+      for (const subscriber of subscribers.slice(from, from + WAKE_BATCH)) {
+        if (!channel.subscribers.has(subscriber)) continue;
+        for (const row of rows) this.offer(subscriber, row, notifiedAt);
+      }
     }
   }
 
