@@ -4,17 +4,18 @@
  */
 import { createServer, type Server } from 'node:http';
 import { createGraphQLError, createYoga, type YogaInitialContext } from 'graphql-yoga';
-import type { DocumentNode, GraphQLError } from 'graphql';
+import type { DocumentNode, FormattedExecutionResult, GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { coalesceSocketWrites } from './events/socket-writes.js';
+import { spliceSerializedPayloads } from './events/serialized-payloads.js';
 import type { BurrowConfig } from './config.js';
 import type { Context } from './context.js';
 import type { Database } from './db/database.js';
 import { bearerSecret, scopeFromHeaders } from './auth/tokens.service.js';
 import { rateLimitedError } from './limits/rate-limit.js';
 import { TOKEN_ENDED_CLOSE_CODE, useEndStreamsWithToken } from './auth/token-watch.js';
-import { useSharedEventExecution } from './events/shared-execution.js';
+import { sharedNextPayload, useSharedEventExecution } from './events/shared-execution.js';
 import type { Viewer } from './auth/viewer.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { errorMasker, unauthenticatedError, useTypedRequestParseErrors } from './lib/error-masking.js';
@@ -127,6 +128,7 @@ export function buildApp(deps: AppDeps) {
     if ((request.url ?? '').split('?')[0] !== '/graphql' || edge.draining) return void socket.destroy();
     wsServer.handleUpgrade(request, socket, head, (ws) => {
       coalesceSocketWrites(ws);
+      spliceSerializedPayloads(ws);
       wsServer.emit('connection', ws, request);
     });
   });
@@ -154,6 +156,9 @@ export function buildApp(deps: AppDeps) {
       },
       execute: (args) => (args.rootValue as { execute: typeof import('graphql').execute }).execute(args),
       subscribe: (args) => (args.rootValue as { subscribe: typeof import('graphql').subscribe }).subscribe(args),
+      // A subscription event's result shared by many subscribers goes out as JSON serialized once
+      // (graphql-ws types what onNext returns as a result; it only stringifies it into the frame).
+      onNext: (_ctx, _id, _payload, _args, result) => sharedNextPayload(result) as FormattedExecutionResult | undefined,
       onSubscribe: async (ctx, _id, payload) => {
         const { schema: envelopedSchema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           ...ctx,

@@ -74,7 +74,12 @@ describe('event fan-out', () => {
     await Promise.all(clients.map((client) => client.close()));
   });
 
-  it('delivers every event of a burst to 200 subscribers on 4 sockets exactly once, in order', async () => {
+  it('delivers every event of a burst to 200 subscribers on 4 sockets exactly once, in order, and observes the delivery lag', async () => {
+    const lagObservations = async () => {
+      const { body } = await server.app.metrics.render();
+      return Number(/^burrow_event_delivery_lag_seconds_count (\d+)/m.exec(body)?.[1] ?? NaN);
+    };
+    const observedBefore = await lagObservations();
     // Six writers at once, one per profile document: 24 events committed as fast as the agent's lock allows.
     await Promise.all(
       KINDS.map(async (kind) => {
@@ -87,6 +92,8 @@ describe('event fan-out', () => {
     await sleep(300);
     for (const stream of streams) expect(stream.items.map((item) => item.agentEvents.sequence)).toEqual(range(2, 25));
     expect(streams.every((stream) => stream.error === null)).toBe(true);
+    // At least once per subscriber: the first row handed to each came with its notification's time.
+    expect((await lagObservations()) - observedBefore).toBeGreaterThanOrEqual(SOCKETS * PER_SOCKET);
   });
 
   it('reads the event log once per event, the same for 1 subscriber as for 200', async () => {
@@ -119,7 +126,11 @@ describe('event fan-out', () => {
     const before = { ...sharedExecutions };
     await updates(server, 'fan-many', 1, 6);
     await Promise.all([...streams, asAgent, other].map((stream) => stream.waitFor(stream === asAgent || stream === other ? 1 : 26)));
-    expect({ executed: sharedExecutions.executed - before.executed, shared: sharedExecutions.shared - before.shared }).toEqual({ executed: 3, shared: SOCKETS * PER_SOCKET - 1 });
+    expect({
+      executed: sharedExecutions.executed - before.executed,
+      shared: sharedExecutions.shared - before.shared,
+      serialized: sharedExecutions.serialized - before.serialized,
+    }).toEqual({ executed: 3, shared: SOCKETS * PER_SOCKET - 1, serialized: 3 });
     expect(other.items).toEqual([{ agentEvents: { sequence: 27, stream: 'PROFILE' } }]);
     expect(asAgent.items.map((item) => [item.agentEvents.sequence, item.agentEvents.type, item.agentEvents.payload])).toEqual([
       [27, 'PROFILE_UPDATED', { kind: 'SOUL', revision: 7, reason: 'updated', actor: 'OPERATOR' }],
@@ -150,8 +161,45 @@ describe('event fan-out', () => {
     }
     for (const stream of streams) expect(stream.items.at(-1)!.agentEvents.sequence).toBe(28);
     // 200 frames on 4 sockets: without coalescing that was two writes per frame (406 measured);
-    // now a few per socket (the frames reach a socket over a few turns), plus the mutation's answer.
-    expect(writes).toBeLessThanOrEqual(SOCKETS * 4 + 1);
+    // now a few per socket for each of the two batches the hub hands the 200 out in (100 per turn;
+    // the frames of a batch reach a socket over a few turns), plus the mutation's answer.
+    expect(writes).toBeLessThanOrEqual(SOCKETS * 4 * 2 + 1);
+  });
+
+  it('hands each event to the 200 subscribers over more than one turn; subscribers joining or resuming meanwhile miss nothing and get nothing twice', async () => {
+    // fan-many's SOUL is at revision 8 and its newest sequence 28 after the tests above. Writes go
+    // on until every subscriber below has joined, and three more after that.
+    let joining = true;
+    let writes = 0;
+    const writing = (async () => {
+      for (let more = 3; joining || more-- > 0; writes++) await updates(server, 'fan-many', 1, 8 + writes);
+    })();
+    const resumed: { after: number; stream: ReturnType<typeof collect<{ agentEvents: { sequence: number } }>> }[] = [];
+    const joined: ReturnType<typeof collect<{ agentEvents: { sequence: number } }>>[] = [];
+    for (let i = 0; i < 10; i++) {
+      await streams[0].waitFor(27 + 1 + i * 2, 30_000);
+      const after = streams[0].items.at(-1)!.agentEvents.sequence - 1;
+      resumed.push({ after, stream: collect(clients[i % SOCKETS].agentEvents({ agentId: 'fan-many', after })) });
+      joined.push(collect(clients[(i + 1) % SOCKETS].agentEvents({ agentId: 'fan-many' })));
+    }
+    await waitUntil(() => server.app.services.hub.openSubscriptions === SOCKETS * PER_SOCKET + 20, 'the joined subscriptions are open');
+    joining = false;
+    await writing;
+    const last = 28 + writes;
+    await Promise.all(streams.map((stream) => stream.waitFor(27 + writes, 30_000)));
+    for (const { stream, after } of resumed) await stream.waitFor(last - after, 30_000);
+    await waitUntil(() => joined.every((stream) => stream.items.at(-1)?.agentEvents.sequence === last), 'the joined subscribers have the last event');
+    await sleep(300);
+    for (const stream of streams) expect(stream.items.map((item) => item.agentEvents.sequence)).toEqual(range(2, last));
+    for (const { stream, after } of resumed) expect(stream.items.map((item) => item.agentEvents.sequence)).toEqual(range(after + 1, last));
+    // Without `after` a subscriber starts where it joined: from then on, every event once, in order.
+    for (const stream of joined) {
+      const sequences = stream.items.map((item) => item.agentEvents.sequence);
+      expect(sequences).toEqual(range(sequences[0], last));
+    }
+    // The joins really raced the writes.
+    expect(resumed.some(({ after }) => after < last - 3)).toBe(true);
+    await Promise.all([...resumed.map((r) => r.stream), ...joined].map((stream) => stream.stop()));
   });
 });
 
@@ -182,22 +230,91 @@ describe('resume while events keep coming', () => {
   });
 });
 
-/** A graphql-ws client written out by hand, so the test can stop reading its socket. */
+/** A graphql-ws client written out by hand, so the test can stop reading its socket and see the frames' bytes. */
 async function rawSocket(target: TestServer, token: string) {
   const socket = new WebSocket(target.url.replace(/^http/, 'ws'), 'graphql-transport-ws');
-  const messages: { id?: string; type: string; payload?: { data?: { agentEvents?: { sequence: number } }; errors?: unknown[] } }[] = [];
-  socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+  const messages: { id?: string; type: string; payload?: { data?: { agentEvents?: { sequence: number } | null } | null; errors?: unknown[] } }[] = [];
+  const frames: string[] = [];
+  socket.on('message', (data) => {
+    frames.push(String(data));
+    messages.push(JSON.parse(String(data)));
+  });
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } }));
   await waitUntil(() => messages.some((m) => m.type === 'connection_ack'), 'connection_ack');
+  const subscribeTo = (id: string, query: string, variables?: Record<string, unknown>) =>
+    socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query, variables } }));
   return {
     socket,
+    subscribeTo,
     subscribe(id: string, agentId: string, after: number) {
-      socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: `subscription { agentEvents(agentId: "${agentId}", after: ${after}) { sequence payload } }` } }));
+      subscribeTo(id, `subscription { agentEvents(agentId: "${agentId}", after: ${after}) { sequence payload } }`);
     },
     of: (id: string) => messages.filter((m) => m.id === id),
+    /** The `next` frames of a subscription as received, with the sequence they carry (null for an error). */
+    nextFrames: (id: string) =>
+      messages.flatMap((m, i) => (m.id === id && m.type === 'next' ? [{ sequence: m.payload?.data?.agentEvents?.sequence ?? null, frame: frames[i] }] : [])),
   };
 }
+
+describe('serialization of a shared result', () => {
+  const EVENTS = 'subscription Bytes($agentId: String!, $after: Int) { agentEvents(agentId: $agentId, after: $after) { sequence type stream subjectId occurredAt payload } }';
+
+  it('is done once per (event, document, variables, principal scope), and every subscriber gets the frame graphql-ws writes itself for the same result', async () => {
+    await newAgent(server, 'fan-bytes');
+    const { token } = await server.app.services.tokens.create({ kind: 'operator', name: 'bytes' });
+    const [first, second] = await Promise.all([rawSocket(server, token), rawSocket(server, token)]);
+    const open = server.app.services.hub.openSubscriptions;
+    // Live after sequence 1: a and b on one socket and a on the other share a key; c's variables differ.
+    first.subscribeTo('a', EVENTS, { agentId: 'fan-bytes', after: 1 });
+    first.subscribeTo('b', EVENTS, { agentId: 'fan-bytes', after: 1 });
+    second.subscribeTo('a', EVENTS, { agentId: 'fan-bytes', after: 1 });
+    second.subscribeTo('c', EVENTS, { agentId: 'fan-bytes' });
+    await waitUntil(() => server.app.services.hub.openSubscriptions === open + 4, 'the four subscriptions are open');
+
+    const before = { ...sharedExecutions };
+    await updates(server, 'fan-bytes', 2);
+    // Written as the writers would: a payload whose JSON needs escapes, then an event whose type
+    // the schema does not know (executing it is an error, which graphql-ws sends as it always does).
+    const payload = JSON.stringify({ note: 'é "quoted" \\ <b>\n\u2028 🦡', list: [1.5, null, true] });
+    await server.database.pool.query(
+      `BEGIN;
+       UPDATE agents SET last_event_sequence = 5 WHERE id = 'fan-bytes';
+       INSERT INTO agent_events (agent_id, sequence, stream, type, subject_id, payload, occurred_at) VALUES
+         ('fan-bytes', 4, 'profile', 'profile.updated', 'SOUL', '${payload.replaceAll("'", "''")}', now()),
+         ('fan-bytes', 5, 'profile', 'profile.unknown', 'SOUL', '{}', now());
+       SELECT pg_notify('burrow_events', 'fan-bytes:5');
+       COMMIT;`,
+    );
+    const live = () => [first.nextFrames('a'), first.nextFrames('b'), second.nextFrames('a'), second.nextFrames('c')];
+    await waitUntil(() => live().every((frames) => frames.length === 4), 'four frames for each live subscription');
+    const [firstA, firstB, secondA, secondC] = live();
+    // Four events for two keys; the three without errors serialized once per key.
+    expect({
+      executed: sharedExecutions.executed - before.executed,
+      shared: sharedExecutions.shared - before.shared,
+      serialized: sharedExecutions.serialized - before.serialized,
+    }).toEqual({ executed: 8, shared: 8, serialized: 6 });
+
+    // A replay of the same events: rows read for that subscriber alone, executed and serialized by graphql-ws as usual.
+    const replay = await rawSocket(server, token);
+    const beforeReplay = { ...sharedExecutions };
+    replay.subscribeTo('a', EVENTS, { agentId: 'fan-bytes', after: 1 });
+    await waitUntil(() => replay.nextFrames('a').length === 4, 'the replay of the four events');
+    expect(sharedExecutions).toEqual(beforeReplay);
+
+    const replayed = replay.nextFrames('a');
+    expect(replayed.map((f) => f.sequence)).toEqual([2, 3, 4, null]);
+    expect(JSON.parse(replayed[2].frame).payload.data.agentEvents.payload).toEqual(JSON.parse(payload));
+    expect(JSON.parse(replayed[3].frame).payload).toMatchObject({ data: null, errors: [expect.objectContaining({ message: expect.stringContaining('AgentEventType') })] });
+    // The same bytes as the replay's frames, with the subscription's own id.
+    const asReplayed = (id: string) => replayed.map((f) => f.frame.replace('{"id":"a",', `{"id":"${id}",`));
+    expect([firstA, firstB, secondA, secondC].map((frames) => frames.map((f) => f.frame))).toEqual([asReplayed('a'), asReplayed('b'), asReplayed('a'), asReplayed('c')]);
+    // And each frame is exactly JSON of the message it holds.
+    for (const { frame } of [...firstA, ...secondC, ...replayed]) expect(frame).toBe(JSON.stringify(JSON.parse(frame)));
+    for (const socket of [first, second, replay]) socket.socket.close();
+  });
+});
 
 describe('a subscriber that stops reading', () => {
   const BUFFER = 5;

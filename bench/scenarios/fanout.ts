@@ -90,7 +90,8 @@ parentPort.on('message', async (msg) => {
 });
 `;
 
-class Clients {
+/** The subscribing clients on their own worker thread (also driven by bench/cpu-profile.ts's fanout mode). */
+export class Clients {
   private readonly worker = new Worker(CLIENT_WORKER, { eval: true, workerData: { base: import.meta.url } });
   private ask<T>(message: Record<string, unknown>): Promise<T> {
     return new Promise((resolve, reject) => {

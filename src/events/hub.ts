@@ -26,13 +26,14 @@
  * reads again after its newest sequence: whatever committed while nobody was listening is
  * delivered once. A read that loses its connection waits and reads again from the same place.
  */
-import { Repeater } from 'graphql-yoga';
 import type { Database } from '../db/database.js';
 import { describeError, isConnectionLoss } from '../lib/connection-errors.js';
 import type { Logger } from '../lib/logger.js';
 import { EVENTS_CHANNEL, latestSequence, readEventsAfter, type AgentEventRow, type EventQuery } from './events.service.js';
 
 const PAGE = 200;
+/** Subscribers woken per turn of the event loop when a read is handed out (see handOut). */
+const WAKE_BATCH = 100;
 /** Backoff of LISTEN reconnects and of retried reads: doubles from MIN to MAX. */
 const BACKOFF_MIN_MS = 100;
 const BACKOFF_MAX_MS = 5000;
@@ -41,6 +42,18 @@ const BACKOFF_MAX_MS = 5000;
 export function backoffDelay(attempt: number): number {
   const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** Math.min(attempt, 16));
   return ceiling / 2 + Math.random() * (ceiling / 2);
+}
+
+/**
+ * The rows a channel read: one object handed to every live subscriber of the agent, so work done
+ * per row rather than per subscriber (events/shared-execution.ts) is done once. A replay's rows
+ * are read for one subscriber and are not in here.
+ */
+const sharedRows = new WeakSet<object>();
+
+/** Whether a subscription payload is a row every live subscriber of its agent was handed. */
+export function isSharedEvent(payload: unknown): boolean {
+  return typeof payload === 'object' && payload !== null && sharedRows.has(payload);
 }
 
 type Subscription = Omit<EventQuery, 'afterSequence' | 'limit'> & { after: number | null };
@@ -289,14 +302,34 @@ export class EventHub {
           channel.retry.unref?.();
           return;
         }
-        for (const row of rows) {
-          channel.last = row.sequence;
-          for (const subscriber of channel.subscribers) this.offer(subscriber, row, notifiedAt);
-        }
+        if (rows.length > 0) await this.handOut(channel, rows, notifiedAt);
         if (rows.length === PAGE) channel.dirty = true;
       }
     } finally {
       channel.reading = false;
+    }
+  }
+
+  /**
+   * Offers a read's rows to the channel's subscribers, WAKE_BATCH subscribers per turn of the
+   * event loop. A woken subscriber delivers in the microtasks that follow (execution, frame,
+   * socket write); with 1,000 subscribers that was one turn of tens of milliseconds in which no
+   * request, answer or database reply of anyone else was handled. Between batches the loop gets
+   * to its I/O. Order and uniqueness hold: one pump per channel at a time hands out one read
+   * after the other, each subscriber gets a read's rows in order from one offer each, and the
+   * channel's newest sequence moves before the first batch, so a subscriber joining in between
+   * starts after these rows (and is not in the list handed to); one leaving is skipped.
+   */
+  private async handOut(channel: Channel, rows: AgentEventRow[], notifiedAt: number | null) {
+    channel.last = rows[rows.length - 1].sequence;
+    for (const row of rows) sharedRows.add(row);
+    const subscribers = [...channel.subscribers];
+    for (let from = 0; from < subscribers.length; from += WAKE_BATCH) {
+      if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+      for (const subscriber of subscribers.slice(from, from + WAKE_BATCH)) {
+        if (!channel.subscribers.has(subscriber)) continue;
+        for (const row of rows) this.offer(subscriber, row, notifiedAt);
+      }
     }
   }
 
@@ -321,87 +354,135 @@ export class EventHub {
     }
   }
 
-  /** Events of one agent after `after` (or from now when null), then live, until the consumer stops. */
-  subscribe(query: Subscription): AsyncIterable<AgentEventRow> {
+  /**
+   * Events of one agent after `after` (or from now when null), then live, until the consumer
+   * stops. A plain async iterator that does its work when asked for the next event: it joins the
+   * agent's channel at the first ask and hands on one row per ask. (A Repeater did the same with
+   * a producer loop pushing into it, at ten times the cost per row: its bookkeeping was the largest
+   * item of a 1,000-subscriber fan-out's profile.) One ask at a time, as for-await asks.
+   */
+  subscribe(query: Subscription): AsyncIterableIterator<AgentEventRow> {
     const { db } = this.database;
-    return new Repeater<AgentEventRow>(async (push, stop) => {
-      const subscriber: Subscriber = { query, queue: [], overflowed: false, wake: null, notifiedAt: null };
-      const channel = this.channelFor(query.agentId);
-      let stopped = false;
-      void stop.then(() => {
-        stopped = true;
-        this.wake(subscriber);
+    const subscriber: Subscriber = { query, queue: [], overflowed: false, wake: null, notifiedAt: null };
+    let channel: Channel | null = null;
+    /** Ended by the consumer (return), an error, or the hub's stop: nothing more is handed on. */
+    let finished = false;
+    let asking = false;
+    /** The newest sequence handed on; the replay in progress (its page, whether the log has more). */
+    let last = 0;
+    let replaying = false;
+    let page: AgentEventRow[] = [];
+    let morePages = false;
+    let failures = 0;
+    /** The notification behind the row handed on last: it was delivered once the consumer asks again. */
+    let handedOn: number | null = null;
+
+    const ended = () => finished || this.stopped;
+    const waitForWake = (ms?: number) =>
+      new Promise<void>((resolve) => {
+        const timer = ms === undefined ? null : setTimeout(resolve, ms);
+        subscriber.wake = () => {
+          if (timer) clearTimeout(timer);
+          resolve();
+        };
       });
-      const ended = () => stopped || this.stopped;
-      const waitForWake = (ms?: number) =>
-        new Promise<void>((resolve) => {
-          const timer = ms === undefined ? null : setTimeout(resolve, ms);
-          subscriber.wake = () => {
-            if (timer) clearTimeout(timer);
-            resolve();
-          };
-        });
-      // Joined before anything is read: keeps the channel alive while it starts.
-      channel.subscribers.add(subscriber);
-      try {
-        await Promise.race([channel.ready, stop]);
-        if (ended()) return stop();
-        // The channel queues every row after `last` from here on (see the header).
-        let last = query.after ?? channel.last!;
-        let replaying = query.after !== null && query.after < channel.last!;
-        let failures = 0;
-        while (!ended()) {
-          const failure = this.failures.get(subscriber);
-          if (failure) throw failure;
-          if (replaying) {
-            try {
-              const rows = await readEventsAfter(db, { ...query, afterSequence: last, limit: PAGE });
-              failures = 0;
-              for (const row of rows) {
-                if (ended()) break;
-                await push(row);
-                last = row.sequence;
-              }
-              if (rows.length < PAGE) replaying = false;
-            } catch (error) {
-              if (!isConnectionLoss(error) || ended()) throw error;
-              await waitForWake(backoffDelay(failures++));
-            }
-            continue;
-          }
-          if (subscriber.overflowed) {
-            // Rejoin first (the channel queues from its newest sequence on), then read the rest.
-            subscriber.overflowed = false;
-            subscriber.notifiedAt = null;
-            replaying = true;
-            this.catchUps++;
-            continue;
-          }
-          const row = subscriber.queue.shift();
-          if (!row) {
-            await waitForWake();
-            continue;
-          }
-          // Already delivered by the replay (it overlapped the queue).
-          if (row.sequence <= last) continue;
-          const notifiedAt = subscriber.notifiedAt;
-          if (subscriber.queue.length === 0) subscriber.notifiedAt = null;
-          await push(row);
-          last = row.sequence;
-          if (notifiedAt !== null) this.observer?.delivered((performance.now() - notifiedAt) / 1000);
-        }
-        stop();
-      } catch (error) {
-        this.logger.warn('subscription ended by an error', { agentId: query.agentId, ...describeError(error) });
-        stop(error);
-      } finally {
-        channel.subscribers.delete(subscriber);
-        if (channel.subscribers.size === 0 && this.channels.get(query.agentId) === channel) {
-          if (channel.retry) clearTimeout(channel.retry);
-          this.channels.delete(query.agentId);
-        }
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      this.wake(subscriber);
+      if (!channel) return;
+      channel.subscribers.delete(subscriber);
+      if (channel.subscribers.size === 0 && this.channels.get(query.agentId) === channel) {
+        if (channel.retry) clearTimeout(channel.retry);
+        this.channels.delete(query.agentId);
       }
-    });
+    };
+    const join = async (joined: Channel) => {
+      // Joined before anything is read: keeps the channel alive while it starts.
+      joined.subscribers.add(subscriber);
+      while (joined.last === null && !ended()) await Promise.race([joined.ready, waitForWake()]);
+      if (ended()) return;
+      // The channel queues every row after `last` from here on (see the header).
+      last = query.after ?? joined.last!;
+      replaying = morePages = query.after !== null && query.after < joined.last!;
+    };
+    const nextRow = async (): Promise<AgentEventRow | null> => {
+      if (!channel && !ended()) await join((channel = this.channelFor(query.agentId)));
+      while (!ended()) {
+        const failure = this.failures.get(subscriber);
+        if (failure) throw failure;
+        if (replaying) {
+          const row = page.shift();
+          if (row) return row;
+          if (!morePages) {
+            replaying = false;
+            continue;
+          }
+          try {
+            page = await readEventsAfter(db, { ...query, afterSequence: last, limit: PAGE });
+            morePages = page.length === PAGE;
+            failures = 0;
+          } catch (error) {
+            if (!isConnectionLoss(error) || ended()) throw error;
+            await waitForWake(backoffDelay(failures++));
+          }
+          continue;
+        }
+        if (subscriber.overflowed) {
+          // Rejoin first (the channel queues from its newest sequence on), then read the rest.
+          subscriber.overflowed = false;
+          subscriber.notifiedAt = null;
+          replaying = morePages = true;
+          page = [];
+          this.catchUps++;
+          continue;
+        }
+        const row = subscriber.queue.shift();
+        if (!row) {
+          await waitForWake();
+          continue;
+        }
+        // Already delivered by the replay (it overlapped the queue).
+        if (row.sequence <= last) continue;
+        handedOn = subscriber.notifiedAt;
+        if (subscriber.queue.length === 0) subscriber.notifiedAt = null;
+        return row;
+      }
+      return null;
+    };
+    const stream: AsyncIterableIterator<AgentEventRow> = {
+      [Symbol.asyncIterator]: () => stream,
+      next: async () => {
+        if (asking) throw new Error('the event stream was asked for its next event while an ask was pending');
+        asking = true;
+        if (handedOn !== null) this.observer?.delivered((performance.now() - handedOn) / 1000);
+        handedOn = null;
+        try {
+          const row = await nextRow();
+          if (row && !finished) {
+            last = row.sequence;
+            return { done: false, value: row };
+          }
+          finish();
+          return { done: true, value: undefined };
+        } catch (error) {
+          if (!finished) this.logger.warn('subscription ended by an error', { agentId: query.agentId, ...describeError(error) });
+          finish();
+          throw error;
+        } finally {
+          asking = false;
+        }
+      },
+      return: async () => {
+        finish();
+        return { done: true, value: undefined };
+      },
+      throw: async (error: unknown) => {
+        finish();
+        throw error;
+      },
+    };
+    return stream;
   }
 }
 

@@ -1,26 +1,33 @@
 /**
- * Executes a subscription event once for every subscriber that would get the same answer.
+ * Executes a subscription event once for every subscriber that would get the same answer, and
+ * serializes that answer once.
  *
  * Yoga and graphql-ws run the subscription's selection against every event once per
  * subscription: 1,000 subscribers of one agent meant 1,000 executions of the same selection on
- * the same row. The hub hands every live subscriber of an agent the same row object, so the
- * result can be shared: this plugin replaces the subscribe step with graphql's own source stream
- * plus an execute memoized per event object, keyed by (document, operation, variables, principal
- * scope). The execution of an event depends on nothing else: every subscription root field
- * resolves to the event itself, and AgentEvent's fields are properties of the row (no reads, no
- * context). The key still carries the viewer's principal, agent binding and continuity scope, so
- * a field that one day reads with the viewer's rights stays correct as long as those rights are
- * what it depends on. Payloads that are not shared (a replay's own rows, ownership events) are
- * executed as before, one per subscriber; the memo lives as long as the event object does.
+ * the same row. The hub hands every live subscriber of an agent the same row object
+ * (isSharedEvent), so the result can be shared: this plugin replaces the subscribe step with
+ * graphql's own source stream plus an execute memoized per shared event object, keyed by
+ * (document, operation, variables, principal scope). The execution of an event depends on
+ * nothing else: every subscription root field resolves to the event itself, and AgentEvent's
+ * fields are properties of the row (no reads, no context). The key still carries the viewer's
+ * principal, agent binding and continuity scope, so a field that one day reads with the viewer's
+ * rights stays correct as long as those rights are what it depends on. Payloads that are not
+ * shared (a replay's own rows, ownership events) are executed and serialized as before, one per
+ * subscriber, without the memo; the memo lives as long as the event object does.
  *
- * Serialization is not shared: graphql-ws builds each `next` message with the subscription's own
- * id and stringifies the whole message per socket, and Node 20 has no way to splice pre-built
- * JSON into JSON.stringify (JSON.rawJSON arrives with V8 11.4 / Node 21).
+ * A shared result without errors is also serialized once, by the first frame that carries it, as
+ * the payload graphql-ws would build from it; graphql-ws's onNext (sharedNextPayload) hands that
+ * SerializedPayload (serialized-payloads.ts) to every subscription's frame instead of the
+ * result. Only the very object the memo produced qualifies: a result with errors (error masking
+ * replaces it on its way anyway), a result another plugin replaced, and a payload that was not
+ * shared go through graphql-ws's own serialization.
  */
 import { createRequire } from 'node:module';
 import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Viewer } from '../auth/viewer.js';
+import { isSharedEvent } from './hub.js';
+import { SerializedPayload } from './serialized-payloads.js';
 
 // The copy of graphql the schema was built with: Pothos and Yoga load graphql's CommonJS build,
 // and a bundler-style resolver (vitest) would hand this file the ESM build, whose execute
@@ -32,9 +39,11 @@ type Executed = ExecutionResult | Promise<ExecutionResult>;
 const documentIds = new WeakMap<DocumentNode, number>();
 let nextDocumentId = 0;
 const executions = new WeakMap<object, Map<string, Executed>>();
+/** The results the memo produced, and their payload once a frame serialized it. */
+const sharedResults = new WeakMap<ExecutionResult, SerializedPayload | null>();
 
-/** Executions served from the memo rather than run (observed by tests and the bench). */
-export const sharedExecutions = { executed: 0, shared: 0 };
+/** Executions run, and served from the memo; shared payloads serialized (observed by tests and the bench). */
+export const sharedExecutions = { executed: 0, shared: 0, serialized: 0 };
 
 function executionKey(args: ExecutionArgs): string | null {
   const viewer = (args.contextValue as { viewer?: Viewer } | undefined)?.viewer;
@@ -45,9 +54,9 @@ function executionKey(args: ExecutionArgs): string | null {
 }
 
 function executeOnce(args: ExecutionArgs, key: string, payload: unknown): Executed {
-  if (typeof payload !== 'object' || payload === null) return execute({ ...args, rootValue: payload });
-  let byKey = executions.get(payload);
-  if (!byKey) executions.set(payload, (byKey = new Map()));
+  if (!isSharedEvent(payload)) return execute({ ...args, rootValue: payload });
+  let byKey = executions.get(payload as object);
+  if (!byKey) executions.set(payload as object, (byKey = new Map()));
   const known = byKey.get(key);
   if (known) {
     sharedExecutions.shared++;
@@ -55,8 +64,27 @@ function executeOnce(args: ExecutionArgs, key: string, payload: unknown): Execut
   }
   sharedExecutions.executed++;
   const result = execute({ ...args, rootValue: payload });
-  byKey.set(key, result);
-  return result;
+  const remember = (done: ExecutionResult) => (sharedResults.set(done, null), done);
+  const shared = result instanceof Promise ? result.then(remember) : remember(result);
+  byKey.set(key, shared);
+  return shared;
+}
+
+/**
+ * graphql-ws's onNext: for a result the memo produced and no plugin replaced, its payload
+ * serialized once for all its subscribers; otherwise nothing, and graphql-ws serializes the
+ * result itself. The payload is the one graphql-ws builds (the result without `errors`, which a
+ * shared payload never has).
+ */
+export function sharedNextPayload(result: ExecutionResult): SerializedPayload | undefined {
+  if (result.errors || !sharedResults.has(result)) return undefined;
+  let payload = sharedResults.get(result);
+  if (!payload) {
+    const { errors: _none, ...withoutErrors } = result;
+    sharedResults.set(result, (payload = new SerializedPayload(JSON.stringify(withoutErrors))));
+    sharedExecutions.serialized++;
+  }
+  return payload;
 }
 
 function mapEvents<T, R>(source: AsyncIterable<T>, map: (value: T) => R | Promise<R>): AsyncIterableIterator<R> {
