@@ -272,7 +272,16 @@ function lexicalStatement(db: Db, termCount: number) {
   const scored = { id: m.id, updatedAt: m.updatedAt, score: lexical.score.as('score') };
   const limit = value('limit');
 
-  const recent = db.$with('recent').as(db.select(scored).from(m).where(live).orderBy(desc(m.updatedAt), asc(m.id)).limit(value('probeRows')));
+  // The match test first: a rare term costs one ILIKE per column and term in each probed row, as a
+  // filter would, instead of the whole score (with the phrase) for every row.
+  const recent = db.$with('recent').as(
+    db
+      .select({ ...scored, score: sql<number>`CASE WHEN ${lexical.matchesAny} THEN ${lexical.score} ELSE 0 END`.as('score') })
+      .from(m)
+      .where(live)
+      .orderBy(desc(m.updatedAt), asc(m.id))
+      .limit(value('probeRows')),
+  );
   const probe = db.$with('probe').as(
     db.select().from(recent).where(gt(recent.score, 0)).orderBy(desc(recent.score), desc(recent.updatedAt), asc(recent.id)).limit(limit),
   );
