@@ -463,7 +463,7 @@ describe('lexical search', () => {
         .map((m) => [m.id, m.score]);
     };
     const client = await server.client({ agentId: agent });
-    for (const [query, limit] of [['kestrel', 10], ['kestrel', 50], ['kestrel garden', 10], ['garden kestrel', 5], ['nothing', 3], ['sighting', 10]] as const) {
+    for (const [query, limit] of [['kestrel', 10], ['kestrel', 50], ['kestrel garden', 10], ['garden kestrel', 5], ['nothing', 3], ['sighting', 10], ['entry', 10]] as const) {
       const hits = (await client.brainSearch({ query, first: limit })).brainSearch.hits;
       expect(hits.map((h) => [h.memory.memoryId, h.lexicalScore]), `${query}, first ${limit}`).toEqual(expected(query, limit));
       // Agent.brainSearch ranks every agent's matches in one statement: exactly the same order.
@@ -475,6 +475,15 @@ describe('lexical search', () => {
     }
     const top = (await client.brainSearch({ query: 'kestrel', first: 4 })).brainSearch.hits.map((h) => [h.memory.title, h.lexicalScore]);
     expect(top).toEqual([['KESTREL', 3], ['Kestrel sighting', 2], ['Entry 1200', 1], ['Entry 1198', 1]]);
+    // The probe, its last row and the older memories that beat it are one statement, whatever
+    // the floor: older rows above it (kestrel), every older match (sighting), none (an agent
+    // with fewer memories than the probe).
+    await ada.brainSearch({ query: 'tabs' }); // its token's first lookup is not what is measured
+    for (const [searcher, query] of [[client, 'kestrel'], [client, 'kestrel garden'], [client, 'sighting'], [ada, 'tabs']] as const) {
+      const before = server.database.statements.count;
+      await searcher.brainSearch({ query, first: 10 });
+      expect(server.database.statements.count - before, query).toBe(1);
+    }
   });
 
   it('reports embeddings as disabled by default', async () => {

@@ -3,7 +3,8 @@
  * in when embeddings are configured and pgvector is present. Provider trouble degrades to
  * lexical with a fallback marker, never to an error.
  */
-import { and, asc, desc, eq, getTableColumns, gt, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
 import type { Capabilities, Db } from '../../db/database.js';
 import { RequestError } from '../../lib/errors.js';
 import { charLength, escapeLike } from '../../lib/text.js';
@@ -44,6 +45,9 @@ export interface BrainSearchResult {
 }
 
 export class BrainSearch {
+  /** `search`'s lexical statement for each number of terms (1 to 8), prepared on first use. */
+  private readonly lexicalStatements = new Map<number, ReturnType<typeof lexicalStatement>>();
+
   constructor(
     private readonly db: Db,
     private readonly capabilities: Capabilities,
@@ -78,7 +82,8 @@ export class BrainSearch {
     const query = input.query.trim();
     const terms = searchTerms(query);
     const candidates = this.candidates(limit);
-    const lexical = lexicalSql(query, terms);
+    const { patterns, phrase } = searchPatterns(query, terms);
+    const lexical = lexicalSql(patterns, phrase);
     const ranked = this.db
       .select({
         ...getTableColumns(brainMemories),
@@ -152,60 +157,17 @@ export class BrainSearch {
 
   /**
    * Any term as a case-insensitive substring; title matches count double, the whole phrase adds a
-   * bonus. Ranked by score, then updatedAt (newest first), then id.
-   *
-   * Exact, but without scoring every match: a common term would make that cost hundreds of
-   * milliseconds. The searchProbeRows(limit) most recently updated live memories (by updatedAt, id — the order of the
-   * tie-break) are scored first through the newest-updated index. Any older memory can only
-   * enter the top `limit` by scoring strictly more than the probe's `limit`-th best hit, since
-   * at an equal score the newer probe hit wins the tie-break; so the second query asks only for
-   * older memories above that score, with an indexable condition implied by it (e.g. a title
-   * match for a single term), which the trigram indexes answer in milliseconds.
+   * bonus. Ranked by score, then updatedAt (newest first), then id: one prepared statement per
+   * number of terms (lexicalStatement).
    */
   private async lexicalCandidates(agentId: string, query: string, terms: string[], limit: number): Promise<BrainSearchHit[]> {
-    const lexical = lexicalSql(query, terms);
-    const live = and(eq(brainMemories.agentId, agentId), sql`${brainMemories.deletedAt} IS NULL`)!;
-    const ranked = [desc(lexical.score), desc(brainMemories.updatedAt), asc(brainMemories.id)];
-
-    // The probe's last row bounds it; the timestamp travels as text so microseconds survive.
-    const [boundary] = await this.db
-      .select({ updatedAt: sql<string>`to_char(${brainMemories.updatedAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`, id: brainMemories.id })
-      .from(brainMemories)
-      .where(live)
-      .orderBy(desc(brainMemories.updatedAt), asc(brainMemories.id))
-      .offset(searchProbeRows(limit) - 1)
-      .limit(1);
-    if (!boundary) {
-      // Fewer live memories than the probe: scoring them all is the probe.
-      const rows = await this.db.select({ memory: brainMemories, score: lexical.score }).from(brainMemories).where(and(live, lexical.matchesAny)).orderBy(...ranked).limit(limit);
-      return rows.map((row) => lexicalHit(row.memory, row.score, terms));
-    }
-    const boundaryAt = sql`${boundary.updatedAt}::timestamptz`;
-    const inProbe = or(sql`${brainMemories.updatedAt} > ${boundaryAt}`, and(sql`${brainMemories.updatedAt} = ${boundaryAt}`, lte(brainMemories.id, boundary.id)));
-    const afterProbe = or(sql`${brainMemories.updatedAt} < ${boundaryAt}`, and(sql`${brainMemories.updatedAt} = ${boundaryAt}`, gt(brainMemories.id, boundary.id)));
-    const probe = await this.db
-      .select({ memory: brainMemories, score: lexical.score })
-      .from(brainMemories)
-      .where(and(live, inProbe, lexical.matchesAny))
-      .orderBy(...ranked)
-      .limit(limit);
-
-    const floor = probe.length === limit ? probe[limit - 1].score : 0;
-    let older: { memory: BrainMemoryRow; score: number }[] = [];
-    if (floor < lexical.maxScore) {
-      older = await this.db
-        .select({ memory: brainMemories, score: lexical.score })
-        .from(brainMemories)
-        .where(and(live, afterProbe, lexical.scoringAbove(floor), sql`${lexical.score} > ${floor}`))
-        .orderBy(...ranked)
-        .limit(limit);
-    }
-    // Probe rows precede older rows in (updatedAt, id) order, so a stable sort on score alone
-    // keeps the database's tie-break without comparing timestamps or collations in JavaScript.
-    return [...probe, ...older]
-      .sort((a, b) => b.score - a.score)
-      .slice(0, limit)
-      .map((row) => lexicalHit(row.memory, row.score, terms));
+    const { patterns, phrase } = searchPatterns(query, terms);
+    let statement = this.lexicalStatements.get(terms.length);
+    if (!statement) this.lexicalStatements.set(terms.length, (statement = lexicalStatement(this.db, terms.length)));
+    const values: Record<string, unknown> = { agentId, limit, probeRows: searchProbeRows(limit), phrase };
+    patterns.forEach((pattern, i) => (values[`term${i}`] = pattern));
+    const rows = await statement.execute(values);
+    return rows.map(({ score, ...memory }) => lexicalHit(memory, Number(score), terms));
   }
 
   /**
@@ -270,41 +232,147 @@ function searchTerms(query: string): string[] {
   return terms;
 }
 
+/** The LIKE patterns of the terms and, with several terms, of the whole query (the phrase). */
+function searchPatterns(query: string, terms: string[]) {
+  return { patterns: terms.map((term) => `%${escapeLike(term)}%`), phrase: terms.length > 1 ? `%${escapeLike(query)}%` : null };
+}
+
+/**
+ * `search`'s lexical stage in one statement, the same text for every query of `termCount` terms
+ * (the patterns, the agent and the limits are its placeholders), run as a named prepared
+ * statement. Exact, but without scoring every match: a common term would make that cost hundreds
+ * of milliseconds.
+ *
+ * - `recent`: the `probeRows` most recently updated live memories (by updatedAt, id: the order of
+ *   the tie-break), scored, through the newest-updated index.
+ * - `probe`: their best `limit` hits.
+ * - `edge`: one row when the probe was full, so older memories exist: its last row and the floor,
+ *   the probe's `limit`-th best score (0 when it has fewer hits). An older memory can only enter
+ *   the top `limit` by scoring strictly more than the floor, since at an equal score the newer
+ *   probe hit wins the tie-break.
+ * - the older branches: memories after the probe's last row scoring above the floor, through a
+ *   condition implied by that score which the trigram indexes answer (e.g. a title match for a
+ *   single term). The condition depends on the floor, known only while the statement runs, so
+ *   there is one branch per condition, each a LATERAL subquery joined to `edge` filtered on the
+ *   floors it serves: only the branch of the actual floor reads anything, and none does when the
+ *   probe was not full or no older memory can outrank it. (A gate inside each branch instead,
+ *   e.g. an EXISTS on `edge`, lets PostgreSQL plan a parallel scan whose workers start even when
+ *   the gate is closed; the LATERAL reference keeps every branch out of parallel plans.)
+ *
+ * The stages carry keys and scores only; the `limit` best are joined to their memories at the end.
+ */
+function lexicalStatement(db: Db, termCount: number) {
+  const m = brainMemories;
+  const value = (name: string) => sql.placeholder(name);
+  const lexical = lexicalSql(
+    Array.from({ length: termCount }, (_, i) => value(`term${i}`)),
+    termCount > 1 ? value('phrase') : null,
+  );
+  const live = and(eq(m.agentId, value('agentId')), sql`${m.deletedAt} IS NULL`)!;
+  const scored = { id: m.id, updatedAt: m.updatedAt, score: lexical.score.as('score') };
+  const limit = value('limit');
+
+  // The match test first: a rare term costs one ILIKE per column and term in each probed row, as a
+  // filter would, instead of the whole score (with the phrase) for every row.
+  const recent = db.$with('recent').as(
+    db
+      .select({ ...scored, score: sql<number>`CASE WHEN ${lexical.matchesAny} THEN ${lexical.score} ELSE 0 END`.as('score') })
+      .from(m)
+      .where(live)
+      .orderBy(desc(m.updatedAt), asc(m.id))
+      .limit(value('probeRows')),
+  );
+  const probe = db.$with('probe').as(
+    db.select().from(recent).where(gt(recent.score, 0)).orderBy(desc(recent.score), desc(recent.updatedAt), asc(recent.id)).limit(limit),
+  );
+  const edge = db.$with('edge').as(
+    db
+      .select({
+        updatedAt: recent.updatedAt,
+        id: recent.id,
+        floor: sql<number>`(SELECT CASE WHEN count(*) = ${limit} THEN min(${probe.score}) ELSE 0 END FROM ${probe})`.as('floor'),
+      })
+      .from(recent)
+      .where(sql`(SELECT count(*) FROM ${recent}) = ${value('probeRows')}`)
+      .orderBy(asc(recent.updatedAt), desc(recent.id))
+      .limit(1),
+  );
+  const floor = sql<number>`${edge}.floor`;
+  const older = lexical.olderConditions().map(({ floors, condition }, i) => {
+    const branch = db
+      .select(scored)
+      .from(m)
+      .where(
+        and(
+          live,
+          or(lt(m.updatedAt, edge.updatedAt), and(eq(m.updatedAt, edge.updatedAt), gt(m.id, edge.id))),
+          condition,
+          sql`${lexical.score} > ${floor}`,
+        ),
+      )
+      .orderBy(desc(lexical.score), desc(m.updatedAt), asc(m.id))
+      .limit(limit)
+      .as(`older_${i}`);
+    return db.select(branch._.selectedFields).from(edge).crossJoinLateral(branch).where(sql`${floor} IN (${sql.raw(floors.join(', '))})`);
+  });
+  const [firstOlder, ...moreOlder] = older;
+  const hits = unionAll(db.select().from(probe), firstOlder, ...moreOlder).as('hits');
+  const best = db.select().from(hits).orderBy(desc(hits.score), desc(hits.updatedAt), asc(hits.id)).limit(limit).as('best');
+  return db
+    .with(recent, probe, edge)
+    .select({ ...getTableColumns(m), score: best.score })
+    .from(best)
+    .innerJoin(m, and(eq(m.agentId, value('agentId')), eq(m.id, best.id)))
+    .orderBy(desc(best.score), desc(best.updatedAt), asc(best.id))
+    .prepare(`burrow_brain_search_${termCount}`);
+}
+
 /**
  * The lexical match and score over a title and a content column: per term, 2 for a title match
  * plus 1 for a content match; with several terms, 3 more when the whole phrase matches either.
+ * Patterns are values or placeholders of a prepared statement.
  */
-function lexicalSql(query: string, terms: string[]) {
+function lexicalSql(patterns: (string | Placeholder)[], phrase: string | Placeholder | null) {
   const { title, content } = brainMemories;
-  const patterns = terms.map((term) => `%${escapeLike(term)}%`);
-  const titleHas = (p: string) => sql`${title} ILIKE ${p}`;
-  const contentHas = (p: string) => sql`${content} ILIKE ${p}`;
+  const titleHas = (p: string | Placeholder) => sql`${title} ILIKE ${p}`;
+  const contentHas = (p: string | Placeholder) => sql`${content} ILIKE ${p}`;
   const matchesAny = or(...patterns.flatMap((p) => [titleHas(p), contentHas(p)]))!;
-  const phrase = `%${escapeLike(query)}%`;
   const scoreParts = patterns.map((p) => sql`(CASE WHEN ${titleHas(p)} THEN 2 ELSE 0 END + CASE WHEN ${contentHas(p)} THEN 1 ELSE 0 END)`);
-  const phraseBonus = terms.length > 1 ? 3 : 0;
-  if (phraseBonus) scoreParts.push(sql`(CASE WHEN ${titleHas(phrase)} OR ${contentHas(phrase)} THEN 3 ELSE 0 END)`);
+  const phraseBonus = phrase === null ? 0 : 3;
+  if (phrase !== null) scoreParts.push(sql`(CASE WHEN ${titleHas(phrase)} OR ${contentHas(phrase)} THEN 3 ELSE 0 END)`);
   const score = sql<number>`(${sql.join(scoreParts, sql` + `)})`.mapWith(Number);
-  const maxScore = 3 * terms.length + phraseBonus;
+  const maxScore = 3 * patterns.length + phraseBonus;
+  const titleAny = or(...patterns.map(titleHas))!;
   /**
    * A condition implied by "score > floor" that the trigram indexes can answer (a bitmap OR of
-   * ANDs), so older rows are not all scored. Without a title match a memory scores at most
-   * (content terms matched) + phrase bonus, and the phrase matching means every term does.
+   * ANDs), so older rows are not all scored, named by what it asks. Without a title match a
+   * memory scores at most (content terms matched) + phrase bonus, and the phrase matching means
+   * every term does.
    */
-  const scoringAbove = (floor: number): SQL => {
-    if (floor <= 0) return matchesAny;
-    const titleAny = or(...patterns.map(titleHas))!;
-    if (terms.length === 1) {
+  const impliedBy = (floor: number): [string, () => SQL] => {
+    if (floor <= 0) return ['any', () => matchesAny];
+    if (patterns.length === 1) {
       // 2 = title only, 3 = title and content.
-      return floor >= 2 ? and(titleHas(patterns[0]), contentHas(patterns[0]))! : titleAny;
+      return floor >= 2 ? ['title and content', () => and(titleHas(patterns[0]), contentHas(patterns[0]))!] : ['title', () => titleAny];
     }
-    if (floor >= terms.length + phraseBonus) return titleAny;
-    const need = Math.min(floor + 1, terms.length);
+    if (floor >= patterns.length + phraseBonus) return ['title', () => titleAny];
+    const need = Math.min(floor + 1, patterns.length);
     const groups = combinations(patterns, need);
-    if (groups.length > 8) return matchesAny;
-    return or(titleAny, ...groups.map((group) => and(...group.map(contentHas))))!;
+    if (groups.length > 8) return ['any', () => matchesAny];
+    return [`title or ${need} in content`, () => or(titleAny, ...groups.map((group) => and(...group.map(contentHas))))!];
   };
-  return { matchesAny, score, maxScore, scoringAbove };
+  /** Every floor below the maximum score with its implied condition, floors of the same condition together. */
+  const olderConditions = () => {
+    const byName = new Map<string, { floors: number[]; condition: SQL }>();
+    for (let floor = 0; floor < maxScore; floor++) {
+      const [name, condition] = impliedBy(floor);
+      const group = byName.get(name);
+      if (group) group.floors.push(floor);
+      else byName.set(name, { floors: [floor], condition: condition() });
+    }
+    return [...byName.values()];
+  };
+  return { matchesAny, score, olderConditions };
 }
 
 function combinations<T>(items: T[], size: number): T[][] {
