@@ -184,19 +184,16 @@ const valuesKey = (remembered: Remembered, args: PolicyArgs): string | null => {
 function factsOf(args: PolicyArgs): OperationFacts | null {
   let byOperation = analyses.get(args.document);
   if (!byOperation) analyses.set(args.document, (byOperation = new Map()));
-  let remembered = byOperation.get(args.operationName ?? '');
-  if (!remembered) {
-    const variablesRead = new Set<string>();
-    const facts = analyzeOperation(args.schema, args.document, args.operationName, args.variableValues, variablesRead);
-    remembered = { variablesRead: [...variablesRead], byValues: new Map() };
-    byOperation.set(args.operationName ?? '', remembered);
-    const key = valuesKey(remembered, args);
-    if (key !== null) remembered.byValues.set(key, facts);
-    return facts;
-  }
+  const operation = args.operationName ?? '';
+  const known = byOperation.get(operation);
+  const knownKey = known ? valuesKey(known, args) : null;
+  if (known && knownKey !== null && known.byValues.has(knownKey)) return known.byValues.get(knownKey)!;
+  // Walked once more; the first walk of an operation also learns which variables its cost reads.
+  const variablesRead = new Set<string>();
+  const facts = analyzeOperation(args.schema, args.document, args.operationName, args.variableValues, variablesRead);
+  const remembered = known ?? { variablesRead: [...variablesRead], byValues: new Map() };
+  byOperation.set(operation, remembered);
   const key = valuesKey(remembered, args);
-  if (key !== null && remembered.byValues.has(key)) return remembered.byValues.get(key)!;
-  const facts = analyzeOperation(args.schema, args.document, args.operationName, args.variableValues);
   if (key === null) return facts;
   if (remembered.byValues.size >= VALUES_REMEMBERED) remembered.byValues.clear();
   remembered.byValues.set(key, facts);

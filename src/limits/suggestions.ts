@@ -41,22 +41,18 @@ const scrubResult = <R>(result: R): R => {
   return scrubbed.every((error, i) => error === errors[i]) ? result : { ...result, errors: scrubbed };
 };
 
+/** An execution's or subscription's result hook: hands on the result without suggestions, if it had any. */
+const replaceScrubbed = <R>({ result, setResult }: { result: R; setResult(result: R): void }) => {
+  const scrubbed = scrubResult(result);
+  if (scrubbed !== result) setResult(scrubbed);
+};
+
 export function useNoSuggestions(): Plugin {
   return {
     onValidate: () => ({ result, setResult }) => {
       if (result.length) setResult(result.map((error) => scrub(error)));
     },
-    onExecute: () => ({
-      onExecuteDone: ({ result, setResult }) => {
-        const scrubbed = scrubResult(result);
-        if (scrubbed !== result) setResult(scrubbed);
-      },
-    }),
-    onSubscribe: () => ({
-      onSubscribeResult: ({ result, setResult }) => {
-        const scrubbed = scrubResult(result);
-        if (scrubbed !== result) setResult(scrubbed);
-      },
-    }),
+    onExecute: () => ({ onExecuteDone: replaceScrubbed }),
+    onSubscribe: () => ({ onSubscribeResult: replaceScrubbed }),
   };
 }
