@@ -9,7 +9,9 @@ import type { Services } from './services.js';
 
 // Each command imports what it needs when it runs: `help` loads no dependency, `token list` no
 // GraphQL server; the compiled CLI starts in a fraction of a second (docs/performance.md).
-const openRuntime = async () => (await import('./main.js')).openRuntime();
+// serve and mcp run until stopped; every other command runs a few statements and exits.
+const openServerRuntime = async () => (await import('./main.js')).openRuntime();
+const openCommandRuntime = async () => (await import('./main.js')).openRuntime({ oneShot: true });
 const clock = async () => (await import('./lib/clock.js')).systemClock;
 async function servicesOf(runtime: Runtime): Promise<Services> {
   const [{ createServices }, { noFaults }] = await Promise.all([import('./services.js'), import('./lib/faults.js')]);
@@ -45,7 +47,7 @@ function status(token: TokenRecord): string {
 
 const commands: Record<string, () => Promise<void>> = {
   async serve() {
-    const runtime = await openRuntime();
+    const runtime = await openServerRuntime();
     const [{ buildApp }, { withStoredModelConnections }, { guardProcess, installShutdown }, { loadTracing }] = await Promise.all([
       import('./app.js'),
       import('./domains/settings/settings.effective.js'),
@@ -94,7 +96,7 @@ const commands: Record<string, () => Promise<void>> = {
     const identity = (await import('./config.js')).loadMcpStdioIdentity();
     // This process does not LISTEN for revocations: it looks its token up on every call instead.
     process.env.BURROW_TOKEN_CACHE_SECONDS = '0';
-    const runtime = await openRuntime();
+    const runtime = await openServerRuntime();
     try {
       const services = await servicesOf(runtime);
       const { serveMcpStdio } = await import('./mcp/stdio.js');
@@ -105,7 +107,7 @@ const commands: Record<string, () => Promise<void>> = {
   },
 
   async migrate() {
-    const runtime = await openRuntime();
+    const runtime = await openCommandRuntime();
     process.stdout.write(
       runtime.migrations.length ? `applied: ${runtime.migrations.join(', ')}\n` : 'the database is up to date; nothing applied\n',
     );
@@ -120,7 +122,7 @@ const commands: Record<string, () => Promise<void>> = {
       options: { operator: { type: 'boolean' }, agent: { type: 'string' }, name: { type: 'string' }, 'expires-in': { type: 'string' } },
     });
     const { parseLifetime } = await import('./auth/tokens.service.js');
-    const runtime = await openRuntime();
+    const runtime = await openCommandRuntime();
     try {
       const tokens = await tokensOf(runtime);
       if (action === 'create') {
@@ -160,7 +162,7 @@ const commands: Record<string, () => Promise<void>> = {
   async retention() {
     const [action] = rest;
     if (action !== 'run') throw new Error(await usage());
-    const runtime = await openRuntime();
+    const runtime = await openCommandRuntime();
     try {
       const services = await servicesOf(runtime);
       const report = await services.retention.run();
@@ -177,7 +179,7 @@ const commands: Record<string, () => Promise<void>> = {
 
 /** Settings, export and import act through the services as the CLI operator. */
 const withServices = (body: (services: Services) => Promise<void>) => async () => {
-  const runtime = await openRuntime();
+  const runtime = await openCommandRuntime();
   try {
     await body(await servicesOf(runtime));
   } finally {
@@ -195,7 +197,7 @@ commands.import = withServices(async (services) => (await settingsCli()).importC
  * stderr; the summary to stdout.
  */
 commands['import-albdruck'] = async () => {
-  const runtime = await openRuntime();
+  const runtime = await openCommandRuntime();
   try {
     const services = await servicesOf(runtime);
     const progress = process.stderr.isTTY;

@@ -16,13 +16,14 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function openRuntime(): Promise<Runtime> {
+/** `oneShot`: a command that runs a few statements and exits (OpenOptions.oneShot). */
+export async function openRuntime({ oneShot = false }: { oneShot?: boolean } = {}): Promise<Runtime> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, { service: 'burrow' });
   const release = config.database.lifecycle === 'embedded' ? claimEmbeddedDirectory(config.database.dataDir) : () => {};
   let database: Database;
   try {
-    database = await openDatabase(config.database, { onWaiting: (message) => logger.warn(message) });
+    database = await openDatabase(config.database, { onWaiting: (message) => logger.warn(message), oneShot });
   } catch (error) {
     release();
     throw error;

@@ -210,3 +210,27 @@ describe('the compiled CLI (dist/)', () => {
     expect(run.stdout).toMatch(/^applied: 0000_platform, 0001_extensions, /);
   }, 120_000);
 });
+
+describe('one-shot commands on the embedded database', () => {
+  it('start PostgreSQL with a small buffer cache; the server keeps the default, on the same data', async () => {
+    const { openDatabase } = await import('../src/db/database.js');
+    const config = { lifecycle: 'embedded' as const, dataDir: embeddedEnv().BURROW_DATA_DIR };
+    const settings = async (database: Awaited<ReturnType<typeof openDatabase>>) =>
+      (await database.pool.query("SELECT current_setting('shared_buffers') AS buffers, current_setting('max_connections') AS connections")).rows[0];
+
+    const command = await openDatabase(config, { oneShot: true });
+    try {
+      expect(await settings(command)).toEqual({ buffers: '16MB', connections: '5' });
+      await command.pool.query('CREATE TABLE written_by_a_command (n int); INSERT INTO written_by_a_command VALUES (7)');
+    } finally {
+      await command.close();
+    }
+    const server = await openDatabase(config);
+    try {
+      expect(await settings(server)).toEqual({ buffers: '128MB', connections: '100' });
+      expect((await server.pool.query('SELECT n FROM written_by_a_command')).rows).toEqual([{ n: 7 }]);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});

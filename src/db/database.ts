@@ -4,6 +4,7 @@
  * managed (db/managed.ts), Burrow runs the server itself and connects over its private socket.
  */
 import { mkdirSync } from 'node:fs';
+import v8 from 'node:v8';
 import pg from 'pg';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { PGlite } from '@electric-sql/pglite';
@@ -52,12 +53,30 @@ export class StartupError extends Error {}
 export interface OpenOptions {
   /** Called once when the first connection attempt fails and startup starts retrying. */
   onWaiting?: (reason: string) => void;
+  /**
+   * A CLI command that runs a few statements and exits. Embedded, PostgreSQL then starts with a
+   * small buffer cache: PGlite zeroes all of its shared memory at every start, and the 128 MB
+   * default cache (plus the lock and process tables sized for 100 connections, where PGlite has
+   * one backend) was ~0.4 s of every command (docs/performance.md). The server keeps the cache.
+   */
+  oneShot?: boolean;
 }
+
+/** PostgreSQL settings for a one-shot command's embedded start (see OpenOptions.oneShot). */
+const ONE_SHOT_SETTINGS = ['-c', 'shared_buffers=16MB', '-c', 'max_connections=5'];
+/**
+ * V8 recompiles a WebAssembly function with its optimizing compiler once it has run about this
+ * many bytes of code (V8's default: 1.8 million). PostgreSQL's start alone makes hundreds of its
+ * functions "hot", and those compilations ran on both cores for ~0.3 s of a one-shot command: the
+ * process waited for them at its next module import and again at exit. A command that runs long
+ * (an import of a large export) still gets its hottest functions optimized.
+ */
+const ONE_SHOT_WASM_TIERING_BUDGET = 500_000_000;
 
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
   // Loaded on demand: managed.ts builds on openDatabase for its socket connection.
   if (config.lifecycle === 'managed') return (await import('./managed.js')).openManaged(config);
-  return config.lifecycle === 'embedded' ? openEmbedded(config) : openExternal(config, options);
+  return config.lifecycle === 'embedded' ? openEmbedded(config, options) : openExternal(config, options);
 }
 
 /**
@@ -114,18 +133,23 @@ function wrapDrizzle(pool: pg.Pool) {
   return { db, statements };
 }
 
-async function openEmbedded(config: EmbeddedDatabaseConfig): Promise<Database> {
+async function openEmbedded(config: EmbeddedDatabaseConfig, options: OpenOptions): Promise<Database> {
   const [{ PGlite }, { pg_trgm }, { vector }, { createPgConfig }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
     import('@electric-sql/pglite-pgvector'),
     import('@electric-sql/pglite/node-postgres'),
   ]);
+  // Before PGlite compiles its WebAssembly: the budget is read when the module is compiled.
+  if (options.oneShot) v8.setFlagsFromString(`--wasm-tiering-budget=${ONE_SHOT_WASM_TIERING_BUDGET}`);
   const inMemory = config.dataDir.startsWith('memory://');
   if (!inMemory) mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   let lite: PGlite;
   try {
-    lite = await PGlite.create(config.dataDir, { extensions: { pg_trgm, vector } });
+    lite = await PGlite.create(config.dataDir, {
+      extensions: { pg_trgm, vector },
+      ...(options.oneShot ? { startParams: [...PGlite.defaultStartParams, ...ONE_SHOT_SETTINGS] } : {}),
+    });
   } catch (error) {
     throw new StartupError(
       `BURROW_DATA_DIR="${config.dataDir}" could not be opened as an embedded database (${(error as Error).message}); is another Burrow process using it?`,
