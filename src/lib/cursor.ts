@@ -70,19 +70,29 @@ export function pageSize(first: number | null | undefined, max: number, fallback
 }
 
 /**
+ * One edge of a page. Its cursor is encoded only when selected: most queries ask for
+ * pageInfo.endCursor alone, and encoding one per edge (JSON + base64) was a visible share of a
+ * nested read's profile. A class rather than an object literal with a getter, which allocated a
+ * closure per edge.
+ */
+class Edge<T> {
+  constructor(
+    readonly node: T,
+    private readonly cursorOf: (row: T) => string,
+  ) {}
+
+  get cursor(): string {
+    return this.cursorOf(this.node);
+  }
+}
+
+/**
  * Builds a Relay connection from rows fetched with limit + 1. `after` is the cursor the page
  * started after: a page that starts after a cursor has rows before it (the cursor's own row).
  */
 export function toConnection<T>(rows: T[], limit: number, cursorOf: (row: T) => string, after: string | null | undefined) {
   const page = rows.slice(0, limit);
-  // Cursors are encoded only when selected: most queries ask for pageInfo.endCursor alone, and
-  // encoding one per edge (JSON + base64) was a visible share of a nested read's profile.
-  const edges = page.map((node) => ({
-    node,
-    get cursor() {
-      return cursorOf(node);
-    },
-  }));
+  const edges = page.map((node) => new Edge(node, cursorOf));
   return {
     edges,
     pageInfo: {

@@ -6,6 +6,7 @@
  * does not select it does not pay for it.
  */
 import type { InterfaceRef, ObjectRef } from '@pothos/core';
+import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
 import { builder, type Types } from './builder.js';
 type ArgBuilder = PothosSchemaTypes.FieldBuilder<Types, unknown>['arg'];
 
@@ -22,11 +23,15 @@ export interface CountedConnection {
   totalCount?: () => Promise<number> | number;
 }
 
+/** The connection and edge types connectionType made, for inlineConnectionFields. */
+const made: { connection: string; edge: string }[] = [];
+
 export function connectionType<Node extends ObjectRef<Types, unknown, unknown> | InterfaceRef<Types, unknown, unknown>>(
   node: Node,
   name: string,
   options: { totalCount?: string } = {},
 ) {
+  made.push({ connection: `${name}Connection`, edge: `${name}Edge` });
   return builder.connectionObject(
     {
       name: `${name}Connection`,
@@ -48,6 +53,29 @@ export function connectionType<Node extends ObjectRef<Types, unknown, unknown> |
     },
     { name: `${name}Edge`, description: `One ${name} and its cursor` },
   );
+}
+
+/**
+ * Drops the resolvers Pothos's relay plugin gives `edges`, `pageInfo` and `node`: each returns
+ * its parent's property of the same name, which is what a field without a resolver does. The
+ * answer is the same; what changes is that graphql-jit reads such a field inline, while for a
+ * field with a resolver it calls a function with a resolve-info object built for that call: one
+ * per edge of every page (50 on `agents(first: 50)`).
+ */
+export function inlineConnectionFields(schema: GraphQLSchema): GraphQLSchema {
+  const fieldOf = (typeName: string, fieldName: string) => {
+    // Not isObjectType: under the test runner the schema may be built by another copy of graphql.
+    const type = schema.getType(typeName) as GraphQLObjectType | undefined;
+    const field = type && 'getFields' in type ? type.getFields()[fieldName] : undefined;
+    if (!field?.resolve) throw new Error(`inlineConnectionFields: ${typeName}.${fieldName} is not a resolved field`);
+    return field;
+  };
+  for (const { connection, edge } of made) {
+    for (const field of [fieldOf(connection, 'edges'), fieldOf(connection, 'pageInfo'), fieldOf(edge, 'node')]) {
+      field.resolve = undefined;
+    }
+  }
+  return schema;
 }
 
 /**

@@ -1,5 +1,6 @@
 // Imports every type module so the schema is complete, then builds it. Exports no other values.
 import { builder } from './builder.js';
+import { inlineConnectionFields } from './connections.js';
 import './scalars.js';
 import './errors.js';
 import './events.js';
@@ -18,4 +19,4 @@ import '../domains/dream-diary/dream-diary.graphql.js';
 import '../events/events.graphql.js';
 import './event-types.js';
 
-export const schema = builder.toSchema({ sortSchema: false });
+export const schema = inlineConnectionFields(builder.toSchema({ sortSchema: false }));

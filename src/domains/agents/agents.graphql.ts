@@ -78,7 +78,7 @@ builder.node(ProfileDocumentRef, {
   },
   fields: (t) => ({
     agentId: t.exposeString('agentId', { description: 'The agent id of the owner' }),
-    kind: t.field({ type: ProfileKindEnum, description: 'Which of the six documents', resolve: (d) => d.kind as ProfileKind }),
+    kind: t.expose('kind', { type: ProfileKindEnum, description: 'Which of the six documents' }),
     content: t.exposeString('content', { description: 'The current content, at most 48,000 characters; empty at creation' }),
     revision: t.exposeInt('revision', { description: 'The current revision; every write names it as `expectedRevision`' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the current revision was written' }),

@@ -39,7 +39,7 @@ export const agentProfileDocuments = pgTable(
   'agent_profile_documents',
   {
     agentId: text('agent_id').notNull(),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<ProfileKind>().notNull(),
     content: text('content').notNull(),
     revision: integer('revision').notNull(),
     updatedAt: timestamptz('updated_at').notNull(),
