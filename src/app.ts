@@ -27,6 +27,7 @@ import { createMcpHttpHandler, isMcpPath } from './mcp/http.js';
 import { createConsoleHandler, isConsolePath } from './console.js';
 import { schema } from './schema/index.js';
 import { useCompiledQueries } from './schema/compiled-queries.js';
+import { useValidationCache } from './schema/validation-cache.js';
 import { SCHEMA_HASH, useSchemaHashHeader } from './schema/hash.js';
 import { createServices, type Services } from './services.js';
 import { createEdge, createMetricsServer, listenOrExplain } from './ops/edge.js';
@@ -95,7 +96,11 @@ export function buildApp(deps: AppDeps) {
       useEndStreamsWithToken(services.tokenWatch),
       useObservability(logger, metrics),
       ...(tracing ? [tracing.plugin] : []),
+      // Last: it compares the validation rules every plugin above has added.
+      useValidationCache(),
     ],
+    // Parsing stays cached by Yoga; validation by useValidationCache.
+    parserAndValidationCache: { validationCache: false },
     // The viewer was authenticated before parsing: by the HTTP gate, or by graphql-ws's onConnect.
     context: async (initial: YogaInitialContext & { viewer?: Viewer; transport?: 'ws' }): Promise<Context> => {
       const requestId = newId();

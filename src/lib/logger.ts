@@ -35,24 +35,42 @@ function wrap(base: pino.Logger): Logger {
     info: (msg, fields) => base.info(fields ?? {}, msg),
     warn: (msg, fields) => base.warn(fields ?? {}, msg),
     error: (msg, fields) => base.error(fields ?? {}, msg),
-    child: (fields) => lazyChild(base, fields),
+    child: (fields) => new LazyChild(base, fields),
   };
 }
 
 /**
  * A child logger made on its first entry: every request gets one (with its requestId) and most
  * never log, while making a pino child costs a few microseconds (its bindings are serialized).
+ * A class, so a request's child is one small object rather than six closures.
  */
-function lazyChild(base: pino.Logger, fields: Record<string, unknown>): Logger {
-  let made: Logger | null = null;
-  const child = () => (made ??= wrap(base.child(fields)));
-  return {
-    debug: (msg, more) => child().debug(msg, more),
-    info: (msg, more) => child().info(msg, more),
-    warn: (msg, more) => child().warn(msg, more),
-    error: (msg, more) => child().error(msg, more),
-    child: (more) => child().child(more),
-  };
+class LazyChild implements Logger {
+  private made: Logger | null = null;
+
+  constructor(
+    private readonly base: pino.Logger,
+    private readonly fields: Record<string, unknown>,
+  ) {}
+
+  private get logger(): Logger {
+    return (this.made ??= wrap(this.base.child(this.fields)));
+  }
+
+  debug(msg: string, fields?: Record<string, unknown>) {
+    this.logger.debug(msg, fields);
+  }
+  info(msg: string, fields?: Record<string, unknown>) {
+    this.logger.info(msg, fields);
+  }
+  warn(msg: string, fields?: Record<string, unknown>) {
+    this.logger.warn(msg, fields);
+  }
+  error(msg: string, fields?: Record<string, unknown>) {
+    this.logger.error(msg, fields);
+  }
+  child(more: Record<string, unknown>): Logger {
+    return this.logger.child(more);
+  }
 }
 
 /** One JSON line per entry on stderr, written synchronously so a line before exit is never lost. */

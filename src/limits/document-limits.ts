@@ -2,9 +2,9 @@
  * Limits on the document itself, checked while parsing (tokens) and validating (depth, aliases,
  * directives) by graphql-armor's plugins. Each refusal is a LIMIT_EXCEEDED error naming its variable.
  */
-import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
-import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
-import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -17,10 +17,18 @@ const rethrowAs = (variable: string, max: number) => (_context: unknown, error: 
 };
 
 export function documentLimitPlugins(limits: LimitsConfig): Plugin[] {
-  return [
-    maxTokensPlugin({ n: limits.maxTokens, onReject: [rethrowAs('BURROW_MAX_TOKENS', limits.maxTokens)] }),
-    maxDepthPlugin({ n: limits.maxDepth, onReject: [rethrowAs('BURROW_MAX_DEPTH', limits.maxDepth)] }),
-    maxAliasesPlugin({ n: limits.maxAliases, onReject: [rethrowAs('BURROW_MAX_ALIASES', limits.maxAliases)] }),
-    maxDirectivesPlugin({ n: limits.maxDirectives, onReject: [rethrowAs('BURROW_MAX_DIRECTIVES', limits.maxDirectives)] }),
-  ] as Plugin[];
+  // The three validation rules are made once and added to every request's list as they are
+  // (armor's own plugins make a new rule per request): the validation cache recognises an
+  // unchanged list by the identity of its rules (schema/validation-cache.ts).
+  const rules = [
+    maxDepthRule({ n: limits.maxDepth, onReject: [rethrowAs('BURROW_MAX_DEPTH', limits.maxDepth)] }),
+    maxAliasesRule({ n: limits.maxAliases, onReject: [rethrowAs('BURROW_MAX_ALIASES', limits.maxAliases)] }),
+    maxDirectivesRule({ n: limits.maxDirectives, onReject: [rethrowAs('BURROW_MAX_DIRECTIVES', limits.maxDirectives)] }),
+  ];
+  const validationLimits: Plugin = {
+    onValidate({ addValidationRule }) {
+      for (const rule of rules) addValidationRule(rule);
+    },
+  };
+  return [maxTokensPlugin({ n: limits.maxTokens, onReject: [rethrowAs('BURROW_MAX_TOKENS', limits.maxTokens)] }) as Plugin, validationLimits];
 }
