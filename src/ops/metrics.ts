@@ -98,11 +98,23 @@ export function createMetrics(sources: MetricsSources) {
     reconnected: () => listenReconnects.inc(),
   };
 
+  // Each operation's counter and histogram children, found by one Map lookup: given a label
+  // object, prom-client sorts and joins its keys on every call. The combinations are bounded by
+  // the schema's root fields, the operation types and the error codes.
+  const series = new Map<string, { count: ReturnType<typeof requests.labels>; duration: ReturnType<typeof duration.labels> }>();
+  const operationSeries = (operation: string, type: string, outcome: string) => {
+    const key = `${operation}\u0000${type}\u0000${outcome}`;
+    let found = series.get(key);
+    if (!found) series.set(key, (found = { count: requests.labels({ operation, type, outcome }), duration: duration.labels({ operation, type }) }));
+    return found;
+  };
+
   return {
     registry,
     recordOperation(operation: string, type: string, outcome: string, seconds: number) {
-      requests.inc({ operation, type, outcome });
-      duration.observe({ operation, type }, seconds);
+      const found = operationSeries(operation, type, outcome);
+      found.count.inc();
+      found.duration.observe(seconds);
     },
     async render(): Promise<{ contentType: string; body: string }> {
       return { contentType: registry.contentType, body: await registry.metrics() };
