@@ -97,6 +97,27 @@ describe('metrics', () => {
   });
 });
 
+describe('operation metrics', () => {
+  it('counts an executed operation once, under its root field, and not again as an unknown request', async () => {
+    const agent = await server.agentClient('metrics-once');
+    const scrape = async () => {
+      const text = await (await fetch(`http://127.0.0.1:${server.app.metricsPort()}/metrics`)).text();
+      const sum = (prefix: string) =>
+        text
+          .split('\n')
+          .filter((l) => l.startsWith(prefix))
+          .reduce((total, l) => total + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+      return { viewer: sum('burrow_graphql_operations_total{operation="viewer",type="query",outcome="OK"}'), unknown: sum('burrow_graphql_operations_total{operation="unknown"') };
+    };
+    const before = await scrape();
+    await agent.viewer();
+    await agent.viewer();
+    const after = await scrape();
+    expect(after.viewer - before.viewer).toBe(2);
+    expect(after.unknown).toBe(before.unknown);
+  });
+});
+
 describe('startup errors', () => {
   it('a port in use is a startup error naming BURROW_PORT and BURROW_HOST', async () => {
     const second = buildApp({ config: testConfig(server.testDatabase.config), database: server.database, logger: createLogger('silent') });

@@ -36,18 +36,25 @@ function describeOperation(document: DocumentNode, operationName: string | null 
 
 const isAsyncIterable = (value: unknown): boolean => typeof (value as AsyncIterable<unknown>)?.[Symbol.asyncIterator] === 'function';
 
-export function useObservability(logger: Logger, metrics: Metrics): Plugin {
-  const startedAt = new WeakMap<Request, number>();
-  const recorded = new WeakSet<Request>();
+/**
+ * What the plugin keeps for one HTTP request, on Yoga's server context (an operation's context
+ * inherits from it): when it arrived, and whether its operation was recorded already.
+ */
+interface Observation {
+  startedAt: number;
+  recorded: boolean;
+}
+type Observed = { observation?: Observation };
 
+export function useObservability(logger: Logger, metrics: Metrics): Plugin {
   const record = (
-    request: Request | undefined,
+    observation: Observation | undefined,
     op: { type: string; field: string; name: string | null },
     requestId: string,
     started: number,
     outcome: string,
   ) => {
-    if (request) recorded.add(request);
+    if (observation) observation.recorded = true;
     const seconds = (performance.now() - started) / 1000;
     metrics.recordOperation(op.field, op.type, outcome, seconds);
     logger.info('graphql operation', {
@@ -61,33 +68,33 @@ export function useObservability(logger: Logger, metrics: Metrics): Plugin {
   };
 
   return {
-    onRequest({ request }) {
-      startedAt.set(request, performance.now());
+    onRequest({ serverContext }) {
+      (serverContext as Observed).observation = { startedAt: performance.now(), recorded: false };
     },
     onExecute({ args }) {
-      const ctx = args.contextValue as { request?: Request; requestId?: string };
-      const started = (ctx.request && startedAt.get(ctx.request)) ?? performance.now();
+      const ctx = args.contextValue as Observed & { requestId?: string };
+      const started = ctx.observation?.startedAt ?? performance.now();
       const op = describeOperation(args.document, args.operationName);
       return {
         onExecuteDone({ result }) {
-          record(ctx.request, op, ctx.requestId ?? newId(), started, isAsyncIterable(result) ? 'OK' : outcomeOf(result));
+          record(ctx.observation, op, ctx.requestId ?? newId(), started, isAsyncIterable(result) ? 'OK' : outcomeOf(result));
         },
       };
     },
     onSubscribe({ args }) {
-      const ctx = args.contextValue as { request?: Request; requestId?: string };
+      const ctx = args.contextValue as Observed & { requestId?: string };
       const started = performance.now();
       const op = describeOperation(args.document, args.operationName);
       return {
         onSubscribeResult({ result }) {
-          record(ctx.request, op, ctx.requestId ?? newId(), started, isAsyncIterable(result) ? 'OK' : outcomeOf(result));
+          record(ctx.observation, op, ctx.requestId ?? newId(), started, isAsyncIterable(result) ? 'OK' : outcomeOf(result));
         },
       };
     },
-    onResultProcess({ request, result }) {
-      if (recorded.has(request) || Array.isArray(result)) return;
-      const started = startedAt.get(request) ?? performance.now();
-      record(request, { type: 'unknown', field: 'unknown', name: null }, newId(), started, outcomeOf(result));
+    onResultProcess({ result, serverContext }) {
+      const observation = (serverContext as Observed | undefined)?.observation;
+      if (observation?.recorded || Array.isArray(result)) return;
+      record(observation, { type: 'unknown', field: 'unknown', name: null }, newId(), observation?.startedAt ?? performance.now(), outcomeOf(result));
     },
   };
 }
