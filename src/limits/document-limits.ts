@@ -1,6 +1,7 @@
 /**
- * Limits on the document itself, checked while parsing (tokens) and validating (depth, aliases,
- * directives) by graphql-armor's plugins. Each refusal is a LIMIT_EXCEEDED error naming its variable.
+ * Limits on the document itself, checked while parsing (tokens, graphql-armor's plugin) and
+ * validating (depth, aliases, directives: graphql-armor's rules, added by one plugin of ours). Each
+ * refusal is a LIMIT_EXCEEDED error naming its variable.
  */
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
