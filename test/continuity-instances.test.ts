@@ -59,7 +59,7 @@ describe.skipIf(!onRealServer)(`continuity across instances and connections (${N
     const fence = { runId: 'k', generation: 1, ownerId: owner.ownerId };
     await onA.recordContinuityEffect({ input: { ...fence, effectId: 'charge', kind: 'payment', request: '{"amount":5}' } });
 
-    // Alive: the lock is held on A's dedicated connection, B's try-lock fails.
+    // Alive: the lock is held on A's dedicated connection; B finds it in pg_locks.
     expect((await onB.continuityOwners({})).continuityOwners.map((o) => [o.ownerId, o.live])).toEqual([[owner.ownerId, true]]);
     expect((await onB.reconcileContinuity({})).reconcileContinuity.interrupted).toEqual([]);
     expect((await run(onB, 'k')).state).toBe('RUNNING');
@@ -200,6 +200,30 @@ describe.skipIf(!onRealServer)(`continuity across instances and connections (${N
       const current = await run(onA, runId);
       expect([runId, current.state, current.transitions.edges.map((e) => e.node).map((t) => t.to)]).toEqual([runId, 'RECOVERY_PENDING', ['RUNNING', 'FINALIZING', 'INTERRUPTED', 'RECOVERY_PENDING']]);
       expect(current.recoveryQueue).toEqual([{ kind: 'FINISH_FINALIZATION', headRevision: 0 }]);
+    }
+  });
+
+  it('a dead owner stays dead while another connection holds its lock key (a prober in that instant, or a hashtext collision)', async () => {
+    const onA = await a.agentClient('inst-probe');
+    const onB = await b.agentClient('inst-probe');
+    const owner = await openOwner(onA);
+    await start(onA, owner, 'p', '{"step":1}');
+    const fence = { runId: 'p', generation: 1, ownerId: owner.ownerId };
+    await terminateOwner(owner.ownerId);
+    expect(await owner.next()).toMatchObject({ live: false, ended: 'LOST' });
+    // A stranger holds the owner's key, as a try-lock liveness probe does for an instant.
+    const stranger = new pg.Client({ connectionString: a.testDatabase.url! });
+    await stranger.connect();
+    try {
+      expect((await stranger.query(`SELECT pg_try_advisory_lock(1003, hashtext($1)) AS locked`, [owner.ownerId])).rows).toEqual([{ locked: true }]);
+      const zombie = (await onA.commitContinuityRun({ input: { ...fence, head: '{"step":2}' } })).commitContinuityRun;
+      expect(zombie).toMatchObject({ __typename: 'Forbidden', code: 'OWNER_NOT_LIVE' });
+      expect((await onB.continuityOwners({})).continuityOwners.map((o) => [o.ownerId, o.live])).toEqual([]);
+      expect((await onB.continuityOwners({ includeClosed: true })).continuityOwners.map((o) => [o.ownerId, o.live])).toEqual([[owner.ownerId, false]]);
+      expect((await onB.reconcileContinuity({})).reconcileContinuity.interrupted.map((r) => r.runId)).toEqual(['p']);
+      expect(await run(onB, 'p')).toMatchObject({ state: 'RECOVERY_PENDING', head: '{"step":1}', headRevision: 0 });
+    } finally {
+      await stranger.end();
     }
   });
 

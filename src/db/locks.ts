@@ -39,21 +39,3 @@ export async function tryHoldSessionLock(connection: Queryable, lockClass: numbe
   const { rows } = await connection.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1::int, hashtext($2)) AS locked', [lockClass, subject]);
   return rows[0]?.locked === true;
 }
-
-/**
- * Which of `subjects` have their session lock held by some backend. One statement: a lock we
- * get is released in the same statement, so the checking connection never keeps it. Must run on
- * a connection that is not the holder's (a session lock is re-entrant on its own backend).
- */
-export async function heldSessionLocks(connection: Queryable, lockClass: number, subjects: string[]): Promise<Set<string>> {
-  if (subjects.length === 0) return new Set();
-  const { rows } = await connection.query<{ subject: string; held: boolean }>(
-    `SELECT subject,
-            CASE WHEN pg_try_advisory_lock($1::int, hashtext(subject))
-                 THEN NOT pg_advisory_unlock($1::int, hashtext(subject))
-                 ELSE true END AS held
-       FROM unnest($2::text[]) AS subject`,
-    [lockClass, subjects],
-  );
-  return new Set(rows.filter((row) => row.held).map((row) => row.subject));
-}

@@ -1,10 +1,12 @@
 /**
  * Runtime owners. An ownership session gets a UUID and, on a real server, a dedicated connection
  * holding a session-level advisory lock keyed by that UUID for as long as the session lives.
- * Liveness is decided only by that lock: any instance try-locks the key from a pooled connection
- * (a different backend); if it gets the lock the owner is gone. The connection dying (process
- * crash, network loss, pg_terminate_backend) releases the lock, so a dead owner is visible from
- * every instance without timers or process ids.
+ * Liveness is decided only by that lock: any instance reads pg_locks for a granted lock on the key
+ * held by the connection named `burrow-owner:<ownerId>`; without one the owner is gone. The
+ * connection dying (process crash, network loss, pg_terminate_backend) releases the lock, so a
+ * dead owner is visible from every instance without timers or process ids. The check takes no
+ * lock itself: a try-lock probe would hold the key for an instant, and a second prober in that
+ * instant would take a dead owner for a live one (and accept its late write).
  *
  * Embedded there is one backend: a session lock taken there would be re-entrant for every
  * request and die with nothing. The only owners that can exist are this process's, so the
@@ -17,9 +19,9 @@
  */
 import { hostname } from 'node:os';
 import type pg from 'pg';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../db/database.js';
-import { heldSessionLocks, LockClass, lockForTransaction, tryHoldSessionLock } from '../../db/locks.js';
+import { LockClass, lockForTransaction, tryHoldSessionLock } from '../../db/locks.js';
 import type { Clock } from '../../lib/clock.js';
 import { describeError, isConnectionLoss } from '../../lib/connection-errors.js';
 import { RequestError } from '../../lib/errors.js';
@@ -99,8 +101,8 @@ export class OwnershipRegistry {
     }
     if (client) {
       try {
-        // try-lock, not lock: a busy key means a hashtext collision with a live owner (or a
-        // reconciler probing it this instant); a fresh UUID avoids waiting on a stranger.
+        // try-lock, not lock: a busy key means a hashtext collision with a live owner; a fresh
+        // UUID avoids waiting on a stranger.
         let locked = false;
         for (let attempt = 0; attempt < 5 && !locked; attempt++) {
           if (attempt > 0) ownerId = newId();
@@ -183,10 +185,7 @@ export class OwnershipRegistry {
       await lockForTransaction(tx, LockClass.continuityOwnerAdmission, 'owners');
       const { rows } = await tx.execute<{ agent_live: number; connections: number; max_connections: number }>(sql`
         SELECT (SELECT count(*)::int FROM continuity_owners o
-                 WHERE o.agent_id = ${row.agentId} AND o.closed_at IS NULL
-                   AND CASE WHEN pg_try_advisory_lock(${LockClass.continuityOwner}::int, hashtext(o.id))
-                            THEN NOT pg_advisory_unlock(${LockClass.continuityOwner}::int, hashtext(o.id))
-                            ELSE true END) AS agent_live,
+                 WHERE o.agent_id = ${row.agentId} AND o.closed_at IS NULL AND ${ownerLockHeld(sql`o.id`)}) AS agent_live,
                (SELECT count(*)::int FROM pg_stat_activity
                  WHERE datname = current_database() AND application_name LIKE ${`${OWNER_APPLICATION_PREFIX}%`}) AS connections,
                current_setting('max_connections')::int AS max_connections`);
@@ -198,30 +197,24 @@ export class OwnershipRegistry {
     });
   }
 
-  /** The subset of `ownerIds` that are alive, decided by the lock protocol (see the file comment). */
+  /** The subset of `ownerIds` that are alive, decided by their locks (see the file comment). */
   async alive(ownerIds: string[]): Promise<Set<string>> {
     const unique = [...new Set(ownerIds)];
     if (this.embedded) return new Set(unique.filter((id) => this.live.has(id)));
-    const connection = await this.database.pool.connect();
-    try {
-      return await heldSessionLocks(connection, LockClass.continuityOwner, unique);
-    } finally {
-      connection.release();
-    }
+    if (unique.length === 0) return new Set();
+    const { rows } = await this.database.db.execute<{ id: string }>(
+      sql`SELECT id FROM unnest(${sql.param(unique)}::text[]) AS id WHERE ${ownerLockHeld(sql`id`)}`,
+    );
+    return new Set(rows.map((row) => row.id));
   }
 
   /**
    * Liveness checked on a connection the caller already holds (inside its transaction): never a
-   * second pooled connection, which a full pool could not give. That connection is not the
-   * owner's, so the try-lock protocol holds; the lock it may get is released in the statement.
+   * second pooled connection, which a full pool could not give.
    */
   async isAliveOn(tx: DbOrTx, ownerId: string): Promise<boolean> {
     if (this.embedded) return this.live.has(ownerId);
-    const { rows } = await tx.execute<{ held: boolean }>(
-      sql`SELECT CASE WHEN pg_try_advisory_lock(${LockClass.continuityOwner}::int, hashtext(${ownerId}))
-                      THEN NOT pg_advisory_unlock(${LockClass.continuityOwner}::int, hashtext(${ownerId}))
-                      ELSE true END AS held`,
-    );
+    const { rows } = await tx.execute<{ held: boolean }>(sql`SELECT ${ownerLockHeld(sql`${ownerId}::text`)} AS held`);
     return rows[0]?.held === true;
   }
 
@@ -235,4 +228,16 @@ export class OwnershipRegistry {
     for (const entry of sessions) entry.end('closed');
     await Promise.all(sessions.map((entry) => entry.session.ended));
   }
+}
+
+/**
+ * True while the owner's lock is granted to its own connection (the one whose application_name
+ * names the owner, so a hashtext collision with another owner's key cannot pass for it). Reads
+ * pg_locks and pg_stat_activity only; see the file comment for why it takes no lock.
+ */
+function ownerLockHeld(ownerId: SQL): SQL {
+  return sql`EXISTS (SELECT 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                      WHERE l.locktype = 'advisory' AND l.granted AND l.database = a.datid
+                        AND l.classid = ${LockClass.continuityOwner}::int::oid AND l.objid = hashtext(${ownerId})::oid AND l.objsubid = 2
+                        AND a.datname = current_database() AND a.application_name = ${OWNER_APPLICATION_PREFIX} || ${ownerId})`;
 }
