@@ -33,7 +33,8 @@ import { createServices, type Services } from './services.js';
 import { createEdge, createMetricsServer, listenOrExplain } from './ops/edge.js';
 import { createHealth } from './ops/health.js';
 import { createMetrics } from './ops/metrics.js';
-import { useObservability } from './ops/observe.js';
+import { createObservability } from './ops/observe.js';
+import { createDirectGraphQL } from './ops/direct-graphql.js';
 import type { Tracing } from './ops/tracing.js';
 import { closeReason } from './lib/connection-errors.js';
 import * as limits from './limits/index.js';
@@ -66,15 +67,15 @@ export function buildApp(deps: AppDeps) {
   if (deps.config.ops.tracing && !deps.tracing) throw new Error('tracing is configured: pass buildApp the result of loadTracing(config.ops.tracing)');
   const tracing = deps.tracing ?? null;
   const maskError = errorMasker(logger);
+  const observability = createObservability(logger, metrics);
+  // The HTTP gate's authentication, from the headers of a fetch Request or of a node:http request.
+  const authenticate = (header: (name: string) => string | null) => services.tokens.authenticate(bearerSecret(header('authorization')), scopeFromHeaders(header));
   const guards = limits.yogaLimits({
     config: deps.config,
     graphqlEndpoint: '/graphql',
     documents: deps.trustedDocuments,
     unauthenticatedMessage: unauthenticatedError().message,
-    authenticate: (request) => {
-      const secret = bearerSecret(request.headers.get('authorization'));
-      return services.tokens.authenticate(secret, scopeFromHeaders((name) => request.headers.get(name)));
-    },
+    authenticate: (request) => authenticate((name) => request.headers.get(name)),
   });
 
   const yoga = createYoga<Record<string, unknown>, Context>({
@@ -94,7 +95,7 @@ export function buildApp(deps: AppDeps) {
       useSharedEventExecution(),
       useSchemaHashHeader(),
       useEndStreamsWithToken(services.tokenWatch),
-      useObservability(logger, metrics),
+      observability.plugin,
       ...(tracing ? [tracing.plugin] : []),
       // Last: it compares the validation rules every plugin above has added.
       useValidationCache(),
@@ -113,13 +114,26 @@ export function buildApp(deps: AppDeps) {
     },
   });
 
+  // Plain JSON operations skip Yoga's HTTP layer (see ops/direct-graphql.ts); tracing needs that layer.
+  const direct = createDirectGraphQL({
+    enabled: !tracing,
+    yoga,
+    graphqlEndpoint: '/graphql',
+    authenticate,
+    documents: guards.documents,
+    trustedDocuments: deps.config.security.trustedDocuments,
+    bodyBytes: deps.config.limits.bodyBytes,
+    observability,
+    metrics,
+    maskError,
+  });
   const health = createHealth({ pool: deps.database.pool, hub: services.hub, isDraining: () => edge.draining, supervisor: deps.database.supervisor });
   const mcp = createMcpHttpHandler({ services, logger: logger.child({ component: 'mcp' }) });
   const operatorConsole = createConsoleHandler();
   const edge = createEdge({
     // MCP (Streamable HTTP) and the operator console share the port: /mcp goes to the MCP server,
     // /console to the console's built assets, everything else to Yoga.
-    next: (req, res) => (isMcpPath(req.url) ? void mcp(req, res) : isConsolePath(req.url) ? void operatorConsole(req, res) : yoga(req, res)),
+    next: (req, res) => (isMcpPath(req.url) ? void mcp(req, res) : isConsolePath(req.url) ? void operatorConsole(req, res) : direct.handle(req, res)),
     health,
     metrics,
     isOperator: async (authorization) => (await services.tokens.authenticate(bearerSecret(authorization), scopeFromHeaders(() => null)))?.principal === 'OPERATOR',

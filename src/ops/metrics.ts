@@ -33,6 +33,13 @@ export function createMetrics(sources: MetricsSources) {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  const httpPaths = new client.Counter({
+    name: 'burrow_graphql_http_requests_total',
+    help: 'HTTP requests to /graphql by the path that answered them: direct (one plain JSON operation, executed without Yoga\'s HTTP layer) or yoga (everything else)',
+    labelNames: ['path'] as const,
+    registers: [registry],
+  });
+  const httpPath = { direct: httpPaths.labels({ path: 'direct' }), yoga: httpPaths.labels({ path: 'yoga' }) };
   const { pool, hub } = sources;
   new client.Gauge({
     name: 'burrow_db_pool_connections',
@@ -115,6 +122,9 @@ export function createMetrics(sources: MetricsSources) {
       const found = operationSeries(operation, type, outcome);
       found.count.inc();
       found.duration.observe(seconds);
+    },
+    recordHttpPath(path: 'direct' | 'yoga') {
+      httpPath[path].inc();
     },
     async render(): Promise<{ contentType: string; body: string }> {
       return { contentType: registry.contentType, body: await registry.metrics() };

@@ -46,7 +46,12 @@ interface Observation {
 }
 type Observed = { observation?: Observation };
 
-export function useObservability(logger: Logger, metrics: Metrics): Plugin {
+/**
+ * The observability plugin, and the two steps of it that the direct JSON path (ops/direct-graphql.ts)
+ * runs itself because it skips Yoga's request and result hooks: `begin` is the plugin's onRequest,
+ * `settle` its onResultProcess (an operation refused before execution is still counted once).
+ */
+export function createObservability(logger: Logger, metrics: Metrics) {
   const record = (
     observation: Observation | undefined,
     op: { type: string; field: string; name: string | null },
@@ -66,10 +71,18 @@ export function useObservability(logger: Logger, metrics: Metrics): Plugin {
       outcome,
     });
   };
+  const begin = (serverContext: object) => {
+    (serverContext as Observed).observation = { startedAt: performance.now(), recorded: false };
+  };
+  const settle = (serverContext: object | undefined, result: unknown) => {
+    const observation = (serverContext as Observed | undefined)?.observation;
+    if (observation?.recorded || Array.isArray(result)) return;
+    record(observation, { type: 'unknown', field: 'unknown', name: null }, newId(), observation?.startedAt ?? performance.now(), outcomeOf(result));
+  };
 
-  return {
+  const plugin: Plugin = {
     onRequest({ serverContext }) {
-      (serverContext as Observed).observation = { startedAt: performance.now(), recorded: false };
+      begin(serverContext);
     },
     onExecute({ args }) {
       const ctx = args.contextValue as Observed & { requestId?: string };
@@ -92,9 +105,10 @@ export function useObservability(logger: Logger, metrics: Metrics): Plugin {
       };
     },
     onResultProcess({ result, serverContext }) {
-      const observation = (serverContext as Observed | undefined)?.observation;
-      if (observation?.recorded || Array.isArray(result)) return;
-      record(observation, { type: 'unknown', field: 'unknown', name: null }, newId(), observation?.startedAt ?? performance.now(), outcomeOf(result));
+      settle(serverContext, result);
     },
   };
+  return { plugin, begin, settle };
 }
+
+export type Observability = ReturnType<typeof createObservability>;

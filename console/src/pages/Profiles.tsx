@@ -61,9 +61,11 @@ export function ProfilesPage({ api, agents, announce }: PageProps) {
       }
       if (r.__typename !== 'UpdateProfileDocumentSuccess') return setError(`${r.code}: ${r.message}`);
       setConflict(null);
-      announce(`Saved ${kind} as revision ${r.document.revision}.`);
       await loadDoc(agentId, kind);
       await loadSummary(agentId);
+      // Announced once the page holds what it will send next: a save that follows this announcement
+      // is checked against the revision just saved, never against a later one read meanwhile.
+      announce(`Saved ${kind} as revision ${r.document.revision}.`);
     } catch (err) {
       setError(describeError(err));
     }
