@@ -19,6 +19,11 @@ const viewers = new WeakMap<Request, Viewer>();
 /** The viewer the gate authenticated for this request (null when the gate did not pass it). */
 export const viewerOfRequest = (request: Request): Viewer | null => viewers.get(request) ?? null;
 
+/** Server context of a request whose headers were authenticated before Yoga got it (null: refused). */
+export interface AuthenticatedContext {
+  authenticatedViewer?: Viewer | null;
+}
+
 export interface HttpGateOptions {
   graphqlEndpoint: string;
   corsOrigins: string[];
@@ -36,7 +41,9 @@ export function useHttpGate(options: HttpGateOptions): Plugin {
       }
       let viewer: Viewer | null;
       try {
-        viewer = await options.authenticate(request);
+        // The direct JSON path (ops/direct-graphql.ts) hands over what it already found for these headers.
+        const known = (serverContext as AuthenticatedContext).authenticatedViewer;
+        viewer = known !== undefined ? known : await options.authenticate(request);
       } catch (error) {
         // The token lookup lost its connection: a retryable refusal, like any request that needed the database.
         if (!isConnectionLoss(error)) throw error;

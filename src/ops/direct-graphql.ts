@@ -25,6 +25,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLError } from 'graphql';
 import { createGraphQLError, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { Viewer } from '../auth/viewer.js';
+import type { AuthenticatedContext } from '../limits/http-gate.js';
 import type { SecurityConfig } from '../config.js';
 import type { Context } from '../context.js';
 import { parseAndValidate, resolveOperationText, type TrustedDocuments } from '../limits/index.js';
@@ -131,26 +132,32 @@ export function createDirectGraphQL(deps: DirectGraphQLDeps) {
   async function serve(req: IncomingMessage, res: ServerResponse, mediaType: ResultMediaType): Promise<void> {
     const serverContext: Record<string, unknown> = { req, res };
     deps.observability.begin(serverContext);
-    const viewer = await deps.authenticate(headerOf(req.headers)).catch(() => null);
-    // Refused (or the lookup failed): the gate answers, with the body still unread.
-    if (!viewer) return toYoga(req, res);
+    let viewer: Viewer | null;
+    try {
+      viewer = await deps.authenticate(headerOf(req.headers));
+    } catch {
+      // The lookup failed: the gate tries again and answers (DATABASE_UNAVAILABLE), body unread.
+      return toYoga(req, res);
+    }
+    // Refused: the gate answers from this result, with the body still unread.
+    if (!viewer) return toYoga(req, res, { authenticatedViewer: null });
     const body = await readBody(req);
     if (!body) return;
     const operation = operationOf(body, viewer);
-    if (!operation) return viaYoga(req, res, body);
+    if (!operation) return viaYoga(req, res, body, viewer);
 
     Object.assign(serverContext, { viewer, request: new NodeRequestView(req), params: operation });
     const enveloped = yoga.getEnveloped(serverContext);
     const document = parseAndValidate(enveloped, operation.query, (error) => deps.maskError(error, 'Unexpected error.') as GraphQLError);
-    if (Array.isArray(document)) return viaYoga(req, res, body);
+    if (Array.isArray(document)) return viaYoga(req, res, body, viewer);
     const kind = getOperationAST(document as DocumentNode, operation.operationName)?.operation;
-    if (kind !== 'query' && kind !== 'mutation') return viaYoga(req, res, body);
+    if (kind !== 'query' && kind !== 'mutation') return viaYoga(req, res, body, viewer);
     let contextValue: unknown;
     try {
       contextValue = await enveloped.contextFactory();
     } catch {
       // Refusals take nothing (the rate limiter counts only what it admits), so Yoga refuses it again.
-      return viaYoga(req, res, body);
+      return viaYoga(req, res, body, viewer);
     }
 
     let result: ExecutionResult;
@@ -178,17 +185,20 @@ export function createDirectGraphQL(deps: DirectGraphQLDeps) {
   }
 
   /** Hands a request whose body was read to Yoga, which answers it as if it had read it itself. */
-  async function viaYoga(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
+  async function viaYoga(req: IncomingMessage, res: ServerResponse, body: Buffer, viewer: Viewer): Promise<void> {
     const headers = new yoga.fetchAPI.Headers();
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     const request = new yoga.fetchAPI.Request(`http://${req.headers.host ?? 'localhost'}${req.url}`, { method: 'POST', headers, body: body as unknown as BodyInit });
     deps.metrics.recordHttpPath('yoga');
-    return writeResponse(res, await yoga.handleRequest(request, { req, res }), false);
+    const known: AuthenticatedContext = { authenticatedViewer: viewer };
+    return writeResponse(res, await yoga.handleRequest(request, { req, res, ...known }), false);
   }
 
-  function toYoga(req: IncomingMessage, res: ServerResponse): void {
+  function toYoga(req: IncomingMessage, res: ServerResponse, known?: AuthenticatedContext): void {
     if (req.url?.split('?')[0] === deps.graphqlEndpoint) deps.metrics.recordHttpPath('yoga');
-    void yoga(req, res);
+    // requestListener merges further server-context parts into { req, res } (its type names two arguments).
+    const listener = yoga.requestListener as (req: IncomingMessage, res: ServerResponse, ...context: object[]) => unknown;
+    void (known ? listener(req, res, known) : listener(req, res));
   }
 
   return {
