@@ -9,7 +9,7 @@
  * `npm ci` runs it (the `prepare` script); scripts/burrow.mjs runs it again when a source is
  * newer than the bundle. Tests and tools run the sources through vitest and tsx instead.
  */
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,6 +43,27 @@ export function isStale() {
   return INPUTS.some((input) => newestMtime(input) > built);
 }
 
+/**
+ * Every import and require of graphql, deep paths included, resolved to its one ESM copy. Left to
+ * itself, esbuild bundles two: `graphql` by its `module` field (index.mjs), while a deep path such
+ * as graphql-jit's `require('graphql/execution/values')` resolves to the CommonJS file. Schema
+ * types made by one copy then fail the other's instanceof checks: `__typename` on an object type
+ * (graphql-jit's meta field came from the second copy) answered "Cannot use GraphQLNonNull
+ * "String!" from another module or realm". Node itself, under tsx and vitest, loads graphql's
+ * CommonJS files only, so the sources never showed it.
+ */
+const oneGraphql = {
+  name: 'one-graphql',
+  setup(builder) {
+    const home = join(ROOT, 'node_modules', 'graphql');
+    builder.onResolve({ filter: /^graphql(\/.*)?$/ }, ({ path }) => {
+      const sub = path === 'graphql' ? 'index' : path.slice('graphql/'.length).replace(/\.m?js$/, '');
+      const file = join(home, `${sub}.mjs`);
+      return { path: existsSync(file) ? file : join(home, sub, 'index.mjs') };
+    });
+  },
+};
+
 export async function build() {
   const { build: esbuild } = await import('esbuild');
   rmSync(DIST, { recursive: true, force: true });
@@ -65,6 +86,7 @@ export async function build() {
     sourcemap: 'linked',
     sourcesContent: false,
     logLevel: 'warning',
+    plugins: [oneGraphql],
   });
 }
 

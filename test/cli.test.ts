@@ -203,6 +203,44 @@ describe('the compiled CLI (dist/)', () => {
     expect(compiled.stdout).toBe(source.stdout);
   });
 
+  it('serves from dist/ what the sources serve: queries whose execution checks graphql types (one copy of graphql in the bundle)', async () => {
+    const child = spawn(process.execPath, ['dist/cli.js', 'serve'], {
+      cwd: ROOT,
+      env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BURROW_'))), BURROW_LOG_LEVEL: 'error', BURROW_PORT: '0', ...embeddedEnv() } as NodeJS.ProcessEnv,
+    });
+    try {
+      let stdout = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk) => {
+          stdout += chunk;
+          if (stdout.includes('operator token')) resolve();
+        });
+        child.on('exit', (code) => reject(new Error(`dist/cli.js serve exited ${code}`)));
+      });
+      const token = /operator token \(first start .*\): (brw_\S+)/.exec(stdout)![1];
+      const port = /127\.0\.0\.1:(\d+)\/graphql/.exec(stdout)![1];
+      const client = createBurrowClient({ url: `http://127.0.0.1:${port}/graphql`, token });
+      expect((await client.createAgent({ input: { agentId: 'compiled', name: 'Compiled' } })).createAgent.__typename).toBe('CreateAgentSuccess');
+      const saved = (await client.brainSave({ input: { agentId: 'compiled', title: 'Kestrel sighting', content: 'A kestrel hovered over the build server.' } })).brainSave;
+      expect(saved.__typename).toBe('BrainSaveSuccess');
+      // __typename on an object type (what Apollo Client adds to every selection) failed from the
+      // bundle with "Cannot use GraphQLNonNull "String!" from another module or realm": graphql-jit
+      // took the meta field from a second copy of graphql.
+      const typenames = await fetch(`http://127.0.0.1:${port}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'query($q: String!) { brainSearch(agentId: "compiled", query: $q, first: 5) { __typename hits { __typename } } }', variables: { q: 'kestrel' } }),
+      });
+      expect(await typenames.json()).toEqual({ data: { brainSearch: { __typename: 'BrainSearchResult', hits: [{ __typename: 'BrainSearchHit' }] } } });
+      const found = (await client.brainSearch({ agentId: 'compiled', query: 'kestrel', first: 5 })).brainSearch;
+      expect(found.hits.map((hit) => hit.memory.title)).toEqual(['Kestrel sighting']);
+      const listed = (await client.brainMemories({ agentId: 'compiled', query: 'KESTREL', first: 5 })).brainMemories;
+      expect(listed.edges.map((edge) => edge.node.title)).toEqual(['Kestrel sighting']);
+    } finally {
+      child.kill();
+    }
+  }, 120_000);
+
   it('finds the migrations from dist/ (they ship beside it, not inside it)', async () => {
     const run = await node(['dist/cli.js', 'migrate'], embeddedEnv());
     expect(run.stderr).toBe('');

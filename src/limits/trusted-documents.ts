@@ -4,7 +4,8 @@
  * send a manifest hash instead of the text (Apollo's persistedQuery extension, which the SDK
  * uses); with BURROW_TRUSTED_DOCUMENTS=agents, agent tokens may send nothing else, while operator
  * tokens keep ad-hoc documents. HTTP and SSE go through Yoga's persisted-operations plugin;
- * graphql-ws calls resolveOperationText with the same manifest and rule.
+ * graphql-ws and the direct JSON path (ops/direct-graphql.ts) call resolveOperationText with the
+ * same manifest and rule.
  */
 import { readFileSync } from 'node:fs';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';

@@ -206,11 +206,10 @@ export function createDirectGraphQL(deps: DirectGraphQLDeps) {
     handle(req: IncomingMessage, res: ServerResponse): void {
       const mediaType = deps.enabled ? resultMediaType(req) : null;
       if (!mediaType) return toYoga(req, res);
-      serve(req, res, mediaType).catch((error: unknown) => {
-        // Only a broken connection or a bug gets here; never a stack trace to the client.
-        deps.maskError(error, 'Unexpected error.');
-        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
-        res.end();
+      serve(req, res, mediaType).catch(async (error: unknown) => {
+        // Only a bug gets here: the masked error (logged by the masker), never a stack trace.
+        if (res.headersSent) return void res.end();
+        await writeResponse(res, await processRegularResult({ errors: [deps.maskError(error, 'Unexpected error.')] } as never, yoga.fetchAPI, mediaType)).catch(() => res.destroy());
       });
     },
   };
