@@ -132,7 +132,8 @@ export function buildApp(deps: AppDeps) {
   const operatorConsole = createConsoleHandler();
   const edge = createEdge({
     // MCP (Streamable HTTP) and the operator console share the port: /mcp goes to the MCP server,
-    // /console to the console's built assets, everything else to Yoga.
+    // /console to the console's built assets, everything else to the direct JSON path, which
+    // hands what it does not serve to Yoga.
     next: (req, res) => (isMcpPath(req.url) ? void mcp(req, res) : isConsolePath(req.url) ? void operatorConsole(req, res) : direct.handle(req, res)),
     health,
     metrics,

@@ -170,9 +170,7 @@ export function createDirectGraphQL(deps: DirectGraphQLDeps) {
         operationName: operation.operationName,
       })) as ExecutionResult;
     } catch (error) {
-      // What Yoga's handleParams does with an execution that throws instead of returning errors.
-      const masked = deps.maskError(error, 'Unexpected error.');
-      result = { errors: [masked.name === 'GraphQLError' ? (masked as GraphQLError) : createGraphQLError(masked.message, { originalError: masked })] };
+      result = thrownResult(error);
     }
     deps.observability.settle(serverContext, result);
     deps.metrics.recordHttpPath('direct');
@@ -184,10 +182,20 @@ export function createDirectGraphQL(deps: DirectGraphQLDeps) {
     res.end(text);
   }
 
+  /** What Yoga's handleParams makes of an error thrown instead of returned: the masked error as the result's one error. */
+  function thrownResult(error: unknown): ExecutionResult {
+    const masked = deps.maskError(error, 'Unexpected error.');
+    return { errors: [masked.name === 'GraphQLError' ? (masked as GraphQLError) : createGraphQLError(masked.message, { originalError: masked })] };
+  }
+
   /** Hands a request whose body was read to Yoga, which answers it as if it had read it itself. */
   async function viaYoga(req: IncomingMessage, res: ServerResponse, body: Buffer, viewer: Viewer): Promise<void> {
     const headers = new yoga.fetchAPI.Headers();
-    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    const header = headerOf(req.headers);
+    for (const name of Object.keys(req.headers)) {
+      const value = header(name);
+      if (value !== null) headers.set(name, value);
+    }
     const request = new yoga.fetchAPI.Request(`http://${req.headers.host ?? 'localhost'}${req.url}`, { method: 'POST', headers, body: body as unknown as BodyInit });
     deps.metrics.recordHttpPath('yoga');
     const known: AuthenticatedContext = { authenticatedViewer: viewer };
@@ -209,7 +217,7 @@ export function createDirectGraphQL(deps: DirectGraphQLDeps) {
       serve(req, res, mediaType).catch(async (error: unknown) => {
         // Only a bug gets here: the masked error (logged by the masker), never a stack trace.
         if (res.headersSent) return void res.end();
-        await writeResponse(res, await processRegularResult({ errors: [deps.maskError(error, 'Unexpected error.')] } as never, yoga.fetchAPI, mediaType)).catch(() => res.destroy());
+        await writeResponse(res, await processRegularResult(thrownResult(error) as never, yoga.fetchAPI, mediaType)).catch(() => res.destroy());
       });
     },
   };
