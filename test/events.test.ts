@@ -79,6 +79,31 @@ describe('agentEvents', () => {
     expect(events.map((e) => [e.agentEvents.sequence, e.agentEvents.payload])).toEqual([[2, { kind: 'RULES', revision: 2, reason: 'updated', actor: 'OPERATOR' }]]);
   });
 
+  it('delivers an event that committed but was never announced (its writer stopped in between), by the hub\'s re-check', async () => {
+    await newAgent('ev-unannounced');
+    const stream = collect(server.operator.agentEvents({ agentId: 'ev-unannounced', after: 1 }));
+    await update('ev-unannounced', 'announced', 1);
+    expect((await stream.waitFor(1)).map((e) => e.agentEvents.sequence)).toEqual([2]);
+    // What a writer that died after its commit leaves behind: the bumped sequence and the row, no NOTIFY.
+    await server.database.pool.query(
+      `WITH bumped AS (UPDATE agents SET last_event_sequence = last_event_sequence + 1 WHERE id = $1 RETURNING last_event_sequence AS seq)
+       INSERT INTO agent_events (agent_id, sequence, stream, type, subject_id, project, payload, occurred_at)
+       SELECT $1, seq, 'profile', 'profile.updated', 'postgres:agent_profile_documents/ev-unannounced/SOUL', NULL,
+              '{"kind":"SOUL","revision":3,"reason":"updated","actor":"OPERATOR"}'::jsonb, now() FROM bumped`,
+      ['ev-unannounced'],
+    );
+    const events = await stream.waitFor(2);
+    await update('ev-unannounced', 'announced again', 2);
+    await stream.waitFor(3);
+    await new Promise((r) => setTimeout(r, 200));
+    await stream.stop();
+    expect(events.map((e) => [e.agentEvents.sequence, e.agentEvents.type])).toEqual([
+      [2, 'PROFILE_UPDATED'],
+      [3, 'PROFILE_UPDATED'],
+      [4, 'PROFILE_UPDATED'],
+    ]);
+  });
+
   it('works over SSE as well as WebSocket', async () => {
     await newAgent('ev-sse');
     await update('ev-sse', 'sse', 1);

@@ -11,6 +11,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { DatabaseConfig, EmbeddedDatabaseConfig, ExternalDatabaseConfig } from '../config.js';
 import { isConnectionLoss } from '../lib/connection-errors.js';
 import type { ManagedSupervisor } from './managed.js';
+import { installNotifyAfterCommit } from './notify-after-commit.js';
 
 export type Db = NodePgDatabase<Record<string, never>>;
 /** A Drizzle handle that is either the database or an open transaction. */
@@ -130,7 +131,8 @@ function wrapDrizzle(pool: pg.Pool) {
       },
     },
   }) as unknown as Db;
-  return { db, statements };
+  const notifications = installNotifyAfterCommit(db, pool);
+  return { db, statements, notifications };
 }
 
 async function openEmbedded(config: EmbeddedDatabaseConfig, options: OpenOptions): Promise<Database> {
@@ -178,7 +180,7 @@ async function openEmbedded(config: EmbeddedDatabaseConfig, options: OpenOptions
     }
   };
   pool.query = runOnClient as unknown as typeof pool.query;
-  const { db, statements } = wrapDrizzle(pool);
+  const { db, statements, notifications } = wrapDrizzle(pool);
   const version = (await lite.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0].v;
   return {
     lifecycle: 'embedded',
@@ -195,6 +197,7 @@ async function openEmbedded(config: EmbeddedDatabaseConfig, options: OpenOptions
     },
     openDedicatedConnection: async () => null,
     close: async () => {
+      await notifications.drain();
       await pool.end();
       if (!lite.closed) await lite.close();
     },
@@ -249,7 +252,7 @@ async function openExternal(config: ExternalDatabaseConfig, options: OpenOptions
       `PostgreSQL at ${config.display} is version ${serverVersion} (major ${serverMajor}), below BURROW_POSTGRES_REQUIRED_MAJOR=${config.requiredMajor}: upgrade the server or set BURROW_POSTGRES_REQUIRED_MAJOR=${serverMajor} if you accept it`,
     );
   }
-  const { db, statements } = wrapDrizzle(pool);
+  const { db, statements, notifications } = wrapDrizzle(pool);
   return {
     lifecycle: 'external',
     description: `external PostgreSQL ${serverVersion} at ${config.display} (TLS ${config.tls})`,
@@ -303,6 +306,7 @@ async function openExternal(config: ExternalDatabaseConfig, options: OpenOptions
       return client;
     },
     close: async () => {
+      await notifications.drain();
       await pool.end();
     },
   };

@@ -1,6 +1,8 @@
 import { and, asc, eq, gt, inArray, lt, max, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
+import type pg from 'pg';
 import type { Db, DbOrTx } from '../db/database.js';
+import { notifyAfterCommit } from '../db/notify-after-commit.js';
 import type { Clock } from '../lib/clock.js';
 import { NotFoundError } from '../lib/errors.js';
 import { agentEvents } from './events.sql.js';
@@ -25,8 +27,9 @@ export type AgentEventRow = typeof agentEvents.$inferSelect;
 /**
  * Appends an event inside the caller's transaction. The sequence comes from bumping the agent
  * row, which holds that row's lock until commit: later writers of the same agent wait, so
- * sequences commit in order and a rollback frees its number. pg_notify is transactional too:
- * subscribers hear of the event only if it commits.
+ * sequences commit in order and a rollback frees its number. The wake-up ("agentId:sequence")
+ * is sent once the transaction has committed (db/notify-after-commit.ts): subscribers hear of
+ * the event only if it commits.
  */
 export async function appendEvent(tx: DbOrTx, clock: Clock, event: NewEvent, alongside: SQL[] = []): Promise<AgentEventRow> {
   const occurredAt = clock.now();
@@ -34,6 +37,7 @@ export async function appendEvent(tx: DbOrTx, clock: Clock, event: NewEvent, alo
     eventStatement({ ...event, payload: JSON.stringify(event.payload), project: event.project ?? null, occurredAt: occurredAt.toISOString() }, alongside),
   );
   if (bumped.rows.length === 0) throw new NotFoundError('Agent', event.agentId);
+  notifyAfterCommit(tx, EVENTS_CHANNEL, `${event.agentId}:${bumped.rows[0].seq}`);
   return {
     agentId: event.agentId,
     sequence: Number(bumped.rows[0].seq),
@@ -51,8 +55,8 @@ export async function appendEvent(tx: DbOrTx, clock: Clock, event: NewEvent, alo
 type EventValues = { [K in 'agentId' | 'stream' | 'type' | 'subjectId' | 'project' | 'payload' | 'occurredAt']: string | null | Placeholder };
 
 /**
- * One round trip: the bump, the row and the wake-up run as one statement (data-modifying CTEs
- * always run to completion), so a write pays for one statement here instead of three.
+ * One round trip: the bump and the row run as one statement (data-modifying CTEs always run to
+ * completion), so a write pays for one statement here instead of two.
  * `alongside`: the write's own statements (INSERT/UPDATE without RETURNING), run in the same one.
  * `payload` is JSON text, `occurredAt` an ISO timestamp.
  */
@@ -67,7 +71,7 @@ function eventStatement(event: EventValues, alongside: SQL[]): SQL {
              ${event.payload}::jsonb, ${event.occurredAt}::timestamptz
         FROM bumped
     )
-    SELECT seq, pg_current_xact_id()::text AS tx_id, pg_notify(${EVENTS_CHANNEL}, ${event.agentId}::text || ':' || seq) FROM bumped`;
+    SELECT seq, pg_current_xact_id()::text AS tx_id FROM bumped`;
 }
 
 /**
@@ -89,8 +93,11 @@ export function preparedEventWrite<Key extends string>(
       const statement = eventStatement({ ...event, payload: sql.placeholder('payload'), occurredAt: sql.placeholder('occurredAt') }, alongside);
       prepared = db._.session.prepareQuery(new PgDialect().sqlToQuery(statement), undefined, name, false);
     }
-    const result = (await prepared.execute({ ...values, occurredAt: clock.now().toISOString() })) as { rows: unknown[] };
-    if (result.rows.length === 0) throw new NotFoundError('Agent', String((values as Record<string, unknown>).agentId));
+    const result = (await prepared.execute({ ...values, occurredAt: clock.now().toISOString() })) as { rows: { seq: string }[] };
+    const agentId = String((values as Record<string, unknown>).agentId);
+    if (result.rows.length === 0) throw new NotFoundError('Agent', agentId);
+    // One statement outside a transaction: it has committed by now.
+    notifyAfterCommit(db, EVENTS_CHANNEL, `${agentId}:${result.rows[0].seq}`);
   };
 }
 
@@ -119,6 +126,23 @@ export async function readEventsAfter(db: Db, query: EventQuery): Promise<AgentE
 export async function latestSequence(db: Db, agentId: string): Promise<number> {
   const [row] = await db.select({ value: max(agentEvents.sequence) }).from(agentEvents).where(eq(agentEvents.agentId, agentId));
   return Number(row?.value ?? 0);
+}
+
+/**
+ * The newest logged sequence of each agent given (agents without events are left out): one
+ * statement, one index probe per agent. Run by the hub's re-check on its own connection from
+ * the pool, outside the statement count that tests read for requests.
+ */
+export async function latestSequences(pool: pg.Pool, agentIds: string[]): Promise<Map<string, number>> {
+  const result = await pool.query<{ agent_id: string; seq: string }>({
+    name: 'burrow_latest_sequences',
+    text: `SELECT a.agent_id, (SELECT max(e.sequence) FROM agent_events e WHERE e.agent_id = a.agent_id) AS seq
+             FROM unnest($1::text[]) AS a(agent_id)`,
+    values: [agentIds],
+  });
+  const latest = new Map<string, number>();
+  for (const row of result.rows) if (row.seq !== null) latest.set(row.agent_id, Number(row.seq));
+  return latest;
 }
 
 /** Prunes the log by age; returns how many rows went. */

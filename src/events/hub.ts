@@ -25,11 +25,17 @@
  * LISTEN connection is re-established with capped, jittered backoff, and every channel then
  * reads again after its newest sequence: whatever committed while nobody was listening is
  * delivered once. A read that loses its connection waits and reads again from the same place.
+ *
+ * A notification is a hint, not the record. It is sent after its write commits
+ * (db/notify-after-commit.ts), so a writer that stops between the two never sends it. Every
+ * RECHECK_MS the hub compares each channel's newest sequence with the log's (one statement for
+ * all its agents) and reads the channels that are behind: such an event arrives within about a
+ * second instead of at the agent's next notification.
  */
 import type { Database } from '../db/database.js';
 import { describeError, isConnectionLoss } from '../lib/connection-errors.js';
 import type { Logger } from '../lib/logger.js';
-import { EVENTS_CHANNEL, latestSequence, readEventsAfter, type AgentEventRow, type EventQuery } from './events.service.js';
+import { EVENTS_CHANNEL, latestSequence, latestSequences, readEventsAfter, type AgentEventRow, type EventQuery } from './events.service.js';
 
 const PAGE = 200;
 /** Subscribers woken per turn of the event loop when a read is handed out (see handOut). */
@@ -37,6 +43,8 @@ const WAKE_BATCH = 100;
 /** Backoff of LISTEN reconnects and of retried reads: doubles from MIN to MAX. */
 const BACKOFF_MIN_MS = 100;
 const BACKOFF_MAX_MS = 5000;
+/** How often the channels' newest sequences are compared with the log's (see the header). */
+export const RECHECK_MS = 1000;
 
 /** Full jitter over the upper half, so instances cut at once do not reconnect in lockstep. */
 export function backoffDelay(attempt: number): number {
@@ -99,6 +107,8 @@ export class EventHub {
   private reconnectTimer: NodeJS.Timeout | null = null;
   private reconnectAttempt = 0;
   private lostAt = 0;
+  private recheckTimer: NodeJS.Timeout | null = null;
+  private rechecking = false;
   observer: HubObserver | null = null;
   /** Reads of the log made for live delivery (one per agent per batch of notifications). */
   channelReads = 0;
@@ -132,12 +142,16 @@ export class EventHub {
   async start(): Promise<void> {
     this.stopped = false;
     await this.listenOnce();
+    this.recheckTimer = setInterval(() => void this.recheck(), RECHECK_MS);
+    this.recheckTimer.unref?.();
   }
 
   /** Stops listening and ends every open subscription (their streams complete). */
   async stop(): Promise<void> {
     this.stopped = true;
     this.generation++;
+    if (this.recheckTimer) clearInterval(this.recheckTimer);
+    this.recheckTimer = null;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
     const unlisten = this.unlisten;
@@ -208,6 +222,26 @@ export class EventHub {
       );
     }, delay);
     this.reconnectTimer.unref?.();
+  }
+
+  /** Reads the channels whose agent has logged more than they have read (an announcement that never came). */
+  private async recheck(): Promise<void> {
+    if (this.rechecking || this.stopped) return;
+    const known = [...this.channels.values()].filter((channel) => channel.last !== null);
+    if (known.length === 0) return;
+    this.rechecking = true;
+    try {
+      const latest = await latestSequences(this.database.pool, known.map((channel) => channel.agentId));
+      for (const channel of known) {
+        const newest = latest.get(channel.agentId);
+        if (newest !== undefined && channel.last !== null && newest > channel.last && this.channels.get(channel.agentId) === channel) this.notify(channel, null);
+      }
+    } catch (error) {
+      // A lost connection is the reconnect's business; the next re-check tries again.
+      if (!isConnectionLoss(error)) this.logger.warn('event re-check failed', describeError(error));
+    } finally {
+      this.rechecking = false;
+    }
   }
 
   /** Calls `listener` on every event notification of any agent and after LISTEN recovers; returns the unsubscribe. */
