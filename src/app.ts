@@ -26,7 +26,7 @@ import { graphiqlOptions, renderBurrowGraphiQL } from './graphiql.js';
 import { createMcpHttpHandler, isMcpPath } from './mcp/http.js';
 import { createConsoleHandler, isConsolePath } from './console.js';
 import { schema } from './schema/index.js';
-import { useCompiledQueries } from './schema/compiled-queries.js';
+import { useCompiledOperations } from './schema/compiled-operations.js';
 import { useValidationCache } from './schema/validation-cache.js';
 import { SCHEMA_HASH, useSchemaHashHeader } from './schema/hash.js';
 import { createServices, type Services } from './services.js';
@@ -91,7 +91,7 @@ export function buildApp(deps: AppDeps) {
     plugins: [
       ...guards.options.plugins,
       useTypedRequestParseErrors(),
-      useCompiledQueries(),
+      useCompiledOperations(),
       useSharedEventExecution(),
       useSchemaHashHeader(),
       useEndStreamsWithToken(services.tokenWatch),
