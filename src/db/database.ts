@@ -39,6 +39,8 @@ export interface Database {
    * is called once if that connection dies; the caller re-listens (see events/hub.ts).
    */
   listen(channel: string, onPayload: (payload: string) => void, onLost?: (error: Error) => void): Promise<() => Promise<void>>;
+  /** This process's own notifications (db/notify-after-commit.ts), heard at commit; returns the removal. */
+  hearLocally(channel: string, onPayload: (payload: string) => void): () => void;
   /**
    * A connection of its own for a session-level lock that must live as long as something else
    * (continuity owners). Null embedded: there is only one backend.
@@ -195,6 +197,7 @@ async function openEmbedded(config: EmbeddedDatabaseConfig, options: OpenOptions
         if (!lite.closed) await unlisten();
       };
     },
+    hearLocally: notifications.hearLocally,
     openDedicatedConnection: async () => null,
     close: async () => {
       await notifications.drain();
@@ -292,6 +295,7 @@ async function openExternal(config: ExternalDatabaseConfig, options: OpenOptions
         await client.end().catch(() => {});
       };
     },
+    hearLocally: notifications.hearLocally,
     openDedicatedConnection: async () => {
       const client = new pg.Client(clientConfig);
       // The owner of the connection adds its own listeners; this one keeps an error unheard

@@ -30,7 +30,9 @@
  * (db/notify-after-commit.ts), so a writer that stops between the two never sends it. Every
  * RECHECK_MS the hub compares each channel's newest sequence with the log's (one statement for
  * all its agents) and reads the channels that are behind: such an event arrives within about a
- * second instead of at the agent's next notification.
+ * second instead of at the agent's next notification. This instance's own writes wake their
+ * channels at commit, in process (Database.hearLocally), without waiting for PostgreSQL's copy,
+ * which comes an event-loop turn later and is skipped when its sequence has been read.
  */
 import type { Database } from '../db/database.js';
 import { describeError, isConnectionLoss } from '../lib/connection-errors.js';
@@ -85,6 +87,10 @@ interface Channel {
   ready: Promise<void>;
   /** A notification arrived since the last read started. */
   dirty: boolean;
+  /** The newest sequence a notification named. */
+  heardUpTo: number;
+  /** heardUpTo when the running read started: what it will see. */
+  readCovers: number;
   reading: boolean;
   notifiedAt: number | null;
   failures: number;
@@ -108,6 +114,7 @@ export class EventHub {
   private reconnectAttempt = 0;
   private lostAt = 0;
   private recheckTimer: NodeJS.Timeout | null = null;
+  private unhearLocal: (() => void) | null = null;
   private rechecking = false;
   observer: HubObserver | null = null;
   /** Reads of the log made for live delivery (one per agent per batch of notifications). */
@@ -141,6 +148,8 @@ export class EventHub {
 
   async start(): Promise<void> {
     this.stopped = false;
+    // This instance's own writes wake their channels at commit; PostgreSQL's copy comes later.
+    this.unhearLocal = this.database.hearLocally(EVENTS_CHANNEL, (payload) => this.heard(payload));
     await this.listenOnce();
     this.recheckTimer = setInterval(() => void this.recheck(), RECHECK_MS);
     this.recheckTimer.unref?.();
@@ -152,6 +161,8 @@ export class EventHub {
     this.generation++;
     if (this.recheckTimer) clearInterval(this.recheckTimer);
     this.recheckTimer = null;
+    this.unhearLocal?.();
+    this.unhearLocal = null;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
     const unlisten = this.unlisten;
@@ -170,8 +181,7 @@ export class EventHub {
     const unlisten = await this.database.listen(
       EVENTS_CHANNEL,
       (payload) => {
-        const channel = this.channels.get(payload.slice(0, payload.lastIndexOf(':')));
-        if (channel) this.notify(channel, performance.now());
+        this.heard(payload);
         for (const listener of this.anyAgent) listener();
       },
       (error) => {
@@ -222,6 +232,22 @@ export class EventHub {
       );
     }, delay);
     this.reconnectTimer.unref?.();
+  }
+
+  /**
+   * An "agentId:sequence" notification, from PostgreSQL or from this instance's own commit. A
+   * sequence the channel has already read needs no read (the second copy of a local one).
+   */
+  private heard(payload: string) {
+    const colon = payload.lastIndexOf(':');
+    const channel = this.channels.get(payload.slice(0, colon));
+    if (!channel) return;
+    const sequence = Number(payload.slice(colon + 1));
+    if (channel.last !== null && sequence <= channel.last) return;
+    // Heard before the running read started, so that read sees it (its statement began after the commit).
+    if (channel.reading && sequence <= channel.readCovers) return;
+    if (sequence > channel.heardUpTo) channel.heardUpTo = sequence;
+    this.notify(channel, performance.now());
   }
 
   /** Reads the channels whose agent has logged more than they have read (an announcement that never came). */
@@ -276,6 +302,8 @@ export class EventHub {
       last: null,
       ready: Promise.resolve(),
       dirty: false,
+      heardUpTo: 0,
+      readCovers: 0,
       reading: false,
       notifiedAt: null,
       failures: 0,
@@ -313,6 +341,7 @@ export class EventHub {
     try {
       while (channel.dirty && channel.subscribers.size > 0 && !this.stopped) {
         channel.dirty = false;
+        channel.readCovers = channel.heardUpTo;
         const notifiedAt = channel.notifiedAt;
         channel.notifiedAt = null;
         let rows: AgentEventRow[];
