@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { notifyAfterCommit } from '../src/db/notify-after-commit.js';
 import { EventLogSweeper } from '../src/events/sweeper.js';
 import { DAY_MS } from '../src/lib/clock.js';
 import { createLogger } from '../src/lib/logger.js';
@@ -102,6 +103,35 @@ describe('agentEvents', () => {
       [3, 'PROFILE_UPDATED'],
       [4, 'PROFILE_UPDATED'],
     ]);
+  });
+
+  it('announces after commit only: nothing for a rolled-back transaction or savepoint, a released savepoint\'s with its transaction', async () => {
+    const heard: string[] = [];
+    const stopHearing = server.database.hearLocally('burrow_test_channel', (payload) => heard.push(payload));
+    try {
+      const { db } = server.database;
+      await db.transaction(async (tx) => {
+        notifyAfterCommit(tx, 'burrow_test_channel', 'outer');
+        await tx.transaction(async (inner) => notifyAfterCommit(inner, 'burrow_test_channel', 'released'));
+        await expect(
+          tx.transaction(async (inner) => {
+            notifyAfterCommit(inner, 'burrow_test_channel', 'rolled-back savepoint');
+            throw new Error('undo the savepoint');
+          }),
+        ).rejects.toThrow('undo the savepoint');
+        expect(heard).toEqual([]);
+      });
+      await expect(
+        db.transaction(async (tx) => {
+          notifyAfterCommit(tx, 'burrow_test_channel', 'rolled-back transaction');
+          throw new Error('undo the transaction');
+        }),
+      ).rejects.toThrow('undo the transaction');
+      notifyAfterCommit(db, 'burrow_test_channel', 'autocommit');
+      expect(heard).toEqual(['outer', 'released', 'autocommit']);
+    } finally {
+      stopHearing();
+    }
   });
 
   it('works over SSE as well as WebSocket', async () => {
