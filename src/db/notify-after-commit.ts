@@ -27,7 +27,7 @@ interface Notification {
 }
 
 /** Per open transaction of an installed database: what it will announce once it commits. */
-const pendingOf = new WeakMap<object, { sender: BatchSender; pending: Notification[] }>();
+const pendingOf = new WeakMap<object, Notification[]>();
 /** Per installed database handle: where its autocommit statements' notifications go. */
 const senderOf = new WeakMap<object, BatchSender>();
 
@@ -99,7 +99,7 @@ export function installNotifyAfterCommit(db: Db, pool: pg.Pool): AfterCommitNoti
   const transaction = db.transaction.bind(db);
   db.transaction = (async (work, config) => {
     const pending: Notification[] = [];
-    const result = await transaction((tx) => work(tracked(tx, sender, pending)), config);
+    const result = await transaction((tx) => work(tracked(tx, pending)), config);
     sender.add(pending);
     return result;
   }) as Db['transaction'];
@@ -121,12 +121,12 @@ type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
  * on its own and hands its notifications up only if it is released: a savepoint rolled back
  * announces nothing.
  */
-function tracked(tx: Transaction, sender: BatchSender, pending: Notification[]): Transaction {
-  pendingOf.set(tx, { sender, pending });
+function tracked(tx: Transaction, pending: Notification[]): Transaction {
+  pendingOf.set(tx, pending);
   const savepoint = tx.transaction.bind(tx);
   tx.transaction = (async (work: (inner: Transaction) => Promise<unknown>) => {
     const own: Notification[] = [];
-    const result = await savepoint((inner) => work(tracked(inner, sender, own)));
+    const result = await savepoint((inner) => work(tracked(inner, own)));
     pending.push(...own);
     return result;
   }) as Transaction['transaction'];
@@ -139,9 +139,9 @@ function tracked(tx: Transaction, sender: BatchSender, pending: Notification[]):
  * and, outside a transaction, committed).
  */
 export function notifyAfterCommit(dbOrTx: DbOrTx, channel: string, payload: string): void {
-  const open = pendingOf.get(dbOrTx);
-  if (open) {
-    open.pending.push({ channel, payload });
+  const pending = pendingOf.get(dbOrTx);
+  if (pending) {
+    pending.push({ channel, payload });
     return;
   }
   const sender = senderOf.get(dbOrTx);

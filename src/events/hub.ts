@@ -46,7 +46,7 @@ const WAKE_BATCH = 100;
 const BACKOFF_MIN_MS = 100;
 const BACKOFF_MAX_MS = 5000;
 /** How often the channels' newest sequences are compared with the log's (see the header). */
-export const RECHECK_MS = 1000;
+const RECHECK_MS = 1000;
 
 /** Full jitter over the upper half, so instances cut at once do not reconnect in lockstep. */
 export function backoffDelay(attempt: number): number {
