@@ -9,6 +9,7 @@ import { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
+import { EVENTS_CHANNEL } from '../src/events/events.service.js';
 import { sharedExecutions } from '../src/events/shared-execution.js';
 import { collect, startServer, type TestServer } from './support/harness.js';
 
@@ -200,6 +201,68 @@ describe('event fan-out', () => {
     // The joins really raced the writes.
     expect(resumed.some(({ after }) => after < last - 3)).toBe(true);
     await Promise.all([...resumed.map((r) => r.stream), ...joined].map((stream) => stream.stop()));
+  });
+});
+
+describe("the hub's re-check", () => {
+  /** The re-check, called by the test alone: its timer is stopped meanwhile and restarted after. */
+  async function withRecheckInHand(during: (recheck: () => Promise<void>) => Promise<void>) {
+    const hub = server.app.services.hub as unknown as { recheckTimer: NodeJS.Timeout | null; recheck(): Promise<void> };
+    clearInterval(hub.recheckTimer!);
+    try {
+      await during(() => hub.recheck());
+    } finally {
+      hub.recheckTimer = setInterval(() => void hub.recheck(), 1000);
+      hub.recheckTimer.unref();
+    }
+  }
+  /** What a writer leaves between its commit and its batch of announcements: the row, no NOTIFY. */
+  async function logUnannounced(agentId: string, revision: number): Promise<number> {
+    const { rows } = await server.database.pool.query(
+      `WITH bumped AS (UPDATE agents SET last_event_sequence = last_event_sequence + 1 WHERE id = $1 RETURNING last_event_sequence AS seq)
+       INSERT INTO agent_events (agent_id, sequence, stream, type, subject_id, project, payload, occurred_at)
+       SELECT $1, seq, 'profile', 'profile.updated', 'postgres:agent_profile_documents/' || $1 || '/SOUL', NULL,
+              jsonb_build_object('kind', 'SOUL', 'revision', $2::int, 'reason', 'updated', 'actor', 'OPERATOR'), now() FROM bumped
+       RETURNING sequence`,
+      [agentId, revision],
+    );
+    return Number(rows[0].sequence);
+  }
+
+  it('leaves an event in flight to its announcement (one read for it), and reads one still unannounced at the next re-check', async () => {
+    await newAgent(server, 'recheck');
+    const stream = collect(server.operator.agentEvents({ agentId: 'recheck', after: 1 }));
+    await updates(server, 'recheck', 1);
+    await stream.waitFor(1);
+    await withRecheckInHand(async (recheck) => {
+      // In flight: the re-check sees it logged and unread, and reads nothing yet.
+      const inFlight = await logUnannounced('recheck', 2);
+      expect(await eventLogReads(server, async () => {
+        await recheck();
+        await sleep(200);
+      })).toBe(0);
+      expect(stream.items).toHaveLength(1);
+      // Its announcement comes: one read, and the next re-check finds nothing behind.
+      expect(await eventLogReads(server, async () => {
+        await server.database.pool.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, `recheck:${inFlight}`]);
+        await stream.waitFor(2);
+        await recheck();
+        await sleep(200);
+      })).toBe(1);
+      // Never announced: the first re-check notes it, the second reads it.
+      const lost = await logUnannounced('recheck', 3);
+      expect(await eventLogReads(server, async () => {
+        await recheck();
+        await sleep(200);
+      })).toBe(0);
+      expect(stream.items).toHaveLength(2);
+      expect(await eventLogReads(server, async () => {
+        await recheck();
+        await stream.waitFor(3);
+      })).toBe(1);
+      await stream.stop();
+      expect(stream.items.map((item) => item.agentEvents.sequence)).toEqual([2, inFlight, lost]);
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, max, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import type { Db, DbOrTx } from '../db/database.js';
@@ -123,15 +123,11 @@ export async function readEventsAfter(db: Db, query: EventQuery): Promise<AgentE
     .limit(query.limit);
 }
 
-export async function latestSequence(db: Db, agentId: string): Promise<number> {
-  const [row] = await db.select({ value: max(agentEvents.sequence) }).from(agentEvents).where(eq(agentEvents.agentId, agentId));
-  return Number(row?.value ?? 0);
-}
-
 /**
  * The newest logged sequence of each agent given (agents without events are left out): one
- * statement, one index probe per agent. Run by the hub's re-check on its own connection from
- * the pool, outside the statement count that tests read for requests.
+ * statement, one index probe per agent. The hub runs it when a channel starts (one agent) and at
+ * its re-check (every agent with subscribers), on a connection from the pool, outside the
+ * statement count that tests read for requests.
  */
 export async function latestSequences(pool: pg.Pool, agentIds: string[]): Promise<Map<string, number>> {
   const result = await pool.query<{ agent_id: string; seq: string }>({

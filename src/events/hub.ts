@@ -29,15 +29,15 @@
  * A notification is a hint, not the record. It is sent after its write commits
  * (db/notify-after-commit.ts), so a writer that stops between the two never sends it. Every
  * RECHECK_MS the hub compares each channel's newest sequence with the log's (one statement for
- * all its agents) and reads the channels that are behind: such an event arrives within about a
- * second instead of at the agent's next notification. This instance's own writes wake their
+ * all its agents) and reads the channels still behind what the previous comparison saw logged:
+ * such an event arrives within one to two seconds instead of at the agent's next notification. This instance's own writes wake their
  * channels at commit, in process (Database.hearLocally), without waiting for PostgreSQL's copy,
  * which comes an event-loop turn later and is skipped when its sequence has been read.
  */
 import type { Database } from '../db/database.js';
 import { describeError, isConnectionLoss } from '../lib/connection-errors.js';
 import type { Logger } from '../lib/logger.js';
-import { EVENTS_CHANNEL, latestSequence, latestSequences, readEventsAfter, type AgentEventRow, type EventQuery } from './events.service.js';
+import { EVENTS_CHANNEL, latestSequences, readEventsAfter, type AgentEventRow, type EventQuery } from './events.service.js';
 
 const PAGE = 200;
 /** Subscribers woken per turn of the event loop when a read is handed out (see handOut). */
@@ -91,6 +91,8 @@ interface Channel {
   heardUpTo: number;
   /** heardUpTo when the running read started: what it will see. */
   readCovers: number;
+  /** The log's newest sequence at the last re-check, when this channel had not read it yet. */
+  unreadAtRecheck: number | null;
   reading: boolean;
   notifiedAt: number | null;
   failures: number;
@@ -250,7 +252,12 @@ export class EventHub {
     this.notify(channel, performance.now());
   }
 
-  /** Reads the channels whose agent has logged more than they have read (an announcement that never came). */
+  /**
+   * Reads the channels that are still behind a sequence the previous re-check saw logged: an
+   * announcement that never came. One that is merely in flight (committed, its batch not yet
+   * sent) is read within milliseconds of the re-check that saw it, so it is left to its
+   * announcement, and the hub keeps one read per notification batch.
+   */
   private async recheck(): Promise<void> {
     if (this.rechecking || this.stopped) return;
     const known = [...this.channels.values()].filter((channel) => channel.last !== null);
@@ -259,8 +266,10 @@ export class EventHub {
     try {
       const latest = await latestSequences(this.database.pool, known.map((channel) => channel.agentId));
       for (const channel of known) {
+        if (channel.last === null || this.channels.get(channel.agentId) !== channel) continue;
         const newest = latest.get(channel.agentId);
-        if (newest !== undefined && channel.last !== null && newest > channel.last && this.channels.get(channel.agentId) === channel) this.notify(channel, null);
+        if (channel.unreadAtRecheck !== null && channel.unreadAtRecheck > channel.last) this.notify(channel, null);
+        channel.unreadAtRecheck = newest !== undefined && newest > channel.last ? newest : null;
       }
     } catch (error) {
       // A lost connection is the reconnect's business; the next re-check tries again.
@@ -304,6 +313,7 @@ export class EventHub {
       dirty: false,
       heardUpTo: 0,
       readCovers: 0,
+      unreadAtRecheck: null,
       reading: false,
       notifiedAt: null,
       failures: 0,
@@ -320,7 +330,7 @@ export class EventHub {
   private async initialize(channel: Channel): Promise<void> {
     for (let failures = 0; ; ) {
       try {
-        channel.last = await latestSequence(this.database.db, channel.agentId);
+        channel.last = (await latestSequences(this.database.pool, [channel.agentId])).get(channel.agentId) ?? 0;
         break;
       } catch (error) {
         if (!isConnectionLoss(error) || this.stopped || channel.subscribers.size === 0) {
