@@ -36,8 +36,8 @@ function fail(reason) {
 }
 
 /**
- * One answer's length in `buffer` from its start, or null while incomplete: [total bytes, body
- * start, body end] for a Content-Length body; a chunked body is decoded into `decoded`.
+ * The answer at the start of `buffer`, or null while it is incomplete: its status, the bytes it
+ * takes (`consumed`) and its body (a chunked body decoded).
  */
 function parse(buffer) {
   const headEnd = buffer.indexOf(HEAD_END);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { EVENTS_CHANNEL } from '../src/events/events.service.js';
 import { sharedExecutions } from '../src/events/shared-execution.js';
-import { collect, startServer, type TestServer } from './support/harness.js';
+import { collect, logUnannouncedEvent, startServer, type TestServer } from './support/harness.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
@@ -216,31 +216,21 @@ describe("the hub's re-check", () => {
       hub.recheckTimer.unref();
     }
   }
-  /** What a writer leaves between its commit and its batch of announcements: the row, no NOTIFY. */
-  async function logUnannounced(agentId: string, revision: number): Promise<number> {
-    const { rows } = await server.database.pool.query(
-      `WITH bumped AS (UPDATE agents SET last_event_sequence = last_event_sequence + 1 WHERE id = $1 RETURNING last_event_sequence AS seq)
-       INSERT INTO agent_events (agent_id, sequence, stream, type, subject_id, project, payload, occurred_at)
-       SELECT $1, seq, 'profile', 'profile.updated', 'postgres:agent_profile_documents/' || $1 || '/SOUL', NULL,
-              jsonb_build_object('kind', 'SOUL', 'revision', $2::int, 'reason', 'updated', 'actor', 'OPERATOR'), now() FROM bumped
-       RETURNING sequence`,
-      [agentId, revision],
-    );
-    return Number(rows[0].sequence);
-  }
-
   it('leaves an event in flight to its announcement (one read for it), and reads one still unannounced at the next re-check', async () => {
     await newAgent(server, 'recheck');
     const stream = collect(server.operator.agentEvents({ agentId: 'recheck', after: 1 }));
     await updates(server, 'recheck', 1);
     await stream.waitFor(1);
     await withRecheckInHand(async (recheck) => {
+      /** The event-log reads of one re-check and what it set off within 200 ms. */
+      const readsOfRecheck = () =>
+        eventLogReads(server, async () => {
+          await recheck();
+          await sleep(200);
+        });
       // In flight: the re-check sees it logged and unread, and reads nothing yet.
-      const inFlight = await logUnannounced('recheck', 2);
-      expect(await eventLogReads(server, async () => {
-        await recheck();
-        await sleep(200);
-      })).toBe(0);
+      const inFlight = await logUnannouncedEvent(server, 'recheck', 2);
+      expect(await readsOfRecheck()).toBe(0);
       expect(stream.items).toHaveLength(1);
       // Its announcement comes: one read, and the next re-check finds nothing behind.
       expect(await eventLogReads(server, async () => {
@@ -250,11 +240,8 @@ describe("the hub's re-check", () => {
         await sleep(200);
       })).toBe(1);
       // Never announced: the first re-check notes it, the second reads it.
-      const lost = await logUnannounced('recheck', 3);
-      expect(await eventLogReads(server, async () => {
-        await recheck();
-        await sleep(200);
-      })).toBe(0);
+      const lost = await logUnannouncedEvent(server, 'recheck', 3);
+      expect(await readsOfRecheck()).toBe(0);
       expect(stream.items).toHaveLength(2);
       expect(await eventLogReads(server, async () => {
         await recheck();

@@ -3,7 +3,7 @@ import { notifyAfterCommit } from '../src/db/notify-after-commit.js';
 import { EventLogSweeper } from '../src/events/sweeper.js';
 import { DAY_MS } from '../src/lib/clock.js';
 import { createLogger } from '../src/lib/logger.js';
-import { collect, NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer, faultSwitch } from './support/harness.js';
+import { collect, logUnannouncedEvent, NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer, faultSwitch } from './support/harness.js';
 
 let server: TestServer;
 const faults = faultSwitch();
@@ -86,13 +86,7 @@ describe('agentEvents', () => {
     await update('ev-unannounced', 'announced', 1);
     expect((await stream.waitFor(1)).map((e) => e.agentEvents.sequence)).toEqual([2]);
     // What a writer that died after its commit leaves behind: the bumped sequence and the row, no NOTIFY.
-    await server.database.pool.query(
-      `WITH bumped AS (UPDATE agents SET last_event_sequence = last_event_sequence + 1 WHERE id = $1 RETURNING last_event_sequence AS seq)
-       INSERT INTO agent_events (agent_id, sequence, stream, type, subject_id, project, payload, occurred_at)
-       SELECT $1, seq, 'profile', 'profile.updated', 'postgres:agent_profile_documents/ev-unannounced/SOUL', NULL,
-              '{"kind":"SOUL","revision":3,"reason":"updated","actor":"OPERATOR"}'::jsonb, now() FROM bumped`,
-      ['ev-unannounced'],
-    );
+    await logUnannouncedEvent(server, 'ev-unannounced', 3);
     const events = await stream.waitFor(2);
     await update('ev-unannounced', 'announced again', 2);
     await stream.waitFor(3);

@@ -215,6 +215,23 @@ export async function take<T>(iterable: AsyncIterable<T>, count: number, timeout
   return items;
 }
 
+/**
+ * What a writer leaves behind when it stops between its commit and its batch of announcements
+ * (db/notify-after-commit.ts): the agent's bumped sequence and a SOUL `profile.updated` row, no
+ * NOTIFY. Returns the event's sequence.
+ */
+export async function logUnannouncedEvent(server: TestServer, agentId: string, revision: number): Promise<number> {
+  const { rows } = await server.database.pool.query(
+    `WITH bumped AS (UPDATE agents SET last_event_sequence = last_event_sequence + 1 WHERE id = $1 RETURNING last_event_sequence AS seq)
+     INSERT INTO agent_events (agent_id, sequence, stream, type, subject_id, project, payload, occurred_at)
+     SELECT $1, seq, 'profile', 'profile.updated', 'postgres:agent_profile_documents/' || $1 || '/SOUL', NULL,
+            jsonb_build_object('kind', 'SOUL', 'revision', $2::int, 'reason', 'updated', 'actor', 'OPERATOR'), now() FROM bumped
+     RETURNING sequence`,
+    [agentId, revision],
+  );
+  return Number(rows[0].sequence);
+}
+
 /** Opens a subscription and returns a reader that collects items in the background. */
 export function collect<T>(iterable: AsyncIterable<T>) {
   const items: T[] = [];
