@@ -159,6 +159,8 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
 
   it('Select page selects only the memories of the page, not the whole archive', async () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
+    // The search's own page, not the list shown before it (which has as many titles).
+    await expect.poll(() => announcement(page)).toBe(`${PAGE_SIZE} memories on page 1; more on the next page.`);
     await expect.poll(visibleTitles).toHaveLength(PAGE_SIZE);
     await page.getByRole('button', { name: 'Select page' }).click();
     await page.getByRole('button', { name: `Delete selected memories (${PAGE_SIZE})` }).waitFor();

@@ -274,7 +274,8 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
             )}
 
             <div class="row toolbar">
-              <button type="button" class="secondary" onClick={selectPage} disabled={memories.length === 0}>
+              {/* Not while a page loads: it would select the memories about to be replaced. */}
+              <button type="button" class="secondary" onClick={selectPage} disabled={memories.length === 0 || busy}>
                 Select page
               </button>
               <button type="button" class="secondary" onClick={() => setSelected(new Map())} disabled={selected.size === 0}>
