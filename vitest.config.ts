@@ -1,8 +1,18 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
+// One copy of graphql under the test runner. The packages (Pothos, Yoga, envelop) are loaded by
+// Node itself, which resolves `graphql` to its CommonJS build; vitest's own resolver would hand
+// the sources the ESM build (the package's `module` field) and the two copies' instanceof checks
+// refuse each other's schema. So the sources get what Node gives the packages. The built server
+// (scripts/build.mjs) makes the same rule the other way round: everything is graphql's ESM build.
+const graphqlEntry = createRequire(import.meta.url).resolve('graphql');
+
 export default defineConfig({
+  resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

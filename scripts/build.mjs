@@ -9,7 +9,7 @@
  * `npm ci` runs it (the `prepare` script); scripts/burrow.mjs runs it again when a source is
  * newer than the bundle. Tests and tools run the sources through vitest and tsx instead.
  */
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -64,13 +64,19 @@ const oneGraphql = {
   },
 };
 
+/**
+ * Builds into a directory of its own and then puts it in place of dist/, so a process starting
+ * from dist/ meanwhile never finds it half written.
+ */
 export async function build() {
   const { build: esbuild } = await import('esbuild');
-  rmSync(DIST, { recursive: true, force: true });
+  const fresh = `${DIST}.building-${process.pid}`;
+  const old = `${DIST}.old-${process.pid}`;
+  rmSync(fresh, { recursive: true, force: true });
   await esbuild({
     absWorkingDir: ROOT,
     entryPoints: { cli: 'src/cli.ts' },
-    outdir: 'dist',
+    outdir: fresh,
     bundle: true,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
@@ -88,6 +94,9 @@ export async function build() {
     logLevel: 'warning',
     plugins: [oneGraphql],
   });
+  if (existsSync(DIST)) renameSync(DIST, old);
+  renameSync(fresh, DIST);
+  rmSync(old, { recursive: true, force: true });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

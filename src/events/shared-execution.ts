@@ -22,17 +22,11 @@
  * replaces it on its way anyway), a result another plugin replaced, and a payload that was not
  * shared go through graphql-ws's own serialization.
  */
-import { createRequire } from 'node:module';
-import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
+import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Viewer } from '../auth/viewer.js';
 import { isSharedEvent } from './hub.js';
 import { SerializedPayload } from './serialized-payloads.js';
-
-// The copy of graphql the schema was built with: Pothos and Yoga load graphql's CommonJS build,
-// and a bundler-style resolver (vitest) would hand this file the ESM build, whose execute
-// refuses a schema "from another realm".
-const { createSourceEventStream, execute } = createRequire(import.meta.url)('graphql') as typeof import('graphql');
 
 type Executed = ExecutionResult | Promise<ExecutionResult>;
 

@@ -6,14 +6,16 @@
  * validation per document.
  */
 import {
+  getNamedType,
+  getOperationAST,
+  isInterfaceType,
+  isObjectType,
   Kind,
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLField,
   type GraphQLNamedType,
-  type GraphQLOutputType,
   type GraphQLSchema,
-  type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
@@ -21,20 +23,8 @@ import type { LimitsConfig, SecurityConfig } from '../config.js';
 import type { Viewer } from '../auth/viewer.js';
 import { limitExceeded } from './errors.js';
 
-// By shape, not graphql's isObjectType/getOperationAST: under vitest the schema's graphql and this
-// module's can be two copies (ESM and CJS), and graphql's instanceof checks throw across copies.
 const fieldsOfType = (type: GraphQLNamedType | undefined) =>
-  type && 'getFields' in type && typeof type.getFields === 'function' && !('parseValue' in type) ? (type.getFields() as Record<string, GraphQLField<unknown, unknown>>) : undefined;
-const namedType = (type: GraphQLOutputType): GraphQLNamedType => {
-  let current = type as { ofType?: unknown };
-  while (current.ofType) current = current.ofType as { ofType?: unknown };
-  return current as GraphQLNamedType;
-};
-function operationOf(document: DocumentNode, name: string | null | undefined): OperationDefinitionNode | null {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (!name) return operations.length === 1 ? operations[0] : null;
-  return operations.find((o) => o.name?.value === name) ?? null;
-}
+  isObjectType(type) || isInterfaceType(type) ? (type.getFields() as Record<string, GraphQLField<unknown, unknown>>) : undefined;
 
 const PAGE_ARGUMENTS = ['first', 'last', 'limit'];
 /** A page-size argument left out counts as this many items: the largest default page of the API. */
@@ -63,7 +53,7 @@ export function analyzeOperation(
   /** Collects the names of the variables the cost depended on. */
   variablesRead?: Set<string>,
 ): OperationFacts | null {
-  const operation = operationOf(document, operationName);
+  const operation = getOperationAST(document, operationName);
   if (!operation) return null;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
@@ -95,7 +85,7 @@ export function analyzeOperation(
         const name = selection.name.value;
         if (name === '__schema' || name === '__type') introspection = true;
         const field = fieldsOfType(type)?.[name];
-        const child = selection.selectionSet ? costOf(selection.selectionSet, field ? namedType(field.type) : undefined) : 0;
+        const child = selection.selectionSet ? costOf(selection.selectionSet, field ? getNamedType(field.type) : undefined) : 0;
         total += 1 + pageWeight(field, selection.arguments) * child;
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         total += costOf(selection.selectionSet, selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : type);

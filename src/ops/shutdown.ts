@@ -6,7 +6,15 @@
  * requests get BURROW_SHUTDOWN_GRACE_MS to finish, WebSockets close with 1001, background jobs
  * stop and ownership sessions end, then the pool closes and the process exits 0 with one log
  * line. A second signal exits at once; a shutdown that hangs is cut at grace + 2 s.
+ *
+ * "Second" means a second request to stop, not the first one delivered twice: `npm start` and
+ * `npm run burrow` leave npm as this process's parent in the same process group, so a group's
+ * SIGTERM (a container stop) or a terminal's Ctrl-C reaches this process from the kernel and
+ * again from npm, which forwards what it receives. A repeat within SAME_STOP_MS of the first
+ * signal is that echo and is ignored; a person who means "now" presses again later than that.
  */
+const SAME_STOP_MS = 1000;
+
 import { describeError, isConnectionLoss } from '../lib/connection-errors.js';
 import type { Logger } from '../lib/logger.js';
 
@@ -16,14 +24,14 @@ export interface Stoppable {
 
 export function installShutdown(opts: { app: Stoppable; closeDatabase: () => Promise<void>; logger: Logger; graceMs: number }) {
   const { app, closeDatabase, logger, graceMs } = opts;
-  let stopping = false;
+  let began: number | null = null;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) {
+    if (began !== null) {
+      if (performance.now() - began < SAME_STOP_MS) return;
       logger.warn('second signal during shutdown: exiting at once', { signal });
       process.exit(1);
     }
-    stopping = true;
-    const began = performance.now();
+    began = performance.now();
     setTimeout(() => {
       logger.error('shutdown did not finish within BURROW_SHUTDOWN_GRACE_MS + 2 s: exiting', { signal, graceMs });
       process.exit(1);
@@ -33,7 +41,7 @@ export function installShutdown(opts: { app: Stoppable; closeDatabase: () => Pro
       await closeDatabase();
       logger.info('shut down', {
         signal,
-        durationMs: Math.round(performance.now() - began),
+        durationMs: Math.round(performance.now() - began!),
         inFlightAtSignal: inFlightAtStop,
         inFlightFinished: drained,
         graceMs,

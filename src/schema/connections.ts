@@ -6,7 +6,7 @@
  * does not select it does not pay for it.
  */
 import type { InterfaceRef, ObjectRef } from '@pothos/core';
-import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
+import { isObjectType, type GraphQLSchema } from 'graphql';
 import { builder, type Types } from './builder.js';
 type ArgBuilder = PothosSchemaTypes.FieldBuilder<Types, unknown>['arg'];
 
@@ -64,9 +64,8 @@ export function connectionType<Node extends ObjectRef<Types, unknown, unknown> |
  */
 export function inlineConnectionFields(schema: GraphQLSchema): GraphQLSchema {
   const fieldOf = (typeName: string, fieldName: string) => {
-    // Not isObjectType: under the test runner the schema may be built by another copy of graphql.
-    const type = schema.getType(typeName) as GraphQLObjectType | undefined;
-    const field = type && 'getFields' in type ? type.getFields()[fieldName] : undefined;
+    const type = schema.getType(typeName);
+    const field = isObjectType(type) ? type.getFields()[fieldName] : undefined;
     if (!field?.resolve) throw new Error(`inlineConnectionFields: ${typeName}.${fieldName} is not a resolved field`);
     return field;
   };

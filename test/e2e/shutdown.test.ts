@@ -1,73 +1,38 @@
 /**
- * SIGTERM on the real server process (`burrow serve`), embedded and on the real PostgreSQL
- * server: 40 requests in flight finish, new connections are refused, WebSockets close with 1001,
- * the process exits 0 within the grace period + 2 s with one log line; a second signal exits at
- * once. Also checks the JSON request log lines carry no user content.
+ * SIGTERM to the process group of the README's command (`npm start` embedded, `npm run burrow --
+ * serve` on the real PostgreSQL server), as a container stop or a terminal sends it: npm and the
+ * server both get it, and npm forwards it once more. 40 requests with half-sent bodies finish, new connections are refused, WebSockets close with 1001,
+ * npm exits 0 (after the server) within the grace period + 2 s with one log line; a second signal
+ * a person sends later exits at once. Also checks the JSON request log lines carry no user content.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest, type ClientRequest } from 'node:http';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { TokensService } from '../src/auth/tokens.service.js';
-import { openDatabase } from '../src/db/database.js';
-import { systemClock } from '../src/lib/clock.js';
-import { createTestDatabase, externalConfig, type TestDatabase } from './support/harness.js';
+import { startShipped, type ShippedServer } from '../support/shipped.js';
 
 const GRACE_MS = 8000;
 const IN_FLIGHT = 40;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Running {
-  child: ChildProcess;
+  server: ShippedServer;
   port: number;
   token: string;
   stderr: () => string;
+  /** npm's exit: the README's command ends when the server has. */
   exited: Promise<number | null>;
 }
 
-const databases: TestDatabase[] = [];
-afterAll(async () => {
-  for (const database of databases) await database.drop();
-});
-
 async function spawnServer(): Promise<Running> {
-  const database = await createTestDatabase();
-  databases.push(database);
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    BURROW_PORT: '0',
-    BURROW_HOST: '127.0.0.1',
-    BURROW_LOG_LEVEL: 'info',
-    BURROW_SHUTDOWN_GRACE_MS: String(GRACE_MS),
-    BURROW_TIDDLE_SCHEDULER: 'false',
-    BURROW_POSTGRES_REQUIRED_MAJOR: '13',
-    ...(database.url
-      ? { BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: database.url }
-      : { BURROW_POSTGRES_LIFECYCLE: 'embedded', BURROW_DATA_DIR: 'memory://' }),
-  };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 90_000;
-  while (!/serving GraphQL on http:\/\/127\.0\.0\.1:(\d+)/.test(stdout) || (!database.url && !/operator token \(first start[^:]*: (\S+)/.test(stdout))) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`burrow serve did not start: ${stderr}`);
-    await sleep(50);
-  }
-  const port = Number(/serving GraphQL on http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)![1]);
-  let token: string;
-  if (database.url) {
-    const db = await openDatabase(externalConfig(database.url));
-    token = (await new TokensService(db.db, systemClock).create({ kind: 'operator', name: 'shutdown-test' })).token;
-    await db.close();
-  } else {
-    token = /operator token \(first start[^:]*: (\S+)/.exec(stdout)![1];
-  }
-  return { child, port, token, stderr: () => stderr, exited };
+  const server = await startShipped({ env: { BURROW_LOG_LEVEL: 'info', BURROW_SHUTDOWN_GRACE_MS: String(GRACE_MS) } });
+  return { server, port: server.port, token: server.operatorToken, stderr: server.stderr, exited: server.exited.then(({ code }) => code) };
 }
+
+/** What a container stop or a terminal sends: the signal to the whole process group of the README's command. */
+const signalGroup = (running: Running, signal: NodeJS.Signals) => process.kill(-running.server.child.pid!, signal);
+const killGroup = (running: Running) => {
+  if (running.server.child.exitCode === null) signalGroup(running, 'SIGKILL');
+};
 
 async function graphql(running: Running, query: string, variables: Record<string, unknown> = {}) {
   const response = await fetch(`http://127.0.0.1:${running.port}/graphql`, {
@@ -133,7 +98,7 @@ describe('SIGTERM on burrow serve', () => {
 
       const logBefore = running.stderr().length;
       const signalledAt = performance.now();
-      running.child.kill('SIGTERM');
+      signalGroup(running, 'SIGTERM');
 
       // New connections are refused once the signal is handled.
       let refused = false;
@@ -183,7 +148,7 @@ describe('SIGTERM on burrow serve', () => {
       expect(operations.find((entry) => entry.operation === 'createAgent')).toMatchObject({ outcome: 'OK', operationType: 'mutation' });
       expect(running.stderr()).not.toContain('private-note');
     } finally {
-      if (running.child.exitCode === null) running.child.kill('SIGKILL');
+      killGroup(running);
     }
   });
 
@@ -194,9 +159,10 @@ describe('SIGTERM on burrow serve', () => {
       await held.connected;
       await sleep(300);
       const signalledAt = performance.now();
-      running.child.kill('SIGTERM');
-      await sleep(300);
-      running.child.kill('SIGINT');
+      signalGroup(running, 'SIGTERM');
+      // Later than the echo window (npm forwards the group's signal once more at once): a person pressing again.
+      await sleep(1500);
+      signalGroup(running, 'SIGINT');
       const code = await running.exited;
       expect(code).toBe(1);
       // Far sooner than the grace period the held request would otherwise get.
@@ -204,7 +170,7 @@ describe('SIGTERM on burrow serve', () => {
       expect(running.stderr()).toContain('second signal during shutdown: exiting at once');
       await held.response.catch(() => {});
     } finally {
-      if (running.child.exitCode === null) running.child.kill('SIGKILL');
+      killGroup(running);
     }
   });
 });
