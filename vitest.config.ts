@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+import { timeoutFactor } from './test/support/load.js';
 
 // One copy of graphql under the test runner. The packages (Pothos, Yoga, envelop) are loaded by
 // Node itself, which resolves `graphql` to its CommonJS build; vitest's own resolver would hand
@@ -8,16 +9,21 @@ import { defineConfig } from 'vitest/config';
 // (scripts/build.mjs) makes the same rule the other way round: everything is graphql's ESM build.
 const graphqlEntry = createRequire(import.meta.url).resolve('graphql');
 
+// Timeouts stretch with the machine's load at the start of the run (test/support/load.ts); the
+// harness's waits stretch with the load at the moment they start waiting.
+const factor = timeoutFactor();
+
 export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    testTimeout: Math.round(60_000 * factor),
+    hookTimeout: Math.round(120_000 * factor),
+    teardownTimeout: Math.round(60_000 * factor),
     pool: 'forks',
     // Two cores: two files at a time, each with its own server and database.
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
-    reporters: ['default'],
+    reporters: ['default', './test/support/skip-summary.ts'],
   },
 });

@@ -29,6 +29,17 @@ case "$action" in
       mkdir -p "$dir"
       [ "$(id -u)" = 0 ] && { id -u burrow-ci >/dev/null 2>&1 || useradd --system --create-home --shell /usr/sbin/nologin burrow-ci; chown burrow-ci: "$dir"; }
       chmod 700 "$dir"
+    fi
+    # As root, a checkout that burrow-ci cannot reach (under /root, say) keeps its binaries out of
+    # burrow-ci's reach: it runs a copy in the server's own directory instead (opening nothing up).
+    if [ "$(id -u)" = 0 ] && ! runuser -u burrow-ci -- test -x "$bin/postgres"; then
+      if [ ! -x "$dir/native/bin/postgres" ]; then
+        cp -a "$(dirname "$bin")" "$dir/native"
+        chown -R burrow-ci: "$dir/native"
+      fi
+      bin=$dir/native/bin
+    fi
+    if [ ! -f "$dir/data/PG_VERSION" ]; then
       as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth=trust --encoding=UTF8 --no-locale --no-instructions >"$dir/initdb.log"
     fi
     # fsync off: a throwaway test server, where durability across a power cut buys nothing.
@@ -37,6 +48,7 @@ case "$action" in
     echo "postgres://postgres@127.0.0.1:$port/postgres"
     ;;
   stop)
+    [ -x "$dir/native/bin/pg_ctl" ] && bin=$dir/native/bin
     if [ -f "$dir/data/postmaster.pid" ]; then as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null; fi
     ;;
   *)

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
-import { onRealServer, startServer, take, type TestServer } from './support/harness.js';
+import { hasRealServer, NEEDS_REAL_SERVER, startServer, take, type TestServer } from './support/harness.js';
 
 const run = promisify(execFile);
 
@@ -19,9 +19,9 @@ interface Legacy {
   deleted?: boolean;
 }
 
-async function insertLegacy(records: Legacy[]) {
+async function insertLegacy(records: Legacy[], on = server) {
   for (const r of records) {
-    await server.database.pool.query(
+    await on.database.pool.query(
       `INSERT INTO albdruck_knowledge (id, owner_agent_id, title, body, status, operator_corrected, operator_deleted, created_by, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'legacy-user', '2025-03-01T10:00:00Z', '2025-04-01T10:00:00Z')`,
       [r.id, r.owner, r.title, r.body, r.status ?? 'active', r.corrected ?? false, r.deleted ?? false],
@@ -29,8 +29,8 @@ async function insertLegacy(records: Legacy[]) {
   }
 }
 
-async function memoryOf(legacyId: string) {
-  const { rows } = await server.database.pool.query(
+async function memoryOf(legacyId: string, on = server) {
+  const { rows } = await on.database.pool.query(
     'SELECT agent_id, id, title, content, revision, ownership, deleted_at, label, source_refs FROM brain_memories WHERE legacy_knowledge_id = $1',
     [legacyId],
   );
@@ -158,9 +158,24 @@ describe('legacy Albdruck import', () => {
   });
 });
 
-describe.skipIf(!onRealServer)('burrow import-albdruck (a second process on the same database: real server pass)', () => {
+describe.skipIf(!hasRealServer)(`burrow import-albdruck (a second process on the same database: ${NEEDS_REAL_SERVER})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ realServer: true });
+    await server.agentClient('ada');
+  });
+  afterAll(async () => server?.stop());
+
   it('prints a summary (no progress lines when stderr is not a terminal)', async () => {
-    await insertLegacy([{ id: 'k10', owner: 'ada', title: 'From the CLI', body: 'Imported by the command.' }]);
+    await insertLegacy(
+      [
+        { id: 'k1', owner: 'ada', title: 'Imported by the API', body: 'First.' },
+        { id: 'k7', owner: 'Bad Owner!', title: 'Unusable owner', body: 'Cannot be an agent id.' },
+      ],
+      server,
+    );
+    expect((await server.operator.importAlbdruck()).importAlbdruck).toMatchObject({ total: 2, imported: 1, failed: 1 });
+    await insertLegacy([{ id: 'k10', owner: 'ada', title: 'From the CLI', body: 'Imported by the command.' }], server);
     const env = {
       ...process.env,
       BURROW_POSTGRES_LIFECYCLE: 'external',
@@ -169,12 +184,12 @@ describe.skipIf(!onRealServer)('burrow import-albdruck (a second process on the 
       BURROW_LOG_LEVEL: 'silent',
     };
     const { stdout, stderr } = await run('npx', ['tsx', 'src/cli.ts', 'import-albdruck'], { env, cwd: process.cwd() }).catch((error) => error);
-    expect(stdout).toContain('Albdruck import: 10 legacy records');
+    expect(stdout).toContain('Albdruck import: 3 legacy records');
     expect(stdout).toMatch(/imported:\s+1\n/);
-    expect(stdout).toMatch(/skipped:\s+8 /);
+    expect(stdout).toMatch(/skipped:\s+1 /);
     expect(stdout).toMatch(/deleted-on-import:\s+0 /);
     expect(stdout).toContain('failed k7:');
     expect(stderr).not.toContain('importing legacy Albdruck records');
-    expect(await memoryOf('k10')).toMatchObject({ agent_id: 'ada', label: 'migrated_albdruck' });
+    expect(await memoryOf('k10', server)).toMatchObject({ agent_id: 'ada', label: 'migrated_albdruck' });
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BurrowRequestError, type BurrowClient } from '../clients/typescript/sdk.js';
-import { NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer } from './support/harness.js';
+import { hasRealServer, NEEDS_REAL_SERVER, startServer, take, type TestServer } from './support/harness.js';
 
 let server: TestServer;
 let ada: BurrowClient;
@@ -513,7 +513,13 @@ describe('events', () => {
   });
 });
 
-describe.skipIf(!onRealServer)(`concurrent updates (${NEEDS_REAL_SERVER})`, () => {
+describe.skipIf(!hasRealServer)(`concurrent updates (${NEEDS_REAL_SERVER})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ realServer: true });
+  });
+  afterAll(async () => server?.stop());
+
   it('20 concurrent updates with the same expectedRevision: exactly one wins, history gains one entry', async () => {
     const agent = 'racer';
     await server.agentClient(agent);

@@ -1,17 +1,17 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
-import { collect, NEEDS_REAL_SERVER, onRealServer, startServer, type TestServer } from './support/harness.js';
+import { collect, hasRealServer, NEEDS_REAL_SERVER, startServer, type TestServer } from './support/harness.js';
 import { ok, openOwner, type OwnerHandle } from './support/continuity.js';
 
-describe.skipIf(!onRealServer)(`continuity across instances and connections (${NEEDS_REAL_SERVER})`, () => {
+describe.skipIf(!hasRealServer)(`continuity across instances and connections (${NEEDS_REAL_SERVER})`, () => {
   let a: TestServer;
   let b: TestServer;
   let c: TestServer;
   let admin: pg.Client;
 
   beforeAll(async () => {
-    a = await startServer();
+    a = await startServer({ realServer: true });
     b = await startServer({ database: a.testDatabase });
     c = await startServer({ database: a.testDatabase });
     admin = new pg.Client({ connectionString: a.testDatabase.url! });

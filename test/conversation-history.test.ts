@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BurrowClient, type ConversationEntryFieldsFragment, type ConversationSessionFieldsFragment } from '../clients/typescript/sdk.js';
-import { startServer, NEEDS_REAL_SERVER, onRealServer, take, type TestServer, faultSwitch, requestError } from './support/harness.js';
+import { startServer, hasRealServer, NEEDS_REAL_SERVER, take, type TestServer, faultSwitch, requestError } from './support/harness.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -488,7 +488,13 @@ describe('events', () => {
   });
 });
 
-describe.skipIf(!onRealServer)(`compaction and archive racing appends (${NEEDS_REAL_SERVER})`, () => {
+describe.skipIf(!hasRealServer)(`compaction and archive racing appends (${NEEDS_REAL_SERVER})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ realServer: true });
+  });
+  afterAll(async () => server?.stop());
+
   it('appends racing compactions lose nothing: every append lands exactly once, positions stay gap-free', async () => {
     const agent = 'ch-race';
     await server.agentClient(agent);

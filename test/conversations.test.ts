@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BurrowClient, type ConversationOriginalFieldsFragment } from '../clients/typescript/sdk.js';
-import { startServer, NEEDS_REAL_SERVER, onRealServer, take, type TestServer, faultSwitch, requestError } from './support/harness.js';
+import { startServer, hasRealServer, NEEDS_REAL_SERVER, take, type TestServer, faultSwitch, requestError } from './support/harness.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -229,7 +229,13 @@ describe('retention', () => {
   });
 });
 
-describe.skipIf(!onRealServer)(`concurrent appends to one session (${NEEDS_REAL_SERVER})`, () => {
+describe.skipIf(!hasRealServer)(`concurrent appends to one session (${NEEDS_REAL_SERVER})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ realServer: true });
+  });
+  afterAll(async () => server?.stop());
+
   it('serializes appends from separate clients on separate connections: positions are gap-free and each writer keeps its order', async () => {
     await server.agentClient('cv-race');
     const writers = 8;
@@ -313,7 +319,13 @@ describe('atomicity under injected faults', () => {
   });
 });
 
-describe.skipIf(!onRealServer)(`burrow retention run (${NEEDS_REAL_SERVER})`, () => {
+describe.skipIf(!hasRealServer)(`burrow retention run (${NEEDS_REAL_SERVER})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ realServer: true });
+  });
+  afterAll(async () => server?.stop());
+
   it('sweeps the configured database and reports per store', async () => {
     const { execFile } = await import('node:child_process');
     const { promisify } = await import('node:util');
@@ -348,7 +360,13 @@ describe.skipIf(!onRealServer)(`burrow retention run (${NEEDS_REAL_SERVER})`, ()
   }, 60_000);
 });
 
-describe.skipIf(!onRealServer)(`the server's retention sweeper (${NEEDS_REAL_SERVER})`, () => {
+describe.skipIf(!hasRealServer)(`the server's retention sweeper (${NEEDS_REAL_SERVER})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ realServer: true });
+  });
+  afterAll(async () => server?.stop());
+
   it('runs on its interval in a server instance, using that instance clock', async () => {
     const client = await server.agentClient('sweep-agent', { scope: 'p' });
     const r = (await client.memoryWorkingWrite({ input: { kind: 'FINDING', title: 'to be swept', content: 'x', ttlDays: 1 } })).memoryWorkingWrite;

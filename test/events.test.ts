@@ -3,7 +3,7 @@ import { notifyAfterCommit } from '../src/db/notify-after-commit.js';
 import { EventLogSweeper } from '../src/events/sweeper.js';
 import { DAY_MS } from '../src/lib/clock.js';
 import { createLogger } from '../src/lib/logger.js';
-import { collect, logUnannouncedEvent, NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer, faultSwitch } from './support/harness.js';
+import { collect, hasRealServer, logUnannouncedEvent, NEEDS_REAL_SERVER, startServer, take, type TestServer, faultSwitch } from './support/harness.js';
 
 let server: TestServer;
 const faults = faultSwitch();
@@ -12,12 +12,12 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.stop());
 
-async function newAgent(id: string) {
-  await server.operator.createAgent({ input: { agentId: id, name: id } });
+async function newAgent(id: string, on = server) {
+  await on.operator.createAgent({ input: { agentId: id, name: id } });
 }
 
-async function update(agentId: string, content: string, expectedRevision: number, kind: 'SOUL' | 'RULES' = 'SOUL') {
-  const result = await server.operator.updateProfileDocument({ input: { agentId, kind, content, expectedRevision } });
+async function update(agentId: string, content: string, expectedRevision: number, kind: 'SOUL' | 'RULES' = 'SOUL', on = server) {
+  const result = await on.operator.updateProfileDocument({ input: { agentId, kind, content, expectedRevision } });
   if (result.updateProfileDocument.__typename !== 'UpdateProfileDocumentSuccess') throw new Error(JSON.stringify(result));
 }
 
@@ -188,14 +188,20 @@ describe('sequences across pruning', () => {
   });
 });
 
-describe.skipIf(!onRealServer)(`events across instances (${NEEDS_REAL_SERVER})`, () => {
+describe.skipIf(!hasRealServer)(`events across instances (${NEEDS_REAL_SERVER})`, () => {
+  let first: TestServer;
+  beforeAll(async () => {
+    first = await startServer({ realServer: true });
+  });
+  afterAll(async () => first?.stop());
+
   it('delivers a change made through one instance to a subscriber on another', async () => {
-    const second = await startServer({ database: server.testDatabase });
+    const second = await startServer({ database: first.testDatabase });
     try {
-      await newAgent('ev-cross');
+      await newAgent('ev-cross', first);
       const stream = collect(second.operator.agentEvents({ agentId: 'ev-cross', after: 1 }));
-      await update('ev-cross', 'from instance one', 1);
-      await update('ev-cross', 'again', 2);
+      await update('ev-cross', 'from instance one', 1, 'SOUL', first);
+      await update('ev-cross', 'again', 2, 'SOUL', first);
       const events = await stream.waitFor(2);
       await stream.stop();
       expect(events.map((e) => e.agentEvents.sequence)).toEqual([2, 3]);
@@ -205,13 +211,13 @@ describe.skipIf(!onRealServer)(`events across instances (${NEEDS_REAL_SERVER})`,
   });
 
   it('keeps sequences gap-free and commit-ordered under concurrent writers', async () => {
-    await newAgent('ev-concurrent');
-    const stream = collect(server.operator.agentEvents({ agentId: 'ev-concurrent', after: 1 }));
+    await newAgent('ev-concurrent', first);
+    const stream = collect(first.operator.agentEvents({ agentId: 'ev-concurrent', after: 1 }));
     const kinds = ['SOUL', 'RULES', 'ORIENTATION', 'PREFERENCES', 'TOOLS', 'DREAM_MEMORY'] as const;
     await Promise.all(
       kinds.map(async (kind) => {
         for (let revision = 1; revision <= 5; revision++) {
-          await server.operator.updateProfileDocument({ input: { agentId: 'ev-concurrent', kind, content: `${kind}${revision}`, expectedRevision: revision } });
+          await first.operator.updateProfileDocument({ input: { agentId: 'ev-concurrent', kind, content: `${kind}${revision}`, expectedRevision: revision } });
         }
       }),
     );

@@ -1,16 +1,17 @@
 /**
  * The external lifecycle's version and connection rules, on whatever real server
- * BURROW_TEST_DATABASE_URL names (CI: PostgreSQL 17, and the machine's PostgreSQL 15).
+ * BURROW_TEST_DATABASE_URL names (CI: PostgreSQL 17, and the machine's PostgreSQL 15), else on
+ * the PostgreSQL 17 that a plain `npm test` starts.
  * Configuration goes through loadConfig, as a deployment's environment would.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, StartupError } from '../src/db/database.js';
-import { createTestDatabase, onRealServer, REAL_DATABASE_URL, type TestDatabase } from './support/harness.js';
+import { createTestDatabase, hasRealServer, NEEDS_REAL_SERVER, REAL_SERVER_URL, startServer, type TestDatabase } from './support/harness.js';
 
 async function serverMajor(): Promise<number> {
-  const client = new pg.Client({ connectionString: REAL_DATABASE_URL! });
+  const client = new pg.Client({ connectionString: REAL_SERVER_URL! });
   await client.connect();
   try {
     return Math.floor(Number((await client.query(`SELECT current_setting('server_version_num') AS n`)).rows[0].n) / 10000);
@@ -19,7 +20,7 @@ async function serverMajor(): Promise<number> {
   }
 }
 
-const major = onRealServer ? await serverMajor() : 0;
+const major = hasRealServer ? await serverMajor() : 0;
 
 async function opens(env: Record<string, string>): Promise<string> {
   const database = await openDatabase(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external', ...env }).database);
@@ -40,23 +41,25 @@ async function refusal(env: Record<string, string>): Promise<string> {
   throw new Error('expected startup to be refused');
 }
 
-describe.skipIf(!onRealServer)(`external lifecycle on the real server (PostgreSQL ${major || '?'})`, () => {
+describe.skipIf(!hasRealServer)(`external lifecycle on the real server (${hasRealServer ? `PostgreSQL ${major}` : NEEDS_REAL_SERVER})`, () => {
   let database: TestDatabase;
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase({ real: true });
   });
   afterAll(async () => {
     await database?.drop();
   });
 
-  it.skipIf(major >= 17)('refuses a server below the default required major 17, naming the variable and the fix', async () => {
+  it('refuses a server below the default required major 17, naming the variable and the fix', async (ctx) => {
+    if (major >= 17) ctx.skip(`the server is PostgreSQL ${major}; runs on one below 17 (CI's PostgreSQL 15 step)`);
     expect(await refusal({ BURROW_POSTGRES_URL: database.url! })).toMatch(
       new RegExp(`is version ${major}\\.\\d+.* \\(major ${major}\\), below BURROW_POSTGRES_REQUIRED_MAJOR=17: upgrade the server or set BURROW_POSTGRES_REQUIRED_MAJOR=${major} if you accept it`),
     );
     expect(await opens({ BURROW_POSTGRES_URL: database.url!, BURROW_POSTGRES_REQUIRED_MAJOR: String(major) })).toBe(database.name);
   });
 
-  it.skipIf(major < 17)('accepts a server at or above the default required major 17, and refuses one above its major', async () => {
+  it('accepts a server at or above the default required major 17, and refuses one above its major', async (ctx) => {
+    if (major < 17) ctx.skip(`the server is PostgreSQL ${major}; runs on 17 or later`);
     expect(await opens({ BURROW_POSTGRES_URL: database.url! })).toBe(database.name);
     expect(await refusal({ BURROW_POSTGRES_URL: database.url!, BURROW_POSTGRES_REQUIRED_MAJOR: String(major + 1) })).toMatch(
       new RegExp(`below BURROW_POSTGRES_REQUIRED_MAJOR=${major + 1}: upgrade the server or set BURROW_POSTGRES_REQUIRED_MAJOR=${major}`),
@@ -100,6 +103,33 @@ describe.skipIf(!onRealServer)(`external lifecycle on the real server (PostgreSQ
       expect(before).not.toContain('pg_trgm');
     } finally {
       await opened.close();
+    }
+  });
+
+  it('never creates a database or a role: not on a full start with migrations, not for a database that does not exist', async () => {
+    const admin = new pg.Client({ connectionString: REAL_SERVER_URL! });
+    await admin.connect();
+    const catalog = async () => ({
+      databases: (await admin.query(`SELECT datname FROM pg_database WHERE datname NOT LIKE 'burrow_t_%' ORDER BY datname`)).rows.map((r) => r.datname),
+      roles: (await admin.query(`SELECT rolname FROM pg_roles ORDER BY rolname`)).rows.map((r) => r.rolname),
+    });
+    try {
+      const before = await catalog();
+      const fresh = await createTestDatabase({ real: true });
+      try {
+        const server = await startServer({ database: fresh });
+        await server.agentClient('ext-nothing-created');
+        await server.stop();
+      } finally {
+        await fresh.drop();
+      }
+      const missing = new URL(database.url!);
+      missing.pathname = '/burrow_t_never_created';
+      expect(await refusal({ BURROW_POSTGRES_URL: missing.toString(), BURROW_POSTGRES_REQUIRED_MAJOR: String(major) })).toContain('burrow_t_never_created');
+      expect((await admin.query(`SELECT count(*)::int AS n FROM pg_database WHERE datname = 'burrow_t_never_created'`)).rows[0].n).toBe(0);
+      expect(await catalog()).toEqual(before);
+    } finally {
+      await admin.end();
     }
   });
 });

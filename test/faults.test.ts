@@ -8,22 +8,22 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BurrowRequestError, type BurrowClient } from '../clients/typescript/sdk.js';
-import { collect, NEEDS_REAL_SERVER, onRealServer, REAL_DATABASE_URL, startServer, type TestServer } from './support/harness.js';
+import { collect, hasRealServer, NEEDS_REAL_SERVER, REAL_SERVER_URL, startServer, type TestServer } from './support/harness.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const AGENTS = ['fault-a', 'fault-b'];
 const WRITERS = 8;
 
-describe.skipIf(!onRealServer)(`database faults (${NEEDS_REAL_SERVER})`, () => {
+describe.skipIf(!hasRealServer)(`database faults (${NEEDS_REAL_SERVER})`, () => {
   let server: TestServer;
   let admin: pg.Client;
   let dbName: string;
   const origin = () => server.url.replace(/\/graphql$/, '');
 
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer({ realServer: true });
     dbName = server.testDatabase.name!;
-    admin = new pg.Client({ connectionString: REAL_DATABASE_URL! });
+    admin = new pg.Client({ connectionString: REAL_SERVER_URL! });
     await admin.connect();
   });
   afterAll(async () => {

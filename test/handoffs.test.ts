@@ -6,7 +6,7 @@ import {
   type SessionWriteHandoffMutation,
 } from '../clients/typescript/sdk.js';
 import { DAY_MS } from '../src/lib/clock.js';
-import { NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer, requestError } from './support/harness.js';
+import { hasRealServer, NEEDS_REAL_SERVER, startServer, take, type TestServer, requestError } from './support/harness.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -286,7 +286,13 @@ describe('sessionReadHandoff', () => {
   });
 });
 
-describe.skipIf(!onRealServer)(`races on real connections (${NEEDS_REAL_SERVER})`, () => {
+describe.skipIf(!hasRealServer)(`races on real connections (${NEEDS_REAL_SERVER})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ realServer: true });
+  });
+  afterAll(async () => server?.stop());
+
   it('an explicit handoff racing automatic ones always ends up in the slot', async () => {
     await server.agentClient('ho-race');
     for (let round = 0; round < 10; round++) {

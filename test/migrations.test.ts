@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { DEFAULT_MIGRATIONS_DIR, loadMigrations, migrate, MigrationError } from '../src/db/migrator.js';
-import { createTestDatabase, NEEDS_REAL_SERVER, onRealServer, type TestDatabase } from './support/harness.js';
+import { createTestDatabase, hasRealServer, NEEDS_REAL_SERVER, type TestDatabase } from './support/harness.js';
 
 const opened: { database: Database; testDatabase: TestDatabase }[] = [];
 afterEach(async () => {
@@ -149,9 +149,9 @@ describe('a migration that fails', () => {
   });
 });
 
-describe.skipIf(!onRealServer)(`concurrent migrators (${NEEDS_REAL_SERVER})`, () => {
+describe.skipIf(!hasRealServer)(`concurrent migrators (${NEEDS_REAL_SERVER})`, () => {
   it('lets 5 pools migrate the same empty database at once: all succeed, one ledger row per migration', async () => {
-    const testDatabase = await createTestDatabase();
+    const testDatabase = await createTestDatabase({ real: true });
     const pools = Array.from({ length: 5 }, () => new pg.Pool({ connectionString: testDatabase.url!, max: 2 }));
     // DROP DATABASE … WITH (FORCE) can terminate a backend whose client is still ending (57P01).
     for (const pool of pools) pool.on('error', () => {});

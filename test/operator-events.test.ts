@@ -2,8 +2,8 @@
  * The event log in the graph: typed event types, Agent.events (paged, batched) and the
  * operators' stream across agents (operatorEvents) with its commit-safe cursor.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, NEEDS_REAL_SERVER, onRealServer, requestError, startServer, take, type TestServer } from './support/harness.js';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { collect, hasRealServer, NEEDS_REAL_SERVER, requestError, startServer, take, type TestServer } from './support/harness.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -11,8 +11,8 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.stop());
 
-async function newAgent(id: string) {
-  const created = await server.operator.createAgent({ input: { agentId: id, name: id } });
+async function newAgent(id: string, on = server) {
+  const created = await on.operator.createAgent({ input: { agentId: id, name: id } });
   expect(created.createAgent.__typename).toBe('CreateAgentSuccess');
 }
 
@@ -155,9 +155,11 @@ describe('operatorEvents', () => {
     ]);
   });
 
-  it.skipIf(!onRealServer)(`delivers concurrent writers of many agents once each, and a resume mid-stream misses nothing (${NEEDS_REAL_SERVER})`, async () => {
+  it.skipIf(!hasRealServer)(`delivers concurrent writers of many agents once each, and a resume mid-stream misses nothing (${NEEDS_REAL_SERVER})`, async () => {
+    const server = await startServer({ realServer: true });
+    onTestFinished(() => server.stop());
     const agents = Array.from({ length: 8 }, (_, i) => `oe-c-${i}`);
-    for (const id of agents) await newAgent(id);
+    for (const id of agents) await newAgent(id, server);
     const stream = collect(server.operator.operatorEvents({ agentIds: agents }));
     await new Promise((r) => setTimeout(r, 300));
     const writers = agents.map(async (id) => {

@@ -7,7 +7,7 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openOwner, waitUntilOwnerGone, type OwnerHandle } from './support/continuity.js';
-import { NEEDS_REAL_SERVER, onRealServer, requestError, startServer, type TestServer } from './support/harness.js';
+import { hasRealServer, NEEDS_REAL_SERVER, requestError, startServer, type TestServer } from './support/harness.js';
 
 const SUBSCRIBE = 'subscription { runtimeOwnership { ownerId live } }';
 
@@ -20,7 +20,7 @@ afterAll(async () => server?.stop());
 /** Owner rows ever recorded for an agent, and (real server) owner connections held on the database. */
 async function held(s: TestServer, agentId: string) {
   const rows = Number((await s.database.pool.query('SELECT count(*)::int AS n FROM continuity_owners WHERE agent_id = $1', [agentId])).rows[0].n);
-  if (!onRealServer) return { rows, connections: s.app.services.continuity.owners.openCount };
+  if (s.testDatabase.name === null) return { rows, connections: s.app.services.continuity.owners.openCount };
   const { rows: activity } = await s.database.pool.query(
     `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'burrow-owner:%'`,
   );
@@ -129,7 +129,13 @@ describe('caps', () => {
   });
 });
 
-describe.skipIf(!onRealServer)(`caps across instances (${NEEDS_REAL_SERVER})`, () => {
+describe.skipIf(!hasRealServer)(`caps across instances (${NEEDS_REAL_SERVER})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ realServer: true });
+  });
+  afterAll(async () => server?.stop());
+
   it('ten owners opened at once for one agent on two instances: exactly four live', async () => {
     const second = await startServer({ database: server.testDatabase });
     const owners: OwnerHandle[] = [];
@@ -148,7 +154,7 @@ describe.skipIf(!onRealServer)(`caps across instances (${NEEDS_REAL_SERVER})`, (
   });
 
   it('the overall cap counts owner connections of every instance on the database', async () => {
-    const first = await startServer({ config: { owners: { perAgent: 4, max: 2 } } });
+    const first = await startServer({ realServer: true, config: { owners: { perAgent: 4, max: 2 } } });
     const second = await startServer({ database: first.testDatabase, config: { owners: { perAgent: 4, max: 2 } } });
     const owners: OwnerHandle[] = [];
     try {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NEEDS_REAL_SERVER, onRealServer, requestError, startServer, type TestServer } from './support/harness.js';
+import { hasRealServer, NEEDS_REAL_SERVER, requestError, startServer, type TestServer } from './support/harness.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -98,7 +98,13 @@ describe('tampered cursors', () => {
   });
 });
 
-describe.skipIf(!onRealServer)(`lost updates (${NEEDS_REAL_SERVER})`, () => {
+describe.skipIf(!hasRealServer)(`lost updates (${NEEDS_REAL_SERVER})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ realServer: true });
+  });
+  afterAll(async () => server?.stop());
+
   it('lets exactly one of 20 concurrent updates with the same expectedRevision win', async () => {
     await server.operator.createAgent({ input: { agentId: 'race-profile', name: 'race' } });
     await server.operator.updateProfileDocument({ input: { agentId: 'race-profile', kind: 'RULES', content: 'base', expectedRevision: 1 } });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { keyIdOf, openEnvelope } from '../src/domains/settings/settings.crypto.js';
-import { createTestDatabase, onRealServer, REAL_DATABASE_URL, startServer } from './support/harness.js';
+import { createTestDatabase, hasRealServer, NEEDS_REAL_SERVER, onRealServer, REAL_SERVER_URL, startServer } from './support/harness.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -145,20 +145,20 @@ describe('settings, rotation, export and import on the command line', () => {
   }, 600_000);
 });
 
-describe.skipIf(!onRealServer)('backup and restore with pg_dump and pg_restore (docs/operations-data.md)', () => {
+describe.skipIf(!hasRealServer)(`backup and restore with pg_dump and pg_restore (docs/operations-data.md)${hasRealServer ? '' : ` (${NEEDS_REAL_SERVER})`}`, () => {
   it('restores a custom-format dump into a fresh database that Burrow starts on and reads, secrets included with the same key', async (ctx) => {
     // pg_dump refuses a server newer than itself: CI runs this against its PostgreSQL 15 with the
     // machine's pg_dump 15 (the PostgreSQL 17 binaries Burrow ships have no pg_dump).
     const dumpMajor = Number(/(\d+)/.exec(execFileSync('pg_dump', ['--version'], { encoding: 'utf8' }))?.[1]);
-    const admin = new pg.Client({ connectionString: REAL_DATABASE_URL! });
+    const admin = new pg.Client({ connectionString: REAL_SERVER_URL! });
     await admin.connect();
     const serverMajor = Number((await admin.query<{ v: string }>("SELECT current_setting('server_version_num') AS v")).rows[0].v) / 10_000;
     await admin.end();
     if (dumpMajor < Math.floor(serverMajor)) ctx.skip(`pg_dump ${dumpMajor} cannot dump a PostgreSQL ${Math.floor(serverMajor)} server`);
     const settingsKey = key();
     const config = { settings: { key: { bytes: Buffer.from(settingsKey, 'base64'), id: idOf(settingsKey) }, newKey: null } };
-    const original = await createTestDatabase();
-    const restored = await createTestDatabase();
+    const original = await createTestDatabase({ real: true });
+    const restored = await createTestDatabase({ real: true });
     const dump = join(tmp(), 'burrow.dump');
     try {
       const server = await startServer({ database: original, config });

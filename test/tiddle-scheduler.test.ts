@@ -10,7 +10,7 @@ import type { BurrowConfig } from '../src/config.js';
 import { HOUR_MS, ManualClock } from '../src/lib/clock.js';
 import { SCHEDULER_INTERVAL_MS, type PassOutcome } from '../src/domains/tiddle/tiddle.service.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
-import { NEEDS_REAL_SERVER, collect, createTestDatabase, onRealServer, startServer, take, type TestDatabase } from './support/harness.js';
+import { NEEDS_REAL_SERVER, collect, createTestDatabase, hasRealServer, onRealServer, startServer, take, type TestDatabase } from './support/harness.js';
 
 let chat: ChatServer;
 beforeAll(async () => {
@@ -92,10 +92,10 @@ describe('default proposer', () => {
   });
 });
 
-describe.skipIf(!onRealServer)(`several instances (${NEEDS_REAL_SERVER})`, () => {
+describe.skipIf(!hasRealServer)(`several instances (${NEEDS_REAL_SERVER})`, () => {
   it('three instances on one database process each due scope exactly once, and subscribers of every instance hear it', async () => {
     const clock = new ManualClock('2026-06-01T12:00:00.000Z');
-    const first = await startServer({ clock, config: tiddleConfig(true) });
+    const first = await startServer({ realServer: true, clock, config: tiddleConfig(true) });
     const second = await startServer({ clock, database: first.testDatabase, config: tiddleConfig(true) });
     const third = await startServer({ clock, database: first.testDatabase, config: tiddleConfig(true) });
     const instances = [first, second, third];

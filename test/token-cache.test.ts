@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBurrowClient, type BurrowClient } from '../clients/typescript/sdk.js';
 import { ok } from './support/continuity.js';
-import { NEEDS_REAL_SERVER, onRealServer, requestError, startServer, type TestServer } from './support/harness.js';
+import { hasRealServer, NEEDS_REAL_SERVER, requestError, startServer, type TestServer } from './support/harness.js';
 
 let server: TestServer;
 const clients: BurrowClient[] = [];
@@ -116,7 +116,14 @@ describe('size', () => {
   });
 });
 
-describe.skipIf(!onRealServer)(`revocation across instances (${NEEDS_REAL_SERVER})`, () => {
+describe.skipIf(!hasRealServer)(`revocation across instances (${NEEDS_REAL_SERVER})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ realServer: true, config: { tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 3600, cacheSeconds: 30, cacheMax: 10_000 } } });
+    await server.operator.createAgent({ input: { agentId: 'cache-a', name: 'cache-a' } });
+  });
+  afterAll(async () => server?.stop());
+
   it('a token revoked on one instance is refused by another that had it cached, as soon as the NOTIFY arrives', async () => {
     const second = await startServer({ database: server.testDatabase, clock: server.clock, config: { tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 3600, cacheSeconds: 3600, cacheMax: 10_000 } } });
     try {

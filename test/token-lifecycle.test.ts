@@ -8,7 +8,7 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../src/lib/clock.js';
-import { NEEDS_REAL_SERVER, onRealServer, startServer, type TestServer } from './support/harness.js';
+import { hasRealServer, NEEDS_REAL_SERVER, startServer, type TestServer } from './support/harness.js';
 
 const NOTIFY_ONLY = { tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 3600, cacheSeconds: 30, cacheMax: 10_000 } };
 
@@ -135,11 +135,12 @@ describe('expiry', () => {
     await socket.dispose();
   });
 
-  // A second instance on the same database starts in a moment on a real server (embedded, a
-  // fresh in-memory database would cost seconds for the same IntervalJob).
-  it.skipIf(!onRealServer)(`the recheck runs on its own every BURROW_TOKEN_RECHECK_SECONDS (${NEEDS_REAL_SERVER})`, async () => {
-    const quick = await startServer({ database: server.testDatabase, clock: server.clock, config: { tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 1, cacheSeconds: 30, cacheMax: 10_000 } } });
+  // Its own instance with a one-second recheck, on the real server, where a fresh database
+  // starts in a moment (embedded, a fresh in-memory database costs seconds for the same IntervalJob).
+  it.skipIf(!hasRealServer)(`the recheck runs on its own every BURROW_TOKEN_RECHECK_SECONDS (${NEEDS_REAL_SERVER})`, async () => {
+    const quick = await startServer({ realServer: true, config: { tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 1, cacheSeconds: 30, cacheMax: 10_000 } } });
     try {
+      await quick.operator.createAgent({ input: { agentId: 'tok-a', name: 'tok-a' } });
       const { token } = await quick.app.services.tokens.create({ kind: 'agent', name: 'short', agentId: 'tok-a', expiresInMs: 60_000 });
       const socket = await openSocket(quick, token);
       quick.clock.advance(60_000);
@@ -169,7 +170,14 @@ describe('last_used_at', () => {
   });
 });
 
-describe.skipIf(!onRealServer)(`revocation across instances (${NEEDS_REAL_SERVER})`, () => {
+describe.skipIf(!hasRealServer)(`revocation across instances (${NEEDS_REAL_SERVER})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ realServer: true, config: NOTIFY_ONLY });
+    await server.operator.createAgent({ input: { agentId: 'tok-a', name: 'tok-a' } });
+  });
+  afterAll(async () => server?.stop());
+
   it('a revocation on one instance closes the sockets and streams open on two instances', async () => {
     const second = await startServer({ database: server.testDatabase, clock: server.clock, config: NOTIFY_ONLY });
     try {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BurrowClient, type MemoryWorkingWriteInput, type MemoryWorkingWriteMutation } from '../clients/typescript/sdk.js';
 import { DAY_MS } from '../src/lib/clock.js';
-import { NEEDS_REAL_SERVER, onRealServer, startServer, take, type TestServer, requestError } from './support/harness.js';
+import { hasRealServer, NEEDS_REAL_SERVER, startServer, take, type TestServer, requestError } from './support/harness.js';
 
 let server: TestServer;
 let agent: BurrowClient;
@@ -352,7 +352,13 @@ describe('events', () => {
   });
 });
 
-describe.skipIf(!onRealServer)(`races on real connections (${NEEDS_REAL_SERVER})`, () => {
+describe.skipIf(!hasRealServer)(`races on real connections (${NEEDS_REAL_SERVER})`, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ realServer: true });
+  });
+  afterAll(async () => server?.stop());
+
   it('concurrent rewrites of one revision: exactly one wins, the others get RevisionConflict', async () => {
     await server.agentClient('wm-race');
     const clients = await Promise.all(Array.from({ length: 6 }, () => server.client({ agentId: 'wm-race', scope: 'race' })));

@@ -1,8 +1,8 @@
 /**
  * Test servers: the real app (buildApp) listening on a real port, on a real database, driven
  * through the generated client. Embedded by default (PGlite in memory); set
- * BURROW_TEST_DATABASE_URL to run against a real PostgreSQL server, where each server gets a
- * fresh database (dropped afterwards) and several instances can share one.
+ * BURROW_TEST_DATABASE_URL to run a whole pass against a real PostgreSQL server, where each server
+ * gets a fresh database (dropped afterwards) and several instances can share one.
  */
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
@@ -15,12 +15,25 @@ import { InjectedFault, noFaults, type FaultInjector } from '../../src/lib/fault
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { loadTracing } from '../../src/ops/tracing.js';
 import { BurrowRequestError, createBurrowClient, type BurrowClient } from '../../clients/typescript/sdk.js';
+import { scaled } from './load.js';
 
+export { scaled };
+
+/** The pass's database: a real server for every test (BURROW_TEST_DATABASE_URL), or null in the embedded pass. */
 export const REAL_DATABASE_URL = process.env.BURROW_TEST_DATABASE_URL?.trim() || null;
 export const onRealServer = REAL_DATABASE_URL !== null;
+/**
+ * A real PostgreSQL for the tests that need several real connections (races, several instances,
+ * faults), in either pass: the pass's own server, else BURROW_TEST_REAL_SERVER_URL, which
+ * test/support/global-setup.ts sets to the PostgreSQL 17 it starts for a plain `npm test`.
+ */
+export const REAL_SERVER_URL = REAL_DATABASE_URL ?? (process.env.BURROW_TEST_REAL_SERVER_URL?.trim() || null);
+export const hasRealServer = REAL_SERVER_URL !== null;
 export const TEST_REQUIRED_MAJOR = Number(process.env.BURROW_TEST_REQUIRED_MAJOR?.trim() || 17);
-/** For describe/it names of tests that need several real connections. */
-export const NEEDS_REAL_SERVER = 'needs several real connections: runs in the real-PostgreSQL pass (BURROW_TEST_DATABASE_URL)';
+/** For describe/it names of tests that need several real connections; says why when they are skipped. */
+export const NEEDS_REAL_SERVER = hasRealServer
+  ? 'on a real PostgreSQL: several real connections'
+  : `skipped: needs a real PostgreSQL, and ${process.env.BURROW_TEST_REAL_SERVER_SKIP || 'none was started'}`;
 
 export interface TestDatabase {
   config: DatabaseConfig;
@@ -30,24 +43,29 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh database: in-memory PGlite, or a new database on the real server. */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  if (!REAL_DATABASE_URL) {
+/**
+ * A fresh database: in-memory PGlite, or a new database on the real server. `real`: on the real
+ * server in either pass (REAL_SERVER_URL), for the tests that need several real connections.
+ */
+export async function createTestDatabase(options: { real?: boolean } = {}): Promise<TestDatabase> {
+  const server = options.real ? REAL_SERVER_URL : REAL_DATABASE_URL;
+  if (options.real && !server) throw new Error(NEEDS_REAL_SERVER);
+  if (!server) {
     return { config: { lifecycle: 'embedded', dataDir: 'memory://' }, name: null, url: null, drop: async () => {} };
   }
   const name = `burrow_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: REAL_DATABASE_URL });
+  const admin = new pg.Client({ connectionString: server });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(REAL_DATABASE_URL);
+  const url = new URL(server);
   url.pathname = `/${name}`;
   return {
     config: externalConfig(url.toString()),
     name,
     url: url.toString(),
     drop: async () => {
-      const client = new pg.Client({ connectionString: REAL_DATABASE_URL });
+      const client = new pg.Client({ connectionString: server });
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
@@ -115,6 +133,8 @@ export interface TestServer {
 export interface StartOptions {
   /** Share another server's database (a second instance). Real server only. */
   database?: TestDatabase;
+  /** A fresh database on the real server even in the embedded pass (createTestDatabase's `real`). */
+  realServer?: boolean;
   clock?: ManualClock;
   faults?: FaultInjector;
   config?: Partial<BurrowConfig>;
@@ -124,7 +144,7 @@ export interface StartOptions {
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const owned = !options.database;
-  const testDatabase = options.database ?? (await createTestDatabase());
+  const testDatabase = options.database ?? (await createTestDatabase({ real: options.realServer }));
   const clock = options.clock ?? new ManualClock('2026-06-01T12:00:00.000Z');
   const config = testConfig(testDatabase.config, options.config);
   const database = await openDatabase(config.database);
@@ -193,11 +213,11 @@ export function faultSwitch() {
   };
 }
 
-/** Collects `count` items from an async iterable, failing after `timeoutMs`. */
+/** Collects `count` items from an async iterable, failing after `timeoutMs` (scaled by the machine's load). */
 export async function take<T>(iterable: AsyncIterable<T>, count: number, timeoutMs = 10_000): Promise<T[]> {
   const items: T[] = [];
   const iterator = iterable[Symbol.asyncIterator]();
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   try {
     while (items.length < count) {
       const remaining = deadline - Date.now();
@@ -253,9 +273,9 @@ export function collect<T>(iterable: AsyncIterable<T>) {
     get error() {
       return error;
     },
-    /** Waits until at least `count` items arrived (or fails after `timeoutMs`). */
+    /** Waits until at least `count` items arrived (or fails after `timeoutMs`, scaled by the machine's load). */
     async waitFor(count: number, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
+      const deadline = Date.now() + scaled(timeoutMs);
       while (items.length < count) {
         if (error) throw error;
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${count} items; have ${items.length}`);
