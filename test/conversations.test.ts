@@ -175,6 +175,35 @@ describe('conversation originals', () => {
   });
 });
 
+describe('ConversationSession.originals', () => {
+  const PAGE = `query ($originalsAfter: String) { conversationSessions { edges { node { sessionId
+    originals(first: 2, after: $originalsAfter) { edges { node { position payload } } pageInfo { hasNextPage hasPreviousPage endCursor } }
+  } } } }`;
+  type Page = { conversationSessions: { edges: { node: { sessionId: string; originals: { edges: { node: { position: number; payload: string } }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; endCursor: string | null } } } }[] } };
+
+  it('pages after a cursor: each page starts right after the last position seen, none repeated, none skipped', async () => {
+    const client = await server.agentClient('cv-nested-pages', { session: 'paged' });
+    for (let i = 1; i <= 5; i++) await append(client, `{"n":${i}}`);
+    const pages: number[][] = [];
+    const flags: [boolean, boolean][] = [];
+    let originalsAfter: string | null = null;
+    for (let i = 0; i < 4; i++) {
+      const result: Page = await client.request<Page>(PAGE, { originalsAfter });
+      const { originals } = result.conversationSessions.edges[0].node;
+      pages.push(originals.edges.map((e) => e.node.position));
+      flags.push([originals.pageInfo.hasPreviousPage, originals.pageInfo.hasNextPage]);
+      if (!originals.pageInfo.hasNextPage) break;
+      originalsAfter = originals.pageInfo.endCursor;
+    }
+    expect(pages).toEqual([[1, 2], [3, 4], [5]]);
+    expect(flags).toEqual([[false, true], [true, true], [true, false]]);
+    // A cursor of the root field continues the nested one (they are interchangeable).
+    const root = (await client.conversationOriginals({ sessionId: 'paged', first: 3 })).conversationOriginals.pageInfo.endCursor;
+    const nested = await client.request<Page>(PAGE, { originalsAfter: root });
+    expect(nested.conversationSessions.edges[0].node.originals.edges.map((e) => e.node.payload)).toEqual(['{"n":4}', '{"n":5}']);
+  });
+});
+
 describe('retention', () => {
   it('removes records expired longer than the grace period per store, never pinned records, brains or the originals they cite', async () => {
     const own = await startServer({ config: { retention: { graceDays: 7, intervalSeconds: 0 } } });

@@ -169,6 +169,33 @@ describe('settings with a key', () => {
     expect((await server.operator.agentSettings({ agentId: 'settings-agent' })).agentSettings.map((s) => s.name)).toEqual(['search.api']);
   });
 
+  it('encrypts every write with a fresh nonce: one secret stored six times repeats no nonce and no ciphertext, and neither do two exports', async () => {
+    const names = Array.from({ length: 6 }, (_, i) => `nonce.${i}`);
+    for (const name of names) await server.operator.setAgentSetting({ input: { agentId: 'settings-agent', name, value: 1, secret: AGENT_SECRET } });
+    const secretOf = async (name: string) => (await raw(`SELECT secret FROM agent_settings WHERE name = '${name}'`))[0].secret as string;
+    const firstWrite = await secretOf('nonce.0');
+    // The same setting rewritten with the same secret.
+    await server.operator.setAgentSetting({ input: { agentId: 'settings-agent', name: 'nonce.0', value: 2, secret: AGENT_SECRET } });
+    const stored = [firstWrite, ...(await Promise.all(names.map(secretOf)))];
+    const parts = stored.map((secret) => secret.split('.'));
+    for (const [, , iv] of parts) expect(Buffer.from(iv, 'base64url')).toHaveLength(12);
+    expect(new Set(parts.map(([, , iv]) => iv)).size).toBe(7);
+    expect(new Set(parts.map(([, , , , ciphertext]) => ciphertext)).size).toBe(7);
+    stored.shift();
+    for (const [i, secret] of stored.entries()) expect(decryptSecret([key], `agent_settings/settings-agent/${names[i]}/secret`, secret)).toBe(AGENT_SECRET);
+
+    const exports = [];
+    for (let i = 0; i < 2; i++) {
+      const exported = (await server.operator.exportConfiguration({ input: { includeSecrets: true, password: 'nonce check password' } })).exportConfiguration;
+      if (exported.__typename !== 'ExportConfigurationSuccess') throw new Error(JSON.stringify(exported));
+      exports.push((exported.document as { secrets: { iv: string; salt: string; ciphertext: string } }).secrets);
+    }
+    expect(exports[0].iv).not.toBe(exports[1].iv);
+    expect(exports[0].salt).not.toBe(exports[1].salt);
+    expect(exports[0].ciphertext).not.toBe(exports[1].ciphertext);
+    for (const name of names) await server.operator.deleteAgentSetting({ agentId: 'settings-agent', name });
+  });
+
   it('is for operators only: an agent token is FORBIDDEN, even for its own agent', async () => {
     expect(await codeOf(agent.settingsStatus())).toBe('FORBIDDEN');
     expect(await codeOf(agent.modelConnections())).toBe('FORBIDDEN');
