@@ -460,6 +460,22 @@ describe('limits and argument shapes', () => {
     expect(toolFailure(await call(a, 'memory_rolling_search', { query: long(501) }))).toMatchObject({ field: 'query', limit: 500 });
   });
 
+  it('applies the text policy to every argument by its path before any tool runs, as GraphQL does: a search query and an id too', async () => {
+    const refused = [
+      ['brain_search', { query: 'lone \ud800' }, 'query', 'lone UTF-16 surrogate'],
+      ['brain_search', { query: 'a\u0000b' }, 'query', 'NUL character'],
+      ['brain_read', { id: 'x\u202ey' }, 'id', 'bidirectional control'],
+      ['brain_read', { id: 'x\u0000y' }, 'id', 'NUL character'],
+      ['brain_remove', { id: 'x\u202ey', expectedRevision: 1 }, 'id', 'bidirectional control'],
+      ['memory_rolling_search', { query: 'lone \ud800' }, 'query', 'lone UTF-16 surrogate'],
+    ] as const;
+    for (const [tool, args, field, reason] of refused) {
+      const failure = toolFailure(await call(a, tool, args));
+      expect(failure, `${tool} ${field}`).toMatchObject({ type: 'ValidationFailed', code: 'VALIDATION_FAILED', field });
+      expect(failure.message).toContain(reason);
+    }
+  });
+
   it('unknown arguments, wrong types, bad enum values and missing required arguments are VALIDATION_FAILED', async () => {
     expect(toolFailure(await call(a, 'memory_working_write', { kind: 'FINDING', title: 't', content: 'c', color: 'red' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'color' });
     expect(toolFailure(await call(a, 'memory_working_write', { kind: 'OPINION', title: 't', content: 'c' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'kind' });

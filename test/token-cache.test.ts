@@ -83,6 +83,25 @@ describe('revocation through the API', () => {
   });
 });
 
+describe('revocation on the revoking instance', () => {
+  it('refuses the token at the next request without its NOTIFY: the revoking instance forgets it itself', async () => {
+    const deaf = await startServer({ config: { tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 3600, cacheSeconds: 3600, cacheMax: 10_000 } } });
+    try {
+      await deaf.operator.createAgent({ input: { agentId: 'cache-a', name: 'cache-a' } });
+      // No LISTEN: the notification that would make any instance forget the token never arrives.
+      await deaf.app.services.tokenWatch.stop();
+      const victim = await agentToken(deaf, 'deaf-victim');
+      await victim.client.viewer();
+      expect(await tokenStatements(deaf, () => victim.client.viewer())).toEqual([]);
+      ok((await deaf.operator.revokeApiToken({ tokenId: victim.id })).revokeApiToken, 'RevokeApiTokenSuccess');
+      const refused = await requestError(victim.client.viewer());
+      expect([refused.status, refused.code]).toEqual([401, 'UNAUTHENTICATED']);
+    } finally {
+      await deaf.stop();
+    }
+  });
+});
+
 describe('expiry', () => {
   it('serves a cached token until its expiresAt and refuses it from that millisecond on', async () => {
     const expiring = await agentToken(server, 'expiring', '10s');
