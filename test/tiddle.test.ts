@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BurrowRequestError, type BurrowClient } from '../clients/typescript/sdk.js';
 import { DAY_MS, HOUR_MS } from '../src/lib/clock.js';
 import type { PassOutcome } from '../src/domains/tiddle/tiddle.service.js';
-import { startChatServer, type ChatServer } from './support/chat-server.js';
+import { startChatServer, type ChatServer, type Script } from './support/chat-server.js';
 import { collect, onRealServer, startServer, take, type TestServer, faultSwitch } from './support/harness.js';
 
 let server: TestServer;
@@ -580,9 +580,10 @@ describe('cards: TTL, search and ambient assembly', () => {
   it('filters cards past the persisted TTL from every read and reports the same TTL in status', async () => {
     const agentId = 'ttl-a';
     const client = await runtime(agentId, 'alpha');
-    chat.script(agentId, (req) => ({
+    const createCard: Script = (req) => ({
       proposals: [{ action: 'create', title: `Card ${req.residue![0].reference}`, body: 'staging flag', evidence: req.residue!.map((r) => r.reference) }],
-    }));
+    });
+    chat.script(agentId, createCard);
     await append(client, 't1');
     await append(client, 't2');
     await server.operator.tiddleRunPass({ agentId, project: 'alpha' });
@@ -598,20 +599,38 @@ describe('cards: TTL, search and ambient assembly', () => {
     expect((await server.operator.tiddleStatus({ agentId })).tiddleStatus.cardTtlDays).toBe(10);
     expect((await cards(agentId, 'alpha'))[0].expiresAt).toBe(new Date(created + 10 * DAY_MS).toISOString());
 
+    // Every read of cards: the root page, an agent token's page, Agent.rollingCards, node(id), search.
+    const everyRead = async () => {
+      const nested = await server.operator.request<{ agent: { rollingCards: { edges: { node: { cardId: string } }[] } } }>(
+        `query ($agentId: String!) { agent(agentId: $agentId) { rollingCards(project: "alpha", first: 10) { edges { node { cardId } } } } }`,
+        { agentId },
+      );
+      const node = (await server.operator.tiddleNode({ id: card.id })).node;
+      return {
+        root: (await cards(agentId, 'alpha')).map((c) => c.cardId),
+        own: (await client.rollingCards({ first: 10 })).rollingCards.edges.map((e) => e.node.cardId),
+        nested: nested.agent.rollingCards.edges.map((e) => e.node.cardId),
+        node: node?.__typename === 'RollingCard' ? node.cardId : null,
+        search: (await client.memoryRollingSearch({ query: 'staging' })).memoryRollingSearch.cards.map((c) => c.cardId),
+      };
+    };
     server.clock.set(new Date(created + 10 * DAY_MS - 1));
-    expect((await cards(agentId, 'alpha')).length).toBe(1);
-    expect((await client.memoryRollingSearch({ query: 'staging' })).memoryRollingSearch.cards.length).toBe(1);
+    expect(await everyRead()).toEqual({ root: [card.cardId], own: [card.cardId], nested: [card.cardId], node: card.cardId, search: [card.cardId] });
     server.clock.set(new Date(created + 10 * DAY_MS));
-    expect(await cards(agentId, 'alpha')).toEqual([]);
-    expect((await client.memoryRollingSearch({ query: 'staging' })).memoryRollingSearch.cards).toEqual([]);
+    expect(await everyRead()).toEqual({ root: [], own: [], nested: [], node: null, search: [] });
     expect((await server.operator.tiddleStatus({ agentId })).tiddleStatus.cardTtlDays).toBe(10);
     // Filtered, not yet deleted: the row is still there until a pass marks it.
     const row = await server.database.pool.query('SELECT expired_at FROM tiddle_cards WHERE agent_id = $1', [agentId]);
     expect(row.rows).toEqual([{ expired_at: null }]);
 
     const seq = (await server.operator.agent({ id: agentId })).agent!.lastEventSequence;
+    // The pass that notices the expiry proposes over live cards only: the model never sees it.
+    chat.script(agentId, () => ({ proposals: [] }));
+    await append(client, 't-late');
     const expiredOutcome = mine(await tick(), agentId).filter((o) => o.kind === 'pass');
     expect(expiredOutcome.map((o) => o.expired)).toEqual([[card.cardId]]);
+    expect(chat.requestsFor(agentId, 'pass').at(-1)).toMatchObject({ residue: [expect.objectContaining({ reference: 't-late' })], cards: [] });
+    chat.script(agentId, createCard);
     const events = await take(server.operator.rollingCardEvents({ agentId, project: 'alpha', after: seq }), 1);
     expect(events[0].rollingCardEvents).toMatchObject({ type: 'ROLLING_CARD_EXPIRED', project: 'alpha', subjectId: `alpha/${card.cardId}` });
     // A marked card stays filtered even if the TTL is raised again.
