@@ -286,6 +286,29 @@ describe('sessionReadHandoff', () => {
   });
 });
 
+describe('Agent.handoffs', () => {
+  it('gives each agent of a page its own handoffs only, however many agents the one batched statement reads', async () => {
+    const ids = ['ho-batch-a', 'ho-batch-b', 'ho-batch-c'];
+    for (const [i, agentId] of ids.entries()) {
+      await server.agentClient(agentId);
+      const client = await server.client({ agentId, scope: 'batch', session: `s-${i}` });
+      handoff(await writeExplicit(client, explicitInput({ title: `explicit of ${agentId}` })));
+      if (i < 2) await writeAutomatic(await server.client({ agentId, scope: 'batch', session: `t-${i}` }), automaticInput({ title: `automatic of ${agentId}` }));
+    }
+    const operator = await server.client({ scope: 'batch' });
+    const { agents } = await operator.request<{ agents: { edges: { node: { agentId: string; handoffs: { agentId: string; title: string }[] } }[] } }>(
+      `{ agents(first: 100) { edges { node { agentId handoffs(first: 10) { agentId title } } } } }`,
+    );
+    const seen = Object.fromEntries(agents.edges.map((e) => [e.node.agentId, e.node.handoffs.map((h) => `${h.agentId}: ${h.title}`)]));
+    expect(ids.map((id) => seen[id])).toEqual([
+      ['ho-batch-a: explicit of ho-batch-a', 'ho-batch-a: automatic of ho-batch-a'],
+      ['ho-batch-b: explicit of ho-batch-b', 'ho-batch-b: automatic of ho-batch-b'],
+      ['ho-batch-c: explicit of ho-batch-c'],
+    ]);
+    for (const edge of agents.edges) expect(edge.node.handoffs.every((h) => h.agentId === edge.node.agentId)).toBe(true);
+  });
+});
+
 describe.skipIf(!hasRealServer)(`races on real connections (${NEEDS_REAL_SERVER})`, () => {
   let server: TestServer;
   beforeAll(async () => {
