@@ -17,7 +17,7 @@ import { DEFAULT_LIMITS } from '../src/config.js';
 import { schema as executable } from '../src/schema/index.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { ok, openOwner, type OwnerHandle } from './support/continuity.js';
-import { startServer, type TestServer } from './support/harness.js';
+import { scaled, startServer, type TestServer } from './support/harness.js';
 import { agentPaths, introspected, merge, minimalVariables, operationOf, rootFields, setAt, type NamedValues, type RootField } from './support/schema-operations.js';
 
 const VICTIM = 'matrix-victim';
@@ -109,8 +109,29 @@ const HIDDEN: Record<string, Outcome> = {
   'mutation finalizeContinuityRun': 'NotFound',
   'mutation completeContinuityRun': 'NotFound',
   'mutation interruptContinuityRun': 'NotFound',
-  // Its own log has no event of that run: nothing arrives.
+  // Its own log has no event of that run: nothing arrives before the agent's own later event
+  // of a run with that id (the barrier below).
   'subscription continuityEvents': 'silent',
+};
+
+/**
+ * For a subscription whose answer as itself is "nothing arrives": a later event that this
+ * subscription must deliver, made once it is open (and the arguments that replay it), so
+ * "nothing of the victim arrived first" is proved by an arrival, not by waiting.
+ */
+const SELF_BARRIERS: Record<string, { variables: (v: Record<string, unknown>) => Record<string, unknown>; emit: () => Promise<void>; marker: string }> = {
+  'subscription continuityEvents': {
+    variables: (v) => ({ ...v, after: 0 }),
+    emit: async () => {
+      const own = await openOwner(agent);
+      try {
+        ok((await agent.startContinuityRun({ input: { runId: fixture.runId, ownerId: own.ownerId } })).startContinuityRun, 'StartContinuityRunSuccess');
+      } finally {
+        await own.close();
+      }
+    },
+    marker: `"agentId":"${AGENT}"`,
+  },
 };
 
 let server: TestServer;
@@ -326,7 +347,7 @@ interface Called {
   text: string;
 }
 
-async function call(client: BurrowClient, root: RootField, variables: Record<string, unknown>, waitMs: number): Promise<Called> {
+async function call(client: BurrowClient, root: RootField, variables: Record<string, unknown>, waitMs: number, barrier?: (typeof SELF_BARRIERS)[string]): Promise<Called> {
   const query = operationOf(root, variables);
   try {
     if (root.kind !== 'subscription') {
@@ -336,6 +357,15 @@ async function call(client: BurrowClient, root: RootField, variables: Record<str
     const iterator = client.subscribe<Record<string, unknown>>(query, variables);
     let timer: NodeJS.Timeout | undefined;
     try {
+      if (barrier) {
+        const next = iterator.next();
+        await barrier.emit();
+        const first = await Promise.race([next, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), scaled(waitMs))))]);
+        if (first === null) throw new Error(`${root.name}: the barrier's event never arrived`);
+        const text = JSON.stringify(first.value ?? null);
+        // The barrier's own event came first: nothing else arrived before it.
+        return text.includes(barrier.marker) ? { outcome: 'silent', text: '' } : { outcome: first.done ? 'ended' : outcomeOf(first.value[root.name]), text };
+      }
       const first = await Promise.race([iterator.next(), new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)))]);
       if (first === null) return { outcome: 'silent', text: '' };
       return { outcome: first.done ? 'ended' : outcomeOf(first.value[root.name]), text: JSON.stringify(first.value ?? null) };
@@ -386,8 +416,10 @@ describe('an agent token naming another agent is refused; the operator is allowe
       expect(other.outcome, `${key} for another agent`).toBe(pinned.other ?? 'AGENT_MISMATCH');
       expect(other.text).not.toContain(SECRET);
 
+      const barrier = SELF_BARRIERS[key];
       const own = withAgent(variables, root, AGENT);
-      const self = await call(agent, root, own, 300);
+      // Without a barrier a subscription as itself only has to not be refused (a refusal comes at once).
+      const self = await call(agent, root, barrier ? barrier.variables(own) : own, barrier ? 10_000 : 300, barrier);
       expect(self.text, `${key} as itself revealed the victim`).not.toContain(SECRET);
       expect(self.text, `${key} as itself revealed the victim`).not.toContain(VICTIM);
       expect(self.outcome, `${key} as itself`).not.toBe('AGENT_MISMATCH');

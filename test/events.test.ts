@@ -46,10 +46,12 @@ describe('agentEvents', () => {
       for (let revision = 6; revision <= 15; revision++) await update('ev-replay', `v${revision}`, revision);
     })();
     await writes;
-    const events = await stream.waitFor(13);
-    await new Promise((r) => setTimeout(r, 200));
+    await stream.waitFor(13);
+    // A barrier: one more change; a duplicate at the seam would arrive before it.
+    await update('ev-replay', 'barrier', 16);
+    const events = await stream.waitFor(14);
     await stream.stop();
-    expect(events.map((e) => e.agentEvents.sequence)).toEqual(Array.from({ length: 13 }, (_, i) => i + 4));
+    expect(events.map((e) => e.agentEvents.sequence)).toEqual(Array.from({ length: 14 }, (_, i) => i + 4));
   });
 
   it('replays everything from after: 0 and only later events for a larger after', async () => {
@@ -74,10 +76,14 @@ describe('agentEvents', () => {
       faults.arm(null);
     }
     await update('ev-rollback', 'kept', 1, 'RULES');
-    const events = await stream.waitFor(1);
-    await new Promise((r) => setTimeout(r, 300));
+    // A barrier: a later change; anything of the rolled-back one would have arrived before it.
+    await update('ev-rollback', 'barrier', 2, 'RULES');
+    const events = await stream.waitFor(2);
     await stream.stop();
-    expect(events.map((e) => [e.agentEvents.sequence, e.agentEvents.payload])).toEqual([[2, { kind: 'RULES', revision: 2, reason: 'updated', actor: 'OPERATOR' }]]);
+    expect(events.map((e) => [e.agentEvents.sequence, e.agentEvents.payload])).toEqual([
+      [2, { kind: 'RULES', revision: 2, reason: 'updated', actor: 'OPERATOR' }],
+      [3, { kind: 'RULES', revision: 3, reason: 'updated', actor: 'OPERATOR' }],
+    ]);
   });
 
   it('delivers an event that committed but was never announced (its writer stopped in between), by the hub\'s re-check', async () => {
@@ -90,12 +96,15 @@ describe('agentEvents', () => {
     const events = await stream.waitFor(2);
     await update('ev-unannounced', 'announced again', 2);
     await stream.waitFor(3);
-    await new Promise((r) => setTimeout(r, 200));
+    // A barrier: one more change; a second delivery of sequence 3 would arrive before it.
+    await update('ev-unannounced', 'barrier', 3);
+    await stream.waitFor(4);
     await stream.stop();
     expect(events.map((e) => [e.agentEvents.sequence, e.agentEvents.type])).toEqual([
       [2, 'PROFILE_UPDATED'],
       [3, 'PROFILE_UPDATED'],
       [4, 'PROFILE_UPDATED'],
+      [5, 'PROFILE_UPDATED'],
     ]);
   });
 

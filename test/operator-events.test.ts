@@ -3,7 +3,10 @@
  * operators' stream across agents (operatorEvents) with its commit-safe cursor.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { collect, hasRealServer, NEEDS_REAL_SERVER, requestError, startServer, take, type TestServer } from './support/harness.js';
+import type { OperatorEventsSubscription } from '../clients/typescript/generated/sdk.js';
+import { collect, hasRealServer, NEEDS_REAL_SERVER, requestError, startServer, take, untilLive, type TestServer } from './support/harness.js';
+
+type OperatorEvent = OperatorEventsSubscription;
 
 let server: TestServer;
 beforeAll(async () => {
@@ -108,50 +111,78 @@ describe('operatorEvents', () => {
     await newAgent('oe-1');
     await newAgent('oe-2');
     await newAgent('oe-3');
-    const all = collect(server.operator.operatorEvents({ agentIds: ['oe-1', 'oe-2'] }));
-    const brainOnly = collect(server.operator.operatorEvents({ agentIds: ['oe-1', 'oe-2', 'oe-3'], streams: ['BRAIN'] }));
-    await new Promise((r) => setTimeout(r, 300));
+    // oe-probe's Brain saves show each stream is live, and at the end that nothing else came.
+    await newAgent('oe-probe');
+    let probes = 0;
+    const probe = async () => {
+      const title = `probe ${++probes}`;
+      await server.operator.brainSave({ input: { agentId: 'oe-probe', title, content: 'probe' } });
+      return (e: OperatorEvent) => e.operatorEvents.agentId === 'oe-probe' && (e.operatorEvents.payload as { title: string }).title === title;
+    };
+    const all = collect(server.operator.operatorEvents({ agentIds: ['oe-1', 'oe-2', 'oe-probe'] }));
+    const brainOnly = collect(server.operator.operatorEvents({ agentIds: ['oe-1', 'oe-2', 'oe-3', 'oe-probe'], streams: ['BRAIN'] }));
+    const fromAll = await untilLive(all, probe);
+    const fromBrains = await untilLive(brainOnly, probe);
     await soul('oe-1', 'a', 1);
     await soul('oe-3', 'c', 1); // not among all's agents
     await soul('oe-2', 'b', 1);
     const saved = await server.operator.brainSave({ input: { agentId: 'oe-3', title: 'Only brain', content: 'x' } });
     expect(saved.brainSave.__typename).toBe('BrainSaveSuccess');
-    const events = await all.waitFor(2);
-    const brains = await brainOnly.waitFor(1);
-    await new Promise((r) => setTimeout(r, 1500));
+    // The barrier: a later event both streams deliver; whatever else they deliver comes before it.
+    const isBarrier = await probe();
+    for (const stream of [all, brainOnly]) {
+      while (!stream.items.some(isBarrier)) await stream.waitFor(stream.items.length + 1);
+    }
     await all.stop();
     await brainOnly.stop();
-    expect(events.map((e) => [e.operatorEvents.agentId, e.operatorEvents.type])).toEqual([
+    // The probes of brainOnly's readiness reached `all` too: `all` has them first.
+    expect(all.items.slice(fromAll).filter((e) => e.operatorEvents.agentId !== 'oe-probe' || isBarrier(e)).map((e) => [e.operatorEvents.agentId, e.operatorEvents.type])).toEqual([
       ['oe-1', 'PROFILE_UPDATED'],
       ['oe-2', 'PROFILE_UPDATED'],
+      ['oe-probe', 'BRAIN_CREATED'],
     ]);
-    expect(brains.map((e) => [e.operatorEvents.agentId, e.operatorEvents.type])).toEqual([['oe-3', 'BRAIN_CREATED']]);
+    expect(brainOnly.items.slice(fromBrains).map((e) => [e.operatorEvents.agentId, e.operatorEvents.type])).toEqual([
+      ['oe-3', 'BRAIN_CREATED'],
+      ['oe-probe', 'BRAIN_CREATED'],
+    ]);
   });
 
   it('resumes exactly after the cursor of the last event received', async () => {
     await newAgent('oe-r1');
     await newAgent('oe-r2');
+    // Live from now, so it must be registered before the writes: the first write is repeated
+    // (as new revisions) until the stream has it; the two compared events are the next ones.
     const first = collect(server.operator.operatorEvents({ agentIds: ['oe-r1', 'oe-r2'] }));
-    await new Promise((r) => setTimeout(r, 300));
-    await soul('oe-r1', 'one', 1);
+    let r1 = 1;
+    const ready = await untilLive(first, async () => {
+      const revision = ++r1;
+      await soul('oe-r1', 'ready', revision - 1);
+      return (e) => e.operatorEvents.agentId === 'oe-r1' && e.operatorEvents.sequence === revision;
+    });
+    await soul('oe-r1', 'one', r1++);
     await soul('oe-r2', 'one', 1);
-    const received = await first.waitFor(2);
+    const received = (await first.waitFor(ready + 2)).slice(ready);
     await first.stop();
+    const r1Sequence = r1; // oe-r1's sequence after its last write (created = 1, then one per revision)
     const cursor = received[1].operatorEvents.cursor;
     // While nobody listens, more happens; the resumed stream starts exactly after the cursor.
     await soul('oe-r2', 'two', 2);
-    await soul('oe-r1', 'two', 2);
+    await soul('oe-r1', 'two', r1++);
+    expect(received.map((e) => [e.operatorEvents.agentId, e.operatorEvents.sequence])).toEqual([
+      ['oe-r1', r1Sequence],
+      ['oe-r2', 2],
+    ]);
     const resumed = await take(server.operator.operatorEvents({ agentIds: ['oe-r1', 'oe-r2'], after: cursor }), 2);
     expect(resumed.map((e) => [e.operatorEvents.agentId, e.operatorEvents.sequence])).toEqual([
       ['oe-r2', 3],
-      ['oe-r1', 3],
+      ['oe-r1', r1Sequence + 1],
     ]);
     // Resuming from the first event's cursor repeats the second, and nothing before it.
     const again = await take(server.operator.operatorEvents({ agentIds: ['oe-r1', 'oe-r2'], after: received[0].operatorEvents.cursor }), 3);
     expect(again.map((e) => [e.operatorEvents.agentId, e.operatorEvents.sequence])).toEqual([
       ['oe-r2', 2],
       ['oe-r2', 3],
-      ['oe-r1', 3],
+      ['oe-r1', r1Sequence + 1],
     ]);
   });
 
@@ -160,8 +191,15 @@ describe('operatorEvents', () => {
     onTestFinished(() => server.stop());
     const agents = Array.from({ length: 8 }, (_, i) => `oe-c-${i}`);
     for (const id of agents) await newAgent(id, server);
-    const stream = collect(server.operator.operatorEvents({ agentIds: agents }));
-    await new Promise((r) => setTimeout(r, 300));
+    await newAgent('oe-c-probe', server);
+    let probes = 0;
+    const probe = async () => {
+      const title = `probe ${++probes}`;
+      await server.operator.brainSave({ input: { agentId: 'oe-c-probe', title, content: 'probe' } });
+      return (e: OperatorEvent) => e.operatorEvents.agentId === 'oe-c-probe' && (e.operatorEvents.payload as { title: string }).title === title;
+    };
+    const stream = collect(server.operator.operatorEvents({ agentIds: [...agents, 'oe-c-probe'] }));
+    const ready = await untilLive(stream, probe);
     const writers = agents.map(async (id) => {
       const client = await server.client();
       for (let revision = 1; revision <= 10; revision++) {
@@ -170,14 +208,17 @@ describe('operatorEvents', () => {
       }
     });
     // Stop the first stream part-way and resume from its last cursor while the writers go on.
-    await stream.waitFor(20, 20_000);
+    await stream.waitFor(ready + 20, 20_000);
     await stream.stop();
-    const firstPart = [...stream.items];
-    const rest = collect(server.operator.operatorEvents({ agentIds: agents, after: firstPart.at(-1)!.operatorEvents.cursor }));
+    const firstPart = stream.items.slice(ready);
+    const rest = collect(server.operator.operatorEvents({ agentIds: [...agents, 'oe-c-probe'], after: stream.items.at(-1)!.operatorEvents.cursor }));
     await Promise.all(writers);
-    await rest.waitFor(80 - firstPart.length, 20_000);
-    await new Promise((r) => setTimeout(r, 1500));
+    // The barrier: a later event; any repeat or straggler of the writers arrives before it.
+    const isBarrier = await probe();
+    while (!rest.items.some(isBarrier)) await rest.waitFor(rest.items.length + 1, 20_000);
     await rest.stop();
+    expect(isBarrier(rest.items.at(-1)!)).toBe(true);
+    rest.items.pop();
     const delivered = [...firstPart, ...rest.items].map((e) => `${e.operatorEvents.agentId}:${e.operatorEvents.sequence}`);
     expect(new Set(delivered).size).toBe(delivered.length);
     expect(delivered.sort()).toEqual(agents.flatMap((id) => Array.from({ length: 10 }, (_, i) => `${id}:${i + 2}`)).sort());

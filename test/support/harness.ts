@@ -290,6 +290,27 @@ export function collect<T>(iterable: AsyncIterable<T>) {
   };
 }
 
+/**
+ * Proves that a live-only subscription (no `after`) is registered: makes a change it must deliver
+ * (`poke` returns how to recognise that change's item), again after each short wait, until the
+ * newest poke's item arrives. Items arrive in commit order, so every earlier poke has then arrived
+ * or never will; returns the index after the newest poke's item. A readiness barrier: the wait
+ * between pokes decides nothing.
+ */
+export async function untilLive<T>(stream: { items: T[] }, poke: () => Promise<(item: T) => boolean>, timeoutMs = 10_000): Promise<number> {
+  const deadline = Date.now() + scaled(timeoutMs);
+  for (;;) {
+    const isPoke = await poke();
+    const retryAt = Date.now() + 250;
+    while (Date.now() < retryAt) {
+      const index = stream.items.findIndex(isPoke);
+      if (index >= 0) return index + 1;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    if (Date.now() > deadline) throw new Error('the subscription never delivered a poke: not live');
+  }
+}
+
 /** A logger that keeps what it is given, for tests of what the server logs. */
 export function recordingLogger() {
   const lines: { level: string; msg: string; fields: Record<string, unknown> }[] = [];
