@@ -9,8 +9,8 @@ import { parse } from 'graphql';
 import { DEFAULT_LIMITS } from '../src/config.js';
 import { analyzeOperation } from '../src/limits/operation-policy.js';
 import { schema } from '../src/schema/index.js';
-import { startServer, type TestServer } from './support/harness.js';
-import { bearer, postJson, postRaw, RawSocket } from './support/wire.js';
+import { scaled, startServer, type TestServer } from './support/harness.js';
+import { bearer, postJson, postRaw, RawSocket, type Message } from './support/wire.js';
 
 let server: TestServer;
 let tight: TestServer;
@@ -259,21 +259,30 @@ describe('WebSocket limits', () => {
     expect(over.messages).toEqual([]);
   });
 
-  const subscription = (id: string) => ({ query: `subscription S${id} { agentEvents(agentId: "tight-a") { sequence } }` });
+  // From the start of the log: a registered subscription answers at once with agent.created, so
+  // its first `next` proves it is open (and counted).
+  const subscription = (id: string) => ({ query: `subscription S${id} { agentEvents(agentId: "tight-a", after: 0) { sequence } }` });
+  /** Tries `attempt` until it is not refused for the limit: a slot frees once the server has seen the release. */
+  async function untilAccepted<T>(attempt: (n: number) => Promise<T>, refused: (answer: T) => boolean): Promise<T> {
+    const deadline = Date.now() + scaled(10_000);
+    for (let n = 0; ; n++) {
+      const answer = await attempt(n);
+      if (!refused(answer)) return answer;
+      if (Date.now() > deadline) throw new Error('the slot was never freed');
+    }
+  }
+  const limitRefusal = (message: Message | null) => JSON.stringify(message).includes('LIMIT_EXCEEDED');
 
   it('operations open on one socket (limit 2 here): the third is refused on that operation, and a slot frees when one completes', async () => {
     const socket = await RawSocket.open(tight.url);
     await socket.init(tightToken);
-    socket.send({ type: 'subscribe', id: 's1', payload: subscription('1') });
-    socket.send({ type: 'subscribe', id: 's2', payload: subscription('2') });
+    expect((await socket.operation('s1', subscription('1')))?.type).toBe('next');
+    expect((await socket.operation('s2', subscription('2')))?.type).toBe('next');
     const third = await socket.operation('s3', subscription('3'));
     expect(wsErrors(third)).toMatchObject([{ extensions: { code: 'LIMIT_EXCEEDED', limit: 'BURROW_SUBSCRIPTIONS_PER_SOCKET', max: 2 } }]);
     expect(socket.messages.filter((m) => m.id === 's1' || m.id === 's2' ).filter((m) => m.type === 'error')).toEqual([]);
     socket.send({ type: 'complete', id: 's1' });
-    await new Promise((r) => setTimeout(r, 100));
-    socket.send({ type: 'subscribe', id: 's4', payload: subscription('4') });
-    await tight.operator.updateProfileDocument({ input: { agentId: 'tight-a', kind: 'SOUL', content: 'wake', expectedRevision: 1 } });
-    const answer = await socket.until((m) => m.id === 's4');
+    const answer = await untilAccepted((n) => socket.operation(`s4-${n}`, subscription(`4${n}`)), limitRefusal);
     expect([answer?.type, wsErrors(answer)]).toEqual(['next', null]);
     expect(socket.closed).toBeNull();
     socket.close();
@@ -285,10 +294,7 @@ describe('WebSocket limits', () => {
     await a.init(secret);
     const b = await RawSocket.open(tight.url);
     await b.init(secret);
-    a.send({ type: 'subscribe', id: 'a1', payload: subscription('a1') });
-    a.send({ type: 'subscribe', id: 'a2', payload: subscription('a2') });
-    b.send({ type: 'subscribe', id: 'b1', payload: subscription('b1') });
-    await new Promise((r) => setTimeout(r, 300));
+    for (const [socket, id] of [[a, 'a1'], [a, 'a2'], [b, 'b1']] as const) expect((await socket.operation(id, subscription(id)))?.type).toBe('next');
     const fourth = await b.operation('b2', subscription('b2'));
     expect(wsErrors(fourth)).toMatchObject([{ extensions: { code: 'LIMIT_EXCEEDED', limit: 'BURROW_SUBSCRIPTIONS_PER_TOKEN', max: 3 } }]);
     const sse = await fetch(tight.url, {
@@ -300,10 +306,7 @@ describe('WebSocket limits', () => {
     expect(firstChunk).toContain('BURROW_SUBSCRIPTIONS_PER_TOKEN');
     a.close();
     await a.waitClosed();
-    await new Promise((r) => setTimeout(r, 200));
-    const again = b.operation('b3', subscription('b3'));
-    await tight.operator.updateProfileDocument({ input: { agentId: 'tight-a', kind: 'RULES', content: 'wake', expectedRevision: 1 } });
-    const answer = await again;
+    const answer = await untilAccepted((n) => b.operation(`b3-${n}`, subscription(`b3${n}`)), limitRefusal);
     expect([answer?.type, wsErrors(answer)]).toEqual(['next', null]);
     b.close();
   });
@@ -328,16 +331,19 @@ describe('WebSocket limits', () => {
       return { controller, readUntil };
     };
     const streams = [await open(), await open(), await open()];
-    await new Promise((r) => setTimeout(r, 300));
+    // Each answered with its first event: all three are open and counted.
+    for (const stream of streams) await stream.readUntil('"sequence"');
     const fourth = await open();
     expect(await fourth.readUntil('BURROW_SUBSCRIPTIONS_PER_TOKEN')).toContain('LIMIT_EXCEEDED');
     streams[0].controller.abort();
-    await new Promise((r) => setTimeout(r, 500));
-    const replacement = await open();
-    await new Promise((r) => setTimeout(r, 200));
-    await tight.operator.updateProfileDocument({ input: { agentId: 'tight-a', kind: 'TOOLS', content: 'wake', expectedRevision: 1 } });
-    const text = await replacement.readUntil('"sequence"');
-    expect(text).not.toContain('LIMIT_EXCEEDED');
-    for (const stream of [...streams.slice(1), replacement]) stream.controller.abort();
+    const replacement = await untilAccepted(
+      async () => {
+        const stream = await open();
+        return { stream, text: await stream.readUntil('data:') };
+      },
+      ({ text }) => text.includes('LIMIT_EXCEEDED'),
+    );
+    expect(await replacement.stream.readUntil('"sequence"')).not.toContain('LIMIT_EXCEEDED');
+    for (const stream of [...streams.slice(1), replacement.stream]) stream.controller.abort();
   });
 });

@@ -3,6 +3,7 @@
  * messages (limits, origins, content types), where the SDK would hide them.
  */
 import WebSocket from 'ws';
+import { scaled } from './load.js';
 
 export interface RawResponse {
   status: number;
@@ -26,7 +27,7 @@ export const postJson = (url: string, payload: unknown, headers: Record<string, 
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-type Message = { type: string; id?: string; payload?: unknown };
+export type Message = { type: string; id?: string; payload?: unknown };
 
 /** One graphql-transport-ws socket, driven message by message. */
 export class RawSocket {
@@ -74,7 +75,7 @@ export class RawSocket {
 
   /** Waits for a message matching `match`, or for the close; returns the message or null when closed. */
   async until(match: (message: Message) => boolean, timeoutMs = 10_000): Promise<Message | null> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = Date.now() + scaled(timeoutMs);
     for (;;) {
       const found = this.messages.find(match);
       if (found) return found;
