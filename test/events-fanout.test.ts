@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { EVENTS_CHANNEL } from '../src/events/events.service.js';
 import { sharedExecutions } from '../src/events/shared-execution.js';
-import { collect, logUnannouncedEvent, startServer, type TestServer } from './support/harness.js';
+import { collect, logUnannouncedEvent, scaled, startServer, type TestServer } from './support/harness.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
@@ -36,7 +36,7 @@ async function updates(target: TestServer, agentId: string, count: number, start
 }
 
 async function waitUntil(condition: () => boolean, what: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await sleep(20);
@@ -90,8 +90,10 @@ describe('event fan-out', () => {
       }),
     );
     await Promise.all(streams.map((stream) => stream.waitFor(24, 30_000)));
-    await sleep(300);
-    for (const stream of streams) expect(stream.items.map((item) => item.agentEvents.sequence)).toEqual(range(2, 25));
+    // The barrier: one more event; a duplicate or a straggler of the burst would arrive before it.
+    await updates(server, 'fan-many', 1, 5);
+    await Promise.all(streams.map((stream) => stream.waitFor(25, 30_000)));
+    for (const stream of streams) expect(stream.items.map((item) => item.agentEvents.sequence)).toEqual(range(2, 26));
     expect(streams.every((stream) => stream.error === null)).toBe(true);
     // At least once per subscriber: the first row handed to each came with its notification's time.
     expect((await lagObservations()) - observedBefore).toBeGreaterThanOrEqual(SOCKETS * PER_SOCKET);
@@ -107,13 +109,13 @@ describe('event fan-out', () => {
       await single.waitFor(1);
     });
     const many = await eventLogReads(server, async () => {
-      // fan-many's SOUL is at revision 5 after the burst above.
-      await updates(server, 'fan-many', 1, 5);
-      await Promise.all(streams.map((stream) => stream.waitFor(25)));
+      // fan-many's SOUL is at revision 6 after the burst and the barrier above.
+      await updates(server, 'fan-many', 1, 6);
+      await Promise.all(streams.map((stream) => stream.waitFor(26)));
     });
     await single.stop();
     expect(single.items.map((item) => item.agentEvents.sequence)).toEqual([2]);
-    for (const stream of streams) expect(stream.items.at(-1)!.agentEvents.sequence).toBe(26);
+    for (const stream of streams) expect(stream.items.at(-1)!.agentEvents.sequence).toBe(27);
     expect(one).toBe(1);
     expect(many).toBe(1);
   });
@@ -121,20 +123,20 @@ describe('event fan-out', () => {
   it('executes an event once per (document, variables, principal scope): 200 identical subscriptions share one execution, others get their own answer', async () => {
     // Beside the 200 operators with one document: an agent token, and an operator with another selection.
     const agent = await server.client({ agentId: 'fan-many' });
-    const asAgent = collect(agent.agentEvents({ agentId: 'fan-many', after: 26 }));
-    const other = collect(server.operator.subscribe<{ agentEvents: { sequence: number; stream: string } }>('subscription { agentEvents(agentId: "fan-many", after: 26) { sequence stream } }'));
+    const asAgent = collect(agent.agentEvents({ agentId: 'fan-many', after: 27 }));
+    const other = collect(server.operator.subscribe<{ agentEvents: { sequence: number; stream: string } }>('subscription { agentEvents(agentId: "fan-many", after: 27) { sequence stream } }'));
     await waitUntil(() => server.app.services.hub.openSubscriptions === SOCKETS * PER_SOCKET + 2, 'the two other subscriptions are open');
     const before = { ...sharedExecutions };
-    await updates(server, 'fan-many', 1, 6);
-    await Promise.all([...streams, asAgent, other].map((stream) => stream.waitFor(stream === asAgent || stream === other ? 1 : 26)));
+    await updates(server, 'fan-many', 1, 7);
+    await Promise.all([...streams, asAgent, other].map((stream) => stream.waitFor(stream === asAgent || stream === other ? 1 : 27)));
     expect({
       executed: sharedExecutions.executed - before.executed,
       shared: sharedExecutions.shared - before.shared,
       serialized: sharedExecutions.serialized - before.serialized,
     }).toEqual({ executed: 3, shared: SOCKETS * PER_SOCKET - 1, serialized: 3 });
-    expect(other.items).toEqual([{ agentEvents: { sequence: 27, stream: 'PROFILE' } }]);
+    expect(other.items).toEqual([{ agentEvents: { sequence: 28, stream: 'PROFILE' } }]);
     expect(asAgent.items.map((item) => [item.agentEvents.sequence, item.agentEvents.type, item.agentEvents.payload])).toEqual([
-      [27, 'PROFILE_UPDATED', { kind: 'SOUL', revision: 7, reason: 'updated', actor: 'OPERATOR' }],
+      [28, 'PROFILE_UPDATED', { kind: 'SOUL', revision: 8, reason: 'updated', actor: 'OPERATOR' }],
     ]);
     for (const stream of streams) expect(stream.items.at(-1)).toEqual(asAgent.items[0]);
     await Promise.all([asAgent.stop(), other.stop()]);
@@ -154,13 +156,13 @@ describe('event fan-out', () => {
       };
     }
     try {
-      // fan-many's SOUL is at revision 7 after the tests above.
-      await updates(server, 'fan-many', 1, 7);
-      await Promise.all(streams.map((stream) => stream.waitFor(27)));
+      // fan-many's SOUL is at revision 8 after the tests above.
+      await updates(server, 'fan-many', 1, 8);
+      await Promise.all(streams.map((stream) => stream.waitFor(28)));
     } finally {
       Object.assign(proto, originals);
     }
-    for (const stream of streams) expect(stream.items.at(-1)!.agentEvents.sequence).toBe(28);
+    for (const stream of streams) expect(stream.items.at(-1)!.agentEvents.sequence).toBe(29);
     // 200 frames on 4 sockets: without coalescing that was two writes per frame (406 measured);
     // now a few per socket for each of the two batches the hub hands the 200 out in (100 per turn;
     // the frames of a batch reach a socket over a few turns), plus the mutation's answer.
@@ -168,17 +170,17 @@ describe('event fan-out', () => {
   });
 
   it('hands each event to the 200 subscribers over more than one turn; subscribers joining or resuming meanwhile miss nothing and get nothing twice', async () => {
-    // fan-many's SOUL is at revision 8 and its newest sequence 28 after the tests above. Writes go
+    // fan-many's SOUL is at revision 9 and its newest sequence 29 after the tests above. Writes go
     // on until every subscriber below has joined, and three more after that.
     let joining = true;
     let writes = 0;
     const writing = (async () => {
-      for (let more = 3; joining || more-- > 0; writes++) await updates(server, 'fan-many', 1, 8 + writes);
+      for (let more = 3; joining || more-- > 0; writes++) await updates(server, 'fan-many', 1, 9 + writes);
     })();
     const resumed: { after: number; stream: ReturnType<typeof collect<{ agentEvents: { sequence: number } }>> }[] = [];
     const joined: ReturnType<typeof collect<{ agentEvents: { sequence: number } }>>[] = [];
     for (let i = 0; i < 10; i++) {
-      await streams[0].waitFor(27 + 1 + i * 2, 30_000);
+      await streams[0].waitFor(28 + 1 + i * 2, 30_000);
       const after = streams[0].items.at(-1)!.agentEvents.sequence - 1;
       resumed.push({ after, stream: collect(clients[i % SOCKETS].agentEvents({ agentId: 'fan-many', after })) });
       joined.push(collect(clients[(i + 1) % SOCKETS].agentEvents({ agentId: 'fan-many' })));
@@ -186,11 +188,12 @@ describe('event fan-out', () => {
     await waitUntil(() => server.app.services.hub.openSubscriptions === SOCKETS * PER_SOCKET + 20, 'the joined subscriptions are open');
     joining = false;
     await writing;
-    const last = 28 + writes;
-    await Promise.all(streams.map((stream) => stream.waitFor(27 + writes, 30_000)));
+    // The barrier: one more event after the writers'; a duplicate or a straggler arrives before it.
+    await updates(server, 'fan-many', 1, 9 + writes);
+    const last = 29 + writes + 1;
+    await Promise.all(streams.map((stream) => stream.waitFor(last - 1, 30_000)));
     for (const { stream, after } of resumed) await stream.waitFor(last - after, 30_000);
     await waitUntil(() => joined.every((stream) => stream.items.at(-1)?.agentEvents.sequence === last), 'the joined subscribers have the last event');
-    await sleep(300);
     for (const stream of streams) expect(stream.items.map((item) => item.agentEvents.sequence)).toEqual(range(2, last));
     for (const { stream, after } of resumed) expect(stream.items.map((item) => item.agentEvents.sequence)).toEqual(range(after + 1, last));
     // Without `after` a subscriber starts where it joined: from then on, every event once, in order.
@@ -199,7 +202,7 @@ describe('event fan-out', () => {
       expect(sequences).toEqual(range(sequences[0], last));
     }
     // The joins really raced the writes.
-    expect(resumed.some(({ after }) => after < last - 3)).toBe(true);
+    expect(resumed.some(({ after }) => after < last - 4)).toBe(true);
     await Promise.all([...resumed.map((r) => r.stream), ...joined].map((stream) => stream.stop()));
   });
 });
@@ -222,28 +225,30 @@ describe("the hub's re-check", () => {
     await updates(server, 'recheck', 1);
     await stream.waitFor(1);
     await withRecheckInHand(async (recheck) => {
-      /** The event-log reads of one re-check and what it set off within 200 ms. */
-      const readsOfRecheck = () =>
-        eventLogReads(server, async () => {
-          await recheck();
-          await sleep(200);
-        });
+      // The hub counts a read when it starts one, before its first await: once recheck() has
+      // returned, every read it set off is counted (no window to wait out).
+      const hub = server.app.services.hub;
+      const hubReads = async (during: () => Promise<void>) => {
+        const before = hub.channelReads;
+        await during();
+        return hub.channelReads - before;
+      };
+      const readsOfRecheck = () => hubReads(recheck);
       // In flight: the re-check sees it logged and unread, and reads nothing yet.
       const inFlight = await logUnannouncedEvent(server, 'recheck', 2);
       expect(await readsOfRecheck()).toBe(0);
       expect(stream.items).toHaveLength(1);
       // Its announcement comes: one read, and the next re-check finds nothing behind.
-      expect(await eventLogReads(server, async () => {
+      expect(await hubReads(async () => {
         await server.database.pool.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, `recheck:${inFlight}`]);
         await stream.waitFor(2);
         await recheck();
-        await sleep(200);
       })).toBe(1);
       // Never announced: the first re-check notes it, the second reads it.
       const lost = await logUnannouncedEvent(server, 'recheck', 3);
       expect(await readsOfRecheck()).toBe(0);
       expect(stream.items).toHaveLength(2);
-      expect(await eventLogReads(server, async () => {
+      expect(await hubReads(async () => {
         await recheck();
         await stream.waitFor(3);
       })).toBe(1);
@@ -268,14 +273,15 @@ describe('resume while events keep coming', () => {
       resumed.push({ after, stream: collect(server.operator.agentEvents({ agentId: 'fan-resume', after })) });
     }
     await writing;
-    const last = 1 + WRITES;
-    await live.waitFor(WRITES, 30_000);
+    // The barrier: one more event; a duplicate at a resume's seam would arrive before it.
+    await updates(server, 'fan-resume', 1, WRITES + 1);
+    const last = 1 + WRITES + 1;
+    await live.waitFor(WRITES + 1, 30_000);
     for (const { stream, after } of resumed) await stream.waitFor(last - after, 30_000);
-    await sleep(300);
     expect(live.items.map((item) => item.agentEvents.sequence)).toEqual(range(2, last));
     for (const { stream, after } of resumed) expect(stream.items.map((item) => item.agentEvents.sequence)).toEqual(range(after + 1, last));
     // The resumes really raced the writes: some started before the last write committed.
-    expect(resumed.some(({ after }) => after < last - 3)).toBe(true);
+    expect(resumed.some(({ after }) => after < last - 4)).toBe(true);
     await Promise.all([live, ...resumed.map((r) => r.stream)].map((stream) => stream.stop()));
   });
 });
@@ -411,11 +417,12 @@ describe('a subscriber that stops reading', () => {
 
     // Back on the shared stream: the next event reaches both, once.
     await updates(small, 'fan-slow', 1);
-    await fast.waitFor(BURST + 1);
-    await waitUntil(() => delivered().length >= BURST + 1, 'the next event reaches the slow subscriber');
-    await sleep(300);
-    expect(delivered()).toEqual(range(2, BURST + 2));
-    expect(fast.items.map((item) => item.agentEvents.sequence)).toEqual(range(2, BURST + 2));
+    // And a barrier after it: a second delivery of anything would arrive before it.
+    await updates(small, 'fan-slow', 1, 2);
+    await fast.waitFor(BURST + 2);
+    await waitUntil(() => delivered().includes(BURST + 3), 'the barrier reaches the slow subscriber');
+    expect(delivered()).toEqual(range(2, BURST + 3));
+    expect(fast.items.map((item) => item.agentEvents.sequence)).toEqual(range(2, BURST + 3));
     expect(slow.of('1').filter((m) => m.type !== 'next')).toEqual([]);
     expect(slow.socket.readyState).toBe(WebSocket.OPEN);
     slow.socket.close();
