@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
-import { collect, hasRealServer, NEEDS_REAL_SERVER, startServer, type TestServer } from './support/harness.js';
+import { collect, hasRealServer, NEEDS_REAL_SERVER, startServer, waitUntil, type TestServer } from './support/harness.js';
 import { ok, openOwner, type OwnerHandle } from './support/continuity.js';
 
 describe.skipIf(!hasRealServer)(`continuity across instances and connections (${NEEDS_REAL_SERVER})`, () => {
@@ -32,13 +32,10 @@ describe.skipIf(!hasRealServer)(`continuity across instances and connections (${
     );
     expect(rows).toEqual([{ killed: true }]);
     // pg_terminate_backend signals; the backend (and its lock) is gone once it leaves pg_stat_activity.
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const left = await admin.query(`SELECT 1 FROM pg_stat_activity WHERE application_name = $1`, [`burrow-owner:${ownerId}`]);
-      if (left.rowCount === 0) return;
-      if (Date.now() > deadline) throw new Error('owner backend did not exit');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitUntil(
+      async () => (await admin.query(`SELECT 1 FROM pg_stat_activity WHERE application_name = $1`, [`burrow-owner:${ownerId}`])).rowCount === 0,
+      'the owner backend exits',
+    );
   }
 
   async function start(client: BurrowClient, owner: OwnerHandle, runId: string, head = '{}') {
@@ -122,11 +119,7 @@ describe.skipIf(!hasRealServer)(`continuity across instances and connections (${
     const onA = await a.agentClient('inst-stop');
     expect((await onA.reconcileContinuity({})).reconcileContinuity.interrupted).toEqual([]);
     await d.stop();
-    const deadline = Date.now() + 10_000;
-    while ((await onA.continuityOwners({ includeClosed: true })).continuityOwners.some((o) => o.live)) {
-      if (Date.now() > deadline) throw new Error('owner still live after its instance stopped');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitUntil(async () => !(await onA.continuityOwners({ includeClosed: true })).continuityOwners.some((o) => o.live), 'the owner is no longer live after its instance stopped');
     const reconciled = (await onA.reconcileContinuity({})).reconcileContinuity;
     expect(reconciled.interrupted.map((r) => r.runId)).toEqual(['st']);
     expect(reconciled.recoveryPending.map((r) => r.runId)).toEqual(['st']);

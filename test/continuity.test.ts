@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BurrowRequestError, type BurrowClient } from '../clients/typescript/sdk.js';
-import { collect, startServer, take, type TestServer, faultSwitch } from './support/harness.js';
+import { collect, startServer, take, waitUntil, type TestServer, faultSwitch } from './support/harness.js';
 import { ok, openOwner, waitUntilOwnerGone, type OwnerHandle } from './support/continuity.js';
 
 let server: TestServer;
@@ -601,13 +601,7 @@ describe('reconciliation', () => {
       const owner = await openOwner(client);
       await client.startContinuityRun({ input: { runId: 'iv', ownerId: owner.ownerId } });
       await owner.close();
-      const deadline = Date.now() + 15_000;
-      let state = 'RUNNING';
-      while (state !== 'RECOVERY_PENDING' && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        state = (await client.continuityRun({ runId: 'iv' })).continuityRun!.state;
-      }
-      expect(state).toBe('RECOVERY_PENDING');
+      await waitUntil(async () => (await client.continuityRun({ runId: 'iv' })).continuityRun!.state === 'RECOVERY_PENDING', 'the interval reconciler assesses the run', 15_000, 100);
       expect((await client.continuityRun({ runId: 'iv' })).continuityRun!.transitions.edges.map((e) => e.node).map((t) => t.reason)).toEqual(['claimed', 'owner_abandoned', 'assessed']);
     } finally {
       await timed.stop();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BurrowClient, type ConversationOriginalFieldsFragment } from '../clients/typescript/sdk.js';
-import { startServer, hasRealServer, NEEDS_REAL_SERVER, take, type TestServer, faultSwitch, requestError } from './support/harness.js';
+import { startServer, hasRealServer, NEEDS_REAL_SERVER, waitUntil, take, type TestServer, faultSwitch, requestError } from './support/harness.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -408,8 +408,7 @@ describe.skipIf(!hasRealServer)(`the server's retention sweeper (${NEEDS_REAL_SE
     // A second instance on the same database whose sweeper starts with an immediate run.
     const second = await startServer({ database: server.testDatabase, clock: later, config: { retention: { graceDays: 7, intervalSeconds: 3600 } } });
     try {
-      for (let i = 0; i < 200 && (await count()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
-      expect(await count()).toBe(0);
+      await waitUntil(async () => (await count()) === 0, 'the second instance sweeps the record', 5_000, 25);
     } finally {
       await second.stop();
     }

@@ -11,9 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { EVENTS_CHANNEL } from '../src/events/events.service.js';
 import { sharedExecutions } from '../src/events/shared-execution.js';
-import { collect, logUnannouncedEvent, scaled, startServer, type TestServer } from './support/harness.js';
+import { collect, logUnannouncedEvent, startServer, waitUntil, type TestServer } from './support/harness.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const KINDS = ['SOUL', 'RULES', 'ORIENTATION', 'PREFERENCES', 'TOOLS', 'DREAM_MEMORY'] as const;
 
@@ -32,14 +31,6 @@ async function updates(target: TestServer, agentId: string, count: number, start
   for (let n = 0; n < count; n++) {
     const result = await target.operator.updateProfileDocument({ input: { agentId, kind: 'SOUL', content: `v${startRevision + n}`, expectedRevision: startRevision + n } });
     if (result.updateProfileDocument.__typename !== 'UpdateProfileDocumentSuccess') throw new Error(JSON.stringify(result));
-  }
-}
-
-async function waitUntil(condition: () => boolean, what: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + scaled(timeoutMs);
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(20);
   }
 }
 
@@ -68,7 +59,7 @@ describe('event fan-out', () => {
     clients = await Promise.all(Array.from({ length: SOCKETS }, () => server.client()));
     // After sequence 1 (agent.created): each subscriber replays nothing and then waits live.
     streams = clients.flatMap((client) => Array.from({ length: PER_SOCKET }, () => collect(client.agentEvents({ agentId: 'fan-many', after: 1 }))));
-    await waitUntil(() => server.app.services.hub.openSubscriptions === SOCKETS * PER_SOCKET, 'every subscription is open');
+    await waitUntil(() => server.app.services.hub.openSubscriptions === SOCKETS * PER_SOCKET, 'every subscription is open', 60_000);
   });
   afterAll(async () => {
     await Promise.all(streams.map((stream) => stream.stop()));
@@ -102,7 +93,7 @@ describe('event fan-out', () => {
   it('reads the event log once per event, the same for 1 subscriber as for 200', async () => {
     await newAgent(server, 'fan-one');
     const single = collect(server.operator.agentEvents({ agentId: 'fan-one', after: 1 }));
-    await waitUntil(() => server.app.services.hub.openSubscriptions === SOCKETS * PER_SOCKET + 1, 'the single subscription is open');
+    await waitUntil(() => server.app.services.hub.openSubscriptions === SOCKETS * PER_SOCKET + 1, 'the single subscription is open', 60_000);
 
     const one = await eventLogReads(server, async () => {
       await updates(server, 'fan-one', 1);
@@ -125,7 +116,7 @@ describe('event fan-out', () => {
     const agent = await server.client({ agentId: 'fan-many' });
     const asAgent = collect(agent.agentEvents({ agentId: 'fan-many', after: 27 }));
     const other = collect(server.operator.subscribe<{ agentEvents: { sequence: number; stream: string } }>('subscription { agentEvents(agentId: "fan-many", after: 27) { sequence stream } }'));
-    await waitUntil(() => server.app.services.hub.openSubscriptions === SOCKETS * PER_SOCKET + 2, 'the two other subscriptions are open');
+    await waitUntil(() => server.app.services.hub.openSubscriptions === SOCKETS * PER_SOCKET + 2, 'the two other subscriptions are open', 60_000);
     const before = { ...sharedExecutions };
     await updates(server, 'fan-many', 1, 7);
     await Promise.all([...streams, asAgent, other].map((stream) => stream.waitFor(stream === asAgent || stream === other ? 1 : 27)));
@@ -185,7 +176,7 @@ describe('event fan-out', () => {
       resumed.push({ after, stream: collect(clients[i % SOCKETS].agentEvents({ agentId: 'fan-many', after })) });
       joined.push(collect(clients[(i + 1) % SOCKETS].agentEvents({ agentId: 'fan-many' })));
     }
-    await waitUntil(() => server.app.services.hub.openSubscriptions === SOCKETS * PER_SOCKET + 20, 'the joined subscriptions are open');
+    await waitUntil(() => server.app.services.hub.openSubscriptions === SOCKETS * PER_SOCKET + 20, 'the joined subscriptions are open', 60_000);
     joining = false;
     await writing;
     // The barrier: one more event after the writers'; a duplicate or a straggler arrives before it.
@@ -193,7 +184,7 @@ describe('event fan-out', () => {
     const last = 29 + writes + 1;
     await Promise.all(streams.map((stream) => stream.waitFor(last - 1, 30_000)));
     for (const { stream, after } of resumed) await stream.waitFor(last - after, 30_000);
-    await waitUntil(() => joined.every((stream) => stream.items.at(-1)?.agentEvents.sequence === last), 'the joined subscribers have the last event');
+    await waitUntil(() => joined.every((stream) => stream.items.at(-1)?.agentEvents.sequence === last), 'the joined subscribers have the last event', 60_000);
     for (const stream of streams) expect(stream.items.map((item) => item.agentEvents.sequence)).toEqual(range(2, last));
     for (const { stream, after } of resumed) expect(stream.items.map((item) => item.agentEvents.sequence)).toEqual(range(after + 1, last));
     // Without `after` a subscriber starts where it joined: from then on, every event once, in order.
@@ -297,7 +288,7 @@ async function rawSocket(target: TestServer, token: string) {
   });
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } }));
-  await waitUntil(() => messages.some((m) => m.type === 'connection_ack'), 'connection_ack');
+  await waitUntil(() => messages.some((m) => m.type === 'connection_ack'), 'connection_ack', 60_000);
   const subscribeTo = (id: string, query: string, variables?: Record<string, unknown>) =>
     socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query, variables } }));
   return {
@@ -326,7 +317,7 @@ describe('serialization of a shared result', () => {
     first.subscribeTo('b', EVENTS, { agentId: 'fan-bytes', after: 1 });
     second.subscribeTo('a', EVENTS, { agentId: 'fan-bytes', after: 1 });
     second.subscribeTo('c', EVENTS, { agentId: 'fan-bytes' });
-    await waitUntil(() => server.app.services.hub.openSubscriptions === open + 4, 'the four subscriptions are open');
+    await waitUntil(() => server.app.services.hub.openSubscriptions === open + 4, 'the four subscriptions are open', 60_000);
 
     const before = { ...sharedExecutions };
     await updates(server, 'fan-bytes', 2);
@@ -343,7 +334,7 @@ describe('serialization of a shared result', () => {
        COMMIT;`,
     );
     const live = () => [first.nextFrames('a'), first.nextFrames('b'), second.nextFrames('a'), second.nextFrames('c')];
-    await waitUntil(() => live().every((frames) => frames.length === 4), 'four frames for each live subscription');
+    await waitUntil(() => live().every((frames) => frames.length === 4), 'four frames for each live subscription', 60_000);
     const [firstA, firstB, secondA, secondC] = live();
     // Four events for two keys; the three without errors serialized once per key.
     expect({
@@ -356,7 +347,7 @@ describe('serialization of a shared result', () => {
     const replay = await rawSocket(server, token);
     const beforeReplay = { ...sharedExecutions };
     replay.subscribeTo('a', EVENTS, { agentId: 'fan-bytes', after: 1 });
-    await waitUntil(() => replay.nextFrames('a').length === 4, 'the replay of the four events');
+    await waitUntil(() => replay.nextFrames('a').length === 4, 'the replay of the four events', 60_000);
     expect(sharedExecutions).toEqual(beforeReplay);
 
     const replayed = replay.nextFrames('a');
@@ -387,7 +378,7 @@ describe('a subscriber that stops reading', () => {
     const { token } = await small.app.services.tokens.create({ kind: 'operator', name: 'slow' });
     const slow = await rawSocket(small, token);
     slow.subscribe('1', 'fan-slow', 1);
-    await waitUntil(() => small.app.services.hub.openSubscriptions === 2, 'both subscriptions are open');
+    await waitUntil(() => small.app.services.hub.openSubscriptions === 2, 'both subscriptions are open', 60_000);
     const catchUpsBefore = small.app.services.hub.catchUps;
     // The slow client stops reading: once the kernel's buffers are full, the server cannot send to it.
     slow.socket.pause();
@@ -420,7 +411,7 @@ describe('a subscriber that stops reading', () => {
     // And a barrier after it: a second delivery of anything would arrive before it.
     await updates(small, 'fan-slow', 1, 2);
     await fast.waitFor(BURST + 2);
-    await waitUntil(() => delivered().includes(BURST + 3), 'the barrier reaches the slow subscriber');
+    await waitUntil(() => delivered().includes(BURST + 3), 'the barrier reaches the slow subscriber', 60_000);
     expect(delivered()).toEqual(range(2, BURST + 3));
     expect(fast.items.map((item) => item.agentEvents.sequence)).toEqual(range(2, BURST + 3));
     expect(slow.of('1').filter((m) => m.type !== 'next')).toEqual([]);

@@ -12,7 +12,7 @@ import { buildApp } from '../src/app.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { StartupError } from '../src/db/database.js';
 import { createLogger } from '../src/lib/logger.js';
-import { collect, startServer, testConfig, type TestServer } from './support/harness.js';
+import { collect, scaled, startServer, testConfig, type TestServer } from './support/harness.js';
 
 let server: TestServer;
 const origin = () => server.url.replace(/\/graphql$/, '');
@@ -143,8 +143,8 @@ describe('startup errors', () => {
       child.stderr.on('data', (chunk) => (stderr += chunk));
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
-        reject(new Error(`burrow serve did not exit within ${timeoutMs} ms; stderr: ${stderr}`));
-      }, timeoutMs);
+        reject(new Error(`burrow serve did not exit within ${scaled(timeoutMs)} ms; stderr: ${stderr}`));
+      }, scaled(timeoutMs));
       child.on('exit', (code) => {
         clearTimeout(timer);
         resolve({ code, stdout, stderr });
@@ -209,17 +209,21 @@ describe('graceful stop', () => {
         });
         held.on('error', reject);
       });
+      // In flight once the server has its headers (the 'request' event), not after a pause.
+      const arrived = new Promise((resolve) => own.app.server.once('request', resolve));
       held.write(body.slice(0, 20));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await arrived;
 
+      // The stop turns readiness off before its first await: no pause needed either.
       const stopped = own.app.stop(5000);
-      await new Promise((resolve) => setTimeout(resolve, 100));
       const ready = await own.app.health.ready();
       expect(ready.status).toBe(503);
       expect(ready.body.failing).toContain('shutdown');
-      const refused = await fetch(`${url.origin}/health/live`).then(
-        () => 'answered',
-        (error: { cause?: { code?: string } }) => error.cause?.code,
+      // On a new connection (agent: false): a pooled keep-alive one would be cut, not refused.
+      const refused = await new Promise<string | undefined>((resolve) =>
+        httpRequest({ host: url.hostname, port: url.port, path: '/health/live', agent: false }, () => resolve('answered'))
+          .on('error', (error: NodeJS.ErrnoException) => resolve(error.code))
+          .end(),
       );
       expect(refused).toBe('ECONNREFUSED');
       expect(await closed).toBe(1001);

@@ -7,7 +7,7 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openOwner, waitUntilOwnerGone, type OwnerHandle } from './support/continuity.js';
-import { hasRealServer, NEEDS_REAL_SERVER, requestError, startServer, type TestServer } from './support/harness.js';
+import { hasRealServer, NEEDS_REAL_SERVER, requestError, startServer, waitUntil, type TestServer } from './support/harness.js';
 
 const SUBSCRIBE = 'subscription { runtimeOwnership { ownerId live } }';
 
@@ -72,10 +72,7 @@ describe('only over graphql-ws', () => {
     const messages: { type: string; payload?: { data?: { runtimeOwnership: { ownerId: string } } } }[] = [];
     socket.on('message', (data) => messages.push(JSON.parse(String(data))));
     await new Promise((resolve) => socket.once('open', resolve));
-    const arrived = async (type: string) => {
-      const deadline = Date.now() + 10_000;
-      while (!messages.some((m) => m.type === type) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    };
+    const arrived = (type: string) => waitUntil(() => messages.some((m) => m.type === type), `a ${type} message`);
     socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${agent.options.token}` } }));
     await arrived('connection_ack');
     socket.send(JSON.stringify({ type: 'subscribe', id: '1', payload: { query: SUBSCRIBE } }));

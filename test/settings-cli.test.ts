@@ -22,6 +22,8 @@ interface Run {
   stdout: string;
   stderr: string;
   kill?: () => void;
+  /** With `until`: resolves when the process has exited. */
+  exited?: Promise<void>;
 }
 
 /** Everything every command printed (stdout, stderr, debug logs): no secret may ever appear in it. */
@@ -33,9 +35,10 @@ function burrow(args: string[], env: Record<string, string>, options: { stdin?: 
     const child = spawn(TSX, ['src/cli.ts', ...args], { cwd: ROOT, env: { ...baseEnv, BURROW_LOG_LEVEL: 'debug', ...env } as NodeJS.ProcessEnv });
     let stdout = '';
     let stderr = '';
+    const exited = new Promise<void>((done) => child.on('exit', () => done()));
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
-      if (options.until?.(stdout)) resolve({ code: null, stdout, stderr, kill: () => child.kill('SIGTERM') });
+      if (options.until?.(stdout)) resolve({ code: null, stdout, stderr, kill: () => child.kill('SIGTERM'), exited });
     });
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
@@ -124,7 +127,8 @@ describe('settings, rotation, export and import on the command line', () => {
       const served = await burrow(['serve'], { ...withB, BURROW_PORT: '0' }, { until: (out) => out.includes('operator token') });
       served.kill?.();
       expect(served.stdout).toMatch(/model connections: BRAIN_EMBEDDINGS stored, TIDDLE_PROPOSER off; settings key: [0-9a-f]{16}/);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // The data directory is free once the server has exited.
+      await served.exited;
 
       const withC = { ...target.env, BURROW_SETTINGS_KEY: keyC };
       const imported = await burrow(['import', file, '--password-file', passwordFile], withC);

@@ -8,7 +8,7 @@ import { BurrowRequestError, type BurrowClient } from '../clients/typescript/sdk
 import { DAY_MS, HOUR_MS } from '../src/lib/clock.js';
 import type { PassOutcome } from '../src/domains/tiddle/tiddle.service.js';
 import { startChatServer, type ChatServer, type Script } from './support/chat-server.js';
-import { collect, onRealServer, startServer, take, type TestServer, faultSwitch } from './support/harness.js';
+import { collect, startServer, take, waitUntil, type TestServer, faultSwitch } from './support/harness.js';
 
 let server: TestServer;
 let chat: ChatServer;
@@ -263,11 +263,7 @@ describe('scheduled passes', () => {
     });
     server.clock.advance(4 * HOUR_MS);
     const slow = tick();
-    const deadline = Date.now() + 10_000;
-    while (chat.requestsFor(agentId).length === 0) {
-      if (Date.now() > deadline) throw new Error('the claimed pass never called the proposer');
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await waitUntil(() => chat.requestsFor(agentId).length > 0, 'the claimed pass calls the proposer');
 
     const busy = await server.operator.tiddleRunPass({ agentId, project: 'alpha' });
     if (busy.tiddleRunPass.__typename !== 'TiddleRunPassSuccess') throw new Error(JSON.stringify(busy));

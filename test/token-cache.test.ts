@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBurrowClient, type BurrowClient } from '../clients/typescript/sdk.js';
 import { ok } from './support/continuity.js';
-import { hasRealServer, NEEDS_REAL_SERVER, requestError, startServer, type TestServer } from './support/harness.js';
+import { hasRealServer, NEEDS_REAL_SERVER, requestError, startServer, waitUntil, type TestServer } from './support/harness.js';
 
 let server: TestServer;
 const clients: BurrowClient[] = [];
@@ -155,12 +155,8 @@ describe.skipIf(!hasRealServer)(`revocation across instances (${NEEDS_REAL_SERVE
       ok((await server.operator.revokeApiToken({ tokenId: id })).revokeApiToken, 'RevokeApiTokenSuccess');
       // The clock stands still and the second instance caches for an hour: only the
       // notification can make it refuse. Wait for it to arrive (milliseconds), not for a TTL.
-      const deadline = Date.now() + 10_000;
-      let refused = null;
-      while (!refused && Date.now() < deadline) {
-        refused = await requestError(onSecond.viewer()).catch(() => null);
-        if (!refused) await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+      let refused = null as Awaited<ReturnType<typeof requestError>> | null;
+      await waitUntil(async () => (refused = await requestError(onSecond.viewer()).catch(() => null)) !== null, 'the second instance refuses the token', 10_000, 5);
       expect([refused?.status, refused?.code]).toEqual([401, 'UNAUTHENTICATED']);
       // From then on it stays refused, read from the database (the entry is gone).
       expect(await tokenStatements(second, async () => expect((await requestError(onSecond.viewer())).code).toBe('UNAUTHENTICATED'))).toEqual(['select']);

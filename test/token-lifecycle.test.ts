@@ -8,7 +8,7 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR_MS } from '../src/lib/clock.js';
-import { hasRealServer, NEEDS_REAL_SERVER, startServer, type TestServer } from './support/harness.js';
+import { hasRealServer, NEEDS_REAL_SERVER, startServer, waitUntil, type TestServer } from './support/harness.js';
 
 const NOTIFY_ONLY = { tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 3600, cacheSeconds: 30, cacheMax: 10_000 } };
 
@@ -18,14 +18,6 @@ beforeAll(async () => {
   await server.operator.createAgent({ input: { agentId: 'tok-a', name: 'tok-a' } });
 });
 afterAll(async () => server?.stop());
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** A raw graphql-ws socket with one agentEvents subscription; records how it closed. */
 async function openSocket(s: TestServer, token: string) {
@@ -81,9 +73,9 @@ describe('revocation', () => {
     const { token, record } = await server.app.services.tokens.create({ kind: 'agent', name: 'revoked-live', agentId: 'tok-a' });
     const socket = await openSocket(server, token);
     const sse = openSse(server, token);
-    await until(() => server.app.services.tokenWatch.openCount >= 3, 'the socket and the stream to be tracked');
+    await waitUntil(() => server.app.services.tokenWatch.openCount >= 3, 'the socket and the stream to be tracked');
     await server.app.services.tokens.revoke(record.id);
-    await until(() => socket.state.closed !== null && sse.stream.ended, 'the socket to close and the stream to end');
+    await waitUntil(() => socket.state.closed !== null && sse.stream.ended, 'the socket to close and the stream to end');
     expect(socket.state.closed).toEqual({ code: 4403, reason: 'Forbidden: the token was revoked or has expired' });
     expect(sse.stream.text).toContain('"code":"UNAUTHENTICATED"');
     expect(sse.stream.text).toMatch(/event: complete/);
@@ -108,7 +100,7 @@ describe('expiry', () => {
     expect((await post(server, token)).status).toBe(200);
     const socket = await openSocket(server, token);
     const sse = openSse(server, token);
-    await until(() => server.app.services.tokenWatch.openCount >= 3, 'the socket and the stream to be tracked');
+    await waitUntil(() => server.app.services.tokenWatch.openCount >= 3, 'the socket and the stream to be tracked');
 
     server.clock.advance(HOUR_MS - 1);
     await server.app.services.tokenWatch.recheckOpen();
@@ -129,7 +121,7 @@ describe('expiry', () => {
     // The connections opened before expiry end at the next recheck (run by hand here; the
     // server runs it every BURROW_TOKEN_RECHECK_SECONDS).
     await server.app.services.tokenWatch.recheckOpen();
-    await until(() => socket.state.closed !== null && sse.stream.ended, 'the socket to close and the stream to end');
+    await waitUntil(() => socket.state.closed !== null && sse.stream.ended, 'the socket to close and the stream to end');
     expect(socket.state.closed?.code).toBe(4403);
     expect(sse.stream.text).toContain('"code":"UNAUTHENTICATED"');
     await socket.dispose();
@@ -144,7 +136,7 @@ describe('expiry', () => {
       const { token } = await quick.app.services.tokens.create({ kind: 'agent', name: 'short', agentId: 'tok-a', expiresInMs: 60_000 });
       const socket = await openSocket(quick, token);
       quick.clock.advance(60_000);
-      await until(() => socket.state.closed !== null, 'the recheck to close the socket');
+      await waitUntil(() => socket.state.closed !== null, 'the recheck to close the socket');
       expect(socket.state.closed?.code).toBe(4403);
       await socket.dispose();
     } finally {
@@ -185,9 +177,9 @@ describe.skipIf(!hasRealServer)(`revocation across instances (${NEEDS_REAL_SERVE
       const onFirst = await openSocket(server, token);
       const onSecond = await openSocket(second, token);
       const sseOnSecond = openSse(second, token);
-      await until(() => second.app.services.tokenWatch.openCount >= 3, 'the second instance to track its socket and stream');
+      await waitUntil(() => second.app.services.tokenWatch.openCount >= 3, 'the second instance to track its socket and stream');
       await server.app.services.tokens.revoke(record.id);
-      await until(() => onFirst.state.closed !== null && onSecond.state.closed !== null && sseOnSecond.stream.ended, 'both instances to end them');
+      await waitUntil(() => onFirst.state.closed !== null && onSecond.state.closed !== null && sseOnSecond.stream.ended, 'both instances to end them');
       expect([onFirst.state.closed?.code, onSecond.state.closed?.code]).toEqual([4403, 4403]);
       expect(sseOnSecond.stream.text).toContain('"code":"UNAUTHENTICATED"');
       await Promise.all([onFirst.dispose(), onSecond.dispose()]);

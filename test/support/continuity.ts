@@ -1,5 +1,6 @@
 /** Helpers for continuity tests: ownership sessions over the real subscription, and fences. */
 import type { BurrowClient } from '../../clients/typescript/sdk.js';
+import { waitUntil } from './harness.js';
 
 export interface OwnerHandle {
   ownerId: string;
@@ -29,15 +30,12 @@ export async function openOwner(client: BurrowClient, agentId?: string): Promise
 
 /** Waits (by condition, not by time) until the server no longer sees the owner alive. */
 export async function waitUntilOwnerGone(client: BurrowClient, agentId: string, ownerId: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  await waitUntil(async () => {
     const { continuityOwners } = await client.continuityOwners({ agentId, includeClosed: true });
     const owner = continuityOwners.find((o) => o.ownerId === ownerId);
     // The lock goes first (that is what ends the owner for everyone); closedAt is recorded just after.
-    if (owner && !owner.live && owner.closedAt) return;
-    if (Date.now() > deadline) throw new Error(`owner ${ownerId} still alive after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+    return Boolean(owner && !owner.live && owner.closedAt);
+  }, `owner ${ownerId} is gone`, timeoutMs);
 }
 
 type Result = { __typename: string };

@@ -291,6 +291,18 @@ export function collect<T>(iterable: AsyncIterable<T>) {
 }
 
 /**
+ * Waits until `condition` holds, checking every `stepMs`; fails naming `what` after `timeoutMs`
+ * (stretched by the machine's load). The deadline catches a hang; it is not a measure of speed.
+ */
+export async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000, stepMs = 20): Promise<void> {
+  const deadline = Date.now() + scaled(timeoutMs);
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, stepMs));
+  }
+}
+
+/**
  * Proves that a live-only subscription (no `after`) is registered: makes a change it must deliver
  * (`poke` returns how to recognise that change's item), again after each short wait, until the
  * newest poke's item arrives. Items arrive in commit order, so every earlier poke has then arrived
