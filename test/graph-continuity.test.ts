@@ -143,3 +143,26 @@ describe('node ids of transitions and Tiddle entries', () => {
     expect((await requestError(own.tiddleNode({ id: globalId('TiddleResidue', residue.entryId) }))).code).toBe('BAD_REQUEST');
   });
 });
+
+describe('Agent.rollingCards', () => {
+  it('gives each agent of a batched page its own cards only, paged per agent', async () => {
+    const ids = ['rc-batch-a', 'rc-batch-b', 'rc-batch-c'];
+    const now = server.clock.now().toISOString();
+    for (const [i, agentId] of ids.entries()) {
+      await server.operator.createAgent({ input: { agentId, name: agentId } });
+      // What passes would have made: i + 1 live cards in scope "alpha".
+      await server.database.pool.query(
+        `INSERT INTO tiddle_cards (agent_id, project, card_id, title, body, card, created_at, updated_at, refreshed_at)
+         SELECT $1, 'alpha', 'card-' || n, $1 || ' card ' || n, 'b', '{"evidence": []}'::jsonb, $3::timestamptz - make_interval(secs => n), $3::timestamptz - make_interval(secs => n), $3
+           FROM generate_series(1, $2::int) AS n`,
+        [agentId, i + 1, now],
+      );
+    }
+    const { agents } = await server.operator.request<{ agents: { edges: { node: { agentId: string; rollingCards: { edges: { node: { agentId: string; title: string } }[] } } }[] } }>(
+      `{ agents(first: 100) { edges { node { agentId rollingCards(project: "alpha", first: 2) { edges { node { agentId title } } } } } } }`,
+    );
+    const seen = Object.fromEntries(agents.edges.map((e) => [e.node.agentId, e.node.rollingCards.edges.map((c) => c.node.title)]));
+    expect(ids.map((id) => seen[id])).toEqual([['rc-batch-a card 1'], ['rc-batch-b card 1', 'rc-batch-b card 2'], ['rc-batch-c card 1', 'rc-batch-c card 2']]);
+    for (const edge of agents.edges) expect(edge.node.rollingCards.edges.every((c) => c.node.agentId === edge.node.agentId)).toBe(true);
+  });
+});

@@ -72,6 +72,18 @@ describe('a pass', () => {
     }
   });
 
+  it('considers the last 24 hours: an entry exactly 24 h old is in, one a millisecond older is out', async () => {
+    const client = await runtime('budget-window', 'w');
+    await entry(client, 'older', 10);
+    server.clock.advance(1);
+    const edge = server.clock.now().getTime();
+    await entry(client, 'edge', 10);
+    server.clock.advance(1000);
+    await entry(client, 'newest', 10);
+    server.clock.set(new Date(edge + DAY_MS));
+    expect((await pass('budget-window', 'w')).residue!.map((r) => r.reference)).toEqual(['newest', 'edge']);
+  });
+
   it('sees at most 24,000 excerpt characters: 24,000 all, 24,001 stops before the entry that does not fit', async () => {
     const at = await runtime('budget-chars', 'at');
     for (const ref of ['a1', 'a2', 'a3']) {
