@@ -4,7 +4,8 @@
  * machine blocked, and each of the four example tabs is run with a token typed into its Headers.
  * What the result pane shows is compared with what the API answers over HTTP. The subscription
  * tab shows a live event of a mutation the test makes, and a subscription the server refuses
- * (no token) or ends (its token revoked) shows the error and stops instead of spinning.
+ * (no token, another agent's events) or ends (its token revoked) shows the error and stops
+ * instead of spinning.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -166,6 +167,17 @@ describe.skipIf(!hasChromium)(`GraphiQL on the shipped server in headless Chromi
     // Stop it, as a person does with the stop button.
     await page.locator('.graphiql-execute-button').click();
     await expect.poll(running).toBe(false);
+  });
+
+  it("an agent token subscribing to another agent's events shows the refusal and stops", async () => {
+    const { secret } = await createShippedToken(server, { name: 'graphiql-quill', agentId: 'quill' });
+    await setHeaders({ Authorization: `Bearer ${secret}` });
+    await run();
+    await expect.poll(async () => squash(await textOf(response())), { timeout: 20_000 }).toContain(squash('"extensions": { "code": "AGENT_MISMATCH" }'));
+    expect(squash(await textOf(response()))).toContain(squash('"message": "this token acts only as its own agent"'));
+    expect(await textOf(response())).not.toContain('"data": {');
+    await expect.poll(running).toBe(false);
+    await screenshot(page, 'graphiql-agent-mismatch-1400');
   });
 
   it('a subscription whose token is revoked shows the error and stops', async () => {
