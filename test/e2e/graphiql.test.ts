@@ -70,7 +70,7 @@ describe.skipIf(!hasChromium)(`GraphiQL on the shipped server in headless Chromi
   async function run(operation: string, choose = false) {
     const sent = (request: Request) => request.method() === 'POST' && (request.postData() ?? '').includes(`"operationName":"${operation}"`);
     for (let attempt = 1; ; attempt++) {
-      const request = page.waitForRequest(sent, { timeout: 5_000 });
+      const request = page.waitForRequest(sent, { timeout: 10_000 });
       await page.locator('.graphiql-execute-button').click();
       // A tab with several operations asks which one.
       if (choose) await page.getByRole('menuitem', { name: operation, exact: true }).click();
