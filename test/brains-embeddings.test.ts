@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { startServer, type TestServer } from './support/harness.js';
 import { startEmbeddingServer, type EmbeddingServer } from './support/embedding-server.js';
+import { call, connectHttp, ok } from './support/mcp.js';
 
 let provider: EmbeddingServer;
 let server: TestServer;
@@ -115,6 +116,16 @@ describe('provider trouble falls back to lexical results, never an error', () =>
       if (vectorCapable()) {
         expect(result.retrieval).toMatchObject({ mode: 'LEXICAL', fallback: 'EMBEDDING_UNAVAILABLE' });
         expect(result.retrieval.reason).toMatch(/HTTP 500/);
+        // The MCP tool result carries the seed's wire value: retrieval.fallback: embedding_unavailable.
+        const { token } = await server.app.services.tokens.create({ kind: 'agent', agentId: 'pets', name: 'mcp-fallback' });
+        const mcp = await connectHttp(server.url, token);
+        try {
+          const tool = ok(await call(mcp, 'brain_search', { query: 'puppy' }));
+          expect(tool.retrieval).toMatchObject({ mode: 'lexical', fallback: 'embedding_unavailable' });
+          expect(tool.hits[0].memory).toMatchObject({ title: 'Rex', memoryId: ids.Rex });
+        } finally {
+          await mcp.close();
+        }
       }
       expect(result.hits[0]).toMatchObject({ memory: { title: 'Rex' }, matchedBy: ['LEXICAL'], similarity: null });
 
