@@ -17,7 +17,7 @@ import { useNoValuesInVariableErrors } from './hidden-values.js';
 import { loadTrustedDocuments, useTrustedDocuments, type TrustedDocuments } from './trusted-documents.js';
 
 export { resolveOperationText, type TrustedDocuments } from './trusted-documents.js';
-export { connectionInitTooLarge, guardConnectionInit, parseAndValidate, socketOperationsRefusal, webSocketServerOptions } from './websocket.js';
+export { connectionInitTooLarge, guardConnectionInit, parseAndValidate, socketOperationsRefusal, webSocketServerOptions, wsFormattedError, wsNextPayload } from './websocket.js';
 
 export interface LimitsDeps {
   config: Pick<BurrowConfig, 'limits' | 'security'>;
