@@ -26,7 +26,7 @@ import { graphiqlOptions, renderBurrowGraphiQL } from './graphiql.js';
 import { createMcpHttpHandler, isMcpPath } from './mcp/http.js';
 import { createConsoleHandler, isConsolePath } from './console.js';
 import { schema } from './schema/index.js';
-import { useCompiledOperations } from './schema/compiled-operations.js';
+import { useCompiledOperations, useGraphqlJsVariableErrors } from './schema/compiled-operations.js';
 import { useValidationCache } from './schema/validation-cache.js';
 import { SCHEMA_HASH, useSchemaHashHeader } from './schema/hash.js';
 import { createServices, type Services } from './services.js';
@@ -89,6 +89,8 @@ export function buildApp(deps: AppDeps) {
     ...guards.options,
     // The limits' gate authenticates before anything is parsed; observability sees what passes it.
     plugins: [
+      // First, so that the hooks after execution (suggestions removed, masking) see its errors.
+      useGraphqlJsVariableErrors(),
       ...guards.options.plugins,
       useTypedRequestParseErrors(),
       useCompiledOperations(),

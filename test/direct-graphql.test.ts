@@ -97,7 +97,8 @@ describe('the direct JSON path', () => {
       const { direct, yoga, took } = await both(server, body, { token: operatorToken, accept });
       expect(took).toBe('direct');
       expect(direct).toEqual(yoga);
-      expect(JSON.parse(direct.body).errors[0].message).toContain('Variable "$id" got invalid value 7');
+      // The variable the request declared, without repeating its value (it could be a secret).
+      expect(JSON.parse(direct.body).errors[0].message).toMatch(/^Variable "\$id" got an invalid value: /);
     }
   });
 
