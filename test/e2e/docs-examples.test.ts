@@ -119,6 +119,15 @@ describe('the code blocks of README.md and docs/*.md', () => {
     expect(unaccounted.map(where)).toEqual([]);
   });
 
+  it("the README's one prerequisite command installs what the skipped tests name", () => {
+    const install = blocks().find((b) => b.file === 'README.md' && b.code.startsWith('apt-get install'))!;
+    expect(install.code.trim()).toBe('apt-get install -y chromium python3 python3-venv');
+    // test/support/browser.ts skips without /usr/bin/chromium (Debian's package chromium);
+    // test/e2e/client-python.test.ts without python3 and its venv module.
+    expect(readFileSync(join(ROOT, 'test/support/browser.ts'), 'utf8')).toContain("CHROMIUM = '/usr/bin/chromium'");
+    expect(readFileSync(join(ROOT, 'test/e2e/client-python.test.ts'), 'utf8')).toContain('apt-get install -y python3 python3-venv');
+  });
+
   it('docs/quickstart.md runs as written, in order, in one shell', async () => {
     const quick = blocks().filter((b) => b.file === 'docs/quickstart.md' && b.lang === 'sh' && !b.notRun);
     expect(quick.length).toBeGreaterThanOrEqual(18);
