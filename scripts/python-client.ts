@@ -6,8 +6,15 @@
  * fails when the committed files differ.
  *
  * ariadne-codegen would be the usual tool, but it is a PyPI package and this generator runs where
- * only npm is reachable; it walks the same inputs with graphql-js. The models use the pydantic API
- * shared by 1.10 and 2 (see burrow_client/_base.py), because Debian ships 1.10.
+ * only npm is reachable; it walks the same inputs with graphql-js. The models are standard-library
+ * dataclasses (burrow_client/_base.py): the client has no third-party dependency, so it installs
+ * offline with any python3 ≥ 3.9. A dataclass refuses an unknown keyword (TypeError), and parsing
+ * a response refuses an unknown field.
+ *
+ * Names are short: an operation's result is `<Operation>Result`; a nested model is
+ * `<Operation><GraphQL type>` (just the type when its name already starts with the operation's,
+ * as `AppendDreamDiaryEntrySuccess`), and two selections of one type that come out identical
+ * share one class.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -68,8 +75,8 @@ for (const [hash, text] of Object.entries(manifest)) {
 // ---------- names ----------
 const PY_RESERVED = new Set([
   ...'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(' '),
-  // BaseModel attributes (pydantic 1 and 2) a field may not shadow.
-  ...'copy dict json parse_obj parse_raw parse_file schema schema_json construct validate fields update_forward_refs from_orm Config model_config model_fields model_dump model_validate model_copy model_construct model_json_schema'.split(' '),
+  // Names the generated modules use themselves.
+  ...'field dataclass wire UNSET Any List Literal Optional Union'.split(' '),
 ]);
 const snake = (name: string) =>
   name
@@ -107,6 +114,8 @@ const inputTypes = Object.values(schema.getTypeMap())
   .filter(isInputObjectType)
   .sort((a, b) => a.name.localeCompare(b.name));
 for (const t of [...enumTypes, ...inputTypes]) taken.add(t.name);
+// The exception classes (generated/errors.py) share the package's namespace with the models.
+for (const m of read('docs/errors.md').matchAll(/^\| `([A-Za-z_]+)` \| (?:member|request)\b/gm)) taken.add(pascal(m[1].toLowerCase()));
 
 function inputAnnotation(type: GraphQLInputType): string {
   if (isNonNullType(type)) return inputAnnotation(type.ofType).replace(/^Optional\[(.*)\]$/, '$1');
@@ -122,20 +131,19 @@ for (const type of enumTypes) {
   for (const value of type.getValues()) enumsPy += `    ${PY_RESERVED.has(value.name) ? `${value.name}_` : value.name} = ${pyString(value.name)}\n`;
 }
 
-let inputsPy = `${HEADER}from __future__ import annotations\n\nfrom typing import Any, List, Optional, Union\n\nfrom pydantic import Field\n\nfrom .._base import BurrowModel, rebuild\nfrom .enums import *  # noqa: F403\n`;
+let inputsPy = `${HEADER}from __future__ import annotations\n\nfrom dataclasses import dataclass, field\nfrom typing import Any, List, Optional, Union\n\nfrom .._base import UNSET, BurrowModel, wire\nfrom .enums import *  # noqa: F403\n`;
 for (const type of inputTypes) {
-  inputsPy += `\n\nclass ${type.name}(BurrowModel):\n${docstring(type.description, '    ')}`;
-  const fields = Object.values(type.getFields());
+  inputsPy += `\n\n@dataclass\nclass ${type.name}(BurrowModel):\n${docstring(type.description, '    ')}`;
+  const fields = Object.values(type.getFields()).map((f) => ({ f, required: isNonNullType(f.type) && f.defaultValue === undefined }));
   if (fields.length === 0) inputsPy += '    pass\n';
-  for (const field of fields) {
+  // Required fields first (a dataclass wants them before the defaulted ones); an absent optional
+  // field is UNSET and left out of the request, so None still sends an explicit null.
+  for (const { f: field, required } of [...fields.filter((f) => f.required), ...fields.filter((f) => !f.required)]) {
     const annotation = inputAnnotation(field.type);
-    const required = isNonNullType(field.type) && field.defaultValue === undefined;
-    inputsPy += `    ${pyName(field.name)}: ${annotation} = Field(${required ? '...' : 'None'}, alias=${pyString(field.name)})\n`;
+    inputsPy += `    ${pyName(field.name)}: ${annotation} = field(${required ? '' : 'default=UNSET, '}metadata=wire(${pyString(field.name)}))\n`;
     if (field.description) inputsPy += docstring(field.description, '    ');
   }
 }
-// Inputs refer to inputs defined further down: resolve the names once all exist.
-inputsPy += `\n\nrebuild(\n${inputTypes.map((t) => `    ${t.name},`).join('\n')}\n)\n`;
 
 // ---------- results ----------
 type Collected = Map<string, { field: GraphQLField<unknown, unknown>; nodes: FieldNode[] }>;
@@ -177,51 +185,78 @@ const selectsTypename = (sets: SelectionSetNode[], concrete: GraphQLObjectType) 
 
 let resultsPy = '';
 
+/**
+ * `<Operation><Type>`, words the two share written once: the type alone when it starts with the
+ * operation's name (`AppendDreamDiaryEntrySuccess`), and an operation ending with the type's first
+ * words overlaps them (`UnarchiveConversationSession` + `ConversationSessionNotArchived` →
+ * `UnarchiveConversationSessionNotArchived`).
+ */
+function nestedName(operation: string, type: string): string {
+  if (type.startsWith(operation)) return type;
+  // The whole type is never swallowed: `createAgent`'s Agent stays `CreateAgentAgent`.
+  for (let k = Math.min(operation.length, type.length - 1); k > 0; k--) {
+    const wordBoundary = /[A-Z]/.test(type[k]);
+    if (wordBoundary && /^[A-Z]/.test(type) && operation.endsWith(type.slice(0, k))) return `${operation}${type.slice(k)}`;
+  }
+  return `${operation}${type}`;
+}
+/** Bodies emitted under each wanted name: an identical selection reuses its class. */
+const emitted = new Map<string, { body: string; name: string }[]>();
+
 /** Emits the model(s) for `sets` on `type` and returns the Python annotation of one value. */
-function modelFor(prefix: string, type: GraphQLNamedType, sets: SelectionSetNode[]): string {
-  if (isObjectType(type)) return emitModel(claim(prefix), [type], sets, false);
+function modelFor(operation: string, type: GraphQLNamedType, sets: SelectionSetNode[]): string {
+  if (isObjectType(type)) return emitModel(nestedName(operation, type.name), operation, [type], sets, false);
   if (!isAbstractType(type)) throw new Error(`no selection on ${type.name}`);
   const possible = [...schema.getPossibleTypes(type)].sort((a, b) => a.name.localeCompare(b.name));
   if (!possible.every((p) => selectsTypename(sets, p))) {
     // Without __typename nothing tells the members apart: one model, member-only fields optional.
-    return emitModel(claim(prefix), possible, sets, true);
+    return emitModel(nestedName(operation, type.name), operation, possible, sets, true);
   }
   // One model per member, told apart by __typename (so isinstance works on results).
-  const members = possible.map((p) => emitModel(claim(`${prefix}${p.name}`), [p], sets, false));
+  const members = possible.map((p) => emitModel(nestedName(operation, p.name), operation, [p], sets, false));
   return members.length === 1 ? members[0] : `Union[${members.join(', ')}]`;
 }
 
-function annotation(prefix: string, type: GraphQLOutputType, nodes: FieldNode[]): string {
-  if (isNonNullType(type)) return annotation(prefix, type.ofType, nodes).replace(/^Optional\[(.*)\]$/, '$1');
-  if (isListType(type)) return `Optional[List[${annotation(prefix, type.ofType, nodes)}]]`;
+function annotation(operation: string, type: GraphQLOutputType, nodes: FieldNode[]): string {
+  if (isNonNullType(type)) return annotation(operation, type.ofType, nodes).replace(/^Optional\[(.*)\]$/, '$1');
+  if (isListType(type)) return `Optional[List[${annotation(operation, type.ofType, nodes)}]]`;
   const named = getNamedType(type);
   if (isScalarType(named)) return `Optional[${scalar(named, false)}]`;
   if (isEnumType(named)) return `Optional[${named.name}]`;
   const sets = nodes.map((n) => n.selectionSet).filter((s): s is SelectionSetNode => !!s);
-  return `Optional[${modelFor(prefix, named, sets)}]`;
+  return `Optional[${modelFor(operation, named, sets)}]`;
 }
 
-function emitModel(name: string, concretes: GraphQLObjectType[], sets: SelectionSetNode[], partial: boolean, typenames?: string[]): string {
+function emitModel(wanted: string, operation: string, concretes: GraphQLObjectType[], sets: SelectionSetNode[], partial: boolean, typenames?: string[]): string {
   const perType = concretes.map((c) => collect(sets, c));
   const keys = [...new Set(perType.flatMap((m) => [...m.keys()]))];
-  let body = '';
+  const required: string[] = [];
+  const defaulted: string[] = [];
   for (const key of keys) {
+    let body = '';
     const entries = perType.map((m) => m.get(key)).filter((e) => !!e);
     const everywhere = entries.length === perType.length;
     const nodes = entries.flatMap((e) => e.nodes);
     const attribute = pyName(key);
     if (key === '__typename') {
       const literal = typenames ?? concretes.map((c) => c.name);
-      body += `    typename__: Literal[${literal.map(pyString).join(', ')}] = Field(alias="__typename")\n`;
+      required.push(`    typename__: Literal[${literal.map(pyString).join(', ')}] = field(metadata=wire("__typename"))\n`);
       continue;
     }
-    let type = annotation(`${name}${pascal(key)}`, entries[0].field.type, nodes);
-    if (partial && !everywhere && !type.startsWith('Optional[')) type = `Optional[${type}]`;
-    const optional = type.startsWith('Optional[');
-    body += `    ${attribute}: ${type} = Field(${optional ? 'None' : '...'}, alias=${pyString(key)})\n`;
+    let type = annotation(operation, entries[0].field.type, nodes);
+    // A member-only field of a model shared by several members is absent for the others.
+    const absentSometimes = partial && !everywhere;
+    if (absentSometimes && !type.startsWith('Optional[')) type = `Optional[${type}]`;
+    body += `    ${attribute}: ${type} = field(${absentSometimes ? 'default=None, ' : ''}metadata=wire(${pyString(key)}))\n`;
     if (entries[0].field.description) body += docstring(entries[0].field.description, '    ');
+    (absentSometimes ? defaulted : required).push(body);
   }
-  resultsPy += `\n\nclass ${name}(BurrowModel):\n${body || '    pass\n'}`;
+  const body = [...required, ...defaulted].join('') || '    pass\n';
+  const same = emitted.get(wanted)?.find((e) => e.body === body);
+  if (same) return same.name;
+  const name = claim(wanted);
+  emitted.set(wanted, [...(emitted.get(wanted) ?? []), { body, name }]);
+  resultsPy += `\n\n@dataclass\nclass ${name}(BurrowModel):\n${body}`;
   return name;
 }
 
@@ -240,7 +275,7 @@ const methods: Method[] = [];
 for (const operation of operations) {
   const opName = operation.name!.value;
   const rootType = operation.operation === 'query' ? schema.getQueryType()! : operation.operation === 'mutation' ? schema.getMutationType()! : schema.getSubscriptionType()!;
-  const result = emitModel(claim(`${pascal(opName)}Result`), [rootType], [operation.selectionSet], false);
+  const result = emitModel(`${pascal(opName)}Result`, pascal(opName), [rootType], [operation.selectionSet], false);
   const document = trusted.get(opName);
   if (!document) throw new Error(`operation ${opName} is not in the trusted-documents manifest: run the TypeScript codegen first`);
   // Subscriptions that take `after` and deliver `sequence` resume where they left off.
@@ -261,7 +296,7 @@ for (const operation of operations) {
   methods.push({ operation, name: methodName(opName), result, document: document.text, hash: document.hash, resume });
 }
 resultsPy =
-  `${HEADER}from __future__ import annotations\n\nfrom typing import Any, List, Literal, Optional, Union\n\nfrom pydantic import Field\n\nfrom .._base import BurrowModel\nfrom .enums import *  # noqa: F403\n` +
+  `${HEADER}from __future__ import annotations\n\nfrom dataclasses import dataclass, field\nfrom typing import Any, List, Literal, Optional, Union\n\nfrom .._base import BurrowModel, wire\nfrom .enums import *  # noqa: F403\n` +
   resultsPy;
 
 // ---------- the client ----------

@@ -178,7 +178,8 @@ export function buildApp(deps: AppDeps) {
       subscribe: (args) => (args.rootValue as { subscribe: typeof import('graphql').subscribe }).subscribe(args),
       // A subscription event's result shared by many subscribers goes out as JSON serialized once
       // (graphql-ws types what onNext returns as a result; it only stringifies it into the frame).
-      onNext: (_ctx, _id, _payload, _args, result) => sharedNextPayload(result) as FormattedExecutionResult | undefined,
+      onNext: (_ctx, _id, _payload, _args, result) => (sharedNextPayload(result) as FormattedExecutionResult | undefined) ?? limits.wsNextPayload(result),
+      onError: (_ctx, _id, _payload, errors) => errors.map(limits.wsFormattedError),
       onSubscribe: async (ctx, _id, payload) => {
         const { schema: envelopedSchema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           ...ctx,

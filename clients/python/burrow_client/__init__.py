@@ -1,5 +1,9 @@
 """burrow-client: a typed async client for Burrow (queries and mutations over HTTP, subscriptions
-over graphql-ws), generated from Burrow's schema.graphql and operation documents."""
+over graphql-ws), generated from Burrow's schema.graphql and operation documents. Standard
+library only."""
+from ._base import UNSET as UNSET
+from ._base import ResponseShapeError as ResponseShapeError
+from ._websocket import ConnectionClosed as ConnectionClosed
 from .errors import BurrowError as BurrowError
 from .errors import RetryableError as RetryableError
 from .errors import error_for as error_for

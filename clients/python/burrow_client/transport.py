@@ -1,5 +1,6 @@
-"""The wire: queries and mutations over HTTP (httpx), subscriptions over graphql-ws
-(the graphql-transport-ws protocol, via websockets), with the runtime's scope headers on both.
+"""The wire, standard library only: queries and mutations over HTTP (urllib, in a worker thread),
+subscriptions over graphql-ws (the graphql-transport-ws protocol, on _websocket.py), with the
+runtime's scope headers on both.
 
 Generated code (burrow_client.generated.client.BurrowClient) adds one typed method per
 operation on top of this class.
@@ -8,17 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import urllib.error
+import urllib.request
 import warnings
 from enum import Enum
 from types import TracebackType
-from typing import Any, AsyncIterator, Callable, Dict, List, NamedTuple, Optional, Type, TypeVar, Union
-
-import httpx
-from websockets.client import connect
-from websockets.exceptions import ConnectionClosed
-from websockets.typing import Subprotocol
+from typing import Any, AsyncIterator, Callable, Dict, List, NamedTuple, Optional, Tuple, Type, TypeVar, Union
 
 from ._base import BurrowModel, dump
+from ._websocket import ConnectionClosed, WebSocket
 from .errors import BurrowError, error_for
 from .generated.schema_hash import SCHEMA_HASH
 
@@ -75,7 +74,6 @@ class BurrowTransport:
         on_schema_mismatch: Union[SchemaMismatchHandler, bool, None] = None,
         timeout: float = 30.0,
         resume_attempts: int = 5,
-        http: Optional[httpx.AsyncClient] = None,
     ) -> None:
         if documents not in ("hash", "text"):
             raise ValueError("documents must be 'hash' or 'text'")
@@ -89,13 +87,10 @@ class BurrowTransport:
         self.resume_attempts = resume_attempts
         self._on_schema_mismatch = on_schema_mismatch
         self._schema_checked = on_schema_mismatch is False
-        self._http = http or httpx.AsyncClient(timeout=timeout)
-        self._owns_http = http is None
 
     # ---- lifecycle ----
     async def aclose(self) -> None:
-        if self._owns_http:
-            await self._http.aclose()
+        """Nothing is held between calls (each request is its own connection); kept for ``async with``."""
 
     async def __aenter__(self: T) -> T:
         return self
@@ -157,21 +152,31 @@ class BurrowTransport:
             raise
 
     async def _post(self, body: Dict[str, Any]) -> Dict[str, Any]:
-        response = await self._http.post(
-            self.url,
-            json=body,
-            headers={"accept": "application/graphql-response+json, application/json", **self.headers()},
-        )
-        self._check_schema(response.headers.get(SCHEMA_HASH_HEADER))
+        status, headers, raw = await asyncio.get_running_loop().run_in_executor(None, self._post_blocking, body)
+        self._check_schema(headers.get(SCHEMA_HASH_HEADER))
         try:
-            result = response.json()
+            result = json.loads(raw)
         except ValueError:
-            raise BurrowError("BAD_RESPONSE", f"HTTP {response.status_code}: {response.text[:200]}", status=response.status_code)
+            raise BurrowError("BAD_RESPONSE", f"HTTP {status}: {raw[:200]!r}", status=status)
         errors: List[Dict[str, Any]] = result.get("errors") or []
         if errors:
-            raise error_for(errors, status=response.status_code, retry_after_header=response.headers.get("retry-after"))
+            raise error_for(errors, status=status, retry_after_header=headers.get("retry-after"))
         data: Dict[str, Any] = result.get("data") or {}
         return data
+
+    def _post_blocking(self, body: Dict[str, Any]) -> Tuple[int, Dict[str, str], bytes]:
+        request = urllib.request.Request(
+            self.url,
+            data=json.dumps(body).encode(),
+            method="POST",
+            headers={"content-type": "application/json", "accept": "application/graphql-response+json, application/json", **self.headers()},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                return response.status, {k.lower(): v for k, v in response.headers.items()}, response.read()
+        except urllib.error.HTTPError as error:
+            # 4xx/5xx still carry a GraphQL answer (errors[] with a code).
+            return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
 
     # ---- graphql-ws ----
     def subscribe(self, query: str, variables: Optional[Dict[str, Any]] = None) -> AsyncIterator[Dict[str, Any]]:
@@ -201,21 +206,17 @@ class BurrowTransport:
                     continue
                 raise
             except (ConnectionClosed, OSError) as error:
-                closed = getattr(error, "rcvd", None)
+                code = getattr(error, "code", None)
                 # 4xxx: the server ended the socket on purpose (token revoked, protocol): no retry.
-                if resume is None or failures >= self.resume_attempts or (closed is not None and 4000 <= closed.code < 5000):
+                if resume is None or failures >= self.resume_attempts or (isinstance(code, int) and 4000 <= code < 5000):
                     raise
                 failures += 1
                 await asyncio.sleep(min(0.2 * 2**failures, 5.0))
 
     async def _over_socket(self, payload: Dict[str, Any]) -> AsyncIterator[Dict[str, Any]]:
         url = "ws" + self.url[len("http"):] if self.url.startswith("http") else self.url
-        async with connect(
-            url,
-            subprotocols=[Subprotocol("graphql-transport-ws")],
-            open_timeout=self.timeout,
-            max_size=64 * 1024 * 1024,
-        ) as socket:
+        socket = await WebSocket.connect(url, subprotocol="graphql-transport-ws", timeout=self.timeout)
+        try:
             await socket.send(json.dumps({"type": "connection_init", "payload": self.headers()}))
             while True:
                 message = json.loads(await asyncio.wait_for(socket.recv(), self.timeout))
@@ -247,5 +248,7 @@ class BurrowTransport:
                 if not finished:
                     try:
                         await socket.send(json.dumps({"id": "1", "type": "complete"}))
-                    except ConnectionClosed:
+                    except (ConnectionClosed, OSError):
                         pass
+        finally:
+            await socket.close()

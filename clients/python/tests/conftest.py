@@ -1,11 +1,13 @@
-"""One real Burrow server for the test session: `tsx src/cli.ts serve` from the repository, on an
-embedded database (PGlite) in a temporary directory and a free port. Its first start prints an
-operator token, which the tests use to create everything else."""
+"""One real Burrow server for the test session, started as users start it: `npm start` in the
+repository (the built server, dist/, on the embedded database) in its own process group, with a
+temporary data directory and a free port. Its first start prints an operator token, which the
+tests use to create everything else. Stopped with SIGTERM to the group, as Ctrl-C would."""
 from __future__ import annotations
 
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -42,12 +44,13 @@ def server() -> Iterator[Server]:
         BURROW_RATE_LIMIT_PER_SECOND="2",
     )
     process = subprocess.Popen(
-        [str(ROOT / "node_modules" / ".bin" / "tsx"), "src/cli.ts", "serve"],
+        ["npm", "start"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        start_new_session=True,
     )
     banner: list[str] = []
     found = threading.Event()
@@ -64,16 +67,18 @@ def server() -> Iterator[Server]:
         deadline = time.monotonic() + 180
         while not found.wait(0.2):
             if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("burrow serve did not start:\n" + "".join(banner))
+                raise RuntimeError("npm start did not start:\n" + "".join(banner))
         text = "".join(banner)
         port = re.search(r"http://127\.0\.0\.1:(\d+)/graphql", text)
         token = re.search(r"operator token \(first start .*\): (brw_\S+)", text)
         assert port and token, text
         yield Server(url=f"http://127.0.0.1:{port.group(1)}/graphql", token=token.group(1))
     finally:
-        process.terminate()
         try:
+            os.killpg(process.pid, signal.SIGTERM)
             process.wait(30)
+        except ProcessLookupError:
+            pass
         except subprocess.TimeoutExpired:
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)
         shutil.rmtree(data_dir, ignore_errors=True)

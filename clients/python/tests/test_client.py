@@ -11,6 +11,7 @@ from typing import Any, AsyncIterator, List, Tuple, TypeVar
 import pytest
 
 import burrow_client
+import burrow_client._base
 import burrow_client.transport
 from burrow_client import (
     SCHEMA_HASH,
@@ -20,10 +21,10 @@ from burrow_client import (
     BurrowClient,
     BurrowError,
     CreateAgentInput,
-    CreateAgentResultCreateAgentAlreadyExists,
-    CreateAgentResultCreateAgentCreateAgentSuccess,
+    CreateAgentAlreadyExists,
+    CreateAgentSuccess,
     CreateApiTokenInput,
-    CreateApiTokenResultCreateApiTokenCreateApiTokenSuccess,
+    CreateApiTokenSuccess,
     DatabaseUnavailable,
     NotFound,
     PrincipalKind,
@@ -35,8 +36,8 @@ from burrow_client import (
     TrustedDocumentRequired,
     Unauthenticated,
     UpdateProfileDocumentInput,
-    UpdateProfileDocumentResultUpdateProfileDocumentRevisionConflict,
-    UpdateProfileDocumentResultUpdateProfileDocumentUpdateProfileDocumentSuccess,
+    UpdateProfileDocumentRevisionConflict,
+    UpdateProfileDocumentSuccess,
     raise_for_member,
 )
 
@@ -51,12 +52,12 @@ def operator(server: Server, **options: Any) -> BurrowClient:
 
 async def create_agent(client: BurrowClient, agent_id: str) -> None:
     created = (await client.create_agent(input=CreateAgentInput(agent_id=agent_id, name=agent_id.title()))).create_agent
-    assert isinstance(created, CreateAgentResultCreateAgentCreateAgentSuccess), created
+    assert isinstance(created, CreateAgentSuccess), created
 
 
 async def agent_token(client: BurrowClient, agent_id: str) -> str:
     result = (await client.create_api_token(input=CreateApiTokenInput(kind=PrincipalKind.AGENT, agent_id=agent_id, name=f"py-{agent_id}"))).create_api_token
-    assert isinstance(result, CreateApiTokenResultCreateApiTokenCreateApiTokenSuccess), result
+    assert isinstance(result, CreateApiTokenSuccess), result
     return result.secret
 
 
@@ -87,7 +88,7 @@ def test_creates_an_agent_and_reads_it_back(server: Server) -> None:
             assert all(p.revision == 1 for p in agent.profile)
             # Creating it again is an error member, not an exception; raise_for_member types it.
             again = (await client.create_agent(input=CreateAgentInput(agent_id="py-ada", name="Other"))).create_agent
-            assert isinstance(again, CreateAgentResultCreateAgentAlreadyExists)
+            assert isinstance(again, CreateAgentAlreadyExists)
             assert (again.code, again.resource, again.resource_id) == ("ALREADY_EXISTS", "Agent", "py-ada")
             with pytest.raises(AlreadyExists) as raised:
                 raise_for_member(again)
@@ -109,14 +110,14 @@ def test_a_stale_revision_is_a_typed_revision_conflict_and_changes_nothing(serve
                     input=UpdateProfileDocumentInput(agent_id="py-rev", kind=ProfileKind.PREFERENCES, content="Short answers.", expected_revision=1)
                 )
             ).update_profile_document
-            assert isinstance(ok, UpdateProfileDocumentResultUpdateProfileDocumentUpdateProfileDocumentSuccess)
+            assert isinstance(ok, UpdateProfileDocumentSuccess)
             assert (ok.document.revision, ok.document.content) == (2, "Short answers.")
             stale = (
                 await client.update_profile_document(
                     input=UpdateProfileDocumentInput(agent_id="py-rev", kind=ProfileKind.PREFERENCES, content="Long answers.", expected_revision=1)
                 )
             ).update_profile_document
-            assert isinstance(stale, UpdateProfileDocumentResultUpdateProfileDocumentRevisionConflict)
+            assert isinstance(stale, UpdateProfileDocumentRevisionConflict)
             assert (stale.code, stale.expected_revision, stale.current_revision, stale.current_content) == ("REVISION_CONFLICT", 1, 2, "Short answers.")
             with pytest.raises(RevisionConflict):
                 raise_for_member(stale)
@@ -199,7 +200,7 @@ def test_a_subscription_receives_a_live_event(server: Server) -> None:
                     input=UpdateProfileDocumentInput(agent_id="py-live", kind=ProfileKind.SOUL, content="Curious.", expected_revision=1)
                 )
             ).update_profile_document
-            assert isinstance(ok, UpdateProfileDocumentResultUpdateProfileDocumentUpdateProfileDocumentSuccess)
+            assert isinstance(ok, UpdateProfileDocumentSuccess)
             await asyncio.wait_for(listener, 15)
             assert len(received) == 1
             event = received[0].agent_events
@@ -310,3 +311,21 @@ def test_generated_files_name_every_operation_document() -> None:
     missing = [n for n in names if f'name="{n}"' not in text]
     assert names and missing == []
     assert isinstance(burrow_client.BurrowError("X", "y"), Exception) and BurrowError is burrow_client.errors.BurrowError
+
+
+def test_models_refuse_unknown_fields() -> None:
+    # An input with a keyword it does not have fails loudly instead of dropping it (the agent
+    # would otherwise get a generated id): the field is agent_id.
+    with pytest.raises(TypeError, match="unexpected keyword argument 'id'"):
+        CreateAgentInput(id="py-typo", name="Typo")  # type: ignore[call-arg]
+    assert burrow_client._base.dump(CreateAgentInput(agent_id="py-ok", name="Ok")) == {"agentId": "py-ok", "name": "Ok"}
+    # An answer with a field the model does not know is refused the same way.
+    with pytest.raises(burrow_client.ResponseShapeError, match="unknown field"):
+        burrow_client._base.parse(burrow_client.ViewerResult, {"viewer": {"principal": "OPERATOR", "surprise": 1}})
+
+
+def test_result_classes_have_short_names() -> None:
+    assert CreateAgentSuccess.__name__ == "CreateAgentSuccess"
+    assert burrow_client.AppendDreamDiaryEntrySuccess.__name__ == "AppendDreamDiaryEntrySuccess"
+    longest = max((name for name in dir(burrow_client) if name[0].isupper()), key=len)
+    assert len(longest) <= 60, longest

@@ -149,7 +149,7 @@ export type BrainRemoveInput = {
   agentId?: string | null | undefined;
   /** The revision you last read. If the memory changed since, nothing is written and the current memory comes back (REVISION_CONFLICT). */
   expectedRevision: number;
-  /** The memory id (from brain_search, brain_read or brain_save). */
+  /** The memory id: `memoryId` of a memory from brain_search, brain_read or brain_save (not its global `id`). */
   memoryId: string;
 };
 
@@ -206,7 +206,7 @@ export type BrainUpdateInput = {
   content?: string | null | undefined;
   /** The revision you last read. If the memory changed since, nothing is written and the current memory comes back (REVISION_CONFLICT). */
   expectedRevision: number;
-  /** The memory id (from brain_search, brain_read or brain_save). */
+  /** The memory id: `memoryId` of a memory from brain_search, brain_read or brain_save (not its global `id`). */
   memoryId: string;
   /** Where the claim came from: at most 12, each 1 to 2,000 characters. A reference is not verification of current state. Replaces the list when given; absent keeps it. */
   sourceRefs?: Array<string> | null | undefined;

@@ -628,8 +628,8 @@ class BurrowClient(BurrowTransport):
     async def brain_save(self, *, input: BrainSaveInput) -> BrainSaveResult:
         return parse(BrainSaveResult, await self._execute(_BRAIN_SAVE, {"input": input}))
 
-    async def brain_search(self, *, query: str, first: Optional[int] = None, agent_id: Optional[str] = None) -> BrainSearchResult:
-        return parse(BrainSearchResult, await self._execute(_BRAIN_SEARCH, {"query": query, "first": first, "agentId": agent_id}))
+    async def brain_search(self, *, query: str, first: Optional[int] = None, agent_id: Optional[str] = None) -> BrainSearchResult2:
+        return parse(BrainSearchResult2, await self._execute(_BRAIN_SEARCH, {"query": query, "first": first, "agentId": agent_id}))
 
     async def brain_update(self, *, input: BrainUpdateInput) -> BrainUpdateResult:
         return parse(BrainUpdateResult, await self._execute(_BRAIN_UPDATE, {"input": input}))
@@ -719,8 +719,8 @@ class BurrowClient(BurrowTransport):
     async def mcp_connections(self) -> McpConnectionsResult:
         return parse(McpConnectionsResult, await self._execute(_MCP_CONNECTIONS, {}))
 
-    async def memory_rolling_search(self, *, query: str, project: Optional[str] = None, agent_id: Optional[str] = None, limit: Optional[int] = None) -> MemoryRollingSearchResult:
-        return parse(MemoryRollingSearchResult, await self._execute(_MEMORY_ROLLING_SEARCH, {"query": query, "project": project, "agentId": agent_id, "limit": limit}))
+    async def memory_rolling_search(self, *, query: str, project: Optional[str] = None, agent_id: Optional[str] = None, limit: Optional[int] = None) -> MemoryRollingSearchResult2:
+        return parse(MemoryRollingSearchResult2, await self._execute(_MEMORY_ROLLING_SEARCH, {"query": query, "project": project, "agentId": agent_id, "limit": limit}))
 
     async def memory_working_search(self, *, query: Optional[str] = None, kind: Optional[WorkingRecordKind] = None, state: Optional[WorkingRecordState] = None, first: Optional[int] = None, project: Optional[str] = None, agent_id: Optional[str] = None) -> MemoryWorkingSearchResult:
         return parse(MemoryWorkingSearchResult, await self._execute(_MEMORY_WORKING_SEARCH, {"query": query, "kind": kind, "state": state, "first": first, "project": project, "agentId": agent_id}))

@@ -1,0 +1,216 @@
+/**
+ * Every code block of README.md and docs/*.md runs as written against a fresh shipped server
+ * (`npm start`, or `npm run burrow -- serve` on the real server's pass), or says why not:
+ *
+ * - ```text blocks are not code (diagrams, file trees, usage);
+ * - a block right after `<!-- not run by test/e2e/docs-examples.test.ts: reason -->` is skipped
+ *   for that reason (it starts the server, needs placeholders of yours, runs for minutes, …);
+ * - a ```json block after a paragraph ending in "answers:" is the exact answer of the block
+ *   before it;
+ * - everything else runs: docs/quickstart.md's shell blocks in order in bash, as one pasted shell
+ *   would (the placeholders `brw_...` become the operator token the banner printed and the secret
+ *   createApiToken returned, and port 4000 the server's), the `agentEvents` / `operatorEvents` SSE
+ *   streams until their first event; the TypeScript snippets with tsx from the repository root;
+ *   docs/tiddle.md's GraphQL operation as the agent's runtime.
+ *
+ * A block that fits none of these fails the test, so a new example is run or says why not. Every
+ * GraphQL answer must carry no `errors` and no error member (`code`), unless the doc shows the
+ * error it answers.
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../support/harness.js';
+import { postGraphQL, ROOT, startShipped, type ShippedServer } from '../support/shipped.js';
+
+const DEFAULT_URL = 'http://127.0.0.1:4000/graphql';
+const NOT_RUN = /<!-- not run by test\/e2e\/docs-examples\.test\.ts: ([^>]+?) -->\n$/;
+
+interface Block {
+  file: string;
+  line: number;
+  lang: string;
+  code: string;
+  notRun: string | null;
+  /** The ```json answer the doc shows right after this block ("answers:"). */
+  answer: unknown;
+  /** This block is the answer shown for the block before it. */
+  isAnswer: boolean;
+}
+
+function blocks(): Block[] {
+  const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const all: Block[] = [];
+  for (const file of files) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    const fences = [...text.matchAll(/^```(\S*)\n([\s\S]*?)^```$/gm)];
+    fences.forEach((fence, i) => {
+      const before = text.slice(i ? fences[i - 1].index! + fences[i - 1][0].length : 0, fence.index);
+      const isAnswer = fence[1] === 'json' && /answers:\s*$/.test(before);
+      all.push({
+        file,
+        line: text.slice(0, fence.index).split('\n').length,
+        lang: fence[1],
+        code: fence[2],
+        notRun: NOT_RUN.exec(before)?.[1] ?? null,
+        answer: null,
+        isAnswer,
+      });
+      if (isAnswer) all[all.length - 2].answer = JSON.parse(fence[2]);
+    });
+  }
+  return all;
+}
+
+const where = (block: Block) => `${block.file}:${block.line}`;
+
+/** Runs a shell block in bash; `untilEvent`: an SSE stream, ended once its first event arrived. */
+function bash(script: string, env: Record<string, string>, untilEvent = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', script], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      if (untilEvent && /event: next\ndata: .*\n/.test(stdout)) process.kill(-child.pid!, 'SIGTERM');
+    });
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A GraphQL answer without errors and without an error member. */
+function expectClean(answer: unknown, block: Block) {
+  expect((answer as { errors?: unknown }).errors, `${where(block)}: ${JSON.stringify(answer)}`).toBeUndefined();
+  expect(JSON.stringify(answer), where(block)).not.toMatch(/"code":/);
+  expect((answer as { data?: unknown }).data, where(block)).toBeTruthy();
+}
+
+let server: ShippedServer;
+const scratch: string[] = [];
+
+/** A token for the agent hatchet (made first when the quickstart did not run before). */
+async function agentToken(name: string): Promise<string> {
+  await postGraphQL(server, server.operatorToken, { query: 'mutation { createAgent(input: { agentId: "hatchet", name: "Hatchet" }) { __typename } }' });
+  const made = await postGraphQL(server, server.operatorToken, {
+    query: 'mutation($i: CreateApiTokenInput!) { createApiToken(input: $i) { ... on CreateApiTokenSuccess { secret } } }',
+    variables: { i: { kind: 'AGENT', agentId: 'hatchet', name } },
+  });
+  return made.body.data.createApiToken.secret as string;
+}
+beforeAll(async () => {
+  server = await startShipped();
+});
+afterAll(async () => {
+  for (const file of scratch) rmSync(file, { force: true });
+  if (server) expect((await server.stop()).code).toBe(0);
+});
+
+describe('the code blocks of README.md and docs/*.md', () => {
+  it('every block is run, is text, is a shown answer, or says why it is not run', () => {
+    const runnable = (b: Block) =>
+      (b.file === 'docs/quickstart.md' && (b.lang === 'sh' || b.lang === 'ts')) ||
+      (b.file === 'docs/tiddle.md' && b.lang === 'graphql') ||
+      (b.file === 'docs/mcp.md' && b.lang === 'ts') ||
+      (b.file === 'README.md' && b.lang === 'ts');
+    const unaccounted = blocks().filter((b) => !b.notRun && b.lang !== 'text' && !b.isAnswer && !runnable(b));
+    expect(unaccounted.map(where)).toEqual([]);
+  });
+
+  it("the README's one prerequisite command installs what the skipped tests name", () => {
+    const install = blocks().find((b) => b.file === 'README.md' && b.code.startsWith('apt-get install'))!;
+    expect(install.code.trim()).toBe('apt-get install -y chromium python3 python3-venv');
+    // test/support/browser.ts skips without /usr/bin/chromium (Debian's package chromium);
+    // test/e2e/client-python.test.ts without python3 and its venv module.
+    expect(readFileSync(join(ROOT, 'test/support/browser.ts'), 'utf8')).toContain("CHROMIUM = '/usr/bin/chromium'");
+    expect(readFileSync(join(ROOT, 'test/e2e/client-python.test.ts'), 'utf8')).toContain('apt-get install -y python3 python3-venv');
+  });
+
+  it('docs/quickstart.md runs as written, in order, in one shell', async () => {
+    const quick = blocks().filter((b) => b.file === 'docs/quickstart.md' && b.lang === 'sh' && !b.notRun);
+    expect(quick.length).toBeGreaterThanOrEqual(18);
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' };
+    let agentToken: string | null = null;
+    // What the reader's shell keeps: the exports and functions of the blocks before.
+    let prelude = '';
+    for (const block of quick) {
+      const code = block.code
+        .replace(DEFAULT_URL, server.url)
+        .replace('export TOKEN=brw_...', `export TOKEN=${server.operatorToken}`)
+        .replace('export AGENT_TOKEN=brw_...', `export AGENT_TOKEN=${agentToken ?? 'no-secret-yet'}`);
+      if (/^export |\(\) \{/m.test(code) && !code.includes('<<')) {
+        const defined = await bash(`set -e\n${prelude}\n${code}`, env);
+        expect(defined.code, `${where(block)}: ${defined.stderr}`).toBe(0);
+        prelude += `${code}\n`;
+        continue;
+      }
+      if (code.includes('text/event-stream')) {
+        // A stream never ends by itself: run it until its first event, poking one where it waits for a live one.
+        const stream = bash(`${prelude}\n${code}`, env, true);
+        let done = false;
+        void stream.then(() => (done = true));
+        if (code.includes('operatorEvents')) {
+          let n = 0;
+          await waitUntil(async () => {
+            if (done) return true;
+            await postGraphQL(server, server.operatorToken, {
+              query: 'mutation($i: BrainSaveInput!) { brainSave(input: $i) { __typename } }',
+              variables: { i: { agentId: 'hatchet', title: `poke ${++n}`, content: 'a live event for the stream' } },
+            });
+            return done;
+          }, `the first operatorEvents event (${where(block)})`, 30_000, 300);
+        }
+        const { stdout } = await stream;
+        const data = /event: next\ndata: (.*)\n/.exec(stdout);
+        expect(data, `${where(block)}: ${stdout}`).not.toBeNull();
+        expectClean(JSON.parse(data![1]), block);
+        continue;
+      }
+      const ran = await bash(`${prelude}\n${code}`, env);
+      expect(ran.code, `${where(block)}: ${ran.stderr}`).toBe(0);
+      expect(ran.stderr, where(block)).toBe('');
+      const answer = JSON.parse(ran.stdout) as { data?: Record<string, any> };
+      if (block.answer) expect(answer, where(block)).toEqual(block.answer);
+      else expectClean(answer, block);
+      const secret = answer.data?.createApiToken?.secret as string | undefined;
+      if (secret) agentToken = secret;
+    }
+    expect(agentToken, 'createApiToken gave the runtime its secret').toMatch(/^brw_/);
+  }, 240_000);
+
+  it("docs/tiddle.md's residue mutation runs as the agent's runtime", async () => {
+    const [block] = blocks().filter((b) => b.file === 'docs/tiddle.md' && b.lang === 'graphql');
+    const token = await agentToken('docs-tiddle');
+    const answer = await postGraphQL(server, token, { query: block.code }, { 'burrow-continuity-scope': 'my-project', 'burrow-session': 's-tiddle' });
+    expectClean(answer.body, block);
+    expect(answer.body.data.tiddleAppendResidue.append.entry.reference).toMatch(/turn-42/);
+  });
+
+  it('the TypeScript snippets run with tsx from the repository root', async () => {
+    const snippets = blocks().filter((b) => b.lang === 'ts' && !b.notRun);
+    expect(snippets.map((b) => b.file).sort()).toEqual(['README.md', 'docs/mcp.md', 'docs/quickstart.md']);
+    const mcpToken = await agentToken('docs-mcp');
+    for (const [index, block] of snippets.entries()) {
+      const file = join(ROOT, `.readme-snippet-docs-${process.pid}-${index}.ts`);
+      scratch.push(file);
+      writeFileSync(file, block.code.replace(DEFAULT_URL, server.url).replace('http://127.0.0.1:4000/mcp', `${server.origin}/mcp`));
+      const ran = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+        const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [file], {
+          cwd: ROOT,
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', BURROW_TOKEN: server.operatorToken, AGENT_TOKEN: mcpToken },
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk) => (stdout += chunk));
+        child.stderr.on('data', (chunk) => (stderr += chunk));
+        child.on('error', reject);
+        child.on('exit', (code) => resolve({ code, stdout, stderr }));
+      });
+      expect(ran.code, `${where(block)}: ${ran.stderr}`).toBe(0);
+      expect(ran.stderr, where(block)).toBe('');
+      expect(ran.stdout.length, where(block)).toBeGreaterThan(0);
+    }
+  }, 120_000);
+});
