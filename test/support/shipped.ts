@@ -62,6 +62,11 @@ export interface ShippedOptions {
   database?: TestDatabase;
   /** How long to wait for the banner (default 120 s: a loaded machine starts slowly). */
   startTimeoutMs?: number;
+  /**
+   * An operator token of this data, when the caller has one: a restart on the same `dataDir` or
+   * `database`. Embedded, no other process can make one while the server holds its directory.
+   */
+  operatorToken?: string;
 }
 
 /** The environment a user's shell would give: PATH and HOME, nothing of the test runner's. */
@@ -119,8 +124,8 @@ export async function startShipped(options: ShippedOptions = {}): Promise<Shippe
 
   const burrow: ShippedServer['burrow'] = (args, opts = {}) => runNpm(['run', 'burrow', '--', ...args], { ...env, ...opts.env }, opts.input);
 
-  let operatorToken: string | null = null;
-  if (lifecycle === 'external') {
+  let operatorToken: string | null = options.operatorToken ?? null;
+  if (lifecycle === 'external' && !operatorToken) {
     const made = await burrow(['token', 'create', '--operator', '--name', 'e2e-operator']);
     if (made.code !== 0) throw new Error(`burrow token create failed (${made.code}): ${made.stderr}`);
     operatorToken = made.stdout.trim();
