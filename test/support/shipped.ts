@@ -224,3 +224,50 @@ export async function postGraphQL(
   }
   return { status: response.status, headers: response.headers, body: parsed };
 }
+
+export interface BurrowProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Its exit, with everything it printed. */
+  exited: Promise<CommandResult>;
+  /** Sends `signal` to its process group (npm and Burrow) and waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<CommandResult>;
+}
+
+/**
+ * `npm run burrow -- ...args` left running in its own process group, for a test that reads its
+ * output while it runs (a server's banner, a long command); `runNpm` is for commands that end.
+ * `stdin` gets `input` (default nothing) and is closed.
+ */
+export function spawnBurrow(args: string[], env: Record<string, string>, options: { input?: string } = {}): BurrowProcess {
+  const child = spawn('npm', ['--silent', 'run', 'burrow', '--', ...args], { cwd: ROOT, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stdin!.end(options.input ?? '');
+  const exited = new Promise<CommandResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) {
+        try {
+          process.kill(-child.pid!, signal);
+        } catch {
+          // The group is gone already.
+        }
+      }
+      return exited;
+    },
+  };
+}
+
+/** The environment of a user's shell (PATH, HOME; nothing of the test runner's) plus `env`: for runNpm and spawnBurrow. */
+export const userEnv = (env: Record<string, string> = {}): Record<string, string> => ({ ...baseEnv(), ...env });
