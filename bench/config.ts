@@ -1,42 +1,106 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildApp } from '../src/app.js';
 import type { BurrowConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
+import { openDatabase, type Database } from '../src/db/database.js';
 import { migrate } from '../src/db/migrator.js';
 import { createLogger } from '../src/lib/logger.js';
 import { createBurrowClient } from '../clients/typescript/sdk.js';
 import { createTestDatabase, externalConfig, testConfig } from '../test/support/harness.js';
+import { startShipped } from '../test/support/shipped.js';
 
-/** A throwaway embedded database with every background job off: the test servers' configuration. */
+/** Where a bench's data lives: a fresh database of the real server in BURROW_TEST_DATABASE_URL, or an embedded data directory. */
+export type BenchDatabaseSpec = { url: string } | { dataDir: string };
+
+/**
+ * The server as users run it: the built artifact started by `npm start` (embedded) or
+ * `npm run burrow -- serve` (external, on a fresh database of BURROW_TEST_DATABASE_URL), in its
+ * own process group, after `seed` wrote the scenario's data straight into the migrated tables.
+ *
+ * On a real server the bench keeps its own small pool (`database`) for inspection while Burrow
+ * runs (needles, EXPLAIN, pgbench's database). On the embedded database PGlite belongs to the
+ * server's process, so the bench seeds the data directory first, closes it, and has no
+ * `database` while Burrow runs; with `baselineData` a copy of the seeded directory, taken before
+ * the server starts, gives a baseline in another process the same data.
+ *
+ * The per-token rate limit is off (BURROW_RATE_LIMIT_PER_SECOND=0): the load comes from one
+ * operator token, which the default 50 requests/s would throttle; everything else is the
+ * product's default, NODE_ENV=production as a deployment sets it.
+ */
+export async function startBenchServer(options: { seed?: (database: Database) => Promise<void>; env?: Record<string, string>; baselineData?: boolean } = {}) {
+  const real = process.env.BURROW_TEST_DATABASE_URL ? await createTestDatabase() : null;
+  const dataDir = real ? null : mkdtempSync(join(tmpdir(), 'bw-bench-'));
+  const open = () => openDatabase(real ? externalConfig(real.url!, { poolMax: 4 }) : { lifecycle: 'embedded', dataDir: dataDir! });
+  let database: Database | null = await open();
+  const cleanups: (() => Promise<void> | void)[] = [];
+  try {
+    await migrate(database.pool);
+    await options.seed?.(database);
+    const description = database.description;
+    let baselineData: BenchDatabaseSpec | null = real ? { url: real.url! } : null;
+    if (!real) {
+      await database.close();
+      database = null;
+      if (options.baselineData) {
+        const copy = mkdtempSync(join(tmpdir(), 'bw-bench-copy-'));
+        cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
+        cpSync(dataDir!, copy, { recursive: true });
+        baselineData = { dataDir: copy };
+      }
+    }
+    const shipped = await startShipped({
+      lifecycle: real ? 'external' : 'embedded',
+      ...(real ? { database: real } : { dataDir: dataDir! }),
+      env: { NODE_ENV: 'production', BURROW_RATE_LIMIT_PER_SECOND: '0', ...(process.env.BENCH_POOL_MAX ? { BURROW_POSTGRES_POOL_MAX: process.env.BENCH_POOL_MAX } : {}), ...options.env },
+    });
+    const client = createBurrowClient({ url: shipped.url, token: shipped.operatorToken });
+    return {
+      /** The bench's own connection to Burrow's database on a real server; null embedded (the server's process owns PGlite). */
+      database,
+      description: `${description}, the built server in its own process (${real ? 'npm run burrow -- serve' : 'npm start'})`,
+      client,
+      url: shipped.url,
+      wsUrl: shipped.wsUrl,
+      operatorToken: shipped.operatorToken,
+      headers: { authorization: `Bearer ${shipped.operatorToken}` },
+      /** The real server's database (pgbench, a baseline's own pool); null embedded. */
+      databaseUrl: real?.url ?? null,
+      /** Where a baseline in another process reads the same data: the real database, or the copy (baselineData). */
+      baselineData,
+      async stop() {
+        await client.close();
+        const exit = await shipped.stop();
+        if (exit.code !== 0) throw new Error(`the bench's server exited with ${exit.code ?? exit.signal}: ${shipped.stderr().slice(-500)}`);
+        await database?.close();
+        for (const step of cleanups.reverse()) await step();
+        if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+        await real?.drop();
+      },
+    };
+  } catch (error) {
+    await database?.close();
+    for (const step of cleanups.reverse()) await step();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await real?.drop();
+    throw error;
+  }
+}
+
+export type BenchServer = Awaited<ReturnType<typeof startBenchServer>>;
+
+/** The test servers' configuration on a throwaway in-memory database: every background job off. */
 export function testConfigForBench(): BurrowConfig {
   return testConfig({ lifecycle: 'embedded', dataDir: 'memory://' });
 }
 
 /**
- * The real server on a throwaway database, with an operator client. With BURROW_TEST_DATABASE_URL
- * it runs on a fresh database of that real server (dropped by stop()).
+ * Burrow inside this process, for the two measurements that need to look inside the server: the
+ * CPU profile (bench/cpu-profile.ts) and the fan-out scenario's heap per subscription, read with
+ * a forced GC of the server's own thread. With BURROW_TEST_DATABASE_URL it runs on a fresh
+ * database of that real server (dropped by stop()).
  */
-let shared: Promise<BenchServer> | null = null;
-
-/**
- * With `shared` (smoke runs), every scenario of the run gets the same server, so CI pays for one
- * start and one set of migrations; stop() leaves it running until stopSharedBenchServer().
- */
-export async function startBenchServer(options: { shared?: boolean } = {}): Promise<BenchServer> {
-  if (!options.shared) return startServerForBench();
-  shared ??= startServerForBench();
-  const server = await shared;
-  return { ...server, stop: async () => {} };
-}
-
-export async function stopSharedBenchServer() {
-  const server = await shared;
-  shared = null;
-  await server?.stop();
-}
-
-export type BenchServer = Awaited<ReturnType<typeof startServerForBench>>;
-
-async function startServerForBench() {
+export async function startInProcessServer() {
   const config = testConfigForBench();
   const realServer = process.env.BURROW_TEST_DATABASE_URL ? await createTestDatabase() : null;
   // The product's default pool (BURROW_POSTGRES_POOL_MAX), not the tests' larger one; BENCH_POOL_MAX measures others.
@@ -58,8 +122,6 @@ async function startServerForBench() {
     /** The GraphQL endpoint and the operator token's header, for load generated outside the client. */
     url: `http://127.0.0.1:${port}/graphql`,
     headers: { authorization: `Bearer ${token}` },
-    /** The real server's database the bench runs on (pgbench, a baseline's own pool); null embedded. */
-    databaseUrl: realServer?.url ?? null,
     async stop() {
       await client.close();
       await app.stop();
@@ -68,6 +130,8 @@ async function startServerForBench() {
     },
   };
 }
+
+export type InProcessServer = Awaited<ReturnType<typeof startInProcessServer>>;
 
 export const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);

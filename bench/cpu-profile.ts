@@ -16,7 +16,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import type { Profiler } from 'node:inspector';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import { percentile, startBenchServer, type BenchServer } from './config.js';
+import { percentile, startInProcessServer, type InProcessServer } from './config.js';
 import { load } from './load.js';
 import { Clients } from './scenarios/fanout.js';
 import { NESTED_QUERY } from './scenarios/nested.js';
@@ -94,7 +94,7 @@ function busyStretches(profile: Profiler.Profile): [number, number][] {
   return stretches;
 }
 
-async function fanout(server: BenchServer) {
+async function fanout(server: InProcessServer) {
   const { app, client, database } = server;
   const AGENT = 'fanout';
   await client.createAgent({ input: { agentId: AGENT, name: 'Fan-out' } });
@@ -174,7 +174,7 @@ async function fanout(server: BenchServer) {
   }
 }
 
-const server = await startBenchServer();
+const server = await startInProcessServer();
 try {
   if (which === 'fanout') {
     await fanout(server);

@@ -2,13 +2,14 @@
  * npm run bench [-- --scenario nested|profile|fanout|writes|search|conversations ...] [--json] [--smoke]
  *
  * Each scenario seeds its own throwaway database (embedded, or a fresh database of the server in
- * BURROW_TEST_DATABASE_URL), drives the real server and prints every figure beside its baseline
- * measured in the same process tree (a bare node:http + pg handler, pgbench), with the ratio and
- * the issue's target. Speed is measured here, never asserted in tests. --smoke runs each for
+ * BURROW_TEST_DATABASE_URL), starts the built server as users do (npm start, npm run burrow --
+ * serve) in its own process, drives it from this process's load generator and prints every figure
+ * beside its baseline (a bare node:http + pg handler in its own process, pgbench), with the ratio
+ * and the issue's target. Speed is measured here, never asserted in tests. --smoke runs each for
  * seconds on tiny data (CI). Durations: BENCH_SECONDS per round (5), BENCH_ROUNDS (3).
  */
 import { cpus } from 'node:os';
-import { stopSharedBenchServer } from './config.js';
+import { build, isStale } from '../scripts/build.mjs';
 import { DEFAULT_SCENARIOS, SCENARIOS } from './scenarios/index.js';
 import type { BenchFigure, ScenarioOptions, ScenarioResult } from './scenarios/types.js';
 
@@ -61,6 +62,11 @@ const options: ScenarioOptions = { smoke: args.smoke, databaseUrl: process.env.B
 const out = (line: string) => (args.json ? process.stderr : process.stdout).write(`${line}\n`);
 if (process.env.NODE_ENV !== 'production') out('warning: NODE_ENV is not production (npm run bench sets it)');
 out(`Burrow bench ${new Date().toISOString()} on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, ${options.databaseUrl ? 'a real server (BURROW_TEST_DATABASE_URL)' : 'the embedded database'}${args.smoke ? ', smoke' : ''}`);
+// The server measured is the built one (dist/, what npm start runs): brought up to date first.
+if (isStale()) {
+  out('building dist/ (the sources changed since the last build)');
+  await build();
+}
 const results: ScenarioResult[] = [];
 const started = performance.now();
 for (const name of args.scenarios) {
@@ -71,7 +77,6 @@ for (const name of args.scenarios) {
   out(`  (${((performance.now() - scenarioStarted) / 1000).toFixed(1)} s)`);
   if (!args.json) out(human(result, args.smoke));
 }
-await stopSharedBenchServer();
 if (args.json) {
   process.stdout.write(
     `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, database: options.databaseUrl ? 'external' : 'embedded', smoke: args.smoke, results: results.map((r) => ({ ...r, figures: r.figures.map((f) => ({ ...f, met: args.smoke ? null : meets(f) })) })) }, null, 2)}\n`,

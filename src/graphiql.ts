@@ -36,7 +36,7 @@ query BrainSearch {
     hits { memory { id title content } matchedTerms }
   }
 }`,
-  `# Every change of one agent, replayed from the start of its log, then live (WebSocket).
+  `# Every change of one agent, replayed from the start of its log, then live (server-sent events).
 subscription AgentEvents {
   agentEvents(agentId: "hatchet", after: 0) { sequence stream type subjectId occurredAt }
 }`,
@@ -44,7 +44,13 @@ subscription AgentEvents {
 
 export const graphiqlOptions: GraphiQLOptions = {
   title: 'Burrow',
-  subscriptionsProtocol: 'WS',
+  // Subscriptions over SSE on /graphql: a plain HTTP request, so the Authorization header of the
+  // header editor goes with it and a refusal comes back as an error in the result pane. Over
+  // graphql-ws GraphiQL sends the header editor's headers nowhere (its connection_init is empty):
+  // every subscription was refused and the pane spun.
+  subscriptionsProtocol: 'SSE',
+  // GraphiQL would send an SSE subscription as a GET; the server takes operations as POSTs only.
+  method: 'POST',
   headers,
   defaultHeaders: headers,
   defaultQuery: EXAMPLES[0],

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
-import { startServer, type TestServer } from './support/harness.js';
+import { createTestDatabase, hasRealServer, NEEDS_REAL_SERVER, REAL_SERVER_URL, startServer, type TestServer } from './support/harness.js';
+import pg from 'pg';
 import { startEmbeddingServer, type EmbeddingServer } from './support/embedding-server.js';
+import { call, connectHttp, ok } from './support/mcp.js';
 
 let provider: EmbeddingServer;
 let server: TestServer;
@@ -10,7 +12,9 @@ const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   provider = await startEmbeddingServer(3_000);
+  // Always on PGlite, which always has pgvector: the real servers of the test passes do not.
   server = await startServer({
+    database: await createTestDatabase({ embedded: true }),
     config: { embeddings: { url: provider.url, model: 'topic-embed', apiKey: 'test-key', timeoutMs: 300, indexIntervalMs: 0 } },
   });
   pets = await server.agentClient('pets');
@@ -30,7 +34,6 @@ afterAll(async () => {
 });
 
 const status = async () => (await pets.brainEmbeddingStatus({ agentId: 'pets' })).brainEmbeddingStatus;
-const vectorCapable = () => server.database.capabilities.vector;
 
 describe('embedding indexing', () => {
   it('saved memories are pending until the background indexer embeds them', async () => {
@@ -47,8 +50,7 @@ describe('embedding indexing', () => {
 });
 
 describe('hybrid search (pgvector)', () => {
-  it('ranks by exact cosine similarity and says what matched each hit', async (ctx) => {
-    if (!vectorCapable()) ctx.skip();
+  it('ranks by exact cosine similarity and says what matched each hit', async () => {
     const feline = (await pets.brainSearch({ query: 'feline' })).brainSearch;
     expect(feline.retrieval).toEqual({ mode: 'HYBRID', fallback: null, reason: null });
     expect(feline.hits[0].memory.title).toBe('Whiskers');
@@ -63,8 +65,7 @@ describe('hybrid search (pgvector)', () => {
     expect(vehicle.hits.map((h) => h.memory.title)).toEqual(['Commute']);
   });
 
-  it('re-indexes a memory after an update, and uses no stale vector meanwhile', async (ctx) => {
-    if (!vectorCapable()) ctx.skip();
+  it('re-indexes a memory after an update, and uses no stale vector meanwhile', async () => {
     const updated = await pets.brainUpdate({ input: { memoryId: ids.Whiskers, expectedRevision: 1, content: 'Now it is a canine: the dog naps.' } });
     expect(updated.brainUpdate.__typename).toBe('BrainUpdateSuccess');
     expect(await status()).toMatchObject({ indexed: 2, pending: 1 });
@@ -81,8 +82,7 @@ describe('hybrid search (pgvector)', () => {
     expect(after.hits[1].similarity).toBeGreaterThan(0.85);
   });
 
-  it('removed memories leave embedding search', async (ctx) => {
-    if (!vectorCapable()) ctx.skip();
+  it('removed memories leave embedding search', async () => {
     const temp = await pets.brainSave({ input: { title: 'Railway', content: 'The train was late.' } });
     if (temp.brainSave.__typename !== 'BrainSaveSuccess') throw new Error('save failed');
     await server.app.services.brains.indexPendingEmbeddings();
@@ -93,17 +93,43 @@ describe('hybrid search (pgvector)', () => {
   });
 });
 
-describe('without pgvector', () => {
+/** Whether the real server can install pgvector (then the database without it cannot be had there). */
+async function realServerHasVector(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: REAL_SERVER_URL! });
+  await client.connect();
+  try {
+    return (await client.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")).rowCount === 1;
+  } finally {
+    await client.end();
+  }
+}
+
+describe.skipIf(!hasRealServer)(`without pgvector (${NEEDS_REAL_SERVER})`, () => {
   it('stays lexical and says why, while still indexing', async (ctx) => {
-    if (vectorCapable()) ctx.skip();
-    const result = (await pets.brainSearch({ query: 'puppy' })).brainSearch;
-    expect(result.retrieval.mode).toBe('LEXICAL');
-    expect(result.retrieval.fallback).toBe('VECTOR_UNAVAILABLE');
-    expect(result.retrieval.reason).toMatch(/vector extension/);
-    expect(result.hits.map((h) => [h.memory.title, h.matchedBy])).toEqual([['Rex', ['LEXICAL']]]);
-    const s = await status();
-    expect(s).toMatchObject({ enabled: true, vectorSearch: false, indexed: 3 });
-    expect(s.reason).toMatch(/vector extension is not installed/);
+    if (await realServerHasVector()) ctx.skip('the real server offers the vector extension: a database without it needs a server without pgvector');
+    const plain = await startServer({
+      realServer: true,
+      config: { embeddings: { url: provider.url, model: 'topic-embed', apiKey: 'test-key', timeoutMs: 300, indexIntervalMs: 0 } },
+    });
+    try {
+      expect(plain.database.capabilities.vector).toBe(false);
+      const dogs = await plain.agentClient('pets');
+      for (const [title, content] of [['Whiskers', 'My kitten sleeps on the sofa all day.'], ['Rex', 'The puppy barks at the mailman.'], ['Commute', 'I drive an automobile to work.']]) {
+        expect((await dogs.brainSave({ input: { title, content } })).brainSave.__typename).toBe('BrainSaveSuccess');
+        plain.clock.advance(1000);
+      }
+      expect(await plain.app.services.brains.indexPendingEmbeddings()).toEqual({ indexed: 3, failed: 0 });
+      const result = (await dogs.brainSearch({ query: 'puppy' })).brainSearch;
+      expect(result.retrieval.mode).toBe('LEXICAL');
+      expect(result.retrieval.fallback).toBe('VECTOR_UNAVAILABLE');
+      expect(result.retrieval.reason).toMatch(/vector extension/);
+      expect(result.hits.map((h) => [h.memory.title, h.matchedBy])).toEqual([['Rex', ['LEXICAL']]]);
+      const s = (await dogs.brainEmbeddingStatus({ agentId: 'pets' })).brainEmbeddingStatus;
+      expect(s).toMatchObject({ enabled: true, vectorSearch: false, indexed: 3 });
+      expect(s.reason).toMatch(/vector extension is not installed/);
+    } finally {
+      await plain.stop();
+    }
   });
 });
 
@@ -112,9 +138,17 @@ describe('provider trouble falls back to lexical results, never an error', () =>
     provider.mode = 'fail';
     try {
       const result = (await pets.brainSearch({ query: 'puppy' })).brainSearch;
-      if (vectorCapable()) {
-        expect(result.retrieval).toMatchObject({ mode: 'LEXICAL', fallback: 'EMBEDDING_UNAVAILABLE' });
-        expect(result.retrieval.reason).toMatch(/HTTP 500/);
+      expect(result.retrieval).toMatchObject({ mode: 'LEXICAL', fallback: 'EMBEDDING_UNAVAILABLE' });
+      expect(result.retrieval.reason).toMatch(/HTTP 500/);
+      // The MCP tool result carries the seed's wire value: retrieval.fallback: embedding_unavailable.
+      const { token } = await server.app.services.tokens.create({ kind: 'agent', agentId: 'pets', name: 'mcp-fallback' });
+      const mcp = await connectHttp(server.url, token);
+      try {
+        const tool = ok(await call(mcp, 'brain_search', { query: 'puppy' }));
+        expect(tool.retrieval).toMatchObject({ mode: 'lexical', fallback: 'embedding_unavailable' });
+        expect(tool.hits[0].memory).toMatchObject({ title: 'Rex', memoryId: ids.Rex });
+      } finally {
+        await mcp.close();
       }
       expect(result.hits[0]).toMatchObject({ memory: { title: 'Rex' }, matchedBy: ['LEXICAL'], similarity: null });
 
@@ -134,8 +168,7 @@ describe('provider trouble falls back to lexical results, never an error', () =>
     expect(await status()).toMatchObject({ failed: 0, pending: 0 });
   });
 
-  it('on provider timeout', async (ctx) => {
-    if (!vectorCapable()) ctx.skip();
+  it('on provider timeout', async () => {
     provider.mode = 'slow';
     try {
       const result = (await pets.brainSearch({ query: 'puppy' })).brainSearch;
@@ -147,8 +180,7 @@ describe('provider trouble falls back to lexical results, never an error', () =>
     }
   });
 
-  it('on an unreachable provider', async (ctx) => {
-    if (!vectorCapable()) ctx.skip();
+  it('on an unreachable provider', async () => {
     const lonely = await startServer({
       config: { embeddings: { url: 'http://127.0.0.1:9/v1', model: 'topic-embed', apiKey: null, timeoutMs: 300, indexIntervalMs: 0 } },
     });
@@ -233,8 +265,7 @@ describe('an outage longer than a few retries loses no memory (issue 11)', () =>
     expect(await outageStatus()).toMatchObject({ failed: 0, backlog: 0, nextRetryAt: null });
   });
 
-  it('a query answered by the provider re-queues them too', async (ctx) => {
-    if (!vectorCapable()) ctx.skip();
+  it('a query answered by the provider re-queues them too', async () => {
     provider.mode = 'fail';
     try {
       await saveOutage('Drizzle', 'A third note from a rainy outage.');
@@ -344,8 +375,7 @@ describe('zero vectors are never an embedding match (issue 11)', () => {
     expect(await blankStatus()).toMatchObject({ indexed: 2, failed: 0, backlog: 0 });
   });
 
-  it('a zero query vector falls back to lexical results', async (ctx) => {
-    if (!vectorCapable()) ctx.skip();
+  it('a zero query vector falls back to lexical results', async () => {
     provider.mode = 'zero';
     try {
       const result = (await blank.brainSearch({ query: 'kitten' })).brainSearch;
@@ -357,8 +387,7 @@ describe('zero vectors are never an embedding match (issue 11)', () => {
     }
   });
 
-  it('a stored zero vector (written before this check) matches nothing and breaks no search', async (ctx) => {
-    if (!vectorCapable()) ctx.skip();
+  it('a stored zero vector (written before this check) matches nothing and breaks no search', async () => {
     await server.database.pool.query(
       "UPDATE brain_embeddings SET embedding = '{0,0,0,0,0,0}' WHERE agent_id = 'blank' AND memory_id = $1",
       [memoryIds.Vacuum],

@@ -155,7 +155,7 @@ describe('the quick start on the embedded database', () => {
     const run = await burrow(['serve'], env, (out) => out.includes('operator token'));
     try {
       expect(run.stdout).toMatch(/serving GraphQL on http:\/\/127\.0\.0\.1:\d+\/graphql \(HTTP, SSE and graphql-ws\)/);
-      expect(run.stdout).toMatch(/lifecycle: embedded — embedded PGlite \(PostgreSQL 1\d\.\d+\) in /);
+      expect(run.stdout).toMatch(/lifecycle: embedded — embedded PGlite: its own PostgreSQL 1\d\.\d+ \(WASM\), not the PostgreSQL 17 of managed, in /);
       const token = /operator token \(first start .*\): (brw_\S+)/.exec(run.stdout)![1];
       const port = /127\.0\.0\.1:(\d+)\/graphql/.exec(run.stdout)![1];
       const client = createBurrowClient({ url: `http://127.0.0.1:${port}/graphql`, token });

@@ -196,6 +196,75 @@ describe.skipIf(!hasRealServer)(`continuity across instances and connections (${
     }
   });
 
+  /**
+   * The finalization guard serializes a completion and the reconciler's interruption of the same
+   * run. To hold each side inside its transaction at the decisive moment, the test's own
+   * connection locks continuity_log (EXCLUSIVE: reads go on, inserts wait): the first side then
+   * waits at its transition's log insert, holding the guard, while the other side is sent and
+   * seen waiting on the guard in pg_locks; then the log is released.
+   */
+  async function raceUnderGuard(agentId: string, runId: string, first: 'complete' | 'reconcile') {
+    const onA = await a.agentClient(agentId);
+    const onB = await b.agentClient(agentId);
+    const owner = await openOwner(onA);
+    const fence = { runId, generation: 1, ownerId: owner.ownerId };
+    await start(onA, owner, runId);
+    await onA.finalizeContinuityRun({ input: { ...fence, result: '{"done":true}' } });
+    const blocker = new pg.Client({ connectionString: a.testDatabase.url! });
+    await blocker.connect();
+    const waitersOnGuard = async () =>
+      Number(
+        (
+          await admin.query(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = 1002 AND objid = hashtext($1)::oid`, [
+            `${agentId}/${runId}`,
+          ])
+        ).rows[0].n,
+      );
+    const waitersOnLog = async () =>
+      Number((await admin.query(`SELECT count(*) AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'continuity_log' AND NOT l.granted`)).rows[0].n);
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE continuity_log IN EXCLUSIVE MODE');
+      let completion: Promise<{ __typename: string; code?: string }>;
+      let reconciliation: Promise<{ interrupted: { runId: string }[]; failed: { runId: string }[] }>;
+      if (first === 'complete') {
+        // The owner is live when the completion checks it; it dies while the completion holds the guard.
+        completion = onA.completeContinuityRun({ input: fence }).then((r) => r.completeContinuityRun as never);
+        await waitUntil(async () => (await waitersOnLog()) === 1, 'the completion waits at its log insert, holding the guard');
+        await terminateOwner(owner.ownerId);
+        reconciliation = onB.reconcileContinuity({ agentId }).then((r) => r.reconcileContinuity);
+        await waitUntil(async () => (await waitersOnGuard()) === 1, 'the reconciler waits on the finalization guard');
+      } else {
+        await terminateOwner(owner.ownerId);
+        reconciliation = onB.reconcileContinuity({ agentId }).then((r) => r.reconcileContinuity);
+        await waitUntil(async () => (await waitersOnLog()) === 1, 'the interruption waits at its log insert, holding the guard');
+        completion = onA.completeContinuityRun({ input: fence }).then((r) => r.completeContinuityRun as never);
+        await waitUntil(async () => (await waitersOnGuard()) === 1, 'the completion waits on the finalization guard');
+      }
+      await blocker.query('COMMIT');
+      const [completed, reconciled] = await Promise.all([completion, reconciliation]);
+      await onB.reconcileContinuity({ agentId });
+      const current = await run(onB, runId);
+      return { completed, interrupted: reconciled.interrupted.map((r) => r.runId), failed: reconciled.failed.map((r) => r.runId), state: current.state, transitions: current.transitions.edges.map((e) => e.node.to), queue: current.recoveryQueue };
+    } finally {
+      await blocker.end();
+      await owner.close();
+    }
+  }
+
+  it('a completion holding the finalization guard wins: the reconciler then finds the run completed and leaves it', async () => {
+    const outcome = await raceUnderGuard('inst-guard-1', 'guard-complete', 'complete');
+    expect(outcome.completed.__typename).toBe('CompleteContinuityRunSuccess');
+    expect(outcome).toMatchObject({ interrupted: [], failed: [], state: 'COMPLETED', transitions: ['RUNNING', 'FINALIZING', 'COMPLETED'], queue: null });
+  });
+
+  it('an interruption holding the finalization guard wins: the completion after it is refused and recovery finishes the finalization', async () => {
+    const outcome = await raceUnderGuard('inst-guard-2', 'guard-reconcile', 'reconcile');
+    expect(outcome.completed).toMatchObject({ __typename: 'ContinuityFenceRejected', code: 'FORBIDDEN_TRANSITION' });
+    expect(outcome).toMatchObject({ interrupted: ['guard-reconcile'], failed: [], state: 'RECOVERY_PENDING', transitions: ['RUNNING', 'FINALIZING', 'INTERRUPTED', 'RECOVERY_PENDING'] });
+    expect(outcome.queue).toEqual([{ kind: 'FINISH_FINALIZATION', headRevision: 0 }]);
+  });
+
   it('a dead owner stays dead while another connection holds its lock key (a prober in that instant, or a hashtext collision)', async () => {
     const onA = await a.agentClient('inst-probe');
     const onB = await b.agentClient('inst-probe');

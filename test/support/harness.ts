@@ -45,10 +45,11 @@ export interface TestDatabase {
 
 /**
  * A fresh database: in-memory PGlite, or a new database on the real server. `real`: on the real
- * server in either pass (REAL_SERVER_URL), for the tests that need several real connections.
+ * server in either pass (REAL_SERVER_URL), for the tests that need several real connections;
+ * `embedded`: in-memory PGlite in either pass, for what only it always has (pgvector).
  */
-export async function createTestDatabase(options: { real?: boolean } = {}): Promise<TestDatabase> {
-  const server = options.real ? REAL_SERVER_URL : REAL_DATABASE_URL;
+export async function createTestDatabase(options: { real?: boolean; embedded?: boolean } = {}): Promise<TestDatabase> {
+  const server = options.embedded ? null : options.real ? REAL_SERVER_URL : REAL_DATABASE_URL;
   if (options.real && !server) throw new Error(NEEDS_REAL_SERVER);
   if (!server) {
     return { config: { lifecycle: 'embedded', dataDir: 'memory://' }, name: null, url: null, drop: async () => {} };

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createBurrowClient, type BurrowClient } from '../../clients/typescript/sdk.js';
 import { createTestDatabase, REAL_DATABASE_URL, TEST_REQUIRED_MAJOR, type TestDatabase } from './harness.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -271,3 +272,36 @@ export function spawnBurrow(args: string[], env: Record<string, string>, options
 
 /** The environment of a user's shell (PATH, HOME; nothing of the test runner's) plus `env`: for runNpm and spawnBurrow. */
 export const userEnv = (env: Record<string, string> = {}): Record<string, string> => ({ ...baseEnv(), ...env });
+
+/** A typed client holding the shipped server's operator token. */
+export const operatorClient = (server: Pick<ShippedServer, 'url' | 'operatorToken'>) => createBurrowClient({ url: server.url, token: server.operatorToken });
+
+/**
+ * A new token through the API (createApiToken, as an operator would make one): an operator token,
+ * or one bound to `agentId` (the agent is created first when missing). Returns the secret and the
+ * token's id (what revokeApiToken takes).
+ */
+export async function createShippedToken(server: Pick<ShippedServer, 'url' | 'operatorToken'>, options: { name: string; agentId?: string }): Promise<{ secret: string; tokenId: string }> {
+  const operator = operatorClient(server);
+  try {
+    if (options.agentId && !(await operator.agent({ id: options.agentId })).agent) {
+      const created = await operator.createAgent({ input: { agentId: options.agentId, name: options.agentId } });
+      if (created.createAgent.__typename !== 'CreateAgentSuccess') throw new Error(`createAgent failed: ${JSON.stringify(created)}`);
+    }
+    const made = await operator.createApiToken({ input: options.agentId ? { kind: 'AGENT', agentId: options.agentId, name: options.name } : { kind: 'OPERATOR', name: options.name } });
+    if (made.createApiToken.__typename !== 'CreateApiTokenSuccess') throw new Error(`createApiToken failed: ${JSON.stringify(made)}`);
+    return { secret: made.createApiToken.secret, tokenId: made.createApiToken.token.tokenId };
+  } finally {
+    await operator.close();
+  }
+}
+
+/** A typed client bound to `agentId` (created when missing) with a new agent token and the runtime's scope headers. */
+export async function shippedAgentClient(
+  server: Pick<ShippedServer, 'url' | 'operatorToken'>,
+  agentId: string,
+  options: { scope?: string | null; session?: string | null; conversation?: string | null } = {},
+): Promise<BurrowClient> {
+  const { secret } = await createShippedToken(server, { name: `agent-${agentId}`, agentId });
+  return createBurrowClient({ url: server.url, token: secret, scope: options.scope ?? null, session: options.session ?? null, conversation: options.conversation ?? null });
+}

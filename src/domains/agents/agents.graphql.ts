@@ -8,6 +8,7 @@ import { assertAgentAccess, requireViewer, type Viewer } from '../../auth/viewer
 import {
   bindingOf,
   decodePositionCursor,
+  INT4_MAX,
   decodeTimeIdCursor,
   encodeCursor,
   encodeTimeIdCursor,
@@ -94,7 +95,8 @@ builder.node(ProfileDocumentRef, {
       resolve: async (d, args, ctx) => {
         const limit = pageSize(args.first, 500, 100);
         const binding = bindingOf('profile-revisions', d.agentId, d.kind);
-        const before = decodePositionCursor(args.after, binding);
+        // revision is an integer column.
+        const before = decodePositionCursor(args.after, binding, INT4_MAX);
         const rows = await ctx.services.agents.revisions(d.agentId, d.kind, limit + 1, before);
         return {
           ...toConnection(rows, limit, (r) => encodeCursor(binding, [r.revision]), args.after),

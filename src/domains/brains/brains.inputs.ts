@@ -7,7 +7,7 @@ import { agentIdField } from '../../auth/runtime.inputs.js';
 import { BRAIN_CONTENT_LIMIT, BRAIN_SOURCE_REF_LENGTH_LIMIT, BRAIN_SOURCE_REFS_LIMIT, BRAIN_TITLE_LIMIT } from './brains.sql.js';
 import { QUERY_MAX_LENGTH, QUERY_MIN_LENGTH, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from './brains.search.js';
 
-const idField = { type: 'id', required: true, description: 'The memory id (from brain_search, brain_read or brain_save).' } as const;
+const idField = { type: 'id', required: true, description: 'The memory id: `memoryId` of a memory from brain_search, brain_read or brain_save (not its global `id`).' } as const;
 const expectedRevisionField = {
   type: 'int',
   required: true,
@@ -66,10 +66,9 @@ export const brainUpdateInput = {
 export const brainRemoveInput = { id: idField, agentId: agentIdField, expectedRevision: expectedRevisionField } as const satisfies InputFields;
 
 /**
- * The GraphQL forms of the same verbs. The MCP tools keep the seed's argument names (`id`,
- * `limit`) that runtimes already call; in the schema the short id is `memoryId` (the field `id`
- * is the global node id) and page size is `first`, as on every other field. Same limits, same
- * descriptions: only the names differ.
+ * The forms GraphQL and the MCP tools both take: the short id is `memoryId` (`id` is the global
+ * node id, as on every entity) and the page size is `first`, as on every other field. One set of
+ * names, limits and descriptions for both transports.
  */
 const memoryIdField = { ...idField, type: 'string' } as const;
 const { id: _readId, ...readRest } = brainReadArgs;

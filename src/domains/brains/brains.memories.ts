@@ -239,6 +239,7 @@ export class BrainMemories {
     }
     return new RevisionConflictError('BrainMemory', id, expectedRevision, current.revision, current.content, {
       id: current.id,
+      memoryId: current.id,
       title: current.title,
       content: current.content,
       sourceRefs: current.sourceRefs,

@@ -206,7 +206,7 @@ export class BrainSearch {
 function searchLimit(limit: number | null | undefined): number {
   if (limit == null) return SEARCH_LIMIT_DEFAULT;
   if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_LIMIT_MAX) {
-    throw new RequestError('BAD_REQUEST', `the page size (first; limit over MCP) must be between 1 and ${SEARCH_LIMIT_MAX} (got ${limit})`);
+    throw new RequestError('BAD_REQUEST', `the page size (first) must be between 1 and ${SEARCH_LIMIT_MAX} (got ${limit})`);
   }
   return limit;
 }

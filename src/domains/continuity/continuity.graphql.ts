@@ -13,6 +13,7 @@ import {
   encodeTimeIdCursor,
   pageSize,
   toConnection,
+  INT4_MAX,
 } from '../../lib/cursor.js';
 import { ForbiddenError, NotFoundError, RequestError, ValidationError } from '../../lib/errors.js';
 import { assertAgentAccess } from '../../auth/viewer.js';
@@ -243,7 +244,7 @@ builder.node(ContinuityRunRef, {
         const limit = pageSize(args.first, EFFECTS_PAGE, 100);
         return pagesPerKey(
           keys.map(countedKeyOf),
-          ({ run, count }) => ({ ...run, count, afterPosition: decodePositionCursor(args.after, transitionsBinding(run)) }),
+          ({ run, count }) => ({ ...run, count, afterPosition: decodePositionCursor(args.after, transitionsBinding(run), INT4_MAX) }),
           (runs) => ctx.services.continuity.transitionPagesForRuns(runs, limit + 1),
           (page, run) => {
             const binding = transitionsBinding(run);

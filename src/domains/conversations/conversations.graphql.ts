@@ -6,7 +6,7 @@ import { connectionType, pageArgs, pagesPerKey } from '../../schema/connections.
 import { agentScopedKey, parseAgentScopedKey } from '../../schema/node-keys.js';
 import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
 import { assertAgentAccess } from '../../auth/viewer.js';
-import { bindingOf, decodeCursor, decodePositionCursor, encodeCursor, pageSize, toConnection } from '../../lib/cursor.js';
+import { bindingOf, cursorMicros, decodeCursor, decodePositionCursor, encodeCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { NotFoundError, RequestError, ValidationError, badRequest } from '../../lib/errors.js';
 import { charLength } from '../../lib/text.js';
 import { CONVERSATION_LIMITS } from './conversations.sql.js';
@@ -239,11 +239,10 @@ function newestFirstKey(position: unknown[] | null, withPosition: boolean): Newe
   if (!position) return null;
   const [micros, sessionId, entryPosition] = position;
   const valid =
-    typeof micros === 'string' &&
-    /^-?\d{1,19}$/.test(micros) &&
+    cursorMicros(micros) !== null &&
     typeof sessionId === 'string' &&
     position.length === (withPosition ? 3 : 2) &&
-    (!withPosition || Number.isSafeInteger(entryPosition));
+    (!withPosition || (Number.isSafeInteger(entryPosition) && (entryPosition as number) >= 0));
   if (!valid) throw new RequestError('BAD_CURSOR', 'the cursor is malformed');
   return { micros: micros as string, sessionId: sessionId as string, position: withPosition ? (entryPosition as number) : undefined };
 }

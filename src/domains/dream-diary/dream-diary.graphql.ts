@@ -5,7 +5,7 @@
 import { builder } from '../../schema/builder.js';
 import { connectionType, pageArgs } from '../../schema/connections.js';
 import { agentScopedKey, parseAgentScopedKey } from '../../schema/node-keys.js';
-import { bindingOf, decodeCursor, encodeCursor, pageSize, toConnection } from '../../lib/cursor.js';
+import { bindingOf, cursorTime, decodeCursor, encodeCursor, malformedCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { badRequest, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { addAgentLink } from '../agents/agents.graphql.js';
 import { DREAM_DIARY_LIMITS } from './dream-diary.sql.js';
@@ -38,11 +38,11 @@ function decodeDiaryCursor(cursor: string | null | undefined, binding: string) {
   const position = decodeCursor(cursor, binding);
   if (!position) return null;
   const [entryDate, createdAt, id] = position;
-  const at = typeof createdAt === 'string' ? new Date(createdAt) : null;
-  if (position.length !== 3 || typeof entryDate !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(entryDate) || !at || Number.isNaN(at.getTime()) || typeof id !== 'string') {
-    throw badRequest('the cursor is malformed');
-  }
-  return { entryDate, createdAt: at, id };
+  const at = cursorTime(createdAt);
+  // The entry's calendar date, as the list wrote it: a real day (not 2026-02-30) of years 0001-9999.
+  const day = typeof entryDate === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(entryDate) ? cursorTime(`${entryDate}T00:00:00.000Z`) : null;
+  if (position.length !== 3 || !day || !at || typeof id !== 'string') throw malformedCursor();
+  return { entryDate: entryDate as string, createdAt: at, id };
 }
 
 builder.queryFields((t) => ({

@@ -1,0 +1,44 @@
+/**
+ * What the bare baselines run for one request: the statements an ideal plan needs, their rows
+ * shaped into the answer Burrow gives (checked equal before anything is timed). No GraphQL, no
+ * authentication, no limits: the floor Burrow is measured against.
+ */
+import type pg from 'pg';
+import { PROFILE_KINDS } from '../../src/domains/agents/agents.sql.js';
+
+type Body = { query?: string; variables?: Record<string, unknown> };
+type DocumentRow = { agent_id: string; kind: string; content: string; revision: number };
+
+const KIND_SLOT = new Map<string, number>(PROFILE_KINDS.map((kind, i) => [kind, i]));
+
+/** Six documents placed by kind (one pass, no sort), as Burrow places them. */
+function profileOf(rows: DocumentRow[]) {
+  const slots: ({ kind: string; content: string; revision: number } | undefined)[] = new Array(PROFILE_KINDS.length);
+  for (const d of rows) slots[KIND_SLOT.get(d.kind)!] = { kind: d.kind, content: d.content, revision: d.revision };
+  return slots.filter((d) => d !== undefined);
+}
+
+/** `agents(first: 50)` with profiles: one page of agents, then one statement for all their documents. */
+export async function nestedRead(pool: pg.Pool, first = 50) {
+  const agents = await pool.query<{ id: string; name: string }>('SELECT id, name FROM agents ORDER BY created_at DESC, id DESC LIMIT $1', [first]);
+  const ids = agents.rows.map((a) => a.id);
+  const documents = await pool.query<DocumentRow>('SELECT agent_id, kind, content, revision FROM agent_profile_documents WHERE agent_id = ANY($1::text[])', [ids]);
+  const byAgent = new Map<string, DocumentRow[]>(ids.map((id) => [id, []]));
+  for (const d of documents.rows) byAgent.get(d.agent_id)!.push(d);
+  return { agents: { edges: agents.rows.map((a) => ({ node: { agentId: a.id, name: a.name, profile: profileOf(byAgent.get(a.id)!) } })) } };
+}
+
+/** `agent(agentId:)` with its profile: the agent by id, then its documents. */
+export async function profileRead(pool: pg.Pool, id: string) {
+  const agent = (await pool.query<{ id: string; name: string }>('SELECT id, name FROM agents WHERE id = $1', [id])).rows[0];
+  if (!agent) return { agent: null };
+  const documents = await pool.query<DocumentRow>('SELECT agent_id, kind, content, revision FROM agent_profile_documents WHERE agent_id = $1', [id]);
+  return { agent: { agentId: agent.id, name: agent.name, profile: profileOf(documents.rows) } };
+}
+
+export const BASELINE_HANDLERS = {
+  nested: (pool: pg.Pool) => nestedRead(pool),
+  profile: (pool: pg.Pool, body: Body) => profileRead(pool, String(body.variables?.id)),
+} satisfies Record<string, (pool: pg.Pool, body: Body) => Promise<unknown>>;
+
+export type BaselineName = keyof typeof BASELINE_HANDLERS;
