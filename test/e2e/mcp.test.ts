@@ -97,14 +97,14 @@ describe('MCP on the shipped build', () => {
       BURROW_CONVERSATION: RUNTIME.conversation,
     };
     const client = await connectStdio(identity);
-    let saved: { id: string };
+    let saved: { id: string; memoryId: string };
     try {
       const { tools } = await client.listTools();
       expect(tools).toEqual(httpTools);
       expect(ok(await call(client, 'memory_working_search', { query: 'through' })).records.map((r: { title: string }) => r.title)).toEqual(['over http']);
       saved = ok(await call(client, 'brain_save', { title: 'over stdio', content: 'saved by the stdio process' })).memory;
       expect(saved).toMatchObject({ title: 'over stdio', revision: 1 });
-      expect(ok(await call(client, 'brain_read', { id: saved.id })).memory).toMatchObject({ id: saved.id, content: 'saved by the stdio process', revision: 1 });
+      expect(ok(await call(client, 'brain_read', { memoryId: saved.memoryId })).memory).toMatchObject({ id: saved.id, memoryId: saved.memoryId, content: 'saved by the stdio process', revision: 1 });
       expect(ok(await call(client, 'memory_working_write', { kind: 'BLOCKER', title: 'over stdio', content: 'written through stdio' })).record).toMatchObject({
         project: RUNTIME.scope,
         sessionId: RUNTIME.session,
