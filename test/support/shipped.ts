@@ -63,6 +63,11 @@ export interface ShippedOptions {
   database?: TestDatabase;
   /** How long to wait for the banner (default 120 s: a loaded machine starts slowly). */
   startTimeoutMs?: number;
+  /**
+   * An operator token of this data, when the caller has one: a restart on the same `dataDir` or
+   * `database`. Embedded, no other process can make one while the server holds its directory.
+   */
+  operatorToken?: string;
 }
 
 /** The environment a user's shell would give: PATH and HOME, nothing of the test runner's. */
@@ -120,8 +125,8 @@ export async function startShipped(options: ShippedOptions = {}): Promise<Shippe
 
   const burrow: ShippedServer['burrow'] = (args, opts = {}) => runNpm(['run', 'burrow', '--', ...args], { ...env, ...opts.env }, opts.input);
 
-  let operatorToken: string | null = null;
-  if (lifecycle === 'external') {
+  let operatorToken: string | null = options.operatorToken ?? null;
+  if (lifecycle === 'external' && !operatorToken) {
     const made = await burrow(['token', 'create', '--operator', '--name', 'e2e-operator']);
     if (made.code !== 0) throw new Error(`burrow token create failed (${made.code}): ${made.stderr}`);
     operatorToken = made.stdout.trim();
@@ -220,6 +225,53 @@ export async function postGraphQL(
   }
   return { status: response.status, headers: response.headers, body: parsed };
 }
+
+export interface BurrowProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Its exit, with everything it printed. */
+  exited: Promise<CommandResult>;
+  /** Sends `signal` to its process group (npm and Burrow) and waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<CommandResult>;
+}
+
+/**
+ * `npm run burrow -- ...args` left running in its own process group, for a test that reads its
+ * output while it runs (a server's banner, a long command); `runNpm` is for commands that end.
+ * `stdin` gets `input` (default nothing) and is closed.
+ */
+export function spawnBurrow(args: string[], env: Record<string, string>, options: { input?: string } = {}): BurrowProcess {
+  const child = spawn('npm', ['--silent', 'run', 'burrow', '--', ...args], { cwd: ROOT, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stdin!.end(options.input ?? '');
+  const exited = new Promise<CommandResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) {
+        try {
+          process.kill(-child.pid!, signal);
+        } catch {
+          // The group is gone already.
+        }
+      }
+      return exited;
+    },
+  };
+}
+
+/** The environment of a user's shell (PATH, HOME; nothing of the test runner's) plus `env`: for runNpm and spawnBurrow. */
+export const userEnv = (env: Record<string, string> = {}): Record<string, string> => ({ ...baseEnv(), ...env });
 
 /** A typed client holding the shipped server's operator token. */
 export const operatorClient = (server: Pick<ShippedServer, 'url' | 'operatorToken'>) => createBurrowClient({ url: server.url, token: server.operatorToken });
