@@ -89,10 +89,13 @@ export function buildApp(deps: AppDeps) {
     ...guards.options,
     // The limits' gate authenticates before anything is parsed; observability sees what passes it.
     plugins: [
+      // Before the limits: the operation policy wraps the subscribe function it finds to release
+      // the token's subscription slot when subscribing throws; set after it, this plugin's
+      // function replaced that wrapper and a throwing subscribe kept its slot for good.
+      useSharedEventExecution(),
       ...guards.options.plugins,
       useTypedRequestParseErrors(),
       useCompiledOperations(),
-      useSharedEventExecution(),
       useSchemaHashHeader(),
       useEndStreamsWithToken(services.tokenWatch),
       observability.plugin,
