@@ -195,3 +195,11 @@ export function createApi(token: string, onUnauthenticated: () => void): Api {
 }
 
 export const describeError = (error: unknown) => (error instanceof ApiError && error.code ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error));
+
+/**
+ * An event handler for an async action: the action's failure is shown with `show` (as the page
+ * shows its other errors) instead of becoming an unhandled rejection nobody sees.
+ */
+export function handled<A extends unknown[]>(action: (...args: A) => Promise<unknown>, show: (message: string) => void): (...args: A) => void {
+  return (...args) => void action(...args).catch((error: unknown) => show(describeError(error)));
+}

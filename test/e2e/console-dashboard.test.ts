@@ -35,14 +35,13 @@ async function relayWebSockets(page: Page) {
     received: [] as Frame[],
     connections: [] as { page: WebSocketRoute; server: WebSocketRoute }[],
     /** Closes the newest connection on both sides, as a dropped network or a restarting server does. */
-    cut(code: number, reason: string) {
+    async cut(code: number, reason: string) {
       const last = relay.connections.at(-1)!;
-      last.page.close({ code, reason });
-      last.server.close({ code: 1000, reason: 'cut by the test' });
+      await Promise.all([last.page.close({ code, reason }), last.server.close({ code: 1000, reason: 'cut by the test' })]);
     },
-    release() {
+    async release() {
       relay.holding = false;
-      for (const ws of relay.held.splice(0)) ws.close({ code: 1013, reason: 'the test kept the server unreachable' });
+      await Promise.all(relay.held.splice(0).map((ws) => ws.close({ code: 1013, reason: 'the test kept the server unreachable' })));
     },
   };
   await page.routeWebSocket(/\/graphql$/, (ws) => {
@@ -190,7 +189,7 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     relay.holding = true;
     const sentAt = relay.sent.length;
     const receivedAt = relay.received.length;
-    relay.cut(1001, 'the test cut the connection');
+    await relay.cut(1001, 'the test cut the connection');
     await expect.poll(() => alert.innerText()).toBe('Live stream closed (1001 Going away): the test cut the connection');
     // It tries again by itself (after 1 s), and that attempt hangs unanswered.
     await expect.poll(() => relay.held.length, { timeout: 15_000 }).toBe(1);
@@ -211,7 +210,7 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     expect(await shown()).toEqual(before);
 
     // The hanging attempt is refused; the next one reaches the server.
-    relay.release();
+    await relay.release();
     await page.locator(`li[data-event="${written.at(-1)}"]`).waitFor({ timeout: 60_000 });
     // The new subscription asked for what came after the last event the page had received.
     const resubscribed = relay.sent.slice(sentAt).filter((frame) => frame.type === 'subscribe');

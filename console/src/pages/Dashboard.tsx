@@ -5,7 +5,7 @@
  * interruption manifests, working records and handoffs per scope.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { describeError } from '../api';
+import { describeError, handled } from '../api';
 import { loadAgentCounts, type AgentCounts } from '../counts';
 import { openEventStream, type ConsoleEvent, type StreamStatus } from '../events';
 import { ConsoleAgentDetailDocument, ConsoleScopeDocument, type ConsoleAgentDetailQuery, type ConsoleScopeQuery } from '../graphql/generated';
@@ -147,7 +147,7 @@ export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents 
           </table>
         </div>
         {agentsMore && <p class="warning">Showing the newest 100 agents only (and their events); older agents are not listed here.</p>}
-        <button type="button" class="secondary" onClick={() => reloadAgents().then(() => announce('Agent list reloaded.'))}>
+        <button type="button" class="secondary" onClick={handled(() => reloadAgents().then(() => announce('Agent list reloaded.')), announce)}>
           Reload agent list
         </button>
       </section>
