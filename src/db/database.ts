@@ -11,6 +11,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { DatabaseConfig, EmbeddedDatabaseConfig, ExternalDatabaseConfig } from '../config.js';
 import { isConnectionLoss } from '../lib/connection-errors.js';
 import type { ManagedSupervisor } from './managed.js';
+import { sharedListener } from './listener.js';
 import { installNotifyAfterCommit } from './notify-after-commit.js';
 
 export type Db = NodePgDatabase<Record<string, never>>;
@@ -35,8 +36,9 @@ export interface Database {
   /** Counts SQL statements issued through Drizzle; tests read it to prove constant query counts. */
   statements: { count: number; onQuery?: (query: string, params: unknown[]) => void };
   /**
-   * LISTEN on one dedicated connection (external) or PGlite's own listener (embedded). `onLost`
-   * is called once if that connection dies; the caller re-listens (see events/hub.ts).
+   * LISTEN on the instance's one listening connection, shared by all channels (external, see
+   * db/listener.ts) or PGlite's own listener (embedded). `onLost` is called once if that
+   * connection dies; the caller re-listens (see events/hub.ts, auth/token-watch.ts).
    */
   listen(channel: string, onPayload: (payload: string) => void, onLost?: (error: Error) => void): Promise<() => Promise<void>>;
   /** This process's own notifications (db/notify-after-commit.ts), heard at commit; returns the removal. */
@@ -268,33 +270,8 @@ async function openExternal(config: ExternalDatabaseConfig, options: OpenOptions
       vector,
       vectorReason: vector ? null : `the vector extension is not installed in database ${config.display}; Brain search stays lexical`,
     },
-    listen: async (channel, onPayload, onLost) => {
-      const client = new pg.Client(clientConfig);
-      let closing = false;
-      let lost = false;
-      const reportLost = (error: Error) => {
-        if (closing || lost) return;
-        lost = true;
-        onLost?.(error);
-      };
-      client.on('error', reportLost);
-      client.on('end', () => reportLost(new Error('Connection terminated')));
-      try {
-        await client.connect();
-        client.on('notification', (message) => {
-          if (message.channel === channel && message.payload) onPayload(message.payload);
-        });
-        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      } catch (error) {
-        closing = true;
-        await client.end().catch(() => {});
-        throw error;
-      }
-      return async () => {
-        closing = true;
-        await client.end().catch(() => {});
-      };
-    },
+    // Every channel on one connection (db/listener.ts): the sizing rule counts one per instance.
+    listen: sharedListener(() => new pg.Client(clientConfig)),
     hearLocally: notifications.hearLocally,
     openDedicatedConnection: async () => {
       const client = new pg.Client(clientConfig);
