@@ -241,14 +241,18 @@ export function buildApp(deps: AppDeps) {
       await services.hub.start();
       await services.tokenWatch.start();
       try {
-        const bound = await listenOrExplain(server, port, host);
         if (metricsServer && deps.config.ops.metrics) {
           await listenOrExplain(metricsServer, deps.config.ops.metrics.port, deps.config.ops.metrics.host, { port: 'BURROW_METRICS_PORT', host: 'BURROW_METRICS_HOST' });
         }
+        // Last, and nothing awaited after it: a caller that prints its banner as soon as this
+        // returns prints it before the first request is answered (requests are I/O callbacks,
+        // which wait for this chain of promises to finish).
+        const bound = await listenOrExplain(server, port, host);
         for (const job of services.background) job.start();
         started = true;
         return bound;
       } catch (error) {
+        if (metricsServer?.listening) metricsServer.close();
         if (server.listening) server.close();
         await services.hub.stop();
         await services.tokenWatch.stop();
