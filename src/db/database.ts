@@ -222,18 +222,21 @@ async function openExternal(config: ExternalDatabaseConfig, options: OpenOptions
   let serverVersion: string;
   let serverVersionNum: number;
   let vector: boolean;
+  let trgm: boolean;
   // A server that is not up yet (containers starting together, a failover in progress) is
   // waited for; one that refuses us (password, missing database, TLS) fails at once.
   const deadline = Date.now() + config.connectTimeoutSeconds * 1000;
   for (let attempt = 0; ; attempt++) {
     try {
-      const result = await pool.query<{ v: string; n: string; vector: boolean }>(
+      const result = await pool.query<{ v: string; n: string; vector: boolean; trgm: boolean }>(
         `SELECT current_setting('server_version') AS v, current_setting('server_version_num') AS n,
-                EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector') AS vector`,
+                EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector') AS vector,
+                EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') AS trgm`,
       );
       serverVersion = result.rows[0].v;
       serverVersionNum = Number(result.rows[0].n);
       vector = result.rows[0].vector;
+      trgm = result.rows[0].trgm;
       break;
     } catch (error) {
       const reason = (error as Error).message || (error as { code?: string }).code || String(error);
@@ -255,6 +258,14 @@ async function openExternal(config: ExternalDatabaseConfig, options: OpenOptions
     await pool.end().catch(() => {});
     throw new StartupError(
       `PostgreSQL at ${config.display} is version ${serverVersion} (major ${serverMajor}), below BURROW_POSTGRES_REQUIRED_MAJOR=${config.requiredMajor}: upgrade the server or set BURROW_POSTGRES_REQUIRED_MAJOR=${serverMajor} if you accept it`,
+    );
+  }
+  // The external lifecycle creates no database, role or extension in the operator's database:
+  // pg_trgm (search) must be there before the migrations that index with it.
+  if (!trgm) {
+    await pool.end().catch(() => {});
+    throw new StartupError(
+      `the pg_trgm extension is not installed in database ${config.display}; Burrow's search needs it and an external database gets no extension from Burrow: have an administrator (or the database owner: pg_trgm is a trusted extension) run \`CREATE EXTENSION pg_trgm;\` in that database, then start again`,
     );
   }
   const { db, statements, notifications } = wrapDrizzle(pool);

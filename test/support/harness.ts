@@ -46,8 +46,10 @@ export interface TestDatabase {
 /**
  * A fresh database: in-memory PGlite, or a new database on the real server. `real`: on the real
  * server in either pass (REAL_SERVER_URL), for the tests that need several real connections.
+ * A real server's database gets pg_trgm, as an administrator creates it for the external
+ * lifecycle; `withTrgm: false` leaves it out (the startup check's test).
  */
-export async function createTestDatabase(options: { real?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(options: { real?: boolean; withTrgm?: boolean } = {}): Promise<TestDatabase> {
   const server = options.real ? REAL_SERVER_URL : REAL_DATABASE_URL;
   if (options.real && !server) throw new Error(NEEDS_REAL_SERVER);
   if (!server) {
@@ -60,6 +62,13 @@ export async function createTestDatabase(options: { real?: boolean } = {}): Prom
   await admin.end();
   const url = new URL(server);
   url.pathname = `/${name}`;
+  // What an administrator does before an external start (README): Burrow creates no extension there.
+  if (options.withTrgm !== false) {
+    const owner = new pg.Client({ connectionString: url.toString() });
+    await owner.connect();
+    await owner.query('CREATE EXTENSION pg_trgm');
+    await owner.end();
+  }
   return {
     config: externalConfig(url.toString()),
     name,
