@@ -92,10 +92,38 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
  */
 const ignoreConnectionError = () => {};
 
+/** A ROLLBACK (or ROLLBACK TO SAVEPOINT) statement, as Drizzle and the migrator send it. */
+const ROLLBACK = /^\s*rollback\b/i;
+
+/**
+ * Clients whose ROLLBACK failed since they were checked out. Such a connection is in an unknown
+ * state (still inside a transaction, or half gone), so it is discarded at release instead of
+ * going back to the pool: Drizzle's transaction() releases its client the same way whether or not
+ * its rollback worked, and every other holder would too.
+ */
+const failedRollback = new WeakSet<pg.ClientBase>();
+
+/** Marks `client` when a ROLLBACK it sends fails; the caller still sees the failure. */
+function watchRollbacks(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const first = args[0] as string | { text?: unknown } | undefined;
+    const text = typeof first === 'string' ? first : first?.text;
+    const result = query(...args);
+    if (typeof text === 'string' && ROLLBACK.test(text) && result && typeof (result as Promise<unknown>).then === 'function') {
+      (result as Promise<unknown>).then(undefined, () => failedRollback.add(client));
+    }
+    return result;
+  }) as typeof client.query;
+}
+
 function guardPool(pool: pg.Pool): void {
   pool.on('error', ignoreConnectionError);
   // pg-pool removes its own idle listener while a client is checked out: this one stays.
-  pool.on('connect', (client) => client.on('error', ignoreConnectionError));
+  pool.on('connect', (client) => {
+    client.on('error', ignoreConnectionError);
+    watchRollbacks(client as pg.PoolClient);
+  });
   // A checked-out client whose connection dies goes back to the pool (and out of it) at once.
   // Drizzle's transaction() sends BEGIN before its try/finally, so a connection lost at BEGIN
   // would otherwise never be released: each fault would leak a pool slot until none is left.
@@ -117,7 +145,8 @@ function guardPool(pool: pg.Pool): void {
         client.removeListener('end', onEnd);
         if (released) return;
         released = true;
-        release(error);
+        // A truthy argument makes pg-pool end the connection rather than reuse it.
+        release(error || (failedRollback.has(client) ? new Error('its ROLLBACK failed: discarded') : undefined));
       }) as pg.PoolClient['release'];
       return client;
     });
