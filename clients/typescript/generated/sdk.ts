@@ -390,7 +390,7 @@ export type ErrorCode =
   | 'QUERY_REQUIRED'
   /** a Brain query above its maximum length */
   | 'QUERY_TOO_LONG'
-  /** a Brain query below its minimum length */
+  /** a brainSearch query without a word of three or more characters (the operator list brainMemories takes any length) */
   | 'QUERY_TOO_SHORT'
   /** a token exceeded its request rate; over graphql-ws the socket stays open */
   | 'RATE_LIMITED'
