@@ -381,7 +381,7 @@ export type ConsoleAgentCountsQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleAgentCountsQuery = { agent: { counts: { brains: number, workingRecords: number, rollingCards: number, runsByState: Array<{ state: ContinuityRunState, count: number }> }, tiddleStatus: { scopes: Array<{ project: string }> } } | null };
+export type ConsoleAgentCountsQuery = { agent: { counts: { brains: number, workingRecords: number | null, rollingCards: number | null, runsByState: Array<{ state: ContinuityRunState, count: number }> }, tiddleStatus: { scopes: Array<{ project: string }> } } | null };
 
 export type ConsoleAgentDetailQueryVariables = Exact<{
   agentId: string;

@@ -100,10 +100,10 @@ class AgentCountsResultAgentCountsRunsByState(BurrowModel):
 class AgentCountsResultAgentCounts(BurrowModel):
     brains: int = Field(..., alias="brains")
     """Live Brain memories (removed ones are tombstones and not counted)"""
-    working_records: int = Field(..., alias="workingRecords")
-    """Working records visible now: pinned, or not yet expired (any state)"""
-    rolling_cards: int = Field(..., alias="rollingCards")
-    """Live rolling cards: not expired and refreshed within the agent's rolling TTL"""
+    working_records: Optional[int] = Field(None, alias="workingRecords")
+    """Working records visible now: pinned, or not yet expired (any state); null, with its error beside the data, for an agent token without a continuity scope"""
+    rolling_cards: Optional[int] = Field(None, alias="rollingCards")
+    """Live rolling cards: not expired and refreshed within the agent's rolling TTL; null, with its error beside the data, for an agent token without a continuity scope"""
     runs_by_state: List[AgentCountsResultAgentCountsRunsByState] = Field(..., alias="runsByState")
     """Continuity runs per state: every state in ContinuityRunState order, 0 included"""
 
@@ -518,10 +518,10 @@ class AgentsOverviewResultAgentsEdgesNodeCountsRunsByState(BurrowModel):
 class AgentsOverviewResultAgentsEdgesNodeCounts(BurrowModel):
     brains: int = Field(..., alias="brains")
     """Live Brain memories (removed ones are tombstones and not counted)"""
-    working_records: int = Field(..., alias="workingRecords")
-    """Working records visible now: pinned, or not yet expired (any state)"""
-    rolling_cards: int = Field(..., alias="rollingCards")
-    """Live rolling cards: not expired and refreshed within the agent's rolling TTL"""
+    working_records: Optional[int] = Field(None, alias="workingRecords")
+    """Working records visible now: pinned, or not yet expired (any state); null, with its error beside the data, for an agent token without a continuity scope"""
+    rolling_cards: Optional[int] = Field(None, alias="rollingCards")
+    """Live rolling cards: not expired and refreshed within the agent's rolling TTL; null, with its error beside the data, for an agent token without a continuity scope"""
     runs_by_state: List[AgentsOverviewResultAgentsEdgesNodeCountsRunsByState] = Field(..., alias="runsByState")
     """Continuity runs per state: every state in ContinuityRunState order, 0 included"""
 
@@ -627,8 +627,8 @@ class AgentsTiddleResultAgentsEdgesNodeTiddleStatus(BurrowModel):
 class AgentsTiddleResultAgentsEdgesNode(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
     """The agent id used in every other argument (the node id is global)"""
-    rolling_cards: AgentsTiddleResultAgentsEdgesNodeRollingCards = Field(..., alias="rollingCards")
-    """The agent's live rolling cards of one scope, most recently updated first; pages of 1 to 100, 20 by default. Authorized like Query.rollingCards; cursors are interchangeable with it."""
+    rolling_cards: Optional[AgentsTiddleResultAgentsEdgesNodeRollingCards] = Field(None, alias="rollingCards")
+    """The agent's live rolling cards of one scope, most recently updated first; pages of 1 to 100, 20 by default. Authorized like Query.rollingCards; cursors are interchangeable with it. Nullable: without the continuity scope it needs (or refused), only this field is null, with its error beside the data, so the payload of a mutation is never erased by it."""
     tiddle_status: AgentsTiddleResultAgentsEdgesNodeTiddleStatus = Field(..., alias="tiddleStatus")
     """The agent's Tiddle status (TTL, last synthesis, every scope's schedule). Authorized like Query.tiddleStatus."""
 
@@ -709,10 +709,10 @@ class AgentsWorkingMemoryResultAgentsEdgesNodeHandoffs(BurrowModel):
 class AgentsWorkingMemoryResultAgentsEdgesNode(BurrowModel):
     agent_id: str = Field(..., alias="agentId")
     """The agent id used in every other argument (the node id is global)"""
-    working_records: AgentsWorkingMemoryResultAgentsEdgesNodeWorkingRecords = Field(..., alias="workingRecords")
-    """This agent's working records in the runtime scope, newest first: the same list and cursors as Query.workingRecords"""
-    handoffs: List[AgentsWorkingMemoryResultAgentsEdgesNodeHandoffs] = Field(..., alias="handoffs")
-    """This agent's unexpired handoffs in the runtime scope, in sessionReadHandoff's order (explicit first, then the current session, then the newest); with sessionId only that session's"""
+    working_records: Optional[AgentsWorkingMemoryResultAgentsEdgesNodeWorkingRecords] = Field(None, alias="workingRecords")
+    """This agent's working records in the runtime scope, newest first: the same list and cursors as Query.workingRecords. Nullable: without the continuity scope it needs (or refused), only this field is null, with its error beside the data, so the payload of a mutation is never erased by it."""
+    handoffs: Optional[List[AgentsWorkingMemoryResultAgentsEdgesNodeHandoffs]] = Field(None, alias="handoffs")
+    """This agent's unexpired handoffs in the runtime scope, in sessionReadHandoff's order (explicit first, then the current session, then the newest); with sessionId only that session's. Nullable: without the continuity scope it needs (or refused), only this field is null, with its error beside the data, so the payload of a mutation is never erased by it."""
 
 
 class AgentsWorkingMemoryResultAgentsEdges(BurrowModel):
