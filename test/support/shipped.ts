@@ -7,7 +7,7 @@
  * so no start of the layer rebuilds it under another.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,6 +68,13 @@ export interface ShippedOptions {
    * `database`. Embedded, no other process can make one while the server holds its directory.
    */
   operatorToken?: string;
+  /**
+   * A directory for the server's output: `stdout` and `stderr` are written to files there
+   * (read back synchronously) instead of pipes. A test can then tell what the server had written
+   * at the moment something else happened: the server's write to a file is done before its next
+   * system call, while a pipe's bytes reach the test only when its event loop gets to them.
+   */
+  outputDir?: string;
 }
 
 /** The environment a user's shell would give: PATH and HOME, nothing of the test runner's. */
@@ -133,16 +140,24 @@ export async function startShipped(options: ShippedOptions = {}): Promise<Shippe
   }
 
   // Its own process group, as a terminal runs a command: stop() signals the group.
+  const dir = options.outputDir;
+  const files = dir ? { dir, out: openSync(join(dir, 'stdout'), 'w'), err: openSync(join(dir, 'stderr'), 'w') } : null;
   const child = spawn('npm', lifecycle === 'embedded' ? ['start'] : ['run', 'burrow', '--', 'serve'], {
     cwd: ROOT,
     env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', files?.out ?? 'pipe', files?.err ?? 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const piped = { stdout: '', stderr: '' };
+  if (files) {
+    // The child holds its own copies of the descriptors.
+    closeSync(files.out);
+    closeSync(files.err);
+  } else {
+    child.stdout!.on('data', (chunk) => (piped.stdout += chunk));
+    child.stderr!.on('data', (chunk) => (piped.stderr += chunk));
+  }
+  const output = (name: 'stdout' | 'stderr') => (files ? readFileSync(join(files.dir, name), 'utf8') : piped[name]);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   const cleanup = async () => {
     for (const step of cleanups.reverse()) await step();
@@ -150,6 +165,7 @@ export async function startShipped(options: ShippedOptions = {}): Promise<Shippe
 
   const deadline = Date.now() + (options.startTimeoutMs ?? 120_000);
   for (;;) {
+    const stdout = output('stdout');
     const port = BANNER.exec(stdout)?.[1];
     const token = operatorToken ?? BOOTSTRAP_TOKEN.exec(stdout)?.[1] ?? null;
     // The banner is one write: once it names the port, the token line (if any) is there too.
@@ -165,12 +181,12 @@ export async function startShipped(options: ShippedOptions = {}): Promise<Shippe
     if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
       if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
       await cleanup();
-      throw new Error(`the shipped server (${lifecycle}) did not start:\n${stdout}\n${stderr}`);
+      throw new Error(`the shipped server (${lifecycle}) did not start:\n${stdout}\n${output('stderr')}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 
-  const port = Number(BANNER.exec(stdout)![1]);
+  const port = Number(BANNER.exec(output('stdout'))![1]);
   let stopped: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | null = null;
   return {
     lifecycle,
@@ -181,8 +197,8 @@ export async function startShipped(options: ShippedOptions = {}): Promise<Shippe
     operatorToken: operatorToken!,
     env,
     child,
-    stdout: () => stdout,
-    stderr: () => stderr,
+    stdout: () => output('stdout'),
+    stderr: () => output('stderr'),
     burrow,
     exited,
     stop(signal = 'SIGTERM') {

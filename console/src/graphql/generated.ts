@@ -186,7 +186,7 @@ export type ErrorCode =
   | 'QUERY_REQUIRED'
   /** a Brain query above its maximum length */
   | 'QUERY_TOO_LONG'
-  /** a Brain query below its minimum length */
+  /** a brainSearch query without a word of three or more characters (the operator list brainMemories takes any length) */
   | 'QUERY_TOO_SHORT'
   /** a token exceeded its request rate; over graphql-ws the socket stays open */
   | 'RATE_LIMITED'
@@ -381,7 +381,7 @@ export type ConsoleAgentCountsQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleAgentCountsQuery = { agent: { counts: { brains: number, workingRecords: number, rollingCards: number, runsByState: Array<{ state: ContinuityRunState, count: number }> }, tiddleStatus: { scopes: Array<{ project: string }> } } | null };
+export type ConsoleAgentCountsQuery = { agent: { counts: { brains: number, workingRecords: number | null, rollingCards: number | null, runsByState: Array<{ state: ContinuityRunState, count: number }> }, tiddleStatus: { scopes: Array<{ project: string }> } } | null };
 
 export type ConsoleAgentDetailQueryVariables = Exact<{
   agentId: string;
