@@ -81,7 +81,7 @@ export class WorkingMemoryService {
     const runtime = resolveRuntime(viewer, input);
     validateMaterial(input);
     if (input.id == null) {
-      if (input.expectedRevision != null) throw new ValidationError('expectedRevision', 'expectedRevision applies only to a rewrite (give id)');
+      if (input.expectedRevision != null) throw new ValidationError('expectedRevision', 'expectedRevision applies only to a rewrite (give recordId)');
       return this.create(runtime, input);
     }
     if (input.expectedRevision == null) throw new ValidationError('expectedRevision', 'rewriting a record needs expectedRevision (its current revision)', 1);

@@ -221,7 +221,7 @@ class DatabaseUnavailable(RetryableError):
 
 
 class BadRequest(BurrowError):
-    """request: malformed GraphQL (syntax, validation, argument coercion), a bad global id, or data PostgreSQL refused (e.g. U+0000 in text)"""
+    """request: malformed GraphQL (syntax, validation, argument coercion), a bad global id, or data PostgreSQL refused (e.g. U+0000 in text). A variable that does not fit its type is named with the path to the bad part and the reason, never its value (Variable '$i' got invalid value at 'i.purpose'; expected a value of type 'ModelPurpose!'): a variable may hold a secret"""
 
     kind = "request"
 
