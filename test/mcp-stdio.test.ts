@@ -104,7 +104,7 @@ describe('burrow mcp --stdio', () => {
       expect(record).toMatchObject({ agentId: 'st-a', project: 'proj-s', sessionId: 'sess-s', conversationId: 'conv-s', revision: 1, writtenBy: { kind: 'AGENT', principalId: 'st-a' } });
       expect(ok(await call(client, 'memory_working_search', { query: 'review' })).records.map((r: { id: string; recordId: string }) => [r.id, r.recordId])).toEqual([[record.id, record.recordId]]);
       const conflict = toolFailure(await call(client, 'memory_working_write', { recordId: record.recordId, expectedRevision: 7, kind: 'BLOCKER', title: 'x', content: 'y' }));
-      expect(conflict).toMatchObject({ code: 'REVISION_CONFLICT', currentRevision: 1, currentValue: { title: 'stdio blocker' } });
+      expect(conflict).toMatchObject({ code: 'REVISION_CONFLICT', currentRevision: 1, currentValue: { id: record.id, recordId: record.recordId, title: 'stdio blocker' } });
       // GraphQL's name is the tool's: the seed's old `id` is refused, naming the accepted ones.
       expect(toolFailure(await call(client, 'memory_working_write', { id: record.recordId, expectedRevision: 1, kind: 'BLOCKER', title: 'x', content: 'y' }))).toMatchObject({
         code: 'VALIDATION_FAILED',

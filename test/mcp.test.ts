@@ -183,7 +183,8 @@ describe('the working-memory and handoff tools', () => {
     ok(await call(a, 'memory_working_write', { recordId: record.recordId, expectedRevision: 1, kind: 'FINDING', title: 'conflict me', content: 'v2' }));
     const error = toolFailure(await call(a, 'memory_working_write', { recordId: record.recordId, expectedRevision: 1, kind: 'FINDING', title: 'conflict me', content: 'v3' }));
     expect(error).toMatchObject({ type: 'RevisionConflict', code: 'REVISION_CONFLICT', expectedRevision: 1, currentRevision: 2, currentContent: 'v2' });
-    expect(error.currentValue).toMatchObject({ id: record.recordId, content: 'v2', revision: 2 });
+    // The current record under WorkingRecord's names, as GraphQL's RevisionConflict.currentValue carries it.
+    expect(error.currentValue).toMatchObject({ id: record.id, recordId: record.recordId, content: 'v2', revision: 2 });
     const after = ok(await call(a, 'memory_working_search', { query: 'conflict me' })).records;
     expect(after.map((r: { content: string; revision: number }) => [r.content, r.revision])).toEqual([['v2', 2]]);
   });
@@ -260,7 +261,7 @@ describe('the Brains tools', () => {
 
     const conflict = toolFailure(await call(a, 'brain_update', { memoryId: saved.memoryId, expectedRevision: 1, content: 'stale' }));
     expect(conflict).toMatchObject({ code: 'REVISION_CONFLICT', currentRevision: 2, currentContent: 'The operator prefers kakoune' });
-    expect(conflict.currentValue).toMatchObject({ memoryId: saved.memoryId, revision: 2, title: 'Preferred editor' });
+    expect(conflict.currentValue).toMatchObject({ id: saved.id, memoryId: saved.memoryId, revision: 2, title: 'Preferred editor' });
 
     const removed = ok(await call(a, 'brain_remove', { memoryId: saved.memoryId, expectedRevision: 2 })).memory;
     expect(removed).toMatchObject({ memoryId: saved.memoryId, revision: 3, deleted: true });
@@ -510,6 +511,15 @@ describe("results carry GraphQL's names, with GraphQL's values", () => {
       'unknown argument "id"; the accepted arguments are recordId, expectedRevision, kind, state, title, content, sourceRefs, pinned, ttlDays, supersededById, project, agentId',
     );
     expect((await node(written.id, 'WorkingRecord', { content: '', revision: 0 }))).toEqual({ content: 'v2', revision: 2 });
+
+    // A conflict's current record is the same JSON on both, under the same names.
+    const stale = { recordId: written.recordId, expectedRevision: 1, kind: 'FINDING', title: 'names match', content: 'v3' };
+    const mcpConflict = toolFailure(await call(a, 'memory_working_write', stale));
+    const graphqlConflict = (
+      await graphqlAs('mutation ($input: MemoryWorkingWriteInput!) { memoryWorkingWrite(input: $input) { ... on RevisionConflict { currentValue } } }', { input: stale })
+    ).memoryWorkingWrite;
+    expect(mcpConflict.currentValue).toEqual(graphqlConflict.currentValue);
+    expect(mcpConflict.currentValue).toMatchObject({ id: written.id, recordId: written.recordId, revision: 2 });
   });
 
   it('handoffs: handoffId is the short id, id the global id', async () => {

@@ -18,6 +18,7 @@ import { resolveRuntime, type RuntimeContext } from '../../auth/runtime.js';
 import { appendEvent } from '../../events/events.service.js';
 import { WORKING_LIMITS, workingRecords, type WorkingKind, type WorkingState } from './working-memory.sql.js';
 import { forExistingAgent } from '../../db/foreign-keys.js';
+import { globalIdOf, workingRecordNodeKey } from '../../schema/node-keys.js';
 
 export type WorkingRecordRow = typeof workingRecords.$inferSelect;
 
@@ -359,9 +360,11 @@ export class WorkingMemoryService {
   }
 }
 
+/** A conflict's current record, under WorkingRecord's names: `recordId` the short id, `id` the global id. */
 function serialize(row: WorkingRecordRow) {
   return {
-    id: row.id,
+    id: globalIdOf('WorkingRecord', workingRecordNodeKey(row)),
+    recordId: row.id,
     kind: row.kind,
     state: row.state,
     title: row.title,
