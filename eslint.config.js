@@ -1,7 +1,14 @@
-// The schema lint (npm run lint:schema): the committed schema.graphql read with @graphql-eslint's
-// schema-recommended and schema-relay sets. scripts/lint-schema.ts runs it against a baseline of
-// known violations (scripts/schema-lint-baseline.json), so CI fails only on new ones.
+// Two lints share this file:
+// - the TypeScript lint (npm run lint): typescript-eslint's type-aware rules that catch a lost
+//   error or a silently unhandled case in a server, over the code of src/, test/, scripts/, bench/,
+//   console/ and the TypeScript client; zero violations, no baseline;
+// - the schema lint (npm run lint:schema): the committed schema.graphql read with @graphql-eslint's
+//   schema-recommended and schema-relay sets. scripts/lint-schema.ts runs it against a baseline of
+//   known violations (scripts/schema-lint-baseline.json), so CI fails only on new ones.
 import graphql from '@graphql-eslint/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+const TYPESCRIPT = ['src/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'clients/typescript/*.ts', 'console/src/**/*.{ts,tsx}', '*.ts'];
 
 /** Types Pothos generates around a node or a mutation result: no description of their own. */
 const GENERATED = '/(Connection|Edge|Success|Result)$/';
@@ -9,6 +16,22 @@ const generatedType = `[type=/^(ObjectTypeDefinition|UnionTypeDefinition)$/][nam
 const insideGenerated = (kind) => `ObjectTypeDefinition[name.value=${GENERATED}] ${kind}`;
 
 export default [
+  { ignores: ['dist/**', 'dist.*/**', 'clients/typescript/dist/**', 'console/dist/**', 'node_modules/**'] },
+  {
+    files: TYPESCRIPT,
+    languageOptions: { parser: tseslint.parser, parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // An unawaited promise in a server is an error nobody sees.
+      '@typescript-eslint/no-floating-promises': 'error',
+      // A promise where a callback's result is ignored (an event handler, a condition) is the same.
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      // A switch over a union or an enum handles every member (or says default on purpose).
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
   {
     files: ['schema.graphql'],
     languageOptions: { parser: graphql.parser, parserOptions: { graphQLConfig: { schema: 'schema.graphql' } } },

@@ -22,8 +22,10 @@ const database = 'url' in spec ? null : await openDatabase({ lifecycle: 'embedde
 const pool = database?.pool ?? new pg.Pool({ connectionString: (spec as { url: string }).url, max: poolMax });
 const bare = await startBareHandler((body) => handler(pool, body));
 process.stdout.write(`listening ${bare.url}\n`);
-process.once('SIGTERM', async () => {
-  await bare.stop();
-  await (database ? database.close() : pool.end());
-  process.exit(0);
+process.once('SIGTERM', () => {
+  void (async () => {
+    await bare.stop();
+    await (database ? database.close() : pool.end());
+    process.exit(0);
+  })();
 });

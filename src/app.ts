@@ -53,6 +53,9 @@ export interface AppDeps {
 
 type WsExtra = { viewer: Viewer } & Record<PropertyKey, unknown>;
 
+/** How long an idle keep-alive connection stays open (announced as `Keep-Alive: timeout=65`). */
+export const HTTP_KEEP_ALIVE_MS = 65_000;
+
 export function buildApp(deps: AppDeps) {
   const logger = deps.logger;
   const services: Services = createServices({
@@ -89,10 +92,13 @@ export function buildApp(deps: AppDeps) {
     ...guards.options,
     // The limits' gate authenticates before anything is parsed; observability sees what passes it.
     plugins: [
+      // Before the limits: the operation policy wraps the subscribe function it finds to release
+      // the token's subscription slot when subscribing throws; set after it, this plugin's
+      // function replaced that wrapper and a throwing subscribe kept its slot for good.
+      useSharedEventExecution(),
       ...guards.options.plugins,
       useTypedRequestParseErrors(),
       useCompiledOperations(),
-      useSharedEventExecution(),
       useSchemaHashHeader(),
       useEndStreamsWithToken(services.tokenWatch),
       observability.plugin,
@@ -140,6 +146,12 @@ export function buildApp(deps: AppDeps) {
     isOperator: async (authorization) => (await services.tokens.authenticate(bearerSecret(authorization), scopeFromHeaders(() => null)))?.principal === 'OPERATOR',
   });
   const server: Server = createServer(edge.listener);
+  // An idle keep-alive connection stays open longer than clients and load balancers keep theirs
+  // (AWS ALB and most proxies: 60 s), so the server is never the side that closes a connection a
+  // client is about to reuse; Node's 5 s default raced fetch's reuse after a few seconds idle
+  // ("other side closed"). The header wait must outlast the keep-alive wait, as Node requires.
+  server.keepAliveTimeout = HTTP_KEEP_ALIVE_MS;
+  server.headersTimeout = HTTP_KEEP_ALIVE_MS + 1_000;
   const metricsServer = deps.config.ops.metrics ? createMetricsServer(metrics) : null;
   // noServer: the HTTP server's own errors (a port in use) stay with listenOrExplain instead of
   // being re-emitted on the WebSocket server, and upgrades are refused while draining.
@@ -233,14 +245,18 @@ export function buildApp(deps: AppDeps) {
       await services.hub.start();
       await services.tokenWatch.start();
       try {
-        const bound = await listenOrExplain(server, port, host);
         if (metricsServer && deps.config.ops.metrics) {
           await listenOrExplain(metricsServer, deps.config.ops.metrics.port, deps.config.ops.metrics.host, { port: 'BURROW_METRICS_PORT', host: 'BURROW_METRICS_HOST' });
         }
+        // Last, and nothing awaited after it: a caller that prints its banner as soon as this
+        // returns prints it before the first request is answered (requests are I/O callbacks,
+        // which wait for this chain of promises to finish).
+        const bound = await listenOrExplain(server, port, host);
         for (const job of services.background) job.start();
         started = true;
         return bound;
       } catch (error) {
+        if (metricsServer?.listening) metricsServer.close();
         if (server.listening) server.close();
         await services.hub.stop();
         await services.tokenWatch.stop();

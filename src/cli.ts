@@ -57,14 +57,22 @@ const commands: Record<string, () => Promise<void>> = {
     const { config, sources } = await withStoredModelConnections(runtime.config, runtime.database.db, runtime.logger);
     const app = buildApp({ config, database: runtime.database, logger: runtime.logger, tracing: await loadTracing(config.ops.tracing) });
     guardProcess(runtime.logger);
+    // A database Burrow made itself (embedded, managed) gets a first operator token at its first
+    // start. Made before the server listens, so the banner that shows it is written before any
+    // request is answered: a script that waits for the port finds the token already printed.
+    const tokens = await tokensOf(runtime);
+    const bootstrap = runtime.config.database.lifecycle !== 'external' && !(await tokens.hasOperatorToken()) ? await tokens.create({ kind: 'operator', name: 'bootstrap' }) : null;
     let port: number;
     try {
       port = await app.start();
     } catch (error) {
+      // Never shown: the next start makes (and shows) a new one.
+      if (bootstrap) await tokens.removeUnshown(bootstrap.record.id).catch(() => {});
       await app.stop().catch(() => {});
       await runtime.close();
       throw error;
     }
+    // From here to the banner's write nothing is awaited (see app.start).
     const lines = [
       `Burrow is serving GraphQL on http://${runtime.config.host}:${port}/graphql (HTTP, SSE and graphql-ws)`,
       `  MCP tools (Streamable HTTP, agent tokens): http://${runtime.config.host}:${port}/mcp`,
@@ -74,11 +82,8 @@ const commands: Record<string, () => Promise<void>> = {
       `  model connections: ${Object.entries(sources).map(([purpose, source]) => `${purpose} ${source}`).join(', ')}; settings key: ${config.settings.key ? config.settings.key.id : 'none (secrets cannot be written)'}`,
       runtime.config.graphiql ? `  GraphiQL: open http://${runtime.config.host}:${port}/graphql in a browser` : '  GraphiQL: off',
     ];
-    const tokens = await tokensOf(runtime);
-    // A database Burrow made itself (embedded, managed) gets a first operator token at its first start.
-    if (runtime.config.database.lifecycle !== 'external' && !(await tokens.hasOperatorToken())) {
-      const { token } = await tokens.create({ kind: 'operator', name: 'bootstrap' });
-      lines.push(`  operator token (first start of this data directory; shown once, only its hash is kept): ${token}`);
+    if (bootstrap) {
+      lines.push(`  operator token (first start of this data directory; shown once, only its hash is kept): ${bootstrap.token}`);
     } else {
       lines.push(
         '  tokens: createApiToken with an operator token (see docs/quickstart.md), or `npm run burrow -- token create` while the server is stopped'

@@ -114,14 +114,17 @@ export interface SecurityConfig {
 }
 
 export const DEFAULT_LIMITS: LimitsConfig = {
-  bodyBytes: 1_048_576,
+  // 4 MiB: the largest content limit (a conversation payload or summary, 1,000,000 characters)
+  // still fits when every character takes four bytes of UTF-8, with room for the request around it.
+  bodyBytes: 4_194_304,
   maxTokens: 2000,
   maxDepth: 12,
   maxAliases: 15,
   maxDirectives: 20,
   maxCost: 100_000,
   maxMutationFields: 10,
-  wsMaxPayloadBytes: 1_048_576,
+  // The same over graphql-ws: every content limit is reachable on every transport.
+  wsMaxPayloadBytes: 4_194_304,
   connectionInitBytes: 16_384,
   subscriptionsPerSocket: 100,
   subscriptionsPerToken: 200,

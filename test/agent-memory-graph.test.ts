@@ -124,9 +124,9 @@ describe('Agent memory fields', () => {
 
     const blockers = await client.agentsWorkingMemory({ first: 1, records: 10, kinds: ['BLOCKER'], states: ['ACTIVE'], handoffs: 5 });
     const node = blockers.agents.edges[0].node;
-    expect(node.workingRecords.edges.map((e) => e.node.kind)).toEqual(['BLOCKER']);
-    expect((await client.agentsWorkingMemory({ first: 1, records: 10, states: ['RESOLVED'] })).agents.edges[0].node.workingRecords.edges).toEqual([]);
-    expect(node.handoffs.map((h) => h.sessionId)).toEqual([SESSION]);
+    expect(node.workingRecords!.edges.map((e) => e.node.kind)).toEqual(['BLOCKER']);
+    expect((await client.agentsWorkingMemory({ first: 1, records: 10, states: ['RESOLVED'] })).agents.edges[0].node.workingRecords!.edges).toEqual([]);
+    expect(node.handoffs!.map((h) => h.sessionId)).toEqual([SESSION]);
     expect((await client.agentsWorkingMemory({ first: 1, records: 10, sessionId: 'another-session' })).agents.edges[0].node.handoffs).toEqual([]);
   });
 });

@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { hasRealServer, NEEDS_REAL_SERVER, startServer, take, type TestServer } from './support/harness.js';
+import { runNpm, userEnv } from './support/shipped.js';
 
-const run = promisify(execFile);
 
 let server: TestServer;
 let ada: BurrowClient;
@@ -176,14 +174,13 @@ describe.skipIf(!hasRealServer)(`burrow import-albdruck (a second process on the
     );
     expect((await server.operator.importAlbdruck()).importAlbdruck).toMatchObject({ total: 2, imported: 1, failed: 1 });
     await insertLegacy([{ id: 'k10', owner: 'ada', title: 'From the CLI', body: 'Imported by the command.' }], server);
-    const env = {
-      ...process.env,
+    const env = userEnv({
       BURROW_POSTGRES_LIFECYCLE: 'external',
       BURROW_POSTGRES_URL: server.testDatabase.url!,
       BURROW_POSTGRES_REQUIRED_MAJOR: '13',
       BURROW_LOG_LEVEL: 'silent',
-    };
-    const { stdout, stderr } = await run('npx', ['tsx', 'src/cli.ts', 'import-albdruck'], { env, cwd: process.cwd() }).catch((error) => error);
+    });
+    const { stdout, stderr } = await runNpm(['run', 'burrow', '--', 'import-albdruck'], env);
     expect(stdout).toContain('Albdruck import: 3 legacy records');
     expect(stdout).toMatch(/imported:\s+1\n/);
     expect(stdout).toMatch(/skipped:\s+1 /);

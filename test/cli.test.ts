@@ -1,36 +1,44 @@
 /**
- * The command line as a user runs it: real processes, real stdout/stderr and exit codes.
+ * The command line as a user runs it: `npm run burrow -- …` (the built CLI in dist/), real
+ * processes, real stdout/stderr and exit codes.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createBurrowClient } from '../clients/typescript/sdk.js';
-import { createTestDatabase, onRealServer, REAL_DATABASE_URL } from './support/harness.js';
+import { createTestDatabase, onRealServer, REAL_DATABASE_URL, waitUntil } from './support/harness.js';
+import { ROOT, runNpm, spawnBurrow, userEnv, type CommandResult } from './support/shipped.js';
 
-const ROOT = new URL('..', import.meta.url).pathname;
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+type Run = CommandResult & { kill?: () => Promise<unknown> };
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
+/**
+ * `npm run burrow -- ...args`, as the README has users run every command (the built CLI). With
+ * `until`, returns once the running command's stdout satisfies it, with `kill` to stop it.
+ */
+async function burrow(args: string[], env: Record<string, string>, until?: (stdout: string) => boolean): Promise<Run> {
+  const environment = userEnv({ BURROW_LOG_LEVEL: 'error', ...env });
+  if (!until) return runNpm(['run', 'burrow', '--', ...args], environment);
+  const running = spawnBurrow(args, environment);
+  let ended: CommandResult | null = null;
+  void running.exited.then((result) => (ended = result));
+  await waitUntil(() => ended !== null || until(running.stdout()), `burrow ${args.join(' ')} printed what was awaited`, 120_000);
+  if (ended) return ended;
+  return { code: null, signal: null, stdout: running.stdout(), stderr: running.stderr(), kill: () => running.stop() };
 }
 
-function burrow(args: string[], env: Record<string, string>, until?: (stdout: string) => boolean): Promise<Run & { kill?: () => void }> {
+/** `node scripts/burrow.mjs ...args`: the script itself, without npm's default lifecycle. */
+function script(args: string[], env: Record<string, string>): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BURROW_') && k !== 'DATABASE_URL'));
-    const child = spawn(TSX, ['src/cli.ts', ...args], { cwd: ROOT, env: { ...baseEnv, BURROW_LOG_LEVEL: 'error', ...env } as NodeJS.ProcessEnv });
+    const child = spawn(process.execPath, ['scripts/burrow.mjs', ...args], { cwd: ROOT, env: userEnv({ BURROW_LOG_LEVEL: 'error', ...env }) });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      if (until?.(stdout)) resolve({ code: null, stdout, stderr, kill: () => child.kill('SIGTERM') });
-    });
+    child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.stdin.end();
   });
 }
 
@@ -65,7 +73,8 @@ describe('help and unknown commands', () => {
 
 describe('startup errors', () => {
   it('refuses an unset lifecycle with a message naming the choices and no stack trace', async () => {
-    const run = await burrow(['serve'], {});
+    // npm run burrow defaults to embedded (package.json); the script run by itself does not.
+    const run = await script(['serve'], {});
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/BURROW_POSTGRES_LIFECYCLE is unset.*embedded.*external.*managed/);
     expect(run.stderr).not.toMatch(/\n\s+at /);
@@ -154,7 +163,7 @@ describe('the quick start on the embedded database', () => {
       const page = await fetch(`http://127.0.0.1:${port}/graphql`, { headers: { accept: 'text/html' } });
       expect(await page.text()).toContain('GraphiQL');
     } finally {
-      run.kill?.();
+      await run.kill?.();
     }
   }, 120_000);
 });
@@ -172,53 +181,13 @@ describe.skipIf(!onRealServer)('commands on an external database', () => {
   });
 });
 
-/**
- * What `npm start` and `npm run burrow` run: the esbuild bundle in dist/ (scripts/build.mjs),
- * not the sources. Built here, so the test never runs a stale bundle.
- */
+/** What `npm start` and `npm run burrow` run is the esbuild bundle in dist/ (scripts/build.mjs), built by the test run's global setup. */
 describe('the compiled CLI (dist/)', () => {
-  const node = (args: string[], env: Record<string, string> = {}) =>
-    new Promise<Run>((resolve, reject) => {
-      const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BURROW_') && k !== 'DATABASE_URL'));
-      const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...baseEnv, BURROW_LOG_LEVEL: 'error', ...env } as NodeJS.ProcessEnv });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => (stdout += chunk));
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      child.on('error', reject);
-      child.on('exit', (code) => resolve({ code, stdout, stderr }));
-    });
-
-  beforeAll(async () => {
-    const build = await node(['scripts/build.mjs']);
-    expect(build.stderr).toBe('');
-    expect(build.code).toBe(0);
-  }, 120_000);
-
-  it('prints the same usage as the sources for help and exits 0', async () => {
-    const [compiled, source] = await Promise.all([node(['dist/cli.js', 'help']), burrow(['help'], {})]);
-    expect(compiled.code).toBe(0);
-    expect(compiled.stderr).toBe('');
-    expect(compiled.stdout).toMatch(/^usage: burrow <command>\n/);
-    expect(compiled.stdout).toBe(source.stdout);
-  });
-
-  it('serves from dist/ what the sources serve: queries whose execution checks graphql types (one copy of graphql in the bundle)', async () => {
-    const child = spawn(process.execPath, ['dist/cli.js', 'serve'], {
-      cwd: ROOT,
-      env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BURROW_'))), BURROW_LOG_LEVEL: 'error', BURROW_PORT: '0', ...embeddedEnv() } as NodeJS.ProcessEnv,
-    });
+  it('serves queries whose execution checks graphql types (one copy of graphql in the bundle)', async () => {
+    const run = await burrow(['serve'], { BURROW_PORT: '0', ...embeddedEnv() }, (out) => out.includes('operator token'));
     try {
-      let stdout = '';
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', (chunk) => {
-          stdout += chunk;
-          if (stdout.includes('operator token')) resolve();
-        });
-        child.on('exit', (code) => reject(new Error(`dist/cli.js serve exited ${code}`)));
-      });
-      const token = /operator token \(first start .*\): (brw_\S+)/.exec(stdout)![1];
-      const port = /127\.0\.0\.1:(\d+)\/graphql/.exec(stdout)![1];
+      const token = /operator token \(first start .*\): (brw_\S+)/.exec(run.stdout)![1];
+      const port = /127\.0\.0\.1:(\d+)\/graphql/.exec(run.stdout)![1];
       const client = createBurrowClient({ url: `http://127.0.0.1:${port}/graphql`, token });
       expect((await client.createAgent({ input: { agentId: 'compiled', name: 'Compiled' } })).createAgent.__typename).toBe('CreateAgentSuccess');
       const saved = (await client.brainSave({ input: { agentId: 'compiled', title: 'Kestrel sighting', content: 'A kestrel hovered over the build server.' } })).brainSave;
@@ -237,12 +206,12 @@ describe('the compiled CLI (dist/)', () => {
       const listed = (await client.brainMemories({ agentId: 'compiled', query: 'KESTREL', first: 5 })).brainMemories;
       expect(listed.edges.map((edge) => edge.node.title)).toEqual(['Kestrel sighting']);
     } finally {
-      child.kill();
+      await run.kill?.();
     }
   }, 120_000);
 
   it('finds the migrations from dist/ (they ship beside it, not inside it)', async () => {
-    const run = await node(['dist/cli.js', 'migrate'], embeddedEnv());
+    const run = await burrow(['migrate'], embeddedEnv());
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^applied: 0000_platform, 0001_extensions, /);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BurrowClient, type ConversationOriginalFieldsFragment } from '../clients/typescript/sdk.js';
 import { startServer, hasRealServer, NEEDS_REAL_SERVER, waitUntil, take, type TestServer, faultSwitch, requestError } from './support/harness.js';
+import { runNpm, userEnv } from './support/shipped.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -356,8 +357,6 @@ describe.skipIf(!hasRealServer)(`burrow retention run (${NEEDS_REAL_SERVER})`, (
   afterAll(async () => server?.stop());
 
   it('sweeps the configured database and reports per store', async () => {
-    const { execFile } = await import('node:child_process');
-    const { promisify } = await import('node:util');
     const client = await server.agentClient('cli-agent', { scope: 'p', session: 's' });
     // Expired by the system clock the CLI uses: written "now" on a clock set far in the past.
     const saved = server.clock.now();
@@ -369,16 +368,17 @@ describe.skipIf(!hasRealServer)(`burrow retention run (${NEEDS_REAL_SERVER})`, (
       `SELECT count(*)::int AS n FROM working_records WHERE NOT pinned AND expires_at < now() - interval '7 days'`,
     );
     const dueHandoffs = await server.database.pool.query(`SELECT count(*)::int AS n FROM session_handoffs WHERE expires_at < now() - interval '7 days'`);
-    const { stdout } = await promisify(execFile)('npx', ['tsx', 'src/cli.ts', 'retention', 'run'], {
-      env: {
-        ...process.env,
+    const { code, stdout } = await runNpm(
+      ['run', 'burrow', '--', 'retention', 'run'],
+      userEnv({
         BURROW_POSTGRES_LIFECYCLE: 'external',
         BURROW_POSTGRES_URL: server.testDatabase.url!,
         BURROW_POSTGRES_REQUIRED_MAJOR: '13',
         BURROW_RETENTION_GRACE_DAYS: '7',
         BURROW_LOG_LEVEL: 'silent',
-      },
-    });
+      }),
+    );
+    expect(code).toBe(0);
     expect(stdout).toMatch(/grace 7 days/);
     expect(due.rows[0].n).toBeGreaterThanOrEqual(1);
     expect(stdout).toContain(`working_records\t${due.rows[0].n} removed`);

@@ -97,9 +97,35 @@ describe.skipIf(!hasRealServer)(`external lifecycle on the real server (${hasRea
         installed ? null : `the vector extension is not installed in database ${new URL(database.url!).hostname}:${new URL(database.url!).port || 5432}/${database.name}; Brain search stays lexical`,
       );
       expect(await extensions(opened.pool)).toEqual(before);
-      expect(before).not.toContain('pg_trgm');
+      // The administrator made pg_trgm (createTestDatabase does what the README asks of one).
+      expect(before).toContain('pg_trgm');
     } finally {
       await opened.close();
+    }
+  });
+
+  it('refuses a database without pg_trgm, naming the statement an administrator runs, and creates nothing', async () => {
+    const bare = await createTestDatabase({ real: true, withTrgm: false });
+    const admin = new pg.Client({ connectionString: bare.url! });
+    await admin.connect();
+    try {
+      const env = { BURROW_POSTGRES_URL: bare.url!, BURROW_POSTGRES_REQUIRED_MAJOR: String(major) };
+      const display = `${new URL(bare.url!).hostname}:${new URL(bare.url!).port || 5432}/${bare.name}`;
+      expect(await refusal(env)).toBe(
+        `the pg_trgm extension is not installed in database ${display}; Burrow's search needs it and an external database gets no extension from Burrow: have an administrator (or the database owner: pg_trgm is a trusted extension) run \`CREATE EXTENSION pg_trgm;\` in that database, then start again`,
+      );
+      const extensions = async () => (await admin.query(`SELECT extname FROM pg_extension ORDER BY extname`)).rows.map((r) => r.extname);
+      const tables = async () => (await admin.query(`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')`)).rows[0].n;
+      expect([await extensions(), await tables()]).toEqual([['plpgsql'], 0]);
+      // The statement the message names is all it takes: then the server starts and migrates.
+      await admin.query('CREATE EXTENSION pg_trgm;');
+      const server = await startServer({ database: bare });
+      await server.agentClient('ext-trgm-after');
+      await server.stop();
+      expect(await extensions()).toEqual(['pg_trgm', 'plpgsql']);
+    } finally {
+      await admin.end();
+      await bare.drop();
     }
   });
 

@@ -89,14 +89,14 @@ describe('request body (BURROW_MAX_BODY_BYTES, default 1 MB)', () => {
     return JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(bytes - base.length) } });
   };
 
-  it('accepts exactly 1,048,576 bytes and refuses one more with 413', async () => {
-    expect(DEFAULT_LIMITS.bodyBytes).toBe(1_048_576);
-    const atLimit = await postRaw(server.url, bodyOf(1_048_576), bearer(token));
+  it('accepts exactly 4,194,304 bytes and refuses one more with 413', async () => {
+    expect(DEFAULT_LIMITS.bodyBytes).toBe(4_194_304);
+    const atLimit = await postRaw(server.url, bodyOf(4_194_304), bearer(token));
     expect([atLimit.status, atLimit.body?.data]).toEqual([200, { __typename: 'Query' }]);
-    const over = await postRaw(server.url, bodyOf(1_048_577), bearer(token));
+    const over = await postRaw(server.url, bodyOf(4_194_305), bearer(token));
     expect(over.status).toBe(413);
     expect(codeOf(over)).toBe('LIMIT_EXCEEDED');
-    expect(over.body?.errors?.[0].extensions).toMatchObject({ limit: 'BURROW_MAX_BODY_BYTES', max: 1_048_576 });
+    expect(over.body?.errors?.[0].extensions).toMatchObject({ limit: 'BURROW_MAX_BODY_BYTES', max: 4_194_304 });
     expect(over.headers.get('connection')).toBe('close');
   });
 
@@ -111,9 +111,9 @@ describe('request body (BURROW_MAX_BODY_BYTES, default 1 MB)', () => {
       });
       return fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(token) }, body: stream, duplex: 'half' } as RequestInit);
     };
-    const atLimit = await streamed(1_048_576);
+    const atLimit = await streamed(4_194_304);
     expect([atLimit.status, await atLimit.json()]).toEqual([200, { data: { __typename: 'Query' } }]);
-    const response = await streamed(1_048_577);
+    const response = await streamed(4_194_305);
     expect(response.status).toBe(413);
     expect(((await response.json()) as { errors: { extensions: unknown }[] }).errors[0].extensions).toMatchObject({ code: 'LIMIT_EXCEEDED', limit: 'BURROW_MAX_BODY_BYTES' });
   });
@@ -228,19 +228,19 @@ describe('document limits, the same over HTTP and WebSocket', () => {
 });
 
 describe('WebSocket limits', () => {
-  it('message size (BURROW_WS_MAX_PAYLOAD_BYTES, default 1 MB): a 1,048,576-byte message is read, one more byte closes with 1009', async () => {
+  it('message size (BURROW_WS_MAX_PAYLOAD_BYTES, default 4 MiB): a 4,194,304-byte message is read, one more byte closes with 1009', async () => {
     const message = (bytes: number) => {
       const base = JSON.stringify({ type: 'subscribe', id: '1', payload: { query: '{ __typename }', variables: { pad: '' } } });
       return JSON.stringify({ type: 'subscribe', id: '1', payload: { query: '{ __typename }', variables: { pad: 'x'.repeat(bytes - base.length) } } });
     };
     const ok = await RawSocket.open(server.url);
     await ok.init(token);
-    ok.sendText(message(1_048_576));
+    ok.sendText(message(4_194_304));
     expect((await ok.until((m) => m.id === '1'))?.type).toBe('next');
     ok.close();
     const over = await RawSocket.open(server.url);
     await over.init(token);
-    over.sendText(message(1_048_577));
+    over.sendText(message(4_194_305));
     expect((await over.waitClosed())?.code).toBe(1009);
   });
 

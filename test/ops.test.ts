@@ -3,7 +3,6 @@
  * and startup errors of the real CLI process (port in use, database unreachable). Runs embedded
  * and on the real server.
  */
-import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { ConfigError, loadConfig } from '../src/config.js';
 import { StartupError } from '../src/db/database.js';
 import { createLogger } from '../src/lib/logger.js';
 import { collect, scaled, startServer, testConfig, type TestServer } from './support/harness.js';
+import { spawnBurrow, userEnv } from './support/shipped.js';
 
 let server: TestServer;
 const origin = () => server.url.replace(/\/graphql$/, '');
@@ -131,25 +131,22 @@ describe('startup errors', () => {
     expect((await fetch(`${origin()}/health/live`)).status).toBe(200);
   });
 
-  const runCli = (env: Record<string, string>, timeoutMs = 60_000) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', BURROW_LOG_LEVEL: 'info', ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => (stdout += chunk));
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error(`burrow serve did not exit within ${scaled(timeoutMs)} ms; stderr: ${stderr}`));
+  /** `npm run burrow -- serve` (the built CLI) until it exits; a hang fails after `timeoutMs` and kills its process group. */
+  const runCli = async (env: Record<string, string>, timeoutMs = 60_000) => {
+    const running = spawnBurrow(['serve'], userEnv({ BURROW_LOG_LEVEL: 'info', ...env }));
+    let timer: NodeJS.Timeout | undefined;
+    const hung = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        void running.stop('SIGKILL');
+        reject(new Error(`burrow serve did not exit within ${scaled(timeoutMs)} ms; stderr: ${running.stderr()}`));
       }, scaled(timeoutMs));
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
     });
+    try {
+      return await Promise.race([running.exited, hung]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
 
   it('burrow serve on a port in use exits 1 with one line and no stack trace', async () => {
     const result = await runCli({ BURROW_POSTGRES_LIFECYCLE: 'embedded', BURROW_DATA_DIR: 'memory://', BURROW_PORT: String(port()), BURROW_HOST: '127.0.0.1' });

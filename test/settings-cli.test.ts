@@ -1,9 +1,9 @@
 /**
- * `burrow settings …`, `burrow export`, `burrow import` as an operator runs them (real processes,
+ * `npm run burrow -- settings …`, `… export`, `… import` as an operator runs them (the built CLI, real processes,
  * exit codes, stdin for secrets), the settings key at startup, key rotation, and the documented
  * backup procedure (pg_dump -Fc, pg_restore into a fresh database) on the real server.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,10 +11,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { keyIdOf, openEnvelope } from '../src/domains/settings/settings.crypto.js';
-import { createTestDatabase, hasRealServer, NEEDS_REAL_SERVER, onRealServer, REAL_SERVER_URL, startServer } from './support/harness.js';
+import { createTestDatabase, hasRealServer, NEEDS_REAL_SERVER, onRealServer, REAL_SERVER_URL, startServer, waitUntil } from './support/harness.js';
+import { runNpm, spawnBurrow, userEnv, type CommandResult } from './support/shipped.js';
 
-const ROOT = new URL('..', import.meta.url).pathname;
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 const API_KEY = 'sk-cli-plaintext-api-key-3e9f';
 
 interface Run {
@@ -29,25 +28,19 @@ interface Run {
 /** Everything every command printed (stdout, stderr, debug logs): no secret may ever appear in it. */
 let printed = '';
 
-function burrow(args: string[], env: Record<string, string>, options: { stdin?: string; until?: (stdout: string) => boolean } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BURROW_') && k !== 'DATABASE_URL'));
-    const child = spawn(TSX, ['src/cli.ts', ...args], { cwd: ROOT, env: { ...baseEnv, BURROW_LOG_LEVEL: 'debug', ...env } as NodeJS.ProcessEnv });
-    let stdout = '';
-    let stderr = '';
-    const exited = new Promise<void>((done) => child.on('exit', () => done()));
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      if (options.until?.(stdout)) resolve({ code: null, stdout, stderr, kill: () => child.kill('SIGTERM'), exited });
-    });
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      printed += stdout + stderr;
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(options.stdin ?? '');
-  });
+/** `npm run burrow -- ...args` (the built CLI, as operators run it); with `until`, returns once stdout satisfies it, still running. */
+async function burrow(args: string[], env: Record<string, string>, options: { stdin?: string; until?: (stdout: string) => boolean } = {}): Promise<Run> {
+  const environment = userEnv({ BURROW_LOG_LEVEL: 'debug', ...env });
+  const record = (result: CommandResult) => ((printed += result.stdout + result.stderr), result);
+  if (!options.until) return record(await runNpm(['run', 'burrow', '--', ...args], environment, options.stdin));
+  const until = options.until;
+  const running = spawnBurrow(args, environment, { input: options.stdin });
+  const exited = running.exited.then(record);
+  let ended: CommandResult | null = null;
+  void exited.then((result) => (ended = result));
+  await waitUntil(() => ended !== null || until(running.stdout()), `burrow ${args.join(' ')} printed what was awaited`, 120_000);
+  if (ended) return ended;
+  return { code: null, stdout: running.stdout(), stderr: running.stderr(), kill: () => void running.stop(), exited: exited.then(() => undefined) };
 }
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'burrow-settings-'));

@@ -1,5 +1,5 @@
 /** What the scenarios share: progress lines, durations, the bare handler and throughput figures. */
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { alternate, load, medianRound, type LoadResult, type LoadSpec } from '../load.js';
 import type { BenchFigure, ScenarioOptions } from './types.js';
@@ -30,7 +30,7 @@ async function readBody(request: IncomingMessage): Promise<string> {
  * of { data }. No GraphQL, no authentication, no limits: the floor Burrow is measured against.
  */
 export async function startBareHandler(handle: (body: { query?: string; variables?: Record<string, unknown> }) => Promise<unknown>) {
-  const server = createServer(async (request, response) => {
+  const respond = async (request: IncomingMessage, response: ServerResponse) => {
     try {
       const data = await handle(JSON.parse(await readBody(request)));
       const text = JSON.stringify({ data });
@@ -40,7 +40,9 @@ export async function startBareHandler(handle: (body: { query?: string; variable
       response.writeHead(500, { 'content-type': 'text/plain' });
       response.end(String(error));
     }
-  });
+  };
+  // respond answers every failure itself (500 with the error's text).
+  const server = createServer((request, response) => void respond(request, response));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,

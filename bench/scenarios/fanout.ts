@@ -164,7 +164,7 @@ async function startBaseline(database: Awaited<ReturnType<typeof startInProcessS
       .then(({ rows }) => rows[0] && pubsub.publish(`events:${agentId}`, rows[0]));
   });
   const yoga = createYoga({ schema, logging: false, graphiql: false });
-  const server: Server = createServer(yoga);
+  const server: Server = createServer((request, response) => void yoga(request, response));
   const wsServer = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
   useServer(
     {

@@ -148,6 +148,11 @@ export class TokensService {
     return toRecord(row);
   }
 
+  /** Deletes a token that was never shown (the first start's, when the server then failed to start). */
+  async removeUnshown(id: string): Promise<void> {
+    await this.db.delete(apiTokens).where(eq(apiTokens.id, id));
+  }
+
   async hasOperatorToken(): Promise<boolean> {
     const rows = await this.db
       .select({ id: apiTokens.id })

@@ -11,6 +11,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { DatabaseConfig, EmbeddedDatabaseConfig, ExternalDatabaseConfig } from '../config.js';
 import { isConnectionLoss } from '../lib/connection-errors.js';
 import type { ManagedSupervisor } from './managed.js';
+import { sharedListener } from './listener.js';
 import { installNotifyAfterCommit } from './notify-after-commit.js';
 
 export type Db = NodePgDatabase<Record<string, never>>;
@@ -35,8 +36,9 @@ export interface Database {
   /** Counts SQL statements issued through Drizzle; tests read it to prove constant query counts. */
   statements: { count: number; onQuery?: (query: string, params: unknown[]) => void };
   /**
-   * LISTEN on one dedicated connection (external) or PGlite's own listener (embedded). `onLost`
-   * is called once if that connection dies; the caller re-listens (see events/hub.ts).
+   * LISTEN on the instance's one listening connection, shared by all channels (external, see
+   * db/listener.ts) or PGlite's own listener (embedded). `onLost` is called once if that
+   * connection dies; the caller re-listens (see events/hub.ts, auth/token-watch.ts).
    */
   listen(channel: string, onPayload: (payload: string) => void, onLost?: (error: Error) => void): Promise<() => Promise<void>>;
   /** This process's own notifications (db/notify-after-commit.ts), heard at commit; returns the removal. */
@@ -90,10 +92,38 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
  */
 const ignoreConnectionError = () => {};
 
+/** A ROLLBACK (or ROLLBACK TO SAVEPOINT) statement, as Drizzle and the migrator send it. */
+const ROLLBACK = /^\s*rollback\b/i;
+
+/**
+ * Clients whose ROLLBACK failed since they were checked out. Such a connection is in an unknown
+ * state (still inside a transaction, or half gone), so it is discarded at release instead of
+ * going back to the pool: Drizzle's transaction() releases its client the same way whether or not
+ * its rollback worked, and every other holder would too.
+ */
+const failedRollback = new WeakSet<pg.ClientBase>();
+
+/** Marks `client` when a ROLLBACK it sends fails; the caller still sees the failure. */
+function watchRollbacks(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const first = args[0] as string | { text?: unknown } | undefined;
+    const text = typeof first === 'string' ? first : first?.text;
+    const result = query(...args);
+    if (typeof text === 'string' && ROLLBACK.test(text) && result && typeof (result as Promise<unknown>).then === 'function') {
+      (result as Promise<unknown>).then(undefined, () => failedRollback.add(client));
+    }
+    return result;
+  }) as typeof client.query;
+}
+
 function guardPool(pool: pg.Pool): void {
   pool.on('error', ignoreConnectionError);
   // pg-pool removes its own idle listener while a client is checked out: this one stays.
-  pool.on('connect', (client) => client.on('error', ignoreConnectionError));
+  pool.on('connect', (client) => {
+    client.on('error', ignoreConnectionError);
+    watchRollbacks(client as pg.PoolClient);
+  });
   // A checked-out client whose connection dies goes back to the pool (and out of it) at once.
   // Drizzle's transaction() sends BEGIN before its try/finally, so a connection lost at BEGIN
   // would otherwise never be released: each fault would leak a pool slot until none is left.
@@ -115,7 +145,8 @@ function guardPool(pool: pg.Pool): void {
         client.removeListener('end', onEnd);
         if (released) return;
         released = true;
-        release(error);
+        // A truthy argument makes pg-pool end the connection rather than reuse it.
+        release(error || (failedRollback.has(client) ? new Error('its ROLLBACK failed: discarded') : undefined));
       }) as pg.PoolClient['release'];
       return client;
     });
@@ -221,18 +252,21 @@ async function openExternal(config: ExternalDatabaseConfig, options: OpenOptions
   let serverVersion: string;
   let serverVersionNum: number;
   let vector: boolean;
+  let trgm: boolean;
   // A server that is not up yet (containers starting together, a failover in progress) is
   // waited for; one that refuses us (password, missing database, TLS) fails at once.
   const deadline = Date.now() + config.connectTimeoutSeconds * 1000;
   for (let attempt = 0; ; attempt++) {
     try {
-      const result = await pool.query<{ v: string; n: string; vector: boolean }>(
+      const result = await pool.query<{ v: string; n: string; vector: boolean; trgm: boolean }>(
         `SELECT current_setting('server_version') AS v, current_setting('server_version_num') AS n,
-                EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector') AS vector`,
+                EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector') AS vector,
+                EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') AS trgm`,
       );
       serverVersion = result.rows[0].v;
       serverVersionNum = Number(result.rows[0].n);
       vector = result.rows[0].vector;
+      trgm = result.rows[0].trgm;
       break;
     } catch (error) {
       const reason = (error as Error).message || (error as { code?: string }).code || String(error);
@@ -256,6 +290,14 @@ async function openExternal(config: ExternalDatabaseConfig, options: OpenOptions
       `PostgreSQL at ${config.display} is version ${serverVersion} (major ${serverMajor}), below BURROW_POSTGRES_REQUIRED_MAJOR=${config.requiredMajor}: upgrade the server or set BURROW_POSTGRES_REQUIRED_MAJOR=${serverMajor} if you accept it`,
     );
   }
+  // The external lifecycle creates no database, role or extension in the operator's database:
+  // pg_trgm (search) must be there before the migrations that index with it.
+  if (!trgm) {
+    await pool.end().catch(() => {});
+    throw new StartupError(
+      `the pg_trgm extension is not installed in database ${config.display}; Burrow's search needs it and an external database gets no extension from Burrow: have an administrator (or the database owner: pg_trgm is a trusted extension) run \`CREATE EXTENSION pg_trgm;\` in that database, then start again`,
+    );
+  }
   const { db, statements, notifications } = wrapDrizzle(pool);
   return {
     lifecycle: 'external',
@@ -269,33 +311,8 @@ async function openExternal(config: ExternalDatabaseConfig, options: OpenOptions
       vector,
       vectorReason: vector ? null : `the vector extension is not installed in database ${config.display}; Brain search stays lexical`,
     },
-    listen: async (channel, onPayload, onLost) => {
-      const client = new pg.Client(clientConfig);
-      let closing = false;
-      let lost = false;
-      const reportLost = (error: Error) => {
-        if (closing || lost) return;
-        lost = true;
-        onLost?.(error);
-      };
-      client.on('error', reportLost);
-      client.on('end', () => reportLost(new Error('Connection terminated')));
-      try {
-        await client.connect();
-        client.on('notification', (message) => {
-          if (message.channel === channel && message.payload) onPayload(message.payload);
-        });
-        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      } catch (error) {
-        closing = true;
-        await client.end().catch(() => {});
-        throw error;
-      }
-      return async () => {
-        closing = true;
-        await client.end().catch(() => {});
-      };
-    },
+    // Every channel on one connection (db/listener.ts): the sizing rule counts one per instance.
+    listen: sharedListener(() => new pg.Client(clientConfig)),
     hearLocally: notifications.hearLocally,
     openDedicatedConnection: async () => {
       const client = new pg.Client(clientConfig);

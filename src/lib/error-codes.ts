@@ -29,7 +29,7 @@ export const ERROR_CODES = {
   BAD_CURSOR: 'a pagination cursor that is not one this server issued',
   CURSOR_MISMATCH: 'a cursor from another list or another agent\'s list',
   QUERY_REQUIRED: 'brainSearch with an empty query',
-  QUERY_TOO_SHORT: 'a Brain query below its minimum length',
+  QUERY_TOO_SHORT: 'a brainSearch query without a word of three or more characters (the operator list brainMemories takes any length)',
   QUERY_TOO_LONG: 'a Brain query above its maximum length',
   OWNERSHIP_REQUIRES_WEBSOCKET: 'runtimeOwnership opened over something other than graphql-ws',
   OWNERSHIP_UNAVAILABLE: 'an ownership session could not take its lock',

@@ -175,7 +175,7 @@ export function createDirectGraphQL(deps: DirectGraphQLDeps) {
     deps.observability.settle(serverContext, result);
     deps.metrics.recordHttpPath('direct');
     if (result.errors?.length || (result.extensions as { http?: unknown } | undefined)?.http) {
-      return writeResponse(res, await processRegularResult(result as never, yoga.fetchAPI, mediaType));
+      return writeResponse(res, processRegularResult(result as never, yoga.fetchAPI, mediaType));
     }
     const text = ((result as { stringify?: (value: unknown) => string }).stringify ?? JSON.stringify)(result);
     res.writeHead(200, { 'Content-Type': `${mediaType}; charset=utf-8`, 'content-length': Buffer.byteLength(text), [SCHEMA_HASH_HEADER]: SCHEMA_HASH });
@@ -217,7 +217,7 @@ export function createDirectGraphQL(deps: DirectGraphQLDeps) {
       serve(req, res, mediaType).catch(async (error: unknown) => {
         // Only a bug gets here: the masked error (logged by the masker), never a stack trace.
         if (res.headersSent) return void res.end();
-        await writeResponse(res, await processRegularResult(thrownResult(error) as never, yoga.fetchAPI, mediaType)).catch(() => res.destroy());
+        await writeResponse(res, processRegularResult(thrownResult(error) as never, yoga.fetchAPI, mediaType)).catch(() => res.destroy());
       });
     },
   };

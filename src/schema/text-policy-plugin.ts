@@ -80,7 +80,6 @@ export default pluginName;
 SchemaBuilder.registerPlugin(pluginName, TextPolicyPlugin);
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   export namespace PothosSchemaTypes {
     interface Plugins<Types extends SchemaTypes> {
       textPolicy: TextPolicyPlugin<Types>;

@@ -4,10 +4,11 @@
  * machine blocked, and each of the four example tabs is run with a token typed into its Headers.
  * What the result pane shows is compared with what the API answers over HTTP. The subscription
  * tab shows a live event of a mutation the test makes, and a subscription the server refuses
- * (no token) or ends (its token revoked) shows the error and stops instead of spinning.
+ * (no token, another agent's events) or ends (its token revoked) shows the error and stops
+ * instead of spinning.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page, Request } from 'playwright-core';
 import type { BurrowClient } from '../../clients/typescript/sdk.js';
 import { hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, type ConsolePage } from '../support/browser.js';
 import { createShippedToken, operatorClient, postGraphQL, startShipped, type ShippedServer } from '../support/shipped.js';
@@ -62,10 +63,23 @@ describe.skipIf(!hasChromium)(`GraphiQL on the shipped server in headless Chromi
       .toBe(true);
   }
 
-  async function run(operationName?: string) {
-    await page.locator('.graphiql-execute-button').click();
-    // A tab with several operations asks which one.
-    if (operationName) await page.getByRole('menuitem', { name: operationName, exact: true }).click();
+  /**
+   * Runs `operation` of the open tab and returns the server's HTTP answer to it. A click on a busy
+   * machine can come before the editor is ready and be lost: clicked again until the request goes.
+   */
+  async function run(operation: string, choose = false) {
+    const sent = (request: Request) => request.method() === 'POST' && (request.postData() ?? '').includes(`"operationName":"${operation}"`);
+    for (let attempt = 1; ; attempt++) {
+      const request = page.waitForRequest(sent, { timeout: 10_000 });
+      await page.locator('.graphiql-execute-button').click();
+      // A tab with several operations asks which one.
+      if (choose) await page.getByRole('menuitem', { name: operation, exact: true }).click();
+      try {
+        return await (await request).response();
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
   }
 
   const events = async (agentId: string) => {
@@ -103,18 +117,19 @@ describe.skipIf(!hasChromium)(`GraphiQL on the shipped server in headless Chromi
 
   it('the subscription tab without a token shows the refusal and stops', async () => {
     await openTab('AgentEvents');
-    await run();
+    expect((await run('AgentEvents'))?.status()).toBe(401);
     await expect
       .poll(() => showsExactly({ errors: [{ message: 'a valid bearer token is required (Authorization: Bearer <token>)', extensions: { code: 'UNAUTHENTICATED' } }] }), { timeout: 20_000 })
       .toBe(true);
-    expect(await running()).toBe(false);
+    // The run that was sent has ended: the stop button is the run button again.
+    await expect.poll(running).toBe(false);
     await screenshot(page, 'graphiql-refused-1400');
   });
 
   it('Viewer: runs with the token typed into Headers and shows what the API answers', async () => {
     await openTab('Viewer');
     await setHeaders({ Authorization: `Bearer ${server.operatorToken}` });
-    await run();
+    await run('Viewer');
     const expected = (await postGraphQL(server, server.operatorToken, { query: VIEWER })).body;
     expect(expected.data.viewer).toMatchObject({ principal: 'OPERATOR', agentId: null });
     await expect.poll(() => showsExactly(expected), { timeout: 20_000 }).toBe(true);
@@ -123,7 +138,7 @@ describe.skipIf(!hasChromium)(`GraphiQL on the shipped server in headless Chromi
   it('CreateAgent: creates the agent', async () => {
     await openTab('CreateAgent');
     await setHeaders({ Authorization: `Bearer ${server.operatorToken}` });
-    await run();
+    await run('CreateAgent');
     await expect.poll(() => showsExactly({ data: { createAgent: { __typename: 'CreateAgentSuccess', agent: { agentId: 'hatchet', name: 'Hatchet' } } } }), { timeout: 20_000 }).toBe(true);
     expect((await operator.agent({ id: 'hatchet' })).agent).toMatchObject({ agentId: 'hatchet', name: 'Hatchet' });
   });
@@ -131,13 +146,13 @@ describe.skipIf(!hasChromium)(`GraphiQL on the shipped server in headless Chromi
   it('BrainSave: saves a memory, then BrainSearch finds it', async () => {
     await openTab('BrainSave');
     await setHeaders({ Authorization: `Bearer ${server.operatorToken}` });
-    await run('BrainSave');
+    await run('BrainSave', true);
     await expect.poll(async () => (await textOf(response())).includes('BrainSaveSuccess'), { timeout: 20_000 }).toBe(true);
     const { brainMemories } = await operator.brainMemories({ agentId: 'hatchet', first: 10 });
     expect(brainMemories.edges.map((e) => [e.node.title, e.node.content, e.node.revision])).toEqual([['Deploys', 'Deploys run from the release branch.', 1]]);
     expect(await showsExactly({ data: { brainSave: { __typename: 'BrainSaveSuccess', memory: { id: brainMemories.edges[0].node.id, title: 'Deploys', revision: 1 } } } })).toBe(true);
 
-    await run('BrainSearch');
+    await run('BrainSearch', true);
     const expected = (await postGraphQL(server, server.operatorToken, { query: BRAIN_SEARCH })).body;
     expect(expected.data.brainSearch.hits.map((h: { memory: { title: string } }) => h.memory.title)).toEqual(['Deploys']);
     await expect.poll(() => showsExactly(expected), { timeout: 20_000 }).toBe(true);
@@ -146,7 +161,7 @@ describe.skipIf(!hasChromium)(`GraphiQL on the shipped server in headless Chromi
   it('AgentEvents: replays the log, then shows a live event of a mutation made elsewhere', async () => {
     await openTab('AgentEvents');
     await setHeaders({ Authorization: `Bearer ${server.operatorToken}` });
-    await run();
+    await run('AgentEvents');
     // The pane shows the newest event received: once the replay reached the end of the log, the stream is live.
     const before = await events('hatchet');
     const last = before.events.edges.at(-1)!.node;
@@ -168,10 +183,21 @@ describe.skipIf(!hasChromium)(`GraphiQL on the shipped server in headless Chromi
     await expect.poll(running).toBe(false);
   });
 
+  it("an agent token subscribing to another agent's events shows the refusal and stops", async () => {
+    const { secret } = await createShippedToken(server, { name: 'graphiql-quill', agentId: 'quill' });
+    await setHeaders({ Authorization: `Bearer ${secret}` });
+    await run('AgentEvents');
+    await expect.poll(async () => squash(await textOf(response())), { timeout: 20_000 }).toContain(squash('"extensions": { "code": "AGENT_MISMATCH" }'));
+    expect(squash(await textOf(response()))).toContain(squash('"message": "this token acts only as its own agent"'));
+    expect(await textOf(response())).not.toContain('"data": {');
+    await expect.poll(running).toBe(false);
+    await screenshot(page, 'graphiql-agent-mismatch-1400');
+  });
+
   it('a subscription whose token is revoked shows the error and stops', async () => {
     const { secret, tokenId } = await createShippedToken(server, { name: 'graphiql-revoked' });
     await setHeaders({ Authorization: `Bearer ${secret}` });
-    await run();
+    await run('AgentEvents');
     const { lastEventSequence } = await events('hatchet');
     await expect.poll(async () => (await textOf(response())).includes(`"sequence": ${lastEventSequence},`), { timeout: 20_000 }).toBe(true);
     expect(await running()).toBe(true);

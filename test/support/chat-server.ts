@@ -2,7 +2,7 @@
  * A scripted OpenAI-compatible chat-completions server on 127.0.0.1 for Tiddle tests. Each
  * request's user message is the proposer input (JSON); a script per agent decides the answer.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ProposerRequest {
@@ -35,7 +35,7 @@ export async function startChatServer(): Promise<ChatServer> {
   const requests: ProposerRequest[] = [];
   const raw: ChatServer['raw'] = [];
   const state = { delayMs: 0 };
-  const server: Server = createServer(async (req, res) => {
+  const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
@@ -57,7 +57,8 @@ export async function startChatServer(): Promise<ChatServer> {
     res.writeHead(200, { 'content-type': 'application/json' }).end(
       JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }),
     );
-  });
+  };
+  const server: Server = createServer((req, res) => void answer(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const port = (server.address() as AddressInfo).port;
   return {

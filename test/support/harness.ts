@@ -47,8 +47,10 @@ export interface TestDatabase {
  * A fresh database: in-memory PGlite, or a new database on the real server. `real`: on the real
  * server in either pass (REAL_SERVER_URL), for the tests that need several real connections;
  * `embedded`: in-memory PGlite in either pass, for what only it always has (pgvector).
+ * A real server's database gets pg_trgm, as an administrator creates it for the external
+ * lifecycle; `withTrgm: false` leaves it out (the startup check's test).
  */
-export async function createTestDatabase(options: { real?: boolean; embedded?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(options: { real?: boolean; embedded?: boolean; withTrgm?: boolean } = {}): Promise<TestDatabase> {
   const server = options.embedded ? null : options.real ? REAL_SERVER_URL : REAL_DATABASE_URL;
   if (options.real && !server) throw new Error(NEEDS_REAL_SERVER);
   if (!server) {
@@ -61,6 +63,13 @@ export async function createTestDatabase(options: { real?: boolean; embedded?: b
   await admin.end();
   const url = new URL(server);
   url.pathname = `/${name}`;
+  // What an administrator does before an external start (README): Burrow creates no extension there.
+  if (options.withTrgm !== false) {
+    const owner = new pg.Client({ connectionString: url.toString() });
+    await owner.connect();
+    await owner.query('CREATE EXTENSION pg_trgm');
+    await owner.end();
+  }
   return {
     config: externalConfig(url.toString()),
     name,

@@ -1,15 +1,20 @@
 /**
  * MCP clients for tests: the official client SDK over Streamable HTTP (against a test server's
- * /mcp) or over stdio (spawning `burrow mcp --stdio`), and readers for tool results.
+ * /mcp) or over stdio (spawning the built CLI as users do: `npm --silent run burrow -- mcp
+ * --stdio`), and readers for tool results.
  */
-import { join } from 'node:path';
 import { expect } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+
+/**
+ * The command an MCP client's configuration runs: the built CLI through npm. `--silent`, because
+ * without it npm writes its own banner ("> burrow@… burrow") to stdout, inside the protocol stream.
+ */
+export const STDIO_COMMAND = { command: 'npm', args: ['--silent', 'run', 'burrow', '--', 'mcp', '--stdio'] };
 
 export type ToolCall = Awaited<ReturnType<Client['callTool']>>;
 
@@ -30,12 +35,11 @@ export async function connectHttp(graphqlUrl: string, token: string, runtime: Ru
   return client;
 }
 
-/** `burrow mcp --stdio` as a child process, with the database and identity in `env`. */
+/** `npm --silent run burrow -- mcp --stdio` as a child process, with the database and identity in `env`. */
 export function stdioTransport(env: Record<string, string>) {
   const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => !k.startsWith('BURROW_') && k !== 'DATABASE_URL' && v !== undefined)) as Record<string, string>;
   return new StdioClientTransport({
-    command: TSX,
-    args: ['src/cli.ts', 'mcp', '--stdio'],
+    ...STDIO_COMMAND,
     cwd: ROOT,
     env: { ...baseEnv, BURROW_LOG_LEVEL: 'error', BURROW_TIDDLE_SCHEDULER: 'false', ...env },
     stderr: 'pipe',

@@ -7,7 +7,7 @@
  * so no start of the layer rebuilds it under another.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +63,18 @@ export interface ShippedOptions {
   database?: TestDatabase;
   /** How long to wait for the banner (default 120 s: a loaded machine starts slowly). */
   startTimeoutMs?: number;
+  /**
+   * An operator token of this data, when the caller has one: a restart on the same `dataDir` or
+   * `database`. Embedded, no other process can make one while the server holds its directory.
+   */
+  operatorToken?: string;
+  /**
+   * A directory for the server's output: `stdout` and `stderr` are written to files there
+   * (read back synchronously) instead of pipes. A test can then tell what the server had written
+   * at the moment something else happened: the server's write to a file is done before its next
+   * system call, while a pipe's bytes reach the test only when its event loop gets to them.
+   */
+  outputDir?: string;
 }
 
 /** The environment a user's shell would give: PATH and HOME, nothing of the test runner's. */
@@ -120,24 +132,32 @@ export async function startShipped(options: ShippedOptions = {}): Promise<Shippe
 
   const burrow: ShippedServer['burrow'] = (args, opts = {}) => runNpm(['run', 'burrow', '--', ...args], { ...env, ...opts.env }, opts.input);
 
-  let operatorToken: string | null = null;
-  if (lifecycle === 'external') {
+  let operatorToken: string | null = options.operatorToken ?? null;
+  if (lifecycle === 'external' && !operatorToken) {
     const made = await burrow(['token', 'create', '--operator', '--name', 'e2e-operator']);
     if (made.code !== 0) throw new Error(`burrow token create failed (${made.code}): ${made.stderr}`);
     operatorToken = made.stdout.trim();
   }
 
   // Its own process group, as a terminal runs a command: stop() signals the group.
+  const dir = options.outputDir;
+  const files = dir ? { dir, out: openSync(join(dir, 'stdout'), 'w'), err: openSync(join(dir, 'stderr'), 'w') } : null;
   const child = spawn('npm', lifecycle === 'embedded' ? ['start'] : ['run', 'burrow', '--', 'serve'], {
     cwd: ROOT,
     env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', files?.out ?? 'pipe', files?.err ?? 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const piped = { stdout: '', stderr: '' };
+  if (files) {
+    // The child holds its own copies of the descriptors.
+    closeSync(files.out);
+    closeSync(files.err);
+  } else {
+    child.stdout!.on('data', (chunk) => (piped.stdout += chunk));
+    child.stderr!.on('data', (chunk) => (piped.stderr += chunk));
+  }
+  const output = (name: 'stdout' | 'stderr') => (files ? readFileSync(join(files.dir, name), 'utf8') : piped[name]);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   const cleanup = async () => {
     for (const step of cleanups.reverse()) await step();
@@ -145,6 +165,7 @@ export async function startShipped(options: ShippedOptions = {}): Promise<Shippe
 
   const deadline = Date.now() + (options.startTimeoutMs ?? 120_000);
   for (;;) {
+    const stdout = output('stdout');
     const port = BANNER.exec(stdout)?.[1];
     const token = operatorToken ?? BOOTSTRAP_TOKEN.exec(stdout)?.[1] ?? null;
     // The banner is one write: once it names the port, the token line (if any) is there too.
@@ -160,12 +181,12 @@ export async function startShipped(options: ShippedOptions = {}): Promise<Shippe
     if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
       if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
       await cleanup();
-      throw new Error(`the shipped server (${lifecycle}) did not start:\n${stdout}\n${stderr}`);
+      throw new Error(`the shipped server (${lifecycle}) did not start:\n${stdout}\n${output('stderr')}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 
-  const port = Number(BANNER.exec(stdout)![1]);
+  const port = Number(BANNER.exec(output('stdout'))![1]);
   let stopped: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | null = null;
   return {
     lifecycle,
@@ -176,8 +197,8 @@ export async function startShipped(options: ShippedOptions = {}): Promise<Shippe
     operatorToken: operatorToken!,
     env,
     child,
-    stdout: () => stdout,
-    stderr: () => stderr,
+    stdout: () => output('stdout'),
+    stderr: () => output('stderr'),
     burrow,
     exited,
     stop(signal = 'SIGTERM') {
@@ -220,6 +241,53 @@ export async function postGraphQL(
   }
   return { status: response.status, headers: response.headers, body: parsed };
 }
+
+export interface BurrowProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Its exit, with everything it printed. */
+  exited: Promise<CommandResult>;
+  /** Sends `signal` to its process group (npm and Burrow) and waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<CommandResult>;
+}
+
+/**
+ * `npm run burrow -- ...args` left running in its own process group, for a test that reads its
+ * output while it runs (a server's banner, a long command); `runNpm` is for commands that end.
+ * `stdin` gets `input` (default nothing) and is closed.
+ */
+export function spawnBurrow(args: string[], env: Record<string, string>, options: { input?: string } = {}): BurrowProcess {
+  const child = spawn('npm', ['--silent', 'run', 'burrow', '--', ...args], { cwd: ROOT, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stdin!.end(options.input ?? '');
+  const exited = new Promise<CommandResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) {
+        try {
+          process.kill(-child.pid!, signal);
+        } catch {
+          // The group is gone already.
+        }
+      }
+      return exited;
+    },
+  };
+}
+
+/** The environment of a user's shell (PATH, HOME; nothing of the test runner's) plus `env`: for runNpm and spawnBurrow. */
+export const userEnv = (env: Record<string, string> = {}): Record<string, string> => ({ ...baseEnv(), ...env });
 
 /** A typed client holding the shipped server's operator token. */
 export const operatorClient = (server: Pick<ShippedServer, 'url' | 'operatorToken'>) => createBurrowClient({ url: server.url, token: server.operatorToken });

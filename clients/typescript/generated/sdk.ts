@@ -390,7 +390,7 @@ export type ErrorCode =
   | 'QUERY_REQUIRED'
   /** a Brain query above its maximum length */
   | 'QUERY_TOO_LONG'
-  /** a Brain query below its minimum length */
+  /** a brainSearch query without a word of three or more characters (the operator list brainMemories takes any length) */
   | 'QUERY_TOO_SHORT'
   /** a token exceeded its request rate; over graphql-ws the socket stays open */
   | 'RATE_LIMITED'
@@ -1014,7 +1014,7 @@ export type AgentCountsQueryVariables = Exact<{
 }>;
 
 
-export type AgentCountsQuery = { agent: { agentId: string, counts: { brains: number, workingRecords: number, rollingCards: number, runsByState: Array<{ state: ContinuityRunState, count: number }> } } | null };
+export type AgentCountsQuery = { agent: { agentId: string, counts: { brains: number, workingRecords: number | null, rollingCards: number | null, runsByState: Array<{ state: ContinuityRunState, count: number }> } } | null };
 
 export type AgentsOverviewQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -1022,7 +1022,7 @@ export type AgentsOverviewQueryVariables = Exact<{
 }>;
 
 
-export type AgentsOverviewQuery = { agents: { totalCount: number, edges: Array<{ cursor: string, node: { id: string, agentId: string, name: string, counts: { brains: number, workingRecords: number, rollingCards: number, runsByState: Array<{ state: ContinuityRunState, count: number }> } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type AgentsOverviewQuery = { agents: { totalCount: number, edges: Array<{ cursor: string, node: { id: string, agentId: string, name: string, counts: { brains: number, workingRecords: number | null, rollingCards: number | null, runsByState: Array<{ state: ContinuityRunState, count: number }> } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ProfileDocumentQueryVariables = Exact<{
   agentId: string;
@@ -2114,7 +2114,7 @@ export type AgentsTiddleQueryVariables = Exact<{
 }>;
 
 
-export type AgentsTiddleQuery = { agents: { edges: Array<{ node: { agentId: string, rollingCards: { edges: Array<{ cursor: string, node: { id: string, agentId: string, project: string, cardId: string, title: string, body: string, evidence: Array<string>, card: unknown, revision: number, createdAt: string, updatedAt: string, refreshedAt: string, expiresAt: string } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, endCursor: string | null } }, tiddleStatus: { agentId: string, cardTtlDays: number, proposer: TiddleProposerKind, schedulerEnabled: boolean, scopes: Array<{ project: string, consecutiveFailures: number }> } } }> } };
+export type AgentsTiddleQuery = { agents: { edges: Array<{ node: { agentId: string, rollingCards: { edges: Array<{ cursor: string, node: { id: string, agentId: string, project: string, cardId: string, title: string, body: string, evidence: Array<string>, card: unknown, revision: number, createdAt: string, updatedAt: string, refreshedAt: string, expiresAt: string } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, endCursor: string | null } } | null, tiddleStatus: { agentId: string, cardTtlDays: number, proposer: TiddleProposerKind, schedulerEnabled: boolean, scopes: Array<{ project: string, consecutiveFailures: number }> } } }> } };
 
 export type ApiTokenFieldsFragment = { id: string, tokenId: string, name: string, kind: PrincipalKind, agentId: string | null, createdAt: string, expiresAt: string | null, lastUsedAt: string | null, revokedAt: string | null, active: boolean };
 
@@ -2206,7 +2206,7 @@ export type AgentsWorkingMemoryQueryVariables = Exact<{
 }>;
 
 
-export type AgentsWorkingMemoryQuery = { agents: { edges: Array<{ node: { agentId: string, workingRecords: { edges: Array<{ cursor: string, node: { id: string, recordId: string, agentId: string, kind: WorkingRecordKind, state: WorkingRecordState, title: string, agent: { agentId: string } } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, endCursor: string | null } }, handoffs: Array<{ id: string, handoffId: string, agentId: string, sessionId: string, origin: HandoffOrigin, title: string, agent: { agentId: string } }> } }> } };
+export type AgentsWorkingMemoryQuery = { agents: { edges: Array<{ node: { agentId: string, workingRecords: { edges: Array<{ cursor: string, node: { id: string, recordId: string, agentId: string, kind: WorkingRecordKind, state: WorkingRecordState, title: string, agent: { agentId: string } } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, endCursor: string | null } } | null, handoffs: Array<{ id: string, handoffId: string, agentId: string, sessionId: string, origin: HandoffOrigin, title: string, agent: { agentId: string } }> | null } }> } };
 
 export type WorkingMemoryNodeQueryVariables = Exact<{
   id: string | number;

@@ -6,7 +6,7 @@
  * each item independent, with per-item results and Reload conflicts.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { describeError } from '../api';
+import { describeError, handled } from '../api';
 import {
   ConsoleBrainMemoriesDocument,
   ConsoleBrainReadDocument,
@@ -291,7 +291,7 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
                 <p id="confirm-h">
                   Delete {selected.size} selected {selected.size === 1 ? 'memory' : 'memories'}? Each is removed on its own; a memory changed by another writer since you read it is not deleted.
                 </p>
-                <button type="button" class="danger" onClick={deleteSelected}>
+                <button type="button" class="danger" onClick={handled(deleteSelected, setError)}>
                   Confirm delete
                 </button>
                 <button type="button" class="secondary" onClick={() => setConfirming(false)}>
@@ -305,7 +305,7 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
                 <li key={m.id} class={editor?.mode === 'edit' && editor.memory.id === m.id ? 'current' : undefined}>
                   <input type="checkbox" id={`sel-${m.id}`} checked={selected.has(m.id)} onChange={(e) => toggle(m, e.currentTarget.checked)} aria-label={`Select ${m.title}`} />
                   <div>
-                    <button type="button" class="link" onClick={() => open(m.id)}>
+                    <button type="button" class="link" onClick={handled(() => open(m.id), setError)}>
                       {m.title}
                     </button>
                     <p class="snippet">{m.content.slice(0, 160)}</p>
@@ -321,11 +321,11 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
             </ul>
             {memories.length === 0 && !busy && <p>No memories{activeQuery ? ` match “${activeQuery}”` : ''}.</p>}
             <nav class="row" aria-label="Pages">
-              <button type="button" class="secondary" disabled={cursors.length < 2 || busy} onClick={() => load(agentId, activeQuery, cursors[cursors.length - 2], cursors.slice(0, -1))}>
+              <button type="button" class="secondary" disabled={cursors.length < 2 || busy} onClick={handled(() => load(agentId, activeQuery, cursors[cursors.length - 2], cursors.slice(0, -1)), setError)}>
                 Previous page
               </button>
               <span>Page {cursors.length}</span>
-              <button type="button" class="secondary" disabled={!hasNext || busy} onClick={() => load(agentId, activeQuery, endCursor, [...cursors, endCursor])}>
+              <button type="button" class="secondary" disabled={!hasNext || busy} onClick={handled(() => load(agentId, activeQuery, endCursor, [...cursors, endCursor]), setError)}>
                 Next page
               </button>
             </nav>
@@ -360,7 +360,7 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
                 </table>
               </div>
               {results.some((r) => r.status === 'REVISION_CONFLICT') && (
-                <button type="button" onClick={reloadConflicts}>
+                <button type="button" onClick={handled(reloadConflicts, setError)}>
                   Reload conflicts
                 </button>
               )}
@@ -382,7 +382,7 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
                     Another writer changed this memory: you read revision {editor.expectedRevision}, it is now revision {editor.conflict.currentRevision}. Nothing was{' '}
                     {editor.conflict.action === 'save' ? 'saved' : 'deleted'}; a stale revision never overwrites newer work.
                   </p>
-                  <button type="button" onClick={reloadMemory}>
+                  <button type="button" onClick={handled(reloadMemory, setError)}>
                     Reload memory
                   </button>
                 </div>
@@ -407,7 +407,7 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
                       {editor.mode === 'new' ? 'Save memory' : 'Save changes'}
                     </button>
                     {editor.mode === 'edit' && (
-                      <button type="button" class="danger" onClick={remove} disabled={busy}>
+                      <button type="button" class="danger" onClick={handled(remove, setError)} disabled={busy}>
                         Delete memory
                       </button>
                     )}

@@ -5,9 +5,9 @@
  * interruption manifests, working records and handoffs per scope.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { describeError } from '../api';
+import { describeError, handled } from '../api';
 import { loadAgentCounts, type AgentCounts } from '../counts';
-import { subscribeToEvents, type ConsoleEvent } from '../events';
+import { openEventStream, type ConsoleEvent, type StreamStatus } from '../events';
 import { ConsoleAgentDetailDocument, ConsoleScopeDocument, type ConsoleAgentDetailQuery, type ConsoleScopeQuery } from '../graphql/generated';
 import type { PageProps } from '../main';
 
@@ -18,6 +18,7 @@ export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents 
   const [counts, setCounts] = useState<Record<string, AgentCounts>>({});
   const [events, setEvents] = useState<ConsoleEvent[]>([]);
   const [streamError, setStreamError] = useState<string | null>(null);
+  const [stream, setStream] = useState<StreamStatus>({ state: 'connecting', text: 'Connecting to the live stream…' });
   const [focus, setFocus] = useState('');
   const [detail, setDetail] = useState<ConsoleAgentDetailQuery | null>(null);
   const [scopes, setScopes] = useState<Record<string, ConsoleScopeQuery | string>>({});
@@ -36,10 +37,8 @@ export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents 
   useEffect(() => {
     for (const a of agents) void refreshCounts(a.agentId);
     if (!focus && agents[0]) setFocus(agents[0].agentId);
-    const stop = subscribeToEvents(
-      api,
-      agents,
-      (event) => {
+    const stop = openEventStream(api, agents, {
+      onEvent: (event) => {
         setEvents((list) => [event, ...list.filter((e) => !(e.agentId === event.agentId && e.sequence === event.sequence))].slice(0, MAX_EVENTS));
         if (event.project) setEventScopes((all) => ({ ...all, [event.agentId]: new Set([...(all[event.agentId] ?? []), event.project!]) }));
         // Events arrive in bursts (a pass writes several): refresh each agent once per burst.
@@ -54,8 +53,18 @@ export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents 
           }, 250),
         );
       },
-      setStreamError,
-    );
+      onStatus: (status) => {
+        setStream(status);
+        // The failure stays on the page until the stream is live again.
+        if (status.state === 'live') setStreamError(null);
+      },
+      onFailure: (failure) => setStreamError(failure.message),
+      // Replayed events refresh what they touch; a break before any event had arrived has no
+      // position to replay from, so every agent's counts are read again.
+      onResumed: () => {
+        for (const a of agents) void refreshCounts(a.agentId);
+      },
+    });
     return () => {
       stop();
       for (const t of pending.current.values()) clearTimeout(t);
@@ -138,14 +147,17 @@ export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents 
           </table>
         </div>
         {agentsMore && <p class="warning">Showing the newest 100 agents only (and their events); older agents are not listed here.</p>}
-        <button type="button" class="secondary" onClick={() => reloadAgents().then(() => announce('Agent list reloaded.'))}>
+        <button type="button" class="secondary" onClick={handled(() => reloadAgents().then(() => announce('Agent list reloaded.')), announce)}>
           Reload agent list
         </button>
       </section>
 
       <section aria-labelledby="events-h" class="panel">
         <h2 id="events-h">Events across agents</h2>
-        <p class="hint">Live over the WebSocket subscription; the last {MAX_EVENTS} are kept.</p>
+        <p class="hint">Live over the WebSocket subscription; the last {MAX_EVENTS} are kept. After a break it resumes after the last event received.</p>
+        <p class="stream-status" data-state={stream.state} role="status">
+          {stream.text}
+        </p>
         {streamError && (
           <p role="alert" class="error">
             {streamError}

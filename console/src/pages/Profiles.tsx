@@ -3,7 +3,7 @@
  * current content beside the draft), and the revision history with a line diff between any two.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { describeError } from '../api';
+import { describeError, handled } from '../api';
 import { diffLines } from '../diff';
 import { ConsoleProfileDocument, ConsoleProfileDocumentDocument, ConsoleUpdateProfileDocumentDocument, type ConsoleProfileDocumentQuery, type ProfileKind } from '../graphql/generated';
 import type { PageProps } from '../main';
@@ -125,18 +125,18 @@ export function ProfilesPage({ api, agents, announce }: PageProps) {
                   </p>
                   <button
                     type="button"
-                    onClick={async () => {
+                    onClick={handled(async () => {
                       await loadDoc(agentId, kind, true);
                       setConflict(null);
                       announce(`Reloaded ${kind}; your draft is kept. Save again to replace revision ${conflict.currentRevision} deliberately.`);
-                    }}
+                    }, setError)}
                   >
                     Reload document
                   </button>
                 </div>
               )}
               <div class={conflict ? 'compare' : undefined}>
-                <form onSubmit={save} aria-label={`Edit ${kind}`}>
+                <form onSubmit={handled(save, setError)} aria-label={`Edit ${kind}`}>
                   <label for="profile-content">{conflict ? 'Your draft' : `Content of ${kind}`} (Markdown, at most 48,000 characters)</label>
                   <textarea id="profile-content" rows={14} value={draft} onInput={(e) => setDraft(e.currentTarget.value)} maxLength={48000} />
                   <button type="submit">Save document</button>

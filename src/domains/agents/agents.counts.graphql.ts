@@ -36,14 +36,17 @@ const AgentCountsRef = builder.objectRef<AgentRow>('AgentCounts').implement({
     }),
     workingRecords: t.loadable({
       type: 'Int',
-      description: 'Working records visible now: pinned, or not yet expired (any state)',
-      load: (agentIds: string[], ctx) => ctx.services.agents.counts.liveWorkingRecords(agentIds, countedScope(ctx.viewer)),
+      nullable: true,
+      description: 'Working records visible now: pinned, or not yet expired (any state); null, with its error beside the data, for an agent token without a continuity scope',
+      // async: a missing scope rejects the batch (continuity_scope_required) rather than throwing inside DataLoader.
+      load: async (agentIds: string[], ctx) => ctx.services.agents.counts.liveWorkingRecords(agentIds, countedScope(ctx.viewer)),
       resolve: (a) => a.id,
     }),
     rollingCards: t.loadable({
       type: 'Int',
-      description: "Live rolling cards: not expired and refreshed within the agent's rolling TTL",
-      load: (agentIds: string[], ctx) => ctx.services.agents.counts.liveRollingCards(agentIds, countedScope(ctx.viewer)),
+      nullable: true,
+      description: "Live rolling cards: not expired and refreshed within the agent's rolling TTL; null, with its error beside the data, for an agent token without a continuity scope",
+      load: async (agentIds: string[], ctx) => ctx.services.agents.counts.liveRollingCards(agentIds, countedScope(ctx.viewer)),
       resolve: (a) => a.id,
     }),
     runsByState: t.loadableList({

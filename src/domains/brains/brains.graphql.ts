@@ -10,7 +10,7 @@ import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
 import type { ImportSummary } from './brains.albdruck-import.js';
 import { LIST_PAGE_MAX, listQuery } from './brains.listing.js';
 import { DELETE_BATCH_MAX, type BrainMemoryRow, type BrainRevisionRow, type DeletionResult } from './brains.memories.js';
-import { QUERY_MAX_LENGTH, QUERY_MIN_LENGTH, type BrainSearchHit, type BrainSearchResult } from './brains.search.js';
+import { QUERY_MAX_LENGTH, type BrainSearchHit, type BrainSearchResult } from './brains.search.js';
 import { agentBrainSearchArgs, brainReadGraphqlArgs, brainRemoveGraphqlInput, brainSaveInput, brainSearchGraphqlArgs, brainUpdateGraphqlInput } from './brains.inputs.js';
 import { argsFrom, inputFieldsFrom } from '../../schema/inputs.js';
 
@@ -281,7 +281,7 @@ const ImportSummaryRef = builder.objectRef<ImportSummary>('AlbdruckImportSummary
 const listQueryArg = (arg: Parameters<Parameters<typeof builder.queryFields>[0]>[0]['arg']) =>
   arg.string({
     required: false,
-    description: `Only memories whose title or content contains this text (case-insensitive, at least ${QUERY_MIN_LENGTH} and at most ${QUERY_MAX_LENGTH} characters); absent or blank lists every live memory`,
+    description: `Only memories whose title or content contains this text (case-insensitive substring, any length up to ${QUERY_MAX_LENGTH} characters: "CI" and "Go" too); absent or blank lists every live memory`,
   });
 
 builder.queryFields((t) => ({

@@ -9,7 +9,7 @@ import { charLength, escapeLike } from '../../lib/text.js';
 import { assertAgentAccess, type Viewer } from '../../auth/viewer.js';
 import { brainMemories } from './brains.sql.js';
 import type { BrainMemoryRow } from './brains.memories.js';
-import { QUERY_MAX_LENGTH, QUERY_MIN_LENGTH } from './brains.search.js';
+import { QUERY_MAX_LENGTH } from './brains.search.js';
 
 export const LIST_PAGE_MAX = 100;
 /** How many of the newest memories the substring list scans before using the trigram index. */
@@ -94,15 +94,15 @@ export class BrainListing {
   }
 }
 
-/** Normalises the operator list's substring query: null/blank means "no filter". */
+/** Normalises the operator list's substring query (any length up to QUERY_MAX_LENGTH): null/blank means "no filter". */
 export function listQuery(query: string | null | undefined): string | null {
   if (query?.includes('\u0000')) throw new RequestError('BAD_REQUEST', 'query must not contain NUL characters');
   const trimmed = query?.trim() ?? '';
   if (trimmed === '') return null;
+  // No minimum: an operator looks for "CI" or "Go" too. A term under three characters has no
+  // trigram, so the index cannot narrow it; the scan stays within the one agent's live memories,
+  // newest first, and stops when the page is full (see list()).
   const length = charLength(trimmed);
-  if (length < QUERY_MIN_LENGTH) {
-    throw new RequestError('QUERY_TOO_SHORT', `a substring query needs at least ${QUERY_MIN_LENGTH} characters (got ${length}); omit it to list everything`);
-  }
   if (length > QUERY_MAX_LENGTH) throw new RequestError('QUERY_TOO_LONG', `a query is limited to ${QUERY_MAX_LENGTH} characters (got ${length})`);
   return trimmed;
 }

@@ -112,8 +112,9 @@ builder.queryFields((t) => ({
 builder.objectFields(AgentRef, (t) => ({
   handoffs: t.loadableList({
     type: SessionHandoffRef,
+    nullable: true,
     description:
-      'This agent\'s unexpired handoffs in the runtime scope, in sessionReadHandoff\'s order (explicit first, then the current session, then the newest); with sessionId only that session\'s',
+      'This agent\'s unexpired handoffs in the runtime scope, in sessionReadHandoff\'s order (explicit first, then the current session, then the newest); with sessionId only that session\'s. Nullable: without the continuity scope it needs (or refused), only this field is null, with its error beside the data, so the payload of a mutation is never erased by it.',
     args: argsFrom(t.arg, agentHandoffsArgs, {}),
     byPath: true,
     load: (agentIds: string[], ctx, args) => ctx.services.handoffs.readRecentMany(ctx.viewer, agentIds, args),

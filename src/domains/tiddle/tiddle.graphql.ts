@@ -258,7 +258,8 @@ const projectArg = 'The continuity scope; "*" for cross-scope cards. Agent token
 builder.objectFields(AgentRef, (t) => ({
   rollingCards: t.loadable({
     type: RollingCardConnection,
-    description: `The agent's live rolling cards of one scope, most recently updated first; pages of 1 to ${CARDS_PAGE}, 20 by default. Authorized like Query.rollingCards; cursors are interchangeable with it.`,
+    nullable: true,
+    description: `The agent's live rolling cards of one scope, most recently updated first; pages of 1 to ${CARDS_PAGE}, 20 by default. Authorized like Query.rollingCards; cursors are interchangeable with it. Nullable: without the continuity scope it needs (or refused), only this field is null, with its error beside the data, so the payload of a mutation is never erased by it.`,
     args: { project: t.arg.string({ required: false, description: projectArg }), ...pageArgs(t.arg, CARDS_PAGE) },
     byPath: true,
     load: async (agentIds: string[], ctx, args) => {

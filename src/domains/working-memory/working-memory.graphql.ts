@@ -146,7 +146,8 @@ builder.queryFields((t) => ({
 builder.objectFields(AgentRef, (t) => ({
   workingRecords: t.loadable({
     type: WorkingRecordConnection,
-    description: 'This agent\'s working records in the runtime scope, newest first: the same list and cursors as Query.workingRecords',
+    nullable: true,
+    description: 'This agent\'s working records in the runtime scope, newest first: the same list and cursors as Query.workingRecords. Nullable: without the continuity scope it needs (or refused), only this field is null, with its error beside the data, so the payload of a mutation is never erased by it.',
     args: listFilterArgs(t.arg),
     byPath: true,
     load: async (agentIds: string[], ctx, args) => {

@@ -155,7 +155,7 @@ class QueryRequired(BurrowError):
 
 
 class QueryTooShort(BurrowError):
-    """request: a Brain query below its minimum length"""
+    """request: a brainSearch query without a word of three or more characters (the operator list brainMemories takes any length)"""
 
     kind = "request"
 

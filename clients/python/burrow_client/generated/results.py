@@ -111,10 +111,10 @@ class AgentCountsContinuityRunStateCount(BurrowModel):
 class AgentCounts(BurrowModel):
     brains: int = field(metadata=wire("brains"))
     """Live Brain memories (removed ones are tombstones and not counted)"""
-    working_records: int = field(metadata=wire("workingRecords"))
-    """Working records visible now: pinned, or not yet expired (any state)"""
-    rolling_cards: int = field(metadata=wire("rollingCards"))
-    """Live rolling cards: not expired and refreshed within the agent's rolling TTL"""
+    working_records: Optional[int] = field(metadata=wire("workingRecords"))
+    """Working records visible now: pinned, or not yet expired (any state); null, with its error beside the data, for an agent token without a continuity scope"""
+    rolling_cards: Optional[int] = field(metadata=wire("rollingCards"))
+    """Live rolling cards: not expired and refreshed within the agent's rolling TTL; null, with its error beside the data, for an agent token without a continuity scope"""
     runs_by_state: List[AgentCountsContinuityRunStateCount] = field(metadata=wire("runsByState"))
     """Continuity runs per state: every state in ContinuityRunState order, 0 included"""
 
@@ -575,10 +575,10 @@ class AgentsOverviewContinuityRunStateCount(BurrowModel):
 class AgentsOverviewAgentCounts(BurrowModel):
     brains: int = field(metadata=wire("brains"))
     """Live Brain memories (removed ones are tombstones and not counted)"""
-    working_records: int = field(metadata=wire("workingRecords"))
-    """Working records visible now: pinned, or not yet expired (any state)"""
-    rolling_cards: int = field(metadata=wire("rollingCards"))
-    """Live rolling cards: not expired and refreshed within the agent's rolling TTL"""
+    working_records: Optional[int] = field(metadata=wire("workingRecords"))
+    """Working records visible now: pinned, or not yet expired (any state); null, with its error beside the data, for an agent token without a continuity scope"""
+    rolling_cards: Optional[int] = field(metadata=wire("rollingCards"))
+    """Live rolling cards: not expired and refreshed within the agent's rolling TTL; null, with its error beside the data, for an agent token without a continuity scope"""
     runs_by_state: List[AgentsOverviewContinuityRunStateCount] = field(metadata=wire("runsByState"))
     """Continuity runs per state: every state in ContinuityRunState order, 0 included"""
 
@@ -696,8 +696,8 @@ class AgentsTiddleStatus(BurrowModel):
 class AgentsTiddleAgent(BurrowModel):
     agent_id: str = field(metadata=wire("agentId"))
     """The agent id used in every other argument (the node id is global)"""
-    rolling_cards: AgentsTiddleRollingCardConnection = field(metadata=wire("rollingCards"))
-    """The agent's live rolling cards of one scope, most recently updated first; pages of 1 to 100, 20 by default. Authorized like Query.rollingCards; cursors are interchangeable with it."""
+    rolling_cards: Optional[AgentsTiddleRollingCardConnection] = field(metadata=wire("rollingCards"))
+    """The agent's live rolling cards of one scope, most recently updated first; pages of 1 to 100, 20 by default. Authorized like Query.rollingCards; cursors are interchangeable with it. Nullable: without the continuity scope it needs (or refused), only this field is null, with its error beside the data, so the payload of a mutation is never erased by it."""
     tiddle_status: AgentsTiddleStatus = field(metadata=wire("tiddleStatus"))
     """The agent's Tiddle status (TTL, last synthesis, every scope's schedule). Authorized like Query.tiddleStatus."""
 
@@ -783,10 +783,10 @@ class AgentsWorkingMemorySessionHandoff(BurrowModel):
 class AgentsWorkingMemoryAgent2(BurrowModel):
     agent_id: str = field(metadata=wire("agentId"))
     """The agent id used in every other argument (the node id is global)"""
-    working_records: AgentsWorkingMemoryWorkingRecordConnection = field(metadata=wire("workingRecords"))
-    """This agent's working records in the runtime scope, newest first: the same list and cursors as Query.workingRecords"""
-    handoffs: List[AgentsWorkingMemorySessionHandoff] = field(metadata=wire("handoffs"))
-    """This agent's unexpired handoffs in the runtime scope, in sessionReadHandoff's order (explicit first, then the current session, then the newest); with sessionId only that session's"""
+    working_records: Optional[AgentsWorkingMemoryWorkingRecordConnection] = field(metadata=wire("workingRecords"))
+    """This agent's working records in the runtime scope, newest first: the same list and cursors as Query.workingRecords. Nullable: without the continuity scope it needs (or refused), only this field is null, with its error beside the data, so the payload of a mutation is never erased by it."""
+    handoffs: Optional[List[AgentsWorkingMemorySessionHandoff]] = field(metadata=wire("handoffs"))
+    """This agent's unexpired handoffs in the runtime scope, in sessionReadHandoff's order (explicit first, then the current session, then the newest); with sessionId only that session's. Nullable: without the continuity scope it needs (or refused), only this field is null, with its error beside the data, so the payload of a mutation is never erased by it."""
 
 
 @dataclass

@@ -1,21 +1,26 @@
 /**
- * The console's Brains page in headless Chromium against a real server, following the operator
- * workflow: sign in (token from the URL, kept in sessionStorage, removed from the address), choose
+ * The console's Brains page in headless Chromium against the shipped server (`npm start`, or `npm
+ * run burrow -- serve` on the real server's pass), following the operator workflow: sign in (token from the URL, kept in sessionStorage, removed from the address), choose
  * the Agent owner, search, New memory with source references, an edit that meets a second writer
  * (Reload memory, newer content beside the draft, deliberate retry), Select page (only the page),
  * bulk delete with per-item results where one item conflicts and one is already gone, Reload
- * conflicts and retry, another owner's memories invisible, Legacy migration details.
+ * conflicts and retry, another owner's memories invisible. Legacy migration details need the
+ * legacy tables filled, which only an external PostgreSQL allows from outside the server: that
+ * part starts its own shipped server on the real PostgreSQL.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { BurrowClient } from '../clients/typescript/sdk.js';
-import { startServer, type TestServer } from './support/harness.js';
-import { announcement, consoleUrl, ensureConsoleBuilt, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from './support/browser.js';
+import { createBurrowClient, type BurrowClient } from '../../clients/typescript/sdk.js';
+import { createTestDatabase, hasRealServer, NEEDS_REAL_SERVER, type TestDatabase } from '../support/harness.js';
+import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { createShippedToken, operatorClient, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
 
 const PAGE_SIZE = 10;
 
 describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium ? '' : ` (${NO_CHROMIUM})`}`, () => {
-  let server: TestServer;
+  let server: ShippedServer;
+  let operator: BurrowClient;
   let browser: Browser;
   let hatchet: BurrowClient;
   let quill: BurrowClient;
@@ -26,12 +31,12 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
 
   const memoryRow = (title: string) => page.locator('.memories li').filter({ has: page.getByRole('button', { name: title, exact: true }) });
   const visibleTitles = () => page.locator('.memories li button.link').allInnerTexts();
-  const read = async (title: string) => (await server.operator.brainRead({ agentId: 'hatchet', memoryId: ids.get(title)!, revisions: 10 })).brainRead;
+  const read = async (title: string) => (await operator.brainRead({ agentId: 'hatchet', memoryId: ids.get(title)!, revisions: 10 })).brainRead;
   const liveTitles = async (agentId: string) => {
     const all: string[] = [];
     let after: string | null = null;
     for (;;) {
-      const { brainMemories: page } = await server.operator.brainMemories({ agentId, first: 100, after });
+      const { brainMemories: page } = await operator.brainMemories({ agentId, first: 100, after });
       all.push(...page.edges.map((e) => e.node.title));
       if (!page.pageInfo.hasNextPage) return all.sort();
       after = page.pageInfo.endCursor;
@@ -39,29 +44,30 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
   };
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    server = await startServer();
-    hatchet = await server.agentClient('hatchet');
-    quill = await server.agentClient('quill');
+    // The console's build is brought up to date by the global setup, before the server starts.
+    server = await startShipped();
+    operator = operatorClient(server);
+    hatchet = await shippedAgentClient(server, 'hatchet');
+    quill = await shippedAgentClient(server, 'quill');
     // Twelve agent-written memories: more than one page of ten.
     for (let i = 1; i <= 12; i++) {
       const title = `Deploy note ${String(i).padStart(2, '0')}`;
       const saved = await hatchet.brainSave({ input: { title, content: `Deploys run from release branch ${i}.` } });
       if (saved.brainSave.__typename !== 'BrainSaveSuccess') throw new Error(JSON.stringify(saved));
       ids.set(title, saved.brainSave.memory.memoryId);
-      server.clock.advance(1000);
     }
     const q = await quill.brainSave({ input: { title: 'Quill private note', content: 'Only quill deploys the docs site.' } });
     if (q.brainSave.__typename !== 'BrainSaveSuccess') throw new Error(JSON.stringify(q));
-    ({ token } = await server.app.services.tokens.create({ kind: 'operator', name: 'console-operator' }));
+    ({ secret: token } = await createShippedToken(server, { name: 'console-operator' }));
     browser = await launchBrowser();
     tab = await openPage(browser, VIEWPORTS.desktop);
     page = tab.page;
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
-    await server?.stop();
+    await Promise.all([hatchet, quill, operator].map((client) => client?.close()));
+    if (server) expect((await server.stop()).code).toBe(0);
   });
 
   it('signs in with a token from the URL, keeps it in sessionStorage only and removes it from the address', async () => {
@@ -114,7 +120,7 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
     await page.getByRole('button', { name: 'Save memory' }).click();
     await expect.poll(() => announcement(page)).toMatch(/^(Saved “Release checklist” \(revision 1, operator-owned\)\.|11 memories on page 1|10 memories on page 1; more on the next page\.)$/);
     await page.getByRole('heading', { name: 'Memory: Release checklist' }).waitFor();
-    const { brainMemories } = await server.operator.brainMemories({ agentId: 'hatchet', query: 'Release checklist', first: 5 });
+    const { brainMemories } = await operator.brainMemories({ agentId: 'hatchet', query: 'Release checklist', first: 5 });
     expect(brainMemories.edges).toHaveLength(1);
     const saved = brainMemories.edges[0].node;
     ids.set('Release checklist', saved.memoryId);
@@ -127,9 +133,10 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
 
   it('rejects a stale revision when a second writer changed the memory, shows the newer content beside the draft after Reload memory, and saves on a deliberate retry', async () => {
     // The editor holds revision 1; a second writer (another operator) makes revision 2.
-    const second = await server.client();
+    const second = createBurrowClient({ url: server.url, token: (await createShippedToken(server, { name: 'second-writer' })).secret });
     const other = await second.brainUpdate({ input: { agentId: 'hatchet', memoryId: ids.get('Release checklist')!, expectedRevision: 1, content: 'Tag, build, sign, announce.' } });
     expect(other.brainUpdate.__typename).toBe('BrainUpdateSuccess');
+    await second.close();
 
     await page.getByLabel('Content', { exact: true }).fill('Tag, build, announce, celebrate.');
     await page.getByRole('button', { name: 'Save changes' }).click();
@@ -235,15 +242,66 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
     expect(await page.getByText('Deploy note', { exact: false }).count()).toBe(0);
   });
 
+  it('is usable at phone width and by keyboard, and nothing left this machine', async () => {
+    await page.setViewportSize(VIEWPORTS.phone);
+    await screenshot(page, 'brains-375');
+    // No horizontal scrolling of the page at 375 px.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // Keyboard: from the heading, Tab reaches the Agent owner select before anything on the page.
+    await page.getByRole('link', { name: 'Brains' }).click();
+    await page.locator('h1').focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('owner');
+    await page.setViewportSize(VIEWPORTS.desktop);
+    expect(tab.blocked).toEqual([]);
+    expect(tab.consoleErrors.filter((e) => /Content Security Policy|Refused/i.test(e))).toEqual([]);
+  });
+});
+
+describe.skipIf(!hasChromium || !hasRealServer)(`console: Legacy migration details in headless Chromium (${!hasChromium ? NO_CHROMIUM : hasRealServer ? 'on an external PostgreSQL, where the legacy tables can be filled' : NEEDS_REAL_SERVER})`, () => {
+  let database: TestDatabase;
+  let server: ShippedServer;
+  let operator: BurrowClient;
+  let browser: Browser;
+  let page: Page;
+  const memoryRow = (title: string) => page.locator('.memories li').filter({ has: page.getByRole('button', { name: title, exact: true }) });
+  const visibleTitles = () => page.locator('.memories li button.link').allInnerTexts();
+
+  beforeAll(async () => {
+    // The legacy tables live in the PostgreSQL Burrow is pointed at: `npm run burrow -- serve` on it.
+    database = await createTestDatabase({ real: true });
+    server = await startShipped({ lifecycle: 'external', database });
+    operator = operatorClient(server);
+    await shippedAgentClient(server, 'hatchet').then((client) => client.close());
+    browser = await launchBrowser();
+    page = (await openPage(browser, VIEWPORTS.desktop)).page;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await operator?.close();
+    if (server) expect((await server.stop()).code).toBe(0);
+    await database?.drop();
+  });
+
   it('labels imported records migrated_albdruck and shows Legacy migration details', async () => {
-    await server.database.pool.query(
-      `INSERT INTO albdruck_knowledge (id, owner_agent_id, title, body, status, operator_corrected, operator_deleted, created_by, created_at, updated_at)
-       VALUES ('legacy-7', NULL, 'Office hours', 'The office opens at nine.', 'active', true, false, 'legacy-user', '2025-03-01T10:00:00Z', '2025-04-01T10:00:00Z')`,
-    );
-    await server.database.pool.query(`INSERT INTO albdruck_evidence (id, knowledge_id, reference, excerpt, created_at) VALUES ('ev-1', 'legacy-7', 'conv:41', 'said so', '2025-03-01T10:00:00Z')`);
-    const imported = await server.operator.importAlbdruck();
+    const legacy = new pg.Client({ connectionString: database.url! });
+    await legacy.connect();
+    try {
+      await legacy.query(
+        `INSERT INTO albdruck_knowledge (id, owner_agent_id, title, body, status, operator_corrected, operator_deleted, created_by, created_at, updated_at)
+         VALUES ('legacy-7', NULL, 'Office hours', 'The office opens at nine.', 'active', true, false, 'legacy-user', '2025-03-01T10:00:00Z', '2025-04-01T10:00:00Z')`,
+      );
+      await legacy.query(`INSERT INTO albdruck_evidence (id, knowledge_id, reference, excerpt, created_at) VALUES ('ev-1', 'legacy-7', 'conv:41', 'said so', '2025-03-01T10:00:00Z')`);
+    } finally {
+      await legacy.end();
+    }
+    const imported = await operator.importAlbdruck();
     expect(imported.importAlbdruck).toMatchObject({ imported: 1, failed: 0 });
 
+    const { secret } = await createShippedToken(server, { name: 'console-operator' });
+    await page.goto(`${consoleUrl(server.url)}#/brains&token=${encodeURIComponent(secret)}`);
+    await page.getByRole('heading', { level: 1, name: 'Brains' }).waitFor();
     await page.getByLabel('Agent owner').selectOption('hatchet');
     await page.getByLabel('Search title and content').fill('office');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -259,20 +317,8 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
     expect(text).toContain('1 evidence, 0 revision snapshots');
     expect(text).toContain('conv:41');
     await screenshot(page, 'brains-legacy-1280');
-  });
-
-  it('is usable at phone width and by keyboard, and nothing left this machine', async () => {
     await page.setViewportSize(VIEWPORTS.phone);
     await screenshot(page, 'brains-legacy-375');
-    // No horizontal scrolling of the page at 375 px.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    // Keyboard: from the heading, Tab reaches the Agent owner select before anything on the page.
-    await page.getByRole('link', { name: 'Brains' }).click();
-    await page.locator('h1').focus();
-    await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('owner');
-    await page.setViewportSize(VIEWPORTS.desktop);
-    expect(tab.blocked).toEqual([]);
-    expect(tab.consoleErrors.filter((e) => /Content Security Policy|Refused/i.test(e))).toEqual([]);
   });
 });

@@ -1,20 +1,69 @@
 /**
- * The console's dashboard and profiles in headless Chromium against a real server: the agents
- * with their counts, an event shown live (the page only subscribes, it never polls), Tiddle
- * status, continuity runs by state with the interruption manifest, working records and handoffs
- * of a scope; a profile edit that meets a second writer, and the diff between revisions. Also
- * what the server answers at /console itself: content types, the CSP, no file outside the build.
+ * The console's dashboard and profiles in headless Chromium against the shipped server (`npm
+ * start`, or `npm run burrow -- serve` on the real server's pass): the agents with their counts,
+ * an event shown live (the page only subscribes, it never polls), Tiddle status, continuity runs
+ * by state with the interruption manifest, working records and handoffs of a scope; a profile
+ * edit that meets a second writer, and the diff between revisions. Also what the server answers
+ * at /console itself: content types, the CSP, no file outside the build.
+ *
+ * The live stream when it breaks: every WebSocket of the page goes through the test (playwright's
+ * routeWebSocket), which records the frames, cuts the connection and keeps the server unreachable
+ * while events are written; the page must say why in words, resume with `after:` the cursor of
+ * the last event it received, and show each event written meanwhile once, in order. A revoked
+ * token closes the stream with a reason the page shows, and it stops.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import type { BurrowClient } from '../clients/typescript/sdk.js';
-import { CONSOLE_CSP } from '../src/console.js';
-import { startServer, type TestServer } from './support/harness.js';
-import { ok, openOwner, type OwnerHandle } from './support/continuity.js';
-import { announcement, consoleUrl, ensureConsoleBuilt, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from './support/browser.js';
+import type { Browser, Page, WebSocketRoute } from 'playwright-core';
+import type { BurrowClient } from '../../clients/typescript/sdk.js';
+import { CONSOLE_CSP } from '../../src/console.js';
+import { ok, openOwner, type OwnerHandle } from '../support/continuity.js';
+import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { createShippedToken, operatorClient, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
+
+type Frame = { type: string; id?: string; payload?: any };
+
+/**
+ * The page's WebSockets through the test: frames recorded both ways, the newest connection can be
+ * cut, and while `holding` new ones are held unanswered (a server that cannot be reached) until
+ * `release` refuses them, after which they go through again.
+ */
+async function relayWebSockets(page: Page) {
+  const relay = {
+    holding: false,
+    held: [] as WebSocketRoute[],
+    sent: [] as Frame[],
+    received: [] as Frame[],
+    connections: [] as { page: WebSocketRoute; server: WebSocketRoute }[],
+    /** Closes the newest connection on both sides, as a dropped network or a restarting server does. */
+    async cut(code: number, reason: string) {
+      const last = relay.connections.at(-1)!;
+      await Promise.all([last.page.close({ code, reason }), last.server.close({ code: 1000, reason: 'cut by the test' })]);
+    },
+    async release() {
+      relay.holding = false;
+      await Promise.all(relay.held.splice(0).map((ws) => ws.close({ code: 1013, reason: 'the test kept the server unreachable' })));
+    },
+  };
+  await page.routeWebSocket(/\/graphql$/, (ws) => {
+    if (relay.holding) return void relay.held.push(ws);
+    const server = ws.connectToServer();
+    ws.onMessage((message) => {
+      relay.sent.push(JSON.parse(String(message)));
+      server.send(message);
+    });
+    server.onMessage((message) => {
+      relay.received.push(JSON.parse(String(message)));
+      ws.send(message);
+    });
+    relay.connections.push({ page: ws, server });
+  });
+  return relay;
+}
 
 describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chromium${hasChromium ? '' : ` (${NO_CHROMIUM})`}`, () => {
-  let server: TestServer;
+  let server: ShippedServer;
+  let operator: BurrowClient;
+  let relay: Awaited<ReturnType<typeof relayWebSockets>>;
   let browser: Browser;
   let hatchet: BurrowClient;
   let quill: BurrowClient;
@@ -27,11 +76,12 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
   const agentRow = (agentId: string) => page.locator(`tr[data-agent="${agentId}"]`);
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    server = await startServer();
+    // The console's build is brought up to date by the global setup, before the server starts.
+    server = await startShipped();
+    operator = operatorClient(server);
     base = consoleUrl(server.url);
-    hatchet = await server.agentClient('hatchet', { scope: 'alpha', session: 'sess-1' });
-    quill = await server.agentClient('quill', { scope: 'beta', session: 'sess-9' });
+    hatchet = await shippedAgentClient(server, 'hatchet', { scope: 'alpha', session: 'sess-1' });
+    quill = await shippedAgentClient(server, 'quill', { scope: 'beta', session: 'sess-9' });
     owner = await openOwner(hatchet);
     ok((await hatchet.startContinuityRun({ input: { runId: 'run-live', ownerId: owner.ownerId, head: '{"step":1}' } })).startContinuityRun, 'StartContinuityRunSuccess');
     ok((await hatchet.startContinuityRun({ input: { runId: 'run-cut', ownerId: owner.ownerId, head: '{"step":7}' } })).startContinuityRun, 'StartContinuityRunSuccess');
@@ -39,17 +89,19 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     ok((await hatchet.memoryWorkingWrite({ input: { kind: 'DECISION', title: 'Use blue-green deploys', content: 'Decided in the planning call.' } })).memoryWorkingWrite, 'MemoryWorkingWriteSuccess');
     ok((await hatchet.sessionWriteHandoff({ input: { title: 'Deploy half done', goal: 'Ship 2.4', outcome: 'Staging is green', body: 'Production next.' } })).sessionWriteHandoff, 'SessionWriteHandoffSuccess');
     ok((await hatchet.tiddleAppendResidue({ input: { turnRef: 'turn-1', excerpts: [{ role: 'USER', text: 'Deploy with blue-green.' }, { role: 'ASSISTANT', text: 'noted' }] } })).tiddleAppendResidue, 'TiddleAppendResidueSuccess');
-    await server.operator.tiddleRunPass({ agentId: 'hatchet', project: 'alpha' });
-    ({ token } = await server.app.services.tokens.create({ kind: 'operator', name: 'dashboard-operator' }));
+    await operator.tiddleRunPass({ agentId: 'hatchet', project: 'alpha' });
+    ({ secret: token } = await createShippedToken(server, { name: 'dashboard-operator' }));
     browser = await launchBrowser();
     tab = await openPage(browser, VIEWPORTS.desktop);
     page = tab.page;
-  }, 120_000);
+    relay = await relayWebSockets(page);
+  });
 
   afterAll(async () => {
     await owner?.close();
     await browser?.close();
-    await server?.stop();
+    await Promise.all([hatchet, quill, operator].map((client) => client?.close()));
+    if (server) expect((await server.stop()).code).toBe(0);
   });
 
   it('serves the built console at /console with content types, a self-only CSP and nothing outside the build', async () => {
@@ -75,7 +127,7 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     }
     expect((await fetch(base, { method: 'POST' })).status).toBe(405);
     // GraphQL still answers at /graphql on the same port.
-    expect((await server.operator.viewer()).viewer.principal).toBe('OPERATOR');
+    expect((await operator.viewer()).viewer.principal).toBe('OPERATOR');
   });
 
   it('refuses a wrong token at sign-in, signs in from the form and keeps the token out of cookies', async () => {
@@ -98,17 +150,17 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     expect(await agentRow('quill').locator('[data-count=memories]').innerText()).toBe('0');
     expect(await agentRow('quill').locator('[data-count=runs]').innerText()).toBe('none');
     // Exact counts from Agent.counts, the same numbers the API gives.
-    const { agent } = await server.operator.agentCounts({ agentId: 'hatchet' });
+    const { agent } = await operator.agentCounts({ agentId: 'hatchet' });
     expect(agent!.counts.workingRecords).toBeGreaterThan(0);
     expect(await agentRow('hatchet').locator('[data-count=working]').innerText()).toBe(String(agent!.counts.workingRecords));
     expect(await agentRow('hatchet').locator('[data-count=cards]').innerText()).toBe(String(agent!.counts.rollingCards));
   });
 
   it('shows an event live, and the counts follow it without polling', async () => {
-    const before = (await server.operator.agent({ id: 'quill' })).agent!.lastEventSequence;
+    const before = (await operator.agent({ id: 'quill' })).agent!.lastEventSequence;
     const saved = await quill.brainSave({ input: { title: 'Live note', content: 'Appears on the dashboard.' } });
     expect(saved.brainSave.__typename).toBe('BrainSaveSuccess');
-    const after = (await server.operator.agent({ id: 'quill' })).agent!.lastEventSequence;
+    const after = (await operator.agent({ id: 'quill' })).agent!.lastEventSequence;
     expect(after).toBe(before + 1);
     const row = page.locator(`li[data-event="quill:${after}"]`);
     await row.waitFor({ timeout: 15_000 });
@@ -118,8 +170,70 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     expect(await page.locator('.events li').first().getAttribute('data-event')).toBe(`quill:${after}`);
   });
 
+  it('says why a broken stream closed, resumes after the last event received, and shows the events written meanwhile once each, in order', async () => {
+    const status = page.locator('.stream-status');
+    const alert = page.locator('section[aria-labelledby=events-h] [role=alert]');
+    const shown = () => page.locator('.events li').evaluateAll((items) => items.map((li) => li.getAttribute('data-event')));
+    const delivered = (from: number) =>
+      relay.received
+        .slice(from)
+        .filter((frame) => frame.type === 'next')
+        .map((frame) => `${frame.payload.data.operatorEvents.agentId}:${frame.payload.data.operatorEvents.sequence}`);
+    await expect.poll(() => status.getAttribute('data-state')).toBe('live');
+    expect(await status.innerText()).toBe('Live: events appear as they happen.');
+    const before = await shown();
+    const lastFrame = relay.received.filter((frame) => frame.type === 'next').at(-1)!.payload.data.operatorEvents;
+    expect(`${lastFrame.agentId}:${lastFrame.sequence}`).toBe(before[0]);
+
+    // The connection drops, and the server stays unreachable until the events below are written.
+    relay.holding = true;
+    const sentAt = relay.sent.length;
+    const receivedAt = relay.received.length;
+    await relay.cut(1001, 'the test cut the connection');
+    await expect.poll(() => alert.innerText()).toBe('Live stream closed (1001 Going away): the test cut the connection');
+    // It tries again by itself (after 1 s), and that attempt hangs unanswered.
+    await expect.poll(() => relay.held.length, { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => status.innerText()).toBe(`Reconnecting, resuming after ${lastFrame.agentId} #${lastFrame.sequence}…`);
+    expect(await status.getAttribute('data-state')).toBe('reconnecting');
+    expect(await alert.innerText()).toBe('Live stream closed (1001 Going away): the test cut the connection');
+    await screenshot(page, 'dashboard-stream-closed-1280');
+
+    const written: string[] = [];
+    const write = async (client: BurrowClient, agentId: string, title: string) => {
+      ok((await client.brainSave({ input: { title, content: 'Written while the console was cut off.' } })).brainSave, 'BrainSaveSuccess');
+      written.push(`${agentId}:${(await operator.agent({ id: agentId })).agent!.lastEventSequence}`);
+    };
+    await write(hatchet, 'hatchet', 'Meanwhile one');
+    await write(quill, 'quill', 'Meanwhile two');
+    await write(hatchet, 'hatchet', 'Meanwhile three');
+    expect(await page.locator('body').innerText()).not.toContain('[object');
+    expect(await shown()).toEqual(before);
+
+    // The hanging attempt is refused; the next one reaches the server.
+    await relay.release();
+    await page.locator(`li[data-event="${written.at(-1)}"]`).waitFor({ timeout: 60_000 });
+    // The new subscription asked for what came after the last event the page had received.
+    const resubscribed = relay.sent.slice(sentAt).filter((frame) => frame.type === 'subscribe');
+    expect(resubscribed).toHaveLength(1);
+    expect(resubscribed[0].payload.variables.after).toBe(lastFrame.cursor);
+    expect([...resubscribed[0].payload.variables.agentIds].sort()).toEqual(['hatchet', 'quill']);
+    // The server sent exactly the three events, in the order they were written, and the list shows each once, newest first.
+    expect(delivered(receivedAt)).toEqual(written);
+    expect(await shown()).toEqual([...[...written].reverse(), ...before]);
+    await expect.poll(() => status.innerText()).toBe(`Live again, resumed after ${lastFrame.agentId} #${lastFrame.sequence}.`);
+    expect(await alert.count()).toBe(0);
+
+    // A later event arrives live, and nothing else came before it.
+    await write(quill, 'quill', 'After the reconnection');
+    await page.locator(`li[data-event="${written.at(-1)}"]`).waitFor({ timeout: 15_000 });
+    expect(delivered(receivedAt)).toEqual(written);
+    expect(await shown()).toEqual([...[...written].reverse(), ...before]);
+    await expect.poll(() => agentRow('quill').locator('[data-count=memories]').innerText()).toBe('3');
+    await screenshot(page, 'dashboard-stream-resumed-1280');
+  });
+
   it('shows Tiddle status per scope, the interruption manifest, working records and handoffs of a scope', async () => {
-    const { tiddleStatus } = await server.operator.tiddleStatus({ agentId: 'hatchet' });
+    const { tiddleStatus } = await operator.tiddleStatus({ agentId: 'hatchet' });
     const detail = page.getByRole('region', { name: 'Agent details' });
     await page.getByLabel('Agent', { exact: true }).selectOption('hatchet');
     await expect.poll(() => detail.innerText()).toContain(`Card TTL ${tiddleStatus.cardTtlDays} days`);
@@ -147,20 +261,20 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     await page.getByRole('button', { name: /^SOUL/ }).waitFor();
     const editor = page.getByLabel(/^Content of SOUL/);
     await editor.waitFor();
-    const start = (await server.operator.profileDocument({ agentId: 'hatchet', kind: 'SOUL' })).profileDocument!;
+    const start = (await operator.profileDocument({ agentId: 'hatchet', kind: 'SOUL' })).profileDocument!;
     await editor.fill('Calm.\nPrecise.\nKind.');
     await page.getByRole('button', { name: 'Save document' }).click();
     await expect.poll(() => announcement(page)).toBe(`Saved SOUL as revision ${start.revision + 1}.`);
 
     // A second writer saves the next revision while the page still holds the previous one.
-    ok((await server.operator.updateProfileDocument({ input: { agentId: 'hatchet', kind: 'SOUL', content: 'Calm.\nTerse.\nKind.', expectedRevision: start.revision + 1 } })).updateProfileDocument, 'UpdateProfileDocumentSuccess');
+    ok((await operator.updateProfileDocument({ input: { agentId: 'hatchet', kind: 'SOUL', content: 'Calm.\nTerse.\nKind.', expectedRevision: start.revision + 1 } })).updateProfileDocument, 'UpdateProfileDocumentSuccess');
     await editor.fill('Calm.\nPrecise.\nKind.\nCurious.');
     await page.getByRole('button', { name: 'Save document' }).click();
     const conflict = page.locator('.conflict');
     await conflict.waitFor();
     expect(await conflict.innerText()).toContain(`Another writer saved revision ${start.revision + 2} of SOUL after you read revision ${start.revision + 1}. Nothing was saved.`);
     expect(await page.getByRole('region', { name: `Current revision ${start.revision + 2}` }).innerText()).toContain('Calm.\nTerse.\nKind.');
-    expect((await server.operator.profileDocument({ agentId: 'hatchet', kind: 'SOUL' })).profileDocument).toMatchObject({ revision: start.revision + 2, content: 'Calm.\nTerse.\nKind.' });
+    expect((await operator.profileDocument({ agentId: 'hatchet', kind: 'SOUL' })).profileDocument).toMatchObject({ revision: start.revision + 2, content: 'Calm.\nTerse.\nKind.' });
     await screenshot(page, 'profiles-conflict-1280');
 
     await page.getByRole('button', { name: 'Reload document' }).click();
@@ -169,7 +283,7 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     expect(await editor.inputValue()).toBe('Calm.\nPrecise.\nKind.\nCurious.');
     await page.getByRole('button', { name: 'Save document' }).click();
     await expect.poll(() => announcement(page)).toBe(`Saved SOUL as revision ${start.revision + 3}.`);
-    expect((await server.operator.profileDocument({ agentId: 'hatchet', kind: 'SOUL' })).profileDocument).toMatchObject({ revision: start.revision + 3, content: 'Calm.\nPrecise.\nKind.\nCurious.' });
+    expect((await operator.profileDocument({ agentId: 'hatchet', kind: 'SOUL' })).profileDocument).toMatchObject({ revision: start.revision + 3, content: 'Calm.\nPrecise.\nKind.\nCurious.' });
 
     // The diff defaults to the previous revision against the newest.
     const diff = page.getByRole('region', { name: `Changes from revision ${start.revision + 2} to ${start.revision + 3}` });
@@ -201,5 +315,31 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     expect(await page.evaluate(() => sessionStorage.getItem('burrow.console.token'))).toBe(token);
     expect(tab.blocked).toEqual([]);
     expect(tab.consoleErrors.filter((e) => /Content Security Policy|Refused/i.test(e))).toEqual([]);
+  });
+
+  it('a revoked token closes the live stream with the reason in words, and it stops', async () => {
+    const { secret, tokenId } = await createShippedToken(server, { name: 'dashboard-revoked' });
+    // Another tab, its WebSocket straight to the server.
+    const other = await openPage(browser, VIEWPORTS.desktop);
+    await other.page.goto(`${base}#/dashboard&token=${encodeURIComponent(secret)}`);
+    await other.page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    const status = other.page.locator('.stream-status');
+    await expect.poll(() => status.getAttribute('data-state')).toBe('live');
+    // The page at rest, its reads done: a read after the revocation would be refused too, and
+    // send the tab back to the sign-in form (test 'refuses a wrong token').
+    const row = (agentId: string) => other.page.locator(`tr[data-agent="${agentId}"] [data-count=memories]`);
+    await expect.poll(() => row('hatchet').innerText()).toBe('2');
+    await expect.poll(() => row('quill').innerText()).toBe('3');
+    await expect.poll(() => other.page.getByRole('region', { name: 'Agent details' }).innerText()).toContain('Card TTL');
+    await expect.poll(() => other.page.locator('section.scope', { hasText: 'Loading…' }).count()).toBe(0);
+
+    ok((await operator.revokeApiToken({ tokenId })).revokeApiToken, 'RevokeApiTokenSuccess');
+    const alert = other.page.locator('section[aria-labelledby=events-h] [role=alert]');
+    await expect.poll(() => alert.innerText()).toBe('Live stream closed (4403 Forbidden): Forbidden: the token was revoked or has expired');
+    expect(await status.getAttribute('data-state')).toBe('stopped');
+    expect(await status.innerText()).toBe('Stopped: the server refused the stream, and trying again would not help. Reload the page or sign in again.');
+    expect(await other.page.locator('body').innerText()).not.toContain('[object');
+    await screenshot(other.page, 'dashboard-stream-revoked-1280');
+    await other.page.context().close();
   });
 });
