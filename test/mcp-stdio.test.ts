@@ -18,7 +18,7 @@ import { noFaults } from '../src/lib/faults.js';
 import { createServices, type Services } from '../src/services.js';
 import { toolList } from '../src/mcp/server.js';
 import { onRealServer, startServer, testConfig, type TestServer } from './support/harness.js';
-import { call, connectStdio, ok, toolFailure } from './support/mcp.js';
+import { call, connectStdio, ok, selectionOf, toolFailure } from './support/mcp.js';
 import { runNpm, type CommandResult } from './support/shipped.js';
 
 let server: TestServer | null = null;
@@ -87,27 +87,33 @@ function runCli(env: Record<string, string>): Promise<CommandResult> {
 
 describe('burrow mcp --stdio', () => {
   it('serves the same ten tools with the same schemas as /mcp, and every tool works with the runtime identity from the environment', async () => {
-    await withStdio(identity(), async (client) => {
+    const written = await withStdio(identity(), async (client) => {
       const { tools } = await client.listTools();
       expect(tools).toEqual(toolList());
       expect(tools).toHaveLength(10);
 
       const record = ok(await call(client, 'memory_working_write', { kind: 'BLOCKER', title: 'stdio blocker', content: 'waiting on review' })).record;
-      expect(record).toMatchObject({ agentId: 'st-a', project: 'proj-s', sessionId: 'sess-s', conversationId: 'conv-s', revision: 1 });
-      expect(ok(await call(client, 'memory_working_search', { query: 'review' })).records.map((r: { id: string }) => r.id)).toEqual([record.id]);
-      const conflict = toolFailure(await call(client, 'memory_working_write', { id: record.id, expectedRevision: 7, kind: 'BLOCKER', title: 'x', content: 'y' }));
-      expect(conflict).toMatchObject({ code: 'REVISION_CONFLICT', currentRevision: 1, currentValue: { title: 'stdio blocker' } });
+      expect(record).toMatchObject({ agentId: 'st-a', project: 'proj-s', sessionId: 'sess-s', conversationId: 'conv-s', revision: 1, writtenBy: { kind: 'AGENT', principalId: 'st-a' } });
+      expect(ok(await call(client, 'memory_working_search', { query: 'review' })).records.map((r: { id: string; recordId: string }) => [r.id, r.recordId])).toEqual([[record.id, record.recordId]]);
+      const conflict = toolFailure(await call(client, 'memory_working_write', { recordId: record.recordId, expectedRevision: 7, kind: 'BLOCKER', title: 'x', content: 'y' }));
+      expect(conflict).toMatchObject({ code: 'REVISION_CONFLICT', currentRevision: 1, currentValue: { id: record.id, recordId: record.recordId, title: 'stdio blocker' } });
+      // GraphQL's name is the tool's: the seed's old `id` is refused, naming the accepted ones.
+      expect(toolFailure(await call(client, 'memory_working_write', { id: record.recordId, expectedRevision: 1, kind: 'BLOCKER', title: 'x', content: 'y' }))).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        field: 'id',
+        message: expect.stringContaining('the accepted arguments are recordId, expectedRevision,'),
+      });
 
       const rolling = ok(await call(client, 'memory_rolling_search', { query: 'stdio' }));
       expect(rolling).toMatchObject({ owner: 'rolling_continuity', entersPrompt: false, project: 'proj-s' });
       expect(rolling.cards.map((c: { cardId: string }) => c.cardId)).toEqual(['card-s']);
 
-      const handoff = ok(await call(client, 'session_write_handoff', { title: 'stdio handoff', goal: 'g', outcome: 'o', body: 'b' })).handoff;
+      const handoff = ok(await call(client, 'session_write_handoff', { title: 'stdio handoff', goal: 'g', outcome: 'o', body: 'b', sourceRefs: [{ ref: 'conversation:sess-s/e-1' }] })).handoff;
       expect(handoff).toMatchObject({ sessionId: 'sess-s', origin: 'EXPLICIT' });
-      expect(ok(await call(client, 'session_read_handoff', {})).handoffs.map((h: { id: string }) => h.id)).toEqual([handoff.id]);
+      expect(ok(await call(client, 'session_read_handoff', {})).handoffs.map((h: { id: string; handoffId: string }) => [h.id, h.handoffId])).toEqual([[handoff.id, handoff.handoffId]]);
 
       const memory = ok(await call(client, 'brain_save', { title: 'stdio memory', content: 'saved over stdio' })).memory;
-      expect(ok(await call(client, 'brain_search', { query: 'stdio' })).hits.map((h: { memory: { id: string } }) => h.memory.id)).toEqual([memory.id]);
+      expect(ok(await call(client, 'brain_search', { query: 'stdio' })).hits.map((h: { memory: { id: string; memoryId: string } }) => [h.memory.id, h.memory.memoryId])).toEqual([[memory.id, memory.memoryId]]);
       expect(ok(await call(client, 'brain_read', { memoryId: memory.memoryId })).memory.revision).toBe(1);
       expect(ok(await call(client, 'brain_update', { memoryId: memory.memoryId, expectedRevision: 1, title: 'stdio memory v2' })).memory.revision).toBe(2);
       expect(toolFailure(await call(client, 'brain_remove', { memoryId: memory.memoryId, expectedRevision: 1 }))).toMatchObject({ code: 'REVISION_CONFLICT', currentRevision: 2 });
@@ -121,11 +127,17 @@ describe('burrow mcp --stdio', () => {
       expect(ok(await call(client, 'memory_working_write', { kind: 'FINDING', title: 'x'.repeat(240), content: 'c' })).record.title).toHaveLength(240);
       expect(toolFailure(await call(client, 'memory_working_write', { kind: 'FINDING', title: 'x'.repeat(241), content: 'c' }))).toMatchObject({ field: 'title', limit: 240 });
       expect(ok(await call(client, 'memory_working_search', { project: 'proj-s', first: 10 })).records).toHaveLength(2);
+      return { record, handoff };
     });
     if (server) {
-      // Same database: the GraphQL API sees what the stdio process wrote.
+      // Same database: the GraphQL API sees what the stdio process wrote, under the same names
+      // and values: node(id:) reads each result's global id back with exactly its own fields.
       const graphql = await server.agentClient('st-a', { scope: 'proj-s' });
       expect((await graphql.memoryWorkingSearch({ query: 'review' })).memoryWorkingSearch.map((r) => r.title)).toEqual(['stdio blocker']);
+      for (const [type, value] of [['WorkingRecord', written.record], ['SessionHandoff', written.handoff]] as const) {
+        const read = await graphql.request<{ node: unknown }>(`query ($id: ID!) { node(id: $id) { ... on ${type} { ${selectionOf(value)} } } }`, { id: value.id });
+        expect(read.node, type).toEqual(value);
+      }
     }
   }, 60_000);
 

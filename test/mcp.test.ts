@@ -8,7 +8,7 @@ import type { GraphQLArgument, GraphQLEnumType, GraphQLInputField, GraphQLInputO
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { schema } from '../src/schema/index.js';
 import { startServer, type TestServer } from './support/harness.js';
-import { call, connectHttp, ok, toolFailure } from './support/mcp.js';
+import { call, connectHttp, ok, selectionOf, toolFailure } from './support/mcp.js';
 
 const TOOL_NAMES = [
   'brain_read',
@@ -87,21 +87,13 @@ const GRAPHQL_INPUT: Record<string, () => Record<string, GraphQLArgument | Graph
   brain_remove: () => inputFields('BrainRemoveInput'),
 };
 
-/**
- * memory_working_write keeps the seed's `id`, which the schema calls `recordId` (its field `id` is
- * the global node id). The Brains tools take GraphQL's names as they are (`memoryId`, `first`).
- */
-const GRAPHQL_NAME: Record<string, Record<string, string>> = {
-  memory_working_write: { id: 'recordId' },
-};
-
 const SCALAR_JSON_TYPE: Record<string, string> = { String: 'string', ID: 'string', Int: 'integer', Boolean: 'boolean' };
 
-function expectSameAsGraphql(properties: Record<string, any>, required: string[], graphql: Record<string, GraphQLArgument | GraphQLInputField>, renamed: Record<string, string> = {}) {
-  const graphqlName = (name: string) => renamed[name] ?? name;
-  expect(Object.keys(properties).map(graphqlName).sort()).toEqual(Object.keys(graphql).sort());
+/** Every tool takes GraphQL's argument names as they are (`recordId`, `memoryId`, `first`, ...). */
+function expectSameAsGraphql(properties: Record<string, any>, required: string[], graphql: Record<string, GraphQLArgument | GraphQLInputField>) {
+  expect(Object.keys(properties).sort()).toEqual(Object.keys(graphql).sort());
   for (const [name, property] of Object.entries(properties)) {
-    const g = graphqlField(graphql[graphqlName(name)]);
+    const g = graphqlField(graphql[name]);
     expect(property.description, name).toBe(g.description);
     expect(required.includes(name), name).toBe(g.required);
     const item = g.list ? property.items : property;
@@ -122,7 +114,7 @@ describe('tool list', () => {
       expect(tool.description!.length, tool.name).toBeGreaterThan(80);
       expect(tool.inputSchema.type).toBe('object');
       expect((tool.inputSchema as { additionalProperties?: boolean }).additionalProperties, tool.name).toBe(false);
-      expectSameAsGraphql(tool.inputSchema.properties as Record<string, any>, tool.inputSchema.required ?? [], GRAPHQL_INPUT[tool.name](), GRAPHQL_NAME[tool.name]);
+      expectSameAsGraphql(tool.inputSchema.properties as Record<string, any>, tool.inputSchema.required ?? [], GRAPHQL_INPUT[tool.name]());
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.brain_remove.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
@@ -172,26 +164,27 @@ describe('the working-memory and handoff tools', () => {
       sourceRefs: ['issue:16'],
       revision: 1,
       operatorOwned: false,
-      writtenBy: 'AGENT:mcp-a',
+      writtenBy: { kind: 'AGENT', principalId: 'mcp-a' },
     });
     const found = ok(await call(a, 'memory_working_search', { query: 'agents MCP' })).records;
-    expect(found.map((r: { id: string }) => r.id)).toEqual([written.id]);
+    expect(found.map((r: { recordId: string }) => r.recordId)).toEqual([written.recordId]);
 
-    const rewritten = ok(await call(a, 'memory_working_write', { id: written.id, expectedRevision: 1, kind: 'DECISION', title: 'use mcp', content: 'changed' })).record;
-    expect(rewritten).toMatchObject({ id: written.id, revision: 2, content: 'changed' });
+    const rewritten = ok(await call(a, 'memory_working_write', { recordId: written.recordId, expectedRevision: 1, kind: 'DECISION', title: 'use mcp', content: 'changed' })).record;
+    expect(rewritten).toMatchObject({ id: written.id, recordId: written.recordId, revision: 2, content: 'changed' });
 
     // The same record through GraphQL: one store, one rule set.
     const graphql = await server.agentClient('mcp-a', { scope: 'proj-1' });
     const viaGraphql = await graphql.memoryWorkingSearch({ query: 'use mcp' });
-    expect(viaGraphql.memoryWorkingSearch.map((r) => [r.recordId, r.revision, r.content])).toEqual([[written.id, 2, 'changed']]);
+    expect(viaGraphql.memoryWorkingSearch.map((r) => [r.recordId, r.revision, r.content])).toEqual([[written.recordId, 2, 'changed']]);
   });
 
   it('a stale expectedRevision is a REVISION_CONFLICT tool error carrying the current value, and changes nothing', async () => {
     const record = ok(await call(a, 'memory_working_write', { kind: 'FINDING', title: 'conflict me', content: 'v1' })).record;
-    ok(await call(a, 'memory_working_write', { id: record.id, expectedRevision: 1, kind: 'FINDING', title: 'conflict me', content: 'v2' }));
-    const error = toolFailure(await call(a, 'memory_working_write', { id: record.id, expectedRevision: 1, kind: 'FINDING', title: 'conflict me', content: 'v3' }));
+    ok(await call(a, 'memory_working_write', { recordId: record.recordId, expectedRevision: 1, kind: 'FINDING', title: 'conflict me', content: 'v2' }));
+    const error = toolFailure(await call(a, 'memory_working_write', { recordId: record.recordId, expectedRevision: 1, kind: 'FINDING', title: 'conflict me', content: 'v3' }));
     expect(error).toMatchObject({ type: 'RevisionConflict', code: 'REVISION_CONFLICT', expectedRevision: 1, currentRevision: 2, currentContent: 'v2' });
-    expect(error.currentValue).toMatchObject({ id: record.id, content: 'v2', revision: 2 });
+    // The current record under WorkingRecord's names, as GraphQL's RevisionConflict.currentValue carries it.
+    expect(error.currentValue).toMatchObject({ id: record.id, recordId: record.recordId, content: 'v2', revision: 2 });
     const after = ok(await call(a, 'memory_working_search', { query: 'conflict me' })).records;
     expect(after.map((r: { content: string; revision: number }) => [r.content, r.revision])).toEqual([['v2', 2]]);
   });
@@ -220,7 +213,7 @@ describe('the working-memory and handoff tools', () => {
       ],
     });
     const read = ok(await call(a, 'session_read_handoff', { first: 1 })).handoffs;
-    expect(read.map((h: { id: string }) => h.id)).toEqual([handoff.id]);
+    expect(read.map((h: { handoffId: string }) => h.handoffId)).toEqual([handoff.handoffId]);
   });
 
   it('session_write_handoff without a runtime session fails closed with SESSION_REQUIRED', async () => {
@@ -251,7 +244,7 @@ describe('the working-memory and handoff tools', () => {
 describe('the Brains tools', () => {
   it('save, search, read, update, remove; a removed memory is NOT_FOUND', async () => {
     const saved = ok(await call(a, 'brain_save', { title: 'Preferred editor', content: 'The operator prefers helix', sourceRefs: ['chat:1'] })).memory;
-    expect(saved).toMatchObject({ agentId: 'mcp-a', title: 'Preferred editor', revision: 1, ownership: 'AGENT', deleted: false, createdBy: { kind: 'AGENT', id: 'mcp-a' } });
+    expect(saved).toMatchObject({ agentId: 'mcp-a', title: 'Preferred editor', revision: 1, ownership: 'AGENT', deleted: false, createdBy: { kind: 'AGENT', principalId: 'mcp-a' } });
     const search = ok(await call(a, 'brain_search', { query: 'helix editor' }));
     // The seed's spelling in MCP results (GraphQL's enum says LEXICAL).
     expect(search.retrieval).toEqual({ mode: 'lexical', fallback: null, reason: null });
@@ -268,7 +261,7 @@ describe('the Brains tools', () => {
 
     const conflict = toolFailure(await call(a, 'brain_update', { memoryId: saved.memoryId, expectedRevision: 1, content: 'stale' }));
     expect(conflict).toMatchObject({ code: 'REVISION_CONFLICT', currentRevision: 2, currentContent: 'The operator prefers kakoune' });
-    expect(conflict.currentValue).toMatchObject({ memoryId: saved.memoryId, revision: 2, title: 'Preferred editor' });
+    expect(conflict.currentValue).toMatchObject({ id: saved.id, memoryId: saved.memoryId, revision: 2, title: 'Preferred editor' });
 
     const removed = ok(await call(a, 'brain_remove', { memoryId: saved.memoryId, expectedRevision: 2 })).memory;
     expect(removed).toMatchObject({ memoryId: saved.memoryId, revision: 3, deleted: true });
@@ -438,7 +431,7 @@ describe('limits and argument shapes', () => {
     expect(toolFailure(await call(a, 'session_write_handoff', { title: long(241), goal: 'g', outcome: 'o', body: 'b' }))).toMatchObject({ field: 'title', limit: 240 });
     expect(toolFailure(await call(a, 'session_write_handoff', { title: 't', goal: 'g', outcome: 'o', body: 'b', sourceRefs: refs(9) }))).toMatchObject({ field: 'sourceRefs', limit: 8 });
     // The rejected writes left the session's handoff as it was.
-    expect(ok(await call(a, 'session_read_handoff', { first: 10 })).handoffs[0]).toMatchObject({ id: written.id, revision: written.revision, body: long(24000) });
+    expect(ok(await call(a, 'session_read_handoff', { first: 10 })).handoffs[0]).toMatchObject({ id: written.id, handoffId: written.handoffId, revision: written.revision, body: long(24000) });
     expect(toolFailure(await call(a, 'session_read_handoff', { first: 11 }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'first', limit: 10 });
   });
 
@@ -488,5 +481,82 @@ describe('limits and argument shapes', () => {
     });
     expect(toolFailure(await call(a, 'brain_save', { title: 'nul', content: 'a\u0000b' })).code).toBe('VALIDATION_FAILED');
     await expect(call(a, 'brain_forget', {})).rejects.toThrow(/unknown tool "brain_forget"/);
+  });
+});
+
+describe("results carry GraphQL's names, with GraphQL's values", () => {
+  /**
+   * Each MCP result is read back through GraphQL with exactly its own field names (selectionOf):
+   * a name GraphQL lacks fails validation, a value with another meaning fails the comparison. The
+   * global `id` is read back with node(id:), so it is GraphQL's id, not a look-alike.
+   */
+  const graphqlAs = async (query: string, variables: Record<string, unknown> = {}) =>
+    (await server.agentClient('mcp-a', { scope: 'proj-1', session: 's-1' })).request<Record<string, any>>(query, variables);
+  const node = async (id: string, type: string, value: Record<string, unknown>) =>
+    (await graphqlAs(`query ($id: ID!) { node(id: $id) { ... on ${type} { ${selectionOf(value)} } } }`, { id })).node;
+
+  it('working records: recordId is the short id the tool takes, id the global id; the old `id` argument is refused', async () => {
+    const written = ok(await call(a, 'memory_working_write', { kind: 'FINDING', title: 'names match', content: 'graphql names', sourceRefs: ['issue:33'], ttlDays: 30 })).record;
+    expect(await node(written.id, 'WorkingRecord', written)).toEqual(written);
+    const rewritten = ok(await call(a, 'memory_working_write', { recordId: written.recordId, expectedRevision: 1, kind: 'FINDING', title: 'names match', content: 'v2' })).record;
+    expect([rewritten.id, rewritten.recordId, rewritten.revision]).toEqual([written.id, written.recordId, 2]);
+    const searched = ok(await call(a, 'memory_working_search', { query: 'names match' })).records;
+    const viaGraphql = await graphqlAs(`{ memoryWorkingSearch(query: "names match") { ${selectionOf(searched[0])} } }`);
+    expect(searched).toEqual(viaGraphql.memoryWorkingSearch);
+    expect(searched.map((r: { recordId: string }) => r.recordId)).toEqual([written.recordId]);
+
+    const refused = toolFailure(await call(a, 'memory_working_write', { id: written.recordId, expectedRevision: 2, kind: 'FINDING', title: 'names match', content: 'v3' }));
+    expect(refused).toMatchObject({ type: 'ValidationFailed', code: 'VALIDATION_FAILED', field: 'id' });
+    expect(refused.message).toBe(
+      'unknown argument "id"; the accepted arguments are recordId, expectedRevision, kind, state, title, content, sourceRefs, pinned, ttlDays, supersededById, project, agentId',
+    );
+    expect((await node(written.id, 'WorkingRecord', { content: '', revision: 0 }))).toEqual({ content: 'v2', revision: 2 });
+
+    // A conflict's current record is the same JSON on both, under the same names.
+    const stale = { recordId: written.recordId, expectedRevision: 1, kind: 'FINDING', title: 'names match', content: 'v3' };
+    const mcpConflict = toolFailure(await call(a, 'memory_working_write', stale));
+    const graphqlConflict = (
+      await graphqlAs('mutation ($input: MemoryWorkingWriteInput!) { memoryWorkingWrite(input: $input) { ... on RevisionConflict { currentValue } } }', { input: stale })
+    ).memoryWorkingWrite;
+    expect(mcpConflict.currentValue).toEqual(graphqlConflict.currentValue);
+    expect(mcpConflict.currentValue).toMatchObject({ id: written.id, recordId: written.recordId, revision: 2 });
+  });
+
+  it('handoffs: handoffId is the short id, id the global id', async () => {
+    const written = ok(
+      await call(a, 'session_write_handoff', { title: 'names handoff', goal: 'g', outcome: 'o', body: 'b', sourceRefs: [{ ref: 'conversation:s-1/e-2', evidence: 'TOOL_EVIDENCE' }] }),
+    ).handoff;
+    expect(await node(written.id, 'SessionHandoff', written)).toEqual(written);
+    const read = ok(await call(a, 'session_read_handoff', { first: 10 })).handoffs;
+    const viaGraphql = await graphqlAs(`{ sessionReadHandoff(first: 10) { ${selectionOf(read[0])} } }`);
+    expect(read).toEqual(viaGraphql.sessionReadHandoff);
+    expect(read[0]).toMatchObject({ id: written.id, handoffId: written.handoffId });
+  });
+
+  it('rolling cards: the whole result, cards with their global id', async () => {
+    const now = server.clock.now();
+    await server.database.pool.query(
+      `INSERT INTO tiddle_cards (agent_id, project, card_id, title, body, card, revision, created_at, updated_at, refreshed_at)
+       VALUES ('mcp-a', 'proj-1', 'card-names', 'Names card', 'graphql names', '{"evidence": [{"reference": "turn-9"}]}', 1, $1, $1, $1)`,
+      [now],
+    );
+    const result = ok(await call(a, 'memory_rolling_search', { query: 'names' }));
+    const viaGraphql = await graphqlAs(`{ memoryRollingSearch(query: "names") { ${selectionOf(result)} } }`);
+    expect(result).toEqual(viaGraphql.memoryRollingSearch);
+    expect(result.cards.map((c: { cardId: string }) => c.cardId)).toEqual(['card-names']);
+    expect(await node(result.cards[0].id, 'RollingCard', { cardId: '' })).toEqual({ cardId: 'card-names' });
+  });
+
+  it('memories: brain_save, brain_update, brain_search and brain_read as GraphQL reads them; the seed spelling only in retrieval', async () => {
+    const saved = ok(await call(a, 'brain_save', { title: 'Names memory', content: 'graphql names for memories', sourceRefs: ['issue:33'] })).memory;
+    expect(await node(saved.id, 'BrainMemory', saved)).toEqual(saved);
+    const updated = ok(await call(a, 'brain_update', { memoryId: saved.memoryId, expectedRevision: 1, content: 'graphql names for saved memories' })).memory;
+    expect(await node(updated.id, 'BrainMemory', updated)).toEqual(updated);
+    expect(ok(await call(a, 'brain_read', { memoryId: saved.memoryId })).memory).toEqual(updated);
+    const { retrieval, ...search } = ok(await call(a, 'brain_search', { query: 'saved memories names' }));
+    const { retrieval: graphqlRetrieval, ...viaGraphql } = (await graphqlAs(`{ brainSearch(query: "saved memories names") { retrieval { mode fallback reason } ${selectionOf(search)} } }`)).brainSearch;
+    expect(search).toEqual(viaGraphql);
+    expect(search.hits.map((h: { memory: { memoryId: string } }) => h.memory.memoryId)).toEqual([saved.memoryId]);
+    expect([retrieval, graphqlRetrieval]).toEqual([{ mode: 'lexical', fallback: null, reason: null }, { mode: 'LEXICAL', fallback: null, reason: null }]);
   });
 });

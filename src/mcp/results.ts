@@ -1,6 +1,8 @@
 /**
- * What a tool hands back: records as plain JSON (the same field names as the GraphQL types),
- * and expected failures as tool errors carrying the same machine-readable codes as GraphQL.
+ * What a tool hands back: records as plain JSON with the GraphQL types' field names and meanings
+ * (the short id as `recordId`, `handoffId`, `memoryId`, `cardId`; `id` the global id GraphQL's
+ * `node(id:)` reads; writers as GraphQL's Actor), and expected failures as tool errors carrying
+ * the same machine-readable codes as GraphQL.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BurrowError, ForbiddenError, NotFoundError, RevisionConflictError, ValidationError } from '../lib/errors.js';
@@ -11,13 +13,16 @@ import type { HandoffRow } from '../domains/handoffs/handoffs.service.js';
 import type { BrainMemoryRow } from '../domains/brains/brains.memories.js';
 import type { BrainSearchResult } from '../domains/brains/brains.search.js';
 import { cardEvidence, cardExpiresAt, type CardRow } from '../domains/tiddle/tiddle.model.js';
-import { encodeGlobalID } from '@pothos/plugin-relay';
-import { agentScopedKey } from '../schema/node-keys.js';
+import { brainMemoryNodeKey, globalIdOf, handoffNodeKey, rollingCardNodeKey, workingRecordNodeKey } from '../schema/node-keys.js';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
+/** GraphQL's Actor: who wrote something. */
+const actorJson = (kind: string, principalId: string) => ({ kind, principalId });
+
 export const workingRecordJson = (r: WorkingRecordRow) => ({
-  id: r.id,
+  id: globalIdOf('WorkingRecord', workingRecordNodeKey(r)),
+  recordId: r.id,
   agentId: r.agentId,
   project: r.project,
   sessionId: r.sessionId,
@@ -34,12 +39,13 @@ export const workingRecordJson = (r: WorkingRecordRow) => ({
   revision: r.revision,
   createdAt: iso(r.createdAt),
   updatedAt: iso(r.updatedAt),
-  writtenBy: `${r.writtenByKind}:${r.writtenById}`,
+  writtenBy: actorJson(r.writtenByKind, r.writtenById),
   operatorOwned: r.writtenByKind === 'OPERATOR',
 });
 
 export const handoffJson = (h: HandoffRow) => ({
-  id: h.id,
+  id: globalIdOf('SessionHandoff', handoffNodeKey(h)),
+  handoffId: h.id,
   agentId: h.agentId,
   project: h.project,
   sessionId: h.sessionId,
@@ -53,18 +59,15 @@ export const handoffJson = (h: HandoffRow) => ({
   ttlDays: h.ttlDays,
   expiresAt: iso(h.expiresAt),
   revision: h.revision,
-  writtenBy: `${h.writtenByKind}:${h.writtenById}`,
+  writtenBy: actorJson(h.writtenByKind, h.writtenById),
   operatorOwned: h.writtenByKind === 'OPERATOR',
   createdAt: iso(h.createdAt),
   updatedAt: iso(h.updatedAt),
 });
 
-/**
- * A memory as GraphQL's BrainMemory names it: `memoryId` is what brain_read, brain_update and
- * brain_remove take; `id` is the global id GraphQL's `node(id:)` reads.
- */
+/** `memoryId` is what brain_read, brain_update and brain_remove take. */
 export const brainMemoryJson = (m: BrainMemoryRow) => ({
-  id: encodeGlobalID('BrainMemory', agentScopedKey(m.agentId, m.id)),
+  id: globalIdOf('BrainMemory', brainMemoryNodeKey(m)),
   memoryId: m.id,
   agentId: m.agentId,
   title: m.title,
@@ -73,8 +76,8 @@ export const brainMemoryJson = (m: BrainMemoryRow) => ({
   revision: m.revision,
   ownership: m.ownership,
   labels: m.label ? [m.label] : [],
-  createdBy: { kind: m.createdByKind, id: m.createdById },
-  updatedBy: { kind: m.updatedByKind, id: m.updatedById },
+  createdBy: actorJson(m.createdByKind, m.createdById),
+  updatedBy: actorJson(m.updatedByKind, m.updatedById),
   createdAt: iso(m.createdAt),
   updatedAt: iso(m.updatedAt),
   deleted: m.deletedAt !== null,
@@ -102,6 +105,7 @@ export const brainSearchJson = (r: BrainSearchResult) => ({
 });
 
 export const rollingCardJson = (c: CardRow) => ({
+  id: globalIdOf('RollingCard', rollingCardNodeKey(c)),
   agentId: c.agentId,
   project: c.project,
   cardId: c.cardId,

@@ -46,11 +46,11 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Write working memory',
     description:
       'Record operational evidence (a decision, finding, blocker, handoff or task) in your working memory for the current scope and session. ' +
-      'Without id a new record is created; with id and expectedRevision that record is rewritten. On REVISION_CONFLICT nothing was written: the error carries the current record (currentValue), so re-read and retry deliberately. ' +
-      `Returns { record } with its id and revision. ${SCOPE_NOTE}`,
+      'Without recordId a new record is created; with recordId and expectedRevision that record is rewritten. On REVISION_CONFLICT nothing was written: the error carries the current record (currentValue), so re-read and retry deliberately. ' +
+      `Returns { record } with its recordId and revision. ${SCOPE_NOTE}`,
     input: workingWriteInput,
     readOnly: false,
-    run: async (services, viewer, args) => ({ record: workingRecordJson(await services.working.write(viewer, args)) }),
+    run: async (services, viewer, { recordId, ...rest }) => ({ record: workingRecordJson(await services.working.write(viewer, { ...rest, id: recordId })) }),
   }),
   tool({
     name: 'memory_rolling_search',

@@ -4,9 +4,22 @@
  * `<agentId>/<recordId>` (agent ids never contain "/"), so `node(id)` can authorize the agent
  * before it reads anything.
  */
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import { badRequest } from '../lib/errors.js';
 
 export const agentScopedKey = (agentId: string, recordId: string | number) => `${agentId}/${recordId}`;
+
+/**
+ * The node keys of the records the MCP tools return too: GraphQL's `id` resolvers and the MCP
+ * results both call these, so a record's global id is made in one place.
+ */
+export const workingRecordNodeKey = (r: { agentId: string; id: string }) => agentScopedKey(r.agentId, r.id);
+export const handoffNodeKey = (h: { agentId: string; id: string }) => agentScopedKey(h.agentId, h.id);
+export const brainMemoryNodeKey = (m: { agentId: string; id: string }) => agentScopedKey(m.agentId, m.id);
+export const rollingCardNodeKey = (c: { agentId: string; project: string; cardId: string }) => agentScopedKey(c.agentId, JSON.stringify([c.project, c.cardId]));
+
+/** A global id outside GraphQL, encoded as the relay plugin encodes every Node's `id` (its default). */
+export const globalIdOf = (typeName: string, nodeKey: string) => encodeGlobalID(typeName, nodeKey);
 
 export function parseAgentScopedKey(key: string): { agentId: string; recordId: string } {
   const slash = key.indexOf('/');

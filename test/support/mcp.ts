@@ -70,3 +70,17 @@ export function toolFailure(result: ToolCall): Record<string, any> {
 }
 
 export const call = (client: Client, name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args });
+
+/**
+ * The GraphQL selection that reads back exactly the fields an MCP result object carries, nested
+ * objects (and lists of them) by their own keys. A field GraphQL does not have fails validation,
+ * so comparing the answer with the MCP object checks each name and each value at once.
+ */
+export function selectionOf(value: Record<string, unknown>): string {
+  return Object.entries(value)
+    .map(([key, field]) => {
+      const sample = Array.isArray(field) ? field[0] : field;
+      return sample !== null && typeof sample === 'object' ? `${key} { ${selectionOf(sample as Record<string, unknown>)} }` : key;
+    })
+    .join(' ');
+}

@@ -523,7 +523,7 @@ export type MemoryWorkingWriteInput = {
   agentId?: string | null | undefined;
   /** The evidence itself, at most 6,000 characters. */
   content: string;
-  /** Required with id: the revision you last read. If the record changed since, nothing is written and the current record comes back (REVISION_CONFLICT). */
+  /** Required with recordId: the revision you last read. If the record changed since, nothing is written and the current record comes back (REVISION_CONFLICT). */
   expectedRevision?: number | null | undefined;
   /** DECISION: a choice that was made; FINDING: something learned; BLOCKER: what stops progress; HANDOFF: what the next worker needs; TASK: operational evidence about a task (not a board task). */
   kind: WorkingRecordKind;
@@ -531,13 +531,13 @@ export type MemoryWorkingWriteInput = {
   pinned?: boolean | null | undefined;
   /** Optional, and usually left out: the runtime chooses the continuity scope (Burrow-Continuity-Scope). If given it must repeat that scope exactly; a different value fails with continuity_scope_mismatch and changes nothing. */
   project?: string | null | undefined;
-  /** Leave out to create a new record. Give the id of an existing record (with expectedRevision) to rewrite it. */
+  /** Leave out to create a new record. Give the recordId of an existing record (with expectedRevision) to rewrite it. */
   recordId?: string | null | undefined;
   /** Where this came from (e.g. conversation:<sessionId>/<entryId>, a file, a URL): at most 12, each 1 to 1,000 characters. A rewrite keeps the current list when absent. */
   sourceRefs?: Array<string> | null | undefined;
   /** ACTIVE (still true or open), RESOLVED (dealt with) or SUPERSEDED (replaced by another record; needs supersededById). New records default to ACTIVE; a rewrite keeps the current state when absent. */
   state?: WorkingRecordState | null | undefined;
-  /** With state SUPERSEDED: the id of the record in this scope that replaces this one. */
+  /** With state SUPERSEDED: the recordId of the record in this scope that replaces this one. */
   supersededById?: string | null | undefined;
   /** A short headline, 1 to 240 characters. */
   title: string;

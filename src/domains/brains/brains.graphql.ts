@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { ActorRef, type Principal } from '../../schema/actor.js';
 import { connectionType, pageArgs } from '../../schema/connections.js';
-import { agentScopedKey, parseAgentScopedKey, parsePositionKey } from '../../schema/node-keys.js';
+import { agentScopedKey, brainMemoryNodeKey, parseAgentScopedKey, parsePositionKey } from '../../schema/node-keys.js';
 import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
 import type { ImportSummary } from './brains.albdruck-import.js';
 import { LIST_PAGE_MAX, listQuery } from './brains.listing.js';
@@ -137,7 +137,7 @@ const BrainLegacyMigrationRef = builder.objectRef<LegacyDetails>('BrainLegacyMig
 export const BrainMemoryRef = builder.objectRef<BrainMemoryRow>('BrainMemory');
 builder.node(BrainMemoryRef, {
   description: 'An explicit saved memory: one owning agent, no TTL, never loaded into prompts automatically',
-  id: { description: GLOBAL_ID_DESCRIPTION, resolve: (m) => agentScopedKey(m.agentId, m.id) },
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: brainMemoryNodeKey },
   // node(id) reads as brainRead does: an agent token of another agent gets AGENT_MISMATCH.
   loadOne: (key, ctx) => {
     const { agentId, recordId } = parseAgentScopedKey(key);

@@ -14,6 +14,7 @@ import { actorOf, resolveActingAgent, type Actor, type Viewer } from '../../auth
 import { appendEvent, preparedEventWrite } from '../../events/events.service.js';
 import { brainMemories, brainMemoryRevisions, BRAIN_CONTENT_LIMIT, BRAIN_SOURCE_REF_LENGTH_LIMIT, BRAIN_SOURCE_REFS_LIMIT, BRAIN_TITLE_LIMIT } from './brains.sql.js';
 import { forExistingAgent } from '../../db/foreign-keys.js';
+import { brainMemoryNodeKey, globalIdOf } from '../../schema/node-keys.js';
 
 export type BrainMemoryRow = typeof brainMemories.$inferSelect;
 type SaveValue = 'agentId' | 'id' | 'title' | 'content' | 'sourceRefs' | 'ownership' | 'actorKind' | 'actorId' | 'now';
@@ -237,8 +238,9 @@ export class BrainMemories {
     if (actor.kind === 'AGENT' && current.ownership === 'OPERATOR') {
       return new ForbiddenError('OPERATOR_OWNED', `BrainMemory ${id} is operator-owned: an agent may not update or remove it`);
     }
+    // The current memory under BrainMemory's names: `memoryId` the short id, `id` the global id.
     return new RevisionConflictError('BrainMemory', id, expectedRevision, current.revision, current.content, {
-      id: current.id,
+      id: globalIdOf('BrainMemory', brainMemoryNodeKey(current)),
       memoryId: current.id,
       title: current.title,
       content: current.content,

@@ -2,7 +2,7 @@ import { builder } from '../../schema/builder.js';
 import { GLOBAL_ID_DESCRIPTION } from '../../schema/node-keys.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { ActorRef } from '../../schema/actor.js';
-import { agentScopedKey, parseAgentScopedKey } from '../../schema/node-keys.js';
+import { handoffNodeKey, parseAgentScopedKey } from '../../schema/node-keys.js';
 import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
 import { SourceOriginalRef } from '../conversations/conversations.graphql.js';
 import { parseOriginalReference } from '../conversations/conversations.service.js';
@@ -37,7 +37,7 @@ const HandoffSourceRefRef = builder.objectRef<HandoffSourceRef>('HandoffSourceRe
 export const SessionHandoffRef = builder.objectRef<HandoffRow>('SessionHandoff');
 builder.node(SessionHandoffRef, {
   description: 'A recall aid for a session: goal, outcome and evidence pointers. Not prompt authority, not the execution-owner protocol.',
-  id: { description: GLOBAL_ID_DESCRIPTION, resolve: (h) => agentScopedKey(h.agentId, h.id) },
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: handoffNodeKey },
   // node(id) reads as sessionReadHandoff does: the token's agent, the runtime scope, unexpired.
   loadOne: (key, ctx) => {
     const { agentId, recordId } = parseAgentScopedKey(key);

@@ -2,7 +2,7 @@ import { builder } from '../../schema/builder.js';
 import { GLOBAL_ID_DESCRIPTION } from '../../schema/node-keys.js';
 import { AgentEventRef, afterSequence } from '../../schema/events.js';
 import { connectionType, pageArgs, pagesPerKey } from '../../schema/connections.js';
-import { agentScopedKey, parseAgentScopedKey } from '../../schema/node-keys.js';
+import { agentScopedKey, parseAgentScopedKey, rollingCardNodeKey } from '../../schema/node-keys.js';
 import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
 import { assertAgentAccess, resolveActingAgent, resolveScope } from '../../auth/viewer.js';
 import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
@@ -102,12 +102,10 @@ const ResidueAppendRef = builder.objectRef<{ entry: ResidueRow; pruned: number; 
   }),
 });
 
-const cardKey = (c: { agentId: string; project: string; cardId: string }) => agentScopedKey(c.agentId, JSON.stringify([c.project, c.cardId]));
-
 export const RollingCardRef = builder.objectRef<CardRow>('RollingCard');
 builder.node(RollingCardRef, {
   description: 'A Tiddle rolling continuity card. Identity is (agentId, project, cardId); project "*" holds cross-scope cards. node(id) finds live cards only.',
-  id: { description: GLOBAL_ID_DESCRIPTION, resolve: (c) => cardKey(c) },
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: rollingCardNodeKey },
   loadOne: (id, ctx) => {
     const { agentId, recordId } = parseAgentScopedKey(id);
     let parts: unknown;

@@ -3,13 +3,13 @@ import { GLOBAL_ID_DESCRIPTION } from '../../schema/node-keys.js';
 import { OWNED_RECORD_WRITE_ERRORS } from '../../schema/errors.js';
 import { ActorRef } from '../../schema/actor.js';
 import { connectionType, pageArgs } from '../../schema/connections.js';
-import { agentScopedKey, parseAgentScopedKey } from '../../schema/node-keys.js';
+import { agentScopedKey, parseAgentScopedKey, workingRecordNodeKey } from '../../schema/node-keys.js';
 import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
 import { SourceOriginalRef } from '../conversations/conversations.graphql.js';
 import { WORKING_KINDS, WORKING_LIMITS, WORKING_STATES, type WorkingKind, type WorkingState } from './working-memory.sql.js';
 import type { WorkingRecordRow } from './working-memory.service.js';
-import { workingSearchArgs, workingWriteGraphqlInput } from './working-memory.inputs.js';
+import { workingSearchArgs, workingWriteInput } from './working-memory.inputs.js';
 import { argsFrom, inputFieldsFrom } from '../../schema/inputs.js';
 import { projectField } from '../../auth/runtime.inputs.js';
 
@@ -35,12 +35,10 @@ export const WorkingRecordStateEnum = builder.enumType('WorkingRecordState', {
   } satisfies Record<(typeof WORKING_STATES)[number], object>,
 });
 
-const recordKey = (r: WorkingRecordRow) => agentScopedKey(r.agentId, r.id);
-
 export const WorkingRecordRef = builder.objectRef<WorkingRecordRow>('WorkingRecord');
 builder.node(WorkingRecordRef, {
   description: 'Operational working memory of one agent in one continuity scope',
-  id: { description: GLOBAL_ID_DESCRIPTION, resolve: recordKey },
+  id: { description: GLOBAL_ID_DESCRIPTION, resolve: workingRecordNodeKey },
   // node(id) reads as workingRecord does: the agent must be the token's, the record in the runtime scope.
   loadOne: (key, ctx) => {
     const { agentId, recordId } = parseAgentScopedKey(key);
@@ -178,7 +176,7 @@ builder.objectFields(AgentRef, (t) => ({
 const MemoryWorkingWriteInput = builder.inputType('MemoryWorkingWriteInput', {
   description:
     'The agent, session, conversation and continuity scope come from the runtime (token and headers). Without recordId a new record is created; with recordId and expectedRevision that record is rewritten.',
-  fields: (t) => inputFieldsFrom(t, workingWriteGraphqlInput, { kind: WorkingRecordKindEnum, state: WorkingRecordStateEnum }),
+  fields: (t) => inputFieldsFrom(t, workingWriteInput, { kind: WorkingRecordKindEnum, state: WorkingRecordStateEnum }),
 });
 
 const stateChangeFields = (t: PothosSchemaTypes.InputFieldBuilder<typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never, 'InputObject'>) => ({

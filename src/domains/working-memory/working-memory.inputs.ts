@@ -37,15 +37,16 @@ export const workingSearchArgs = {
   agentId: agentIdField,
 } as const satisfies InputFields;
 
+/** The short id is `recordId` (a record's field `id` is its global node id), in GraphQL and MCP alike. */
 export const workingWriteInput = {
-  id: {
+  recordId: {
     type: 'string',
-    description: 'Leave out to create a new record. Give the id of an existing record (with expectedRevision) to rewrite it.',
+    description: 'Leave out to create a new record. Give the recordId of an existing record (with expectedRevision) to rewrite it.',
   },
   expectedRevision: {
     type: 'int',
     minimum: 1,
-    description: 'Required with id: the revision you last read. If the record changed since, nothing is written and the current record comes back (REVISION_CONFLICT).',
+    description: 'Required with recordId: the revision you last read. If the record changed since, nothing is written and the current record comes back (REVISION_CONFLICT).',
   },
   kind: { ...kindField, required: true },
   state: {
@@ -79,17 +80,8 @@ export const workingWriteInput = {
     maximum: WORKING_LIMITS.ttlMax,
     description: `Days until the record expires, ${n(WORKING_LIMITS.ttlMin)} to ${n(WORKING_LIMITS.ttlMax)}; default from BURROW_WORKING_TTL_DAYS (90). A rewrite whose material is unchanged keeps its expiry; a real change sets a new one from now.`,
   },
-  supersededById: { type: 'string', description: 'With state SUPERSEDED: the id of the record in this scope that replaces this one.' },
+  supersededById: { type: 'string', description: 'With state SUPERSEDED: the recordId of the record in this scope that replaces this one.' },
   project: projectField,
   agentId: agentIdField,
 } as const satisfies InputFields;
 
-/**
- * The GraphQL form of memory_working_write: the tool keeps the seed's `id`; in the schema the
- * short id is `recordId` (the field `id` is the global node id). Same descriptor, renamed.
- */
-const { id: writeId, ...writeRest } = workingWriteInput;
-export const workingWriteGraphqlInput = {
-  recordId: { ...writeId, },
-  ...writeRest,
-} as const satisfies InputFields;

@@ -18,6 +18,7 @@ import { resolveRuntime, type RuntimeContext } from '../../auth/runtime.js';
 import { appendEvent } from '../../events/events.service.js';
 import { WORKING_LIMITS, workingRecords, type WorkingKind, type WorkingState } from './working-memory.sql.js';
 import { forExistingAgent } from '../../db/foreign-keys.js';
+import { globalIdOf, workingRecordNodeKey } from '../../schema/node-keys.js';
 
 export type WorkingRecordRow = typeof workingRecords.$inferSelect;
 
@@ -81,7 +82,7 @@ export class WorkingMemoryService {
     const runtime = resolveRuntime(viewer, input);
     validateMaterial(input);
     if (input.id == null) {
-      if (input.expectedRevision != null) throw new ValidationError('expectedRevision', 'expectedRevision applies only to a rewrite (give id)');
+      if (input.expectedRevision != null) throw new ValidationError('expectedRevision', 'expectedRevision applies only to a rewrite (give recordId)');
       return this.create(runtime, input);
     }
     if (input.expectedRevision == null) throw new ValidationError('expectedRevision', 'rewriting a record needs expectedRevision (its current revision)', 1);
@@ -359,9 +360,11 @@ export class WorkingMemoryService {
   }
 }
 
+/** A conflict's current record, under WorkingRecord's names: `recordId` the short id, `id` the global id. */
 function serialize(row: WorkingRecordRow) {
   return {
-    id: row.id,
+    id: globalIdOf('WorkingRecord', workingRecordNodeKey(row)),
+    recordId: row.id,
     kind: row.kind,
     state: row.state,
     title: row.title,

@@ -259,19 +259,19 @@ class MemoryWorkingWriteInput(BurrowModel):
     agent_id: Optional[str] = field(default=UNSET, metadata=wire("agentId"))
     """Optional, and usually left out: an agent token acts only as its own agent, so this may only repeat that agent id (another fails with AGENT_MISMATCH). Operator tokens must name the agent."""
     expected_revision: Optional[int] = field(default=UNSET, metadata=wire("expectedRevision"))
-    """Required with id: the revision you last read. If the record changed since, nothing is written and the current record comes back (REVISION_CONFLICT)."""
+    """Required with recordId: the revision you last read. If the record changed since, nothing is written and the current record comes back (REVISION_CONFLICT)."""
     pinned: Optional[bool] = field(default=UNSET, metadata=wire("pinned"))
     """Pinned records never expire. Default false."""
     project: Optional[str] = field(default=UNSET, metadata=wire("project"))
     """Optional, and usually left out: the runtime chooses the continuity scope (Burrow-Continuity-Scope). If given it must repeat that scope exactly; a different value fails with continuity_scope_mismatch and changes nothing."""
     record_id: Optional[str] = field(default=UNSET, metadata=wire("recordId"))
-    """Leave out to create a new record. Give the id of an existing record (with expectedRevision) to rewrite it."""
+    """Leave out to create a new record. Give the recordId of an existing record (with expectedRevision) to rewrite it."""
     source_refs: Optional[List[str]] = field(default=UNSET, metadata=wire("sourceRefs"))
     """Where this came from (e.g. conversation:<sessionId>/<entryId>, a file, a URL): at most 12, each 1 to 1,000 characters. A rewrite keeps the current list when absent."""
     state: Optional[WorkingRecordState] = field(default=UNSET, metadata=wire("state"))
     """ACTIVE (still true or open), RESOLVED (dealt with) or SUPERSEDED (replaced by another record; needs supersededById). New records default to ACTIVE; a rewrite keeps the current state when absent."""
     superseded_by_id: Optional[str] = field(default=UNSET, metadata=wire("supersededById"))
-    """With state SUPERSEDED: the id of the record in this scope that replaces this one."""
+    """With state SUPERSEDED: the recordId of the record in this scope that replaces this one."""
     ttl_days: Optional[int] = field(default=UNSET, metadata=wire("ttlDays"))
     """Days until the record expires, 1 to 36,500; default from BURROW_WORKING_TTL_DAYS (90). A rewrite whose material is unchanged keeps its expiry; a real change sets a new one from now."""
 
