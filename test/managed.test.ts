@@ -277,9 +277,10 @@ function runAsCiUser(): Promise<{ code: number | null; output: string }> {
   const scratch = mkdtempSync(join(tmpdir(), 'burrow-managed-'));
   chownSync(scratch, id('-u'), id('-g'));
   // Not this run's worker variables, nor its database: the managed tests bring their own.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'BURROW_TEST_DATABASE_URL'));
+  // Plain text: its output becomes this test's error message.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !['BURROW_TEST_DATABASE_URL', 'FORCE_COLOR'].includes(k)));
   // --configLoader runner: vitest loads its config without writing into the root-owned checkout.
-  const args = ['-u', CI_USER, '--', 'env', `HOME=${scratch}`, `TMPDIR=${scratch}`, 'BURROW_TEST_MANAGED=required', 'node_modules/.bin/vitest', 'run', '--configLoader', 'runner', 'test/managed.test.ts'];
+  const args = ['-u', CI_USER, '--', 'env', `HOME=${scratch}`, `TMPDIR=${scratch}`, 'NO_COLOR=1', 'BURROW_TEST_MANAGED=required', 'node_modules/.bin/vitest', 'run', '--configLoader', 'runner', 'test/managed.test.ts'];
   return new Promise((resolve, reject) => {
     const child = spawn('runuser', args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
