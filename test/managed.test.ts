@@ -3,25 +3,24 @@
  * initialises the cluster, runs it on a private socket, supervises and stops it. The server and
  * the commands run as users run them: `npm run burrow -- serve` with
  * BURROW_POSTGRES_LIFECYCLE=managed (startShipped's managed mode), `npm run burrow -- …`.
- * PostgreSQL does not run as root, so these run as an unprivileged user (.ci/run uses burrow-ci);
- * as root only the refusal is tested.
+ * PostgreSQL does not run as root, so these run as an unprivileged user: as root, this file tests
+ * the refusal, and runs itself again as the user burrow-ci (the one scripts/test-postgres17.sh
+ * runs PostgreSQL as), as one test that fails with that run's output.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBurrowClient, BurrowRequestError } from '../clients/typescript/sdk.js';
 import type { ManagedDatabaseConfig } from '../src/config.js';
 import { BINARY_PACKAGE, findBinaries, managedLayout, openManaged } from '../src/db/managed.js';
-import { runNpm, startShipped, userEnv, type CommandResult, type ShippedServer } from './support/shipped.js';
+import { ROOT, runNpm, startShipped, userEnv, type CommandResult, type ShippedServer } from './support/shipped.js';
 const isRoot = process.getuid?.() === 0;
 const binaries = await findBinaries().catch(() => null);
-const skipReason = isRoot
-  ? 'skipped: running as root, where managed refuses; .ci/run runs them as the unprivileged user burrow-ci'
-  : !binaries
-    ? `skipped: ${BINARY_PACKAGE} is not installed`
-    : null;
+const skipReason = !binaries ? `skipped: ${BINARY_PACKAGE} is not installed` : null;
+// .ci/run sets this: the lifecycle tests must run, so nothing can skip them quietly.
+const required = process.env.BURROW_TEST_MANAGED === 'required';
 
 const dirs: string[] = [];
 const newDataDir = () => {
@@ -85,7 +84,8 @@ afterAll(() => {
   }
 });
 
-describe.skipIf(skipReason !== null)(`managed lifecycle${skipReason ? ` (${skipReason})` : ''}`, () => {
+// As root they run as burrow-ci instead (the end of this file), and are not registered here.
+if (!isRoot) describe.skipIf(skipReason !== null)(`managed lifecycle${skipReason ? ` (${skipReason})` : ''}`, () => {
   it('initialises a PostgreSQL 17 cluster in 0700 directories, serves it on a private socket only, and stops it with a fast shutdown', async () => {
     const dataDir = newDataDir();
     const layout = managedLayout(dataDir);
@@ -250,17 +250,61 @@ describe.skipIf(skipReason !== null)(`managed lifecycle${skipReason ? ` (${skipR
   }, 240_000);
 });
 
-// .ci/run sets this where the tests above must run, so a missing package cannot skip them quietly.
-it.runIf(process.env.BURROW_TEST_MANAGED === 'required')('the managed lifecycle tests ran (BURROW_TEST_MANAGED=required)', () => {
-  expect(skipReason).toBeNull();
-});
-
-describe.skipIf(!isRoot)('managed lifecycle as root (skipped unless root)', () => {
-  it('refuses to start, with a clear message, exit 1 and no stack trace', async () => {
-    const run = await command(['migrate'], managedEnv(newDataDir()));
-    expect(run.code).toBe(1);
-    expect(run.stderr).toBe(
-      'Burrow cannot start: BURROW_POSTGRES_LIFECYCLE=managed refuses to run as root: the managed PostgreSQL cluster belongs to the OS user that runs Burrow, and PostgreSQL itself will not run as root. Run Burrow as an unprivileged user (e.g. runuser -u burrow -- npm start), or use BURROW_POSTGRES_LIFECYCLE=external\n',
-    );
+if (!isRoot && required) {
+  it('the managed lifecycle tests ran (BURROW_TEST_MANAGED=required)', () => {
+    expect(skipReason).toBeNull();
   });
-});
+}
+
+const CI_USER = 'burrow-ci';
+
+/** As root: burrow-ci, created if missing as scripts/test-postgres17.sh does; why it cannot run this checkout's tests, or null. */
+function prepareCiUser(): string | null {
+  if (spawnSync('id', ['-u', CI_USER]).status !== 0) {
+    const made = spawnSync('useradd', ['--system', '--create-home', '--shell', '/usr/sbin/nologin', CI_USER], { encoding: 'utf8' });
+    if (made.status !== 0) return `skipped: cannot create the user ${CI_USER}: ${made.stderr.trim()}`;
+  }
+  const readable = spawnSync('runuser', ['-u', CI_USER, '--', 'test', '-r', join(ROOT, 'test/managed.test.ts'), '-a', '-x', join(ROOT, 'node_modules/.bin/vitest')]);
+  if (readable.status !== 0) return `skipped: ${CI_USER} cannot read this checkout; make it readable as .ci/run does (chmod o+x on every directory above it, chmod -R o+rX on it)`;
+  return null;
+}
+
+const asCiProblem = isRoot ? prepareCiUser() : null;
+
+/** This file as burrow-ci, as .ci/run ran it: its own HOME and TMPDIR, BURROW_TEST_MANAGED=required. */
+function runAsCiUser(): Promise<{ code: number | null; output: string }> {
+  const id = (flag: string) => Number(spawnSync('id', [flag, CI_USER], { encoding: 'utf8' }).stdout.trim());
+  const scratch = mkdtempSync(join(tmpdir(), 'burrow-managed-'));
+  chownSync(scratch, id('-u'), id('-g'));
+  // Not this run's worker variables, nor its database: the managed tests bring their own.
+  // Plain text: its output becomes this test's error message.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !['BURROW_TEST_DATABASE_URL', 'FORCE_COLOR'].includes(k)));
+  // --configLoader runner: vitest loads its config without writing into the root-owned checkout.
+  const args = ['-u', CI_USER, '--', 'env', `HOME=${scratch}`, `TMPDIR=${scratch}`, 'NO_COLOR=1', 'BURROW_TEST_MANAGED=required', 'node_modules/.bin/vitest', 'run', '--configLoader', 'runner', 'test/managed.test.ts'];
+  return new Promise((resolve, reject) => {
+    const child = spawn('runuser', args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  }).finally(() => rmSync(scratch, { recursive: true, force: true })) as Promise<{ code: number | null; output: string }>;
+}
+
+if (isRoot) {
+  describe('managed lifecycle as root', () => {
+    it('refuses to start, with a clear message, exit 1 and no stack trace', async () => {
+      const run = await command(['migrate'], managedEnv(newDataDir()));
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(
+        'Burrow cannot start: BURROW_POSTGRES_LIFECYCLE=managed refuses to run as root: the managed PostgreSQL cluster belongs to the OS user that runs Burrow, and PostgreSQL itself will not run as root. Run Burrow as an unprivileged user (e.g. runuser -u burrow -- npm start), or use BURROW_POSTGRES_LIFECYCLE=external\n',
+      );
+    });
+
+    it.skipIf(asCiProblem !== null && !required)(`the managed lifecycle tests pass as the unprivileged user ${CI_USER}${asCiProblem ? ` (${asCiProblem})` : ''}`, async () => {
+      if (asCiProblem) throw new Error(`BURROW_TEST_MANAGED=required, but ${asCiProblem.replace(/^skipped: /, '')}`);
+      const run = await runAsCiUser();
+      if (run.code !== 0 || !run.output.includes('\nSkipped: nothing\n')) throw new Error(`test/managed.test.ts as ${CI_USER} exited ${run.code}:\n${run.output}`);
+    }, 1_200_000);
+  });
+}

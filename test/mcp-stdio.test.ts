@@ -17,7 +17,7 @@ import { createLogger } from '../src/lib/logger.js';
 import { noFaults } from '../src/lib/faults.js';
 import { createServices, type Services } from '../src/services.js';
 import { toolList } from '../src/mcp/server.js';
-import { onRealServer, startServer, testConfig, type TestServer } from './support/harness.js';
+import { hasRealServer, NEEDS_REAL_SERVER, onRealServer, startServer, testConfig, type TestServer } from './support/harness.js';
 import { call, connectStdio, ok, selectionOf, toolFailure } from './support/mcp.js';
 import { runNpm, type CommandResult } from './support/shipped.js';
 
@@ -173,12 +173,33 @@ describe('burrow mcp --stdio', () => {
     if (databaseEnv.BURROW_DATA_DIR) expect(existsSync(join(databaseEnv.BURROW_DATA_DIR, 'burrow.pid'))).toBe(false);
   }, 60_000);
 
-  it.skipIf(!onRealServer)('a token revoked while the process runs stops working at the next call', async () => {
-    const { token, record } = await server!.app.services.tokens.create({ kind: 'agent', name: 'stdio-revoke', agentId: 'st-a' });
-    await withStdio(identity({ BURROW_TOKEN: token }), async (client) => {
-      expect(ok(await call(client, 'session_read_handoff', {})).handoffs.length).toBeGreaterThan(0);
-      await server!.app.services.tokens.revoke(record.id);
-      expect(toolFailure(await call(client, 'session_read_handoff', {})).code).toBe('UNAUTHENTICATED');
-    });
+  // The revocation comes from another process while the child runs: both need the same database,
+  // so this runs on a real server in either pass (a test server of its own, not the shared seed).
+  it.skipIf(!hasRealServer)(`a token revoked while the process runs stops working at the next call${hasRealServer ? '' : ` (${NEEDS_REAL_SERVER})`}`, async () => {
+    const own = await startServer({ realServer: true });
+    try {
+      await own.agentClient('st-a');
+      const { token, record } = await own.app.services.tokens.create({ kind: 'agent', name: 'stdio-revoke', agentId: 'st-a' });
+      const env = {
+        BURROW_POSTGRES_LIFECYCLE: 'external',
+        BURROW_POSTGRES_URL: own.testDatabase.url!,
+        BURROW_POSTGRES_REQUIRED_MAJOR: '13',
+        BURROW_TOKEN: token,
+        BURROW_CONTINUITY_SCOPE: 'proj-s',
+        BURROW_SESSION: 'sess-s',
+      };
+      await withStdio(env, async (client) => {
+        const handoff = ok(await call(client, 'session_write_handoff', { title: 'before revocation', goal: 'g', outcome: 'o', body: 'b' })).handoff;
+        expect(ok(await call(client, 'session_read_handoff', {})).handoffs.map((h: { id: string }) => h.id)).toEqual([handoff.id]);
+        await own.app.services.tokens.revoke(record.id);
+        expect(toolFailure(await call(client, 'session_read_handoff', {})).code).toBe('UNAUTHENTICATED');
+        expect(toolFailure(await call(client, 'session_write_handoff', { title: 'after revocation', goal: 'g', outcome: 'o', body: 'b' })).code).toBe('UNAUTHENTICATED');
+      });
+      // The refused write changed nothing.
+      const agent = await own.agentClient('st-a', { scope: 'proj-s' });
+      expect((await agent.sessionReadHandoff({})).sessionReadHandoff.map((h) => h.title)).toEqual(['before revocation']);
+    } finally {
+      await own.stop();
+    }
   }, 60_000);
 });

@@ -1,17 +1,17 @@
 /**
  * `npm run burrow -- settings …`, `… export`, `… import` as an operator runs them (the built CLI, real processes,
  * exit codes, stdin for secrets), the settings key at startup, key rotation, and the documented
- * backup procedure (pg_dump -Fc, pg_restore into a fresh database) on the real server.
+ * backup procedure (pg_dump -Fc, pg_restore into a fresh database) on a real server of pg_dump's major.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { keyIdOf, openEnvelope } from '../src/domains/settings/settings.crypto.js';
-import { createTestDatabase, hasRealServer, NEEDS_REAL_SERVER, onRealServer, REAL_SERVER_URL, startServer, waitUntil } from './support/harness.js';
+import { createTestDatabase, onRealServer, REAL_SERVER_URL, startServer, waitUntil } from './support/harness.js';
 import { runNpm, spawnBurrow, userEnv, type CommandResult } from './support/shipped.js';
 
 const API_KEY = 'sk-cli-plaintext-api-key-3e9f';
@@ -142,20 +142,76 @@ describe('settings, rotation, export and import on the command line', () => {
   }, 600_000);
 });
 
-describe.skipIf(!hasRealServer)(`backup and restore with pg_dump and pg_restore (docs/operations-data.md)${hasRealServer ? '' : ` (${NEEDS_REAL_SERVER})`}`, () => {
-  it('restores a custom-format dump into a fresh database that Burrow starts on and reads, secrets included with the same key', async (ctx) => {
-    // pg_dump refuses a server newer than itself: CI runs this against its PostgreSQL 15 with the
-    // machine's pg_dump 15 (the PostgreSQL 17 binaries Burrow ships have no pg_dump).
-    const dumpMajor = Number(/(\d+)/.exec(execFileSync('pg_dump', ['--version'], { encoding: 'utf8' }))?.[1]);
-    const admin = new pg.Client({ connectionString: REAL_SERVER_URL! });
-    await admin.connect();
-    const serverMajor = Number((await admin.query<{ v: string }>("SELECT current_setting('server_version_num') AS v")).rows[0].v) / 10_000;
-    await admin.end();
-    if (dumpMajor < Math.floor(serverMajor)) ctx.skip(`pg_dump ${dumpMajor} cannot dump a PostgreSQL ${Math.floor(serverMajor)} server`);
+/**
+ * A PostgreSQL server and the pg_dump and pg_restore of its major. pg_dump refuses a server newer
+ * than itself, and a newer pg_restore may set what an older server lacks, so the majors match. The
+ * PostgreSQL 17 binaries Burrow ships have no pg_dump: the machine's client tools are used (on
+ * PATH, and Debian's /usr/lib/postgresql/N/bin), against the real server of the pass, else the
+ * machine's own server on 127.0.0.1:5432 (CI's PostgreSQL 15, whose pg_dump 15 CI has).
+ */
+interface DumpPair {
+  server: string;
+  major: number;
+  pgDump: string;
+  pgRestore: string;
+}
+
+const majorOf = (versionLine: string) => Number(/\(PostgreSQL\) (\d+)/.exec(versionLine)?.[1] ?? NaN);
+
+function dumpTools(): Map<number, { pgDump: string; pgRestore: string }> {
+  const tools = new Map<number, { pgDump: string; pgRestore: string }>();
+  const candidates = [{ pgDump: 'pg_dump', pgRestore: 'pg_restore' }];
+  const debian = '/usr/lib/postgresql';
+  if (existsSync(debian)) {
+    for (const version of readdirSync(debian)) candidates.push({ pgDump: join(debian, version, 'bin/pg_dump'), pgRestore: join(debian, version, 'bin/pg_restore') });
+  }
+  for (const candidate of candidates) {
+    try {
+      const major = majorOf(execFileSync(candidate.pgDump, ['--version'], { encoding: 'utf8' }));
+      if (major === majorOf(execFileSync(candidate.pgRestore, ['--version'], { encoding: 'utf8' })) && !tools.has(major)) tools.set(major, candidate);
+    } catch {
+      // not installed
+    }
+  }
+  return tools;
+}
+
+async function serverMajor(url: string): Promise<number | null> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    return Math.floor(Number((await client.query<{ v: string }>("SELECT current_setting('server_version_num') AS v")).rows[0].v) / 10_000);
+  } catch {
+    return null;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function findDumpPair(): Promise<DumpPair | string> {
+  const tools = dumpTools();
+  const servers = [...new Set([REAL_SERVER_URL, 'postgres://postgres@127.0.0.1:5432/postgres'].filter((url): url is string => url !== null))];
+  const seen: string[] = [];
+  for (const server of servers) {
+    const major = await serverMajor(server);
+    if (major === null) continue;
+    seen.push(`PostgreSQL ${major} at ${new URL(server).host}`);
+    const pair = tools.get(major);
+    if (pair) return { server, major, ...pair };
+  }
+  const dumps = [...tools.keys()].map((major) => `pg_dump ${major}`).join(', ') || 'no pg_dump';
+  return `skipped: no pg_dump of a reachable server's major (${dumps}; ${seen.join(', ') || 'no server reachable'})`;
+}
+
+const dumpPair = await findDumpPair();
+
+describe.skipIf(typeof dumpPair === 'string')(`backup and restore with pg_dump and pg_restore (docs/operations-data.md)${typeof dumpPair === 'string' ? ` (${dumpPair})` : ` on PostgreSQL ${dumpPair.major}`}`, () => {
+  it('restores a custom-format dump into a fresh database that Burrow starts on and reads, secrets included with the same key', async () => {
+    const { server, major, pgDump, pgRestore } = dumpPair as DumpPair;
     const settingsKey = key();
     const config = { settings: { key: { bytes: Buffer.from(settingsKey, 'base64'), id: idOf(settingsKey) }, newKey: null } };
-    const original = await createTestDatabase({ real: true });
-    const restored = await createTestDatabase({ real: true });
+    const original = await createTestDatabase({ server: { url: server, requiredMajor: major } });
+    const restored = await createTestDatabase({ server: { url: server, requiredMajor: major } });
     const dump = join(tmp(), 'burrow.dump');
     try {
       const server = await startServer({ database: original, config });
@@ -166,8 +222,8 @@ describe.skipIf(!hasRealServer)(`backup and restore with pg_dump and pg_restore 
       await server.operator.brainSave({ input: { agentId: 'keeper', title: 'restored memory', content: 'restored memory content' } });
       await server.stop();
 
-      execFileSync('pg_dump', ['-Fc', '-f', dump, original.url!]);
-      execFileSync('pg_restore', ['--exit-on-error', '-d', restored.url!, dump]);
+      execFileSync(pgDump, ['-Fc', '-f', dump, original.url!]);
+      execFileSync(pgRestore, ['--exit-on-error', '-d', restored.url!, dump]);
 
       const migrate = await burrow(['migrate'], { BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: restored.url!, BURROW_POSTGRES_REQUIRED_MAJOR: '13' });
       expect(migrate.stdout).toBe('the database is up to date; nothing applied\n');

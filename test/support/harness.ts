@@ -46,12 +46,13 @@ export interface TestDatabase {
 /**
  * A fresh database: in-memory PGlite, or a new database on the real server. `real`: on the real
  * server in either pass (REAL_SERVER_URL), for the tests that need several real connections;
- * `embedded`: in-memory PGlite in either pass, for what only it always has (pgvector).
+ * `embedded`: in-memory PGlite in either pass, for what only it always has (pgvector); `server`:
+ * on that server, of that major (test/settings-cli.test.ts's pg_dump needs one of its own major).
  * A real server's database gets pg_trgm, as an administrator creates it for the external
  * lifecycle; `withTrgm: false` leaves it out (the startup check's test).
  */
-export async function createTestDatabase(options: { real?: boolean; embedded?: boolean; withTrgm?: boolean } = {}): Promise<TestDatabase> {
-  const server = options.embedded ? null : options.real ? REAL_SERVER_URL : REAL_DATABASE_URL;
+export async function createTestDatabase(options: { real?: boolean; embedded?: boolean; withTrgm?: boolean; server?: { url: string; requiredMajor: number } } = {}): Promise<TestDatabase> {
+  const server = options.server?.url ?? (options.embedded ? null : options.real ? REAL_SERVER_URL : REAL_DATABASE_URL);
   if (options.real && !server) throw new Error(NEEDS_REAL_SERVER);
   if (!server) {
     return { config: { lifecycle: 'embedded', dataDir: 'memory://' }, name: null, url: null, drop: async () => {} };
@@ -71,7 +72,7 @@ export async function createTestDatabase(options: { real?: boolean; embedded?: b
     await owner.end();
   }
   return {
-    config: externalConfig(url.toString()),
+    config: externalConfig(url.toString(), options.server ? { requiredMajor: options.server.requiredMajor } : {}),
     name,
     url: url.toString(),
     drop: async () => {
