@@ -15,6 +15,25 @@ export function parseAgentScopedKey(key: string): { agentId: string; recordId: s
 }
 
 /**
+ * The key of a record that lives in one continuity scope of its agent (working records,
+ * handoffs): `<agentId>/["<scope>","<id>"]`, so `node(id:)` knows the scope without a header.
+ * Ids made before the scope was in them (`<agentId>/<id>`) still read in the runtime scope.
+ */
+export const scopedRecordKey = (agentId: string, scope: string, id: string) => agentScopedKey(agentId, JSON.stringify([scope, id]));
+
+export function parseScopedRecordKey(key: string): { agentId: string; scope: string | null; id: string } {
+  const { agentId, recordId } = parseAgentScopedKey(key);
+  if (!recordId.startsWith('[')) return { agentId, scope: null, id: recordId };
+  try {
+    const value = JSON.parse(recordId) as unknown;
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string') return { agentId, scope: value[0], id: value[1] };
+  } catch {
+    // Falls through to the refusal.
+  }
+  throw badRequest(`not a node id of this server: ${JSON.stringify(key)}`);
+}
+
+/**
  * The `[id, position]` a node key carries after its agent for a numbered entry of another record
  * (a memory's revision, a run's transition); null when the text is not one. Positions are int4
  * from 1: anything else names no entry (and never reaches the database).
