@@ -18,8 +18,10 @@ export async function loadAgentCounts(api: Api, agentId: string): Promise<AgentC
   for (const { state, count } of agent.counts.runsByState) runsByState[state] = count;
   return {
     memories: agent.counts.brains,
-    workingRecords: agent.counts.workingRecords,
-    rollingCards: agent.counts.rollingCards,
+    // Null only for an agent token without a continuity scope (then the request failed above);
+    // the console signs in with operator tokens, which count every scope.
+    workingRecords: agent.counts.workingRecords ?? 0,
+    rollingCards: agent.counts.rollingCards ?? 0,
     runsByState,
     scopes: agent.tiddleStatus.scopes.length,
   };
