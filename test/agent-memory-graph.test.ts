@@ -143,9 +143,9 @@ describe('node ids', () => {
     const record = (await owner.workingRecords({ first: 1 })).workingRecords.edges[0].node;
     expect((await owner.workingMemoryNode({ id: record.id })).node).toEqual({ __typename: 'WorkingRecord', id: record.id, recordId: record.recordId, agentId: 'g08', title: record.title });
     expect((await requestError(stranger.workingMemoryNode({ id: record.id }))).code).toBe('AGENT_MISMATCH');
-    // Another scope does not see the record, as workingRecord would not.
+    // Another scope does not read the record: its id names the scope, which is not the runtime's.
     const elsewhere = await server.agentClient('g08', { scope: 'other-scope' });
-    expect((await elsewhere.workingMemoryNode({ id: record.id })).node).toBeNull();
+    expect((await requestError(elsewhere.workingMemoryNode({ id: record.id }))).code).toBe('continuity_scope_mismatch');
 
     const [handoff] = (await owner.sessionReadHandoff({})).sessionReadHandoff;
     expect((await owner.workingMemoryNode({ id: handoff.id })).node).toEqual({ __typename: 'SessionHandoff', id: handoff.id, handoffId: handoff.handoffId, agentId: 'g08', title: handoff.title });

@@ -40,6 +40,20 @@ export function resolveRuntime(viewer: Viewer | null, input: { agentId?: string 
   };
 }
 
+/**
+ * The runtime of a `node(id:)` read whose global id names the record's continuity scope
+ * (working records, handoffs). An agent token reads only in its runtime scope, as every scoped
+ * verb (continuity_scope_required without one, continuity_scope_mismatch for another); an
+ * operator without a scope header reads in the scope the id names, so a dashboard holding a
+ * global id can read it again; with a header, the id must name that scope.
+ */
+export function resolveNodeRuntime(viewer: Viewer | null, input: { agentId: string; scope: string }): RuntimeContext {
+  const acting = resolveActingAgent(viewer, input.agentId);
+  const scope = acting.viewer.principal === 'OPERATOR' && !acting.viewer.scope ? input.scope : resolveScope(acting.viewer, input.scope);
+  checkLength(scope, 'continuity scope');
+  return { viewer: acting.viewer, agentId: acting.agentId, scope, sessionId: acting.viewer.sessionId, conversationId: acting.viewer.conversationId };
+}
+
 /** A verb bound to the runtime session fails closed (SESSION_REQUIRED) without one. */
 export function requireSession(runtime: { sessionId: string | null }): string {
   if (!runtime.sessionId) throw sessionRequired();

@@ -13,8 +13,9 @@ export const agentScopedKey = (agentId: string, recordId: string | number) => `$
  * The node keys of the records the MCP tools return too: GraphQL's `id` resolvers and the MCP
  * results both call these, so a record's global id is made in one place.
  */
-export const workingRecordNodeKey = (r: { agentId: string; id: string }) => agentScopedKey(r.agentId, r.id);
-export const handoffNodeKey = (h: { agentId: string; id: string }) => agentScopedKey(h.agentId, h.id);
+// Working records and handoffs live in one continuity scope: their keys carry it (scopedRecordKey).
+export const workingRecordNodeKey = (r: { agentId: string; project: string; id: string }) => scopedRecordKey(r.agentId, r.project, r.id);
+export const handoffNodeKey = (h: { agentId: string; project: string; id: string }) => scopedRecordKey(h.agentId, h.project, h.id);
 export const brainMemoryNodeKey = (m: { agentId: string; id: string }) => agentScopedKey(m.agentId, m.id);
 export const rollingCardNodeKey = (c: { agentId: string; project: string; cardId: string }) => agentScopedKey(c.agentId, JSON.stringify([c.project, c.cardId]));
 
@@ -25,6 +26,25 @@ export function parseAgentScopedKey(key: string): { agentId: string; recordId: s
   const slash = key.indexOf('/');
   if (slash <= 0 || slash === key.length - 1) throw badRequest(`not a node id of this server: ${JSON.stringify(key)}`);
   return { agentId: key.slice(0, slash), recordId: key.slice(slash + 1) };
+}
+
+/**
+ * The key of a record that lives in one continuity scope of its agent (working records,
+ * handoffs): `<agentId>/["<scope>","<id>"]`, so `node(id:)` knows the scope without a header.
+ * Ids made before the scope was in them (`<agentId>/<id>`) still read in the runtime scope.
+ */
+export const scopedRecordKey = (agentId: string, scope: string, id: string) => agentScopedKey(agentId, JSON.stringify([scope, id]));
+
+export function parseScopedRecordKey(key: string): { agentId: string; scope: string | null; id: string } {
+  const { agentId, recordId } = parseAgentScopedKey(key);
+  if (!recordId.startsWith('[')) return { agentId, scope: null, id: recordId };
+  try {
+    const value = JSON.parse(recordId) as unknown;
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string') return { agentId, scope: value[0], id: value[1] };
+  } catch {
+    // Falls through to the refusal.
+  }
+  throw badRequest(`not a node id of this server: ${JSON.stringify(key)}`);
 }
 
 /**

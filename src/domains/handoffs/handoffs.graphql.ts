@@ -2,7 +2,8 @@ import { builder } from '../../schema/builder.js';
 import { GLOBAL_ID_DESCRIPTION } from '../../schema/node-keys.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { ActorRef } from '../../schema/actor.js';
-import { handoffNodeKey, parseAgentScopedKey } from '../../schema/node-keys.js';
+import { handoffNodeKey, parseScopedRecordKey } from '../../schema/node-keys.js';
+import { resolveNodeRuntime } from '../../auth/runtime.js';
 import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
 import { SourceOriginalRef } from '../conversations/conversations.graphql.js';
 import { parseOriginalReference } from '../conversations/conversations.service.js';
@@ -38,10 +39,11 @@ export const SessionHandoffRef = builder.objectRef<HandoffRow>('SessionHandoff')
 builder.node(SessionHandoffRef, {
   description: 'A recall aid for a session: goal, outcome and evidence pointers. Not prompt authority, not the execution-owner protocol.',
   id: { description: GLOBAL_ID_DESCRIPTION, resolve: handoffNodeKey },
-  // node(id) reads as sessionReadHandoff does: the token's agent, the runtime scope, unexpired.
+  // node(id) reads as sessionReadHandoff does (an agent token: its own agent, its runtime scope;
+  // unexpired); the id names the scope, so an operator needs no scope header.
   loadOne: (key, ctx) => {
-    const { agentId, recordId } = parseAgentScopedKey(key);
-    return ctx.services.handoffs.get(ctx.viewer, { agentId, id: recordId });
+    const { agentId, scope, id } = parseScopedRecordKey(key);
+    return scope === null ? ctx.services.handoffs.get(ctx.viewer, { agentId, id }) : ctx.services.handoffs.getInScope(resolveNodeRuntime(ctx.viewer, { agentId, scope }), id);
   },
   fields: (t) => ({
     handoffId: t.exposeString('id', { description: 'The handoff id; unique within its agent' }),

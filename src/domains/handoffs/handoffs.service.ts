@@ -149,12 +149,16 @@ export class HandoffsService {
 
   /** One unexpired handoff of the agent's scope by id (node(id)), authorized as readRecent. */
   async get(viewer: Viewer | null, input: { agentId: string; id: string }): Promise<HandoffRow | null> {
-    const runtime = resolveRuntime(viewer, { agentId: input.agentId });
+    return this.getInScope(resolveRuntime(viewer, { agentId: input.agentId }), input.id);
+  }
+
+  /** One unexpired handoff of an already authorized agent and scope (node(id:) with a scoped id). */
+  async getInScope(runtime: RuntimeContext, id: string): Promise<HandoffRow | null> {
     const h = sessionHandoffs;
     const [row] = await this.db
       .select()
       .from(h)
-      .where(and(eq(h.agentId, runtime.agentId), eq(h.project, runtime.scope), eq(h.id, input.id), gt(h.expiresAt, this.clock.now())));
+      .where(and(eq(h.agentId, runtime.agentId), eq(h.project, runtime.scope), eq(h.id, id), gt(h.expiresAt, this.clock.now())));
     return row ?? null;
   }
 

@@ -3,7 +3,8 @@ import { GLOBAL_ID_DESCRIPTION } from '../../schema/node-keys.js';
 import { OWNED_RECORD_WRITE_ERRORS } from '../../schema/errors.js';
 import { ActorRef } from '../../schema/actor.js';
 import { connectionType, pageArgs } from '../../schema/connections.js';
-import { agentScopedKey, parseAgentScopedKey, workingRecordNodeKey } from '../../schema/node-keys.js';
+import { agentScopedKey, parseAgentScopedKey, parseScopedRecordKey, workingRecordNodeKey } from '../../schema/node-keys.js';
+import { resolveNodeRuntime } from '../../auth/runtime.js';
 import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
 import { SourceOriginalRef } from '../conversations/conversations.graphql.js';
@@ -39,10 +40,11 @@ export const WorkingRecordRef = builder.objectRef<WorkingRecordRow>('WorkingReco
 builder.node(WorkingRecordRef, {
   description: 'Operational working memory of one agent in one continuity scope',
   id: { description: GLOBAL_ID_DESCRIPTION, resolve: workingRecordNodeKey },
-  // node(id) reads as workingRecord does: the agent must be the token's, the record in the runtime scope.
+  // node(id) reads as workingRecord does (an agent token: its own agent, its runtime scope); the id
+  // names the scope, so an operator needs no scope header (auth/runtime.ts resolveNodeRuntime).
   loadOne: (key, ctx) => {
-    const { agentId, recordId } = parseAgentScopedKey(key);
-    return ctx.services.working.get(ctx.viewer, { agentId, id: recordId });
+    const { agentId, scope, id } = parseScopedRecordKey(key);
+    return scope === null ? ctx.services.working.get(ctx.viewer, { agentId, id }) : ctx.services.working.getInScope(resolveNodeRuntime(ctx.viewer, { agentId, scope }), id);
   },
   fields: (t) => ({
     recordId: t.exposeString('id', { description: 'The record id the working-memory verbs take (`recordId:`), with expectedRevision to rewrite or change its state' }),

@@ -204,12 +204,16 @@ export class WorkingMemoryService {
   }
 
   async get(viewer: Viewer | null, input: ScopeArgs & { id: string }): Promise<WorkingRecordRow | null> {
-    const runtime = resolveRuntime(viewer, input);
-    assertCleanText('id', input.id);
+    return this.getInScope(resolveRuntime(viewer, input), input.id);
+  }
+
+  /** One visible record of an already authorized agent and scope (node(id:)). */
+  async getInScope(runtime: RuntimeContext, id: string): Promise<WorkingRecordRow | null> {
+    assertCleanText('id', id);
     const [row] = await this.db
       .select()
       .from(workingRecords)
-      .where(and(this.inScope(runtime), eq(workingRecords.id, input.id), this.visible(this.clock.now())));
+      .where(and(this.inScope(runtime), eq(workingRecords.id, id), this.visible(this.clock.now())));
     return row ?? null;
   }
 
