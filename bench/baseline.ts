@@ -8,7 +8,10 @@ const SCRIPT = fileURLToPath(new URL('./baseline-process.ts', import.meta.url));
 
 export async function startBaseline(name: BaselineName, spec: BenchDatabaseSpec): Promise<{ url: string; stop(): Promise<void> }> {
   // tsx compiles the TypeScript once at load; the handler then runs as plain JavaScript.
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, name, JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, name, JSON.stringify(spec)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   let out = '';
   let err = '';
   child.stderr.on('data', (chunk) => (err += chunk));

@@ -52,7 +52,12 @@ export async function startBenchServer(options: { seed?: (database: Database) =>
     const shipped = await startShipped({
       lifecycle: real ? 'external' : 'embedded',
       ...(real ? { database: real } : { dataDir: dataDir! }),
-      env: { NODE_ENV: 'production', BURROW_RATE_LIMIT_PER_SECOND: '0', ...(process.env.BENCH_POOL_MAX ? { BURROW_POSTGRES_POOL_MAX: process.env.BENCH_POOL_MAX } : {}), ...options.env },
+      env: {
+        NODE_ENV: 'production',
+        BURROW_RATE_LIMIT_PER_SECOND: '0',
+        ...(process.env.BENCH_POOL_MAX ? { BURROW_POSTGRES_POOL_MAX: process.env.BENCH_POOL_MAX } : {}),
+        ...options.env,
+      },
     });
     const client = createBurrowClient({ url: shipped.url, token: shipped.operatorToken });
     return {

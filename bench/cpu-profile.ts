@@ -161,7 +161,9 @@ async function fanout(server: InProcessServer) {
     const stretches = busyStretches(profile);
     const lengths = stretches.map(([a, b]) => (b - a) / 1000);
     const long = lengths.filter((l) => l >= 5);
-    console.log(`busy stretches: ${stretches.length}, ${long.length} of ≥ 5 ms; p50 ${percentile(lengths, 50).toFixed(2)} ms, p99 ${percentile(lengths, 99).toFixed(1)} ms, max ${Math.max(...lengths).toFixed(1)} ms`);
+    console.log(
+      `busy stretches: ${stretches.length}, ${long.length} of ≥ 5 ms; p50 ${percentile(lengths, 50).toFixed(2)} ms, p99 ${percentile(lengths, 99).toFixed(1)} ms, max ${Math.max(...lengths).toFixed(1)} ms`,
+    );
     console.log('the slowest updates, and the longest busy stretch that overlapped each:');
     for (const write of [...writes].sort((a, b) => b.ended - b.started - (a.ended - a.started)).slice(0, 8)) {
       const overlapping = stretches.filter(([a, b]) => b >= write.started && a <= write.ended).map(([a, b]) => (b - a) / 1000);

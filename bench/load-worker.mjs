@@ -16,7 +16,9 @@ const port = Number(target.port || 80);
 /** Every request, whole, as the bytes sent. */
 const requests = bodies.map((body) => {
   const fields = { host: target.host, ...lowerCased(headers), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
-  const head = `POST ${target.pathname}${target.search} HTTP/1.1\r\n${Object.entries(fields).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
+  const head = `POST ${target.pathname}${target.search} HTTP/1.1\r\n${Object.entries(fields)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('')}\r\n`;
   return Buffer.concat([Buffer.from(head, 'latin1'), Buffer.from(body, 'utf8')]);
 });
 const HEAD_END = Buffer.from('\r\n\r\n');

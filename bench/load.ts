@@ -33,7 +33,14 @@ export interface LoadSpec {
 export function load(spec: LoadSpec): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), {
-      workerData: { url: spec.url, headers: spec.headers ?? {}, bodies: spec.bodies, seconds: spec.seconds, concurrency: spec.concurrency ?? CONCURRENCY, expect: spec.expect ?? null },
+      workerData: {
+        url: spec.url,
+        headers: spec.headers ?? {},
+        bodies: spec.bodies,
+        seconds: spec.seconds,
+        concurrency: spec.concurrency ?? CONCURRENCY,
+        expect: spec.expect ?? null,
+      },
     });
     worker.once('error', reject);
     worker.once('message', (m: { latencies: number[]; errors: number; firstError: string | null; elapsedMs: number; bytes: number }) => {

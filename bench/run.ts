@@ -61,7 +61,9 @@ const args = parseArgs(process.argv.slice(2));
 const options: ScenarioOptions = { smoke: args.smoke, databaseUrl: process.env.BURROW_TEST_DATABASE_URL ?? null, json: args.json };
 const out = (line: string) => (args.json ? process.stderr : process.stdout).write(`${line}\n`);
 if (process.env.NODE_ENV !== 'production') out('warning: NODE_ENV is not production (npm run bench sets it)');
-out(`Burrow bench ${new Date().toISOString()} on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, ${options.databaseUrl ? 'a real server (BURROW_TEST_DATABASE_URL)' : 'the embedded database'}${args.smoke ? ', smoke' : ''}`);
+out(
+  `Burrow bench ${new Date().toISOString()} on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, ${options.databaseUrl ? 'a real server (BURROW_TEST_DATABASE_URL)' : 'the embedded database'}${args.smoke ? ', smoke' : ''}`,
+);
 // The server measured is the built one (dist/, what npm start runs): brought up to date first.
 if (isStale()) {
   out('building dist/ (the sources changed since the last build)');

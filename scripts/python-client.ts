@@ -74,7 +74,9 @@ for (const [hash, text] of Object.entries(manifest)) {
 
 // ---------- names ----------
 const PY_RESERVED = new Set([
-  ...'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(' '),
+  ...'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
+    ' ',
+  ),
   // Names the generated modules use themselves.
   ...'field dataclass wire UNSET Any List Literal Optional Union'.split(' '),
 ]);
@@ -87,7 +89,11 @@ const pyName = (name: string) => {
   const s = name.startsWith('__') ? `${snake(name.slice(2))}__` : snake(name);
   return PY_RESERVED.has(s) ? `${s}_` : s;
 };
-const pascal = (name: string) => name.replace(/^_+/, '').replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase()).replace(/^[a-z]/, (c) => c.toUpperCase());
+const pascal = (name: string) =>
+  name
+    .replace(/^_+/, '')
+    .replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())
+    .replace(/^[a-z]/, (c) => c.toUpperCase());
 const pyString = (s: string) => JSON.stringify(s);
 const docstring = (text: string | null | undefined, indent: string) =>
   text ? `${indent}"""${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, `\n${indent}`)}"""\n` : '';

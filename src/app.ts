@@ -143,7 +143,13 @@ export function buildApp(deps: AppDeps) {
     next: (req, res) => (isMcpPath(req.url) ? void mcp(req, res) : isConsolePath(req.url) ? void operatorConsole(req, res) : direct.handle(req, res)),
     health,
     metrics,
-    isOperator: async (authorization) => (await services.tokens.authenticate(bearerSecret(authorization), scopeFromHeaders(() => null)))?.principal === 'OPERATOR',
+    isOperator: async (authorization) =>
+      (
+        await services.tokens.authenticate(
+          bearerSecret(authorization),
+          scopeFromHeaders(() => null),
+        )
+      )?.principal === 'OPERATOR',
   });
   const server: Server = createServer(edge.listener);
   // An idle keep-alive connection stays open longer than clients and load balancers keep theirs
@@ -172,13 +178,15 @@ export function buildApp(deps: AppDeps) {
         const params = ctx.connectionParams ?? {};
         const raw = String(params.authorization ?? params.Authorization ?? params.token ?? '');
         const secret = raw.toLowerCase().startsWith('bearer ') ? raw.slice(7).trim() : raw.trim();
-        const viewer = await services.tokens.authenticate(
-          secret,
-          scopeFromHeaders((name) => {
-            const value = Object.entries(params).find(([key]) => key.toLowerCase() === name)?.[1];
-            return value == null ? null : String(value);
-          }),
-        ).catch(closeReason);
+        const viewer = await services.tokens
+          .authenticate(
+            secret,
+            scopeFromHeaders((name) => {
+              const value = Object.entries(params).find(([key]) => key.toLowerCase() === name)?.[1];
+              return value == null ? null : String(value);
+            }),
+          )
+          .catch(closeReason);
         if (!viewer) return false;
         ctx.extra.viewer = viewer;
         const untrack = services.tokenWatch.track(viewer.tokenId, () => ctx.extra.socket.close(TOKEN_ENDED_CLOSE_CODE, 'Forbidden: the token was revoked or has expired'));
@@ -193,7 +201,14 @@ export function buildApp(deps: AppDeps) {
       onNext: (_ctx, _id, _payload, _args, result) => (sharedNextPayload(result) as FormattedExecutionResult | undefined) ?? limits.wsNextPayload(result),
       onError: (_ctx, _id, _payload, errors) => errors.map(limits.wsFormattedError),
       onSubscribe: async (ctx, _id, payload) => {
-        const { schema: envelopedSchema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+        const {
+          schema: envelopedSchema,
+          execute,
+          subscribe,
+          contextFactory,
+          parse,
+          validate,
+        } = yoga.getEnveloped({
           ...ctx,
           req: ctx.extra.request,
           socket: ctx.extra.socket,

@@ -79,15 +79,17 @@ const commands: Record<string, () => Promise<void>> = {
       `  operator console (sign in with an operator token): http://${runtime.config.host}:${port}/console`,
       `  lifecycle: ${runtime.config.database.lifecycle} — ${runtime.database.description}`,
       `  migrations applied at this start: ${runtime.migrations.length ? runtime.migrations.join(', ') : 'none pending'}`,
-      `  model connections: ${Object.entries(sources).map(([purpose, source]) => `${purpose} ${source}`).join(', ')}; settings key: ${config.settings.key ? config.settings.key.id : 'none (secrets cannot be written)'}`,
+      `  model connections: ${Object.entries(sources)
+        .map(([purpose, source]) => `${purpose} ${source}`)
+        .join(', ')}; settings key: ${config.settings.key ? config.settings.key.id : 'none (secrets cannot be written)'}`,
       runtime.config.graphiql ? `  GraphiQL: open http://${runtime.config.host}:${port}/graphql in a browser` : '  GraphiQL: off',
     ];
     if (bootstrap) {
       lines.push(`  operator token (first start of this data directory; shown once, only its hash is kept): ${bootstrap.token}`);
     } else {
       lines.push(
-        '  tokens: createApiToken with an operator token (see docs/quickstart.md), or `npm run burrow -- token create` while the server is stopped'
-          + (runtime.config.database.lifecycle !== 'embedded' ? ` (${runtime.config.database.lifecycle}: no need to stop it)` : ''),
+        '  tokens: createApiToken with an operator token (see docs/quickstart.md), or `npm run burrow -- token create` while the server is stopped' +
+          (runtime.config.database.lifecycle !== 'embedded' ? ` (${runtime.config.database.lifecycle}: no need to stop it)` : ''),
       );
     }
     process.stdout.write(`${lines.join('\n')}\n`);
@@ -113,9 +115,7 @@ const commands: Record<string, () => Promise<void>> = {
 
   async migrate() {
     const runtime = await openCommandRuntime();
-    process.stdout.write(
-      runtime.migrations.length ? `applied: ${runtime.migrations.join(', ')}\n` : 'the database is up to date; nothing applied\n',
-    );
+    process.stdout.write(runtime.migrations.length ? `applied: ${runtime.migrations.join(', ')}\n` : 'the database is up to date; nothing applied\n');
     await runtime.close();
   },
 
@@ -172,9 +172,9 @@ const commands: Record<string, () => Promise<void>> = {
       const services = await servicesOf(runtime);
       const report = await services.retention.run();
       process.stdout.write(
-        `retention run at ${report.ranAt.toISOString()} (grace ${report.graceDays} days): removed what expired before ${report.cutoff.toISOString()}\n`
-          + report.stores.map((s) => `  ${s.store}\t${s.removed} removed\t(${s.rule}: before ${s.olderThan.toISOString()})\n`).join('')
-          + '  brains and conversation originals are never removed by retention\n',
+        `retention run at ${report.ranAt.toISOString()} (grace ${report.graceDays} days): removed what expired before ${report.cutoff.toISOString()}\n` +
+          report.stores.map((s) => `  ${s.store}\t${s.removed} removed\t(${s.rule}: before ${s.olderThan.toISOString()})\n`).join('') +
+          '  brains and conversation originals are never removed by retention\n',
       );
     } finally {
       await runtime.close();

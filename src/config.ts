@@ -243,11 +243,7 @@ export function loadConfig(env: Env = process.env): BurrowConfig {
   return config;
 }
 
-function readOps(
-  read: (name: string) => string | undefined,
-  int: (name: string, fallback: number, min: number, max: number) => number,
-  problems: string[],
-): OpsConfig {
+function readOps(read: (name: string) => string | undefined, int: (name: string, fallback: number, min: number, max: number) => number, problems: string[]): OpsConfig {
   const metricsPort = read('BURROW_METRICS_PORT') === undefined ? null : int('BURROW_METRICS_PORT', 0, 0, 65535);
   const otlp = read('OTEL_EXPORTER_OTLP_ENDPOINT');
   if (otlp && !isHttpUrl(otlp)) problems.push(`OTEL_EXPORTER_OTLP_ENDPOINT="${otlp}" must be the http(s) URL of an OTLP/HTTP collector (e.g. http://localhost:4318)`);
@@ -284,7 +280,10 @@ function readSecurity(
   const trusted = (read('BURROW_TRUSTED_DOCUMENTS') ?? 'off').toLowerCase();
   if (!['off', 'agents'].includes(trusted)) problems.push(`BURROW_TRUSTED_DOCUMENTS="${trusted}" must be off or agents`);
   const corsOrigins: string[] = [];
-  for (const entry of (read('BURROW_CORS_ORIGINS') ?? '').split(',').map((o) => o.trim()).filter(Boolean)) {
+  for (const entry of (read('BURROW_CORS_ORIGINS') ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)) {
     let origin: string | null = null;
     try {
       const url = new URL(entry);
@@ -388,9 +387,7 @@ function readDatabase(
         (param === 'sslmode' && value === tls) ||
         (param === 'ssl' && ((tls === 'disable' && ['0', 'false'].includes(value)) || (tls === 'verify-full' && ['1', 'true'].includes(value))));
       if (!agrees) {
-        problems.push(
-          `${urlVar} has ${param}=${value}, which conflicts with BURROW_POSTGRES_TLS=${tls}: remove it from the URL and choose TLS with BURROW_POSTGRES_TLS`,
-        );
+        problems.push(`${urlVar} has ${param}=${value}, which conflicts with BURROW_POSTGRES_TLS=${tls}: remove it from the URL and choose TLS with BURROW_POSTGRES_TLS`);
       }
       url.searchParams.delete(param);
     }
@@ -439,9 +436,7 @@ export function loadMcpStdioIdentity(env: Env = process.env): McpStdioIdentity {
   };
   const token = read(MCP_STDIO_VARIABLES.token);
   if (!token) {
-    throw new ConfigError([
-      `${MCP_STDIO_VARIABLES.token} is unset: set it to the agent's token (npm run burrow -- token create --agent AGENT_ID --name NAME)`,
-    ]);
+    throw new ConfigError([`${MCP_STDIO_VARIABLES.token} is unset: set it to the agent's token (npm run burrow -- token create --agent AGENT_ID --name NAME)`]);
   }
   return {
     token,

@@ -89,7 +89,28 @@ export function createServices(deps: ServiceDeps) {
     const interval = config.embeddings.indexIntervalMs;
     background.push(new IntervalJob('brain-embedding-indexer', interval, async () => void (await brains.indexPendingEmbeddings()), logger));
   }
-  return { config, database, clock, hub, tokens, tokenCache, tokenWatch, rateLimiter, agents, working, handoffs, conversations, retention, continuity, tiddle, brains, settings, transfer, dreamDiary, background };
+  return {
+    config,
+    database,
+    clock,
+    hub,
+    tokens,
+    tokenCache,
+    tokenWatch,
+    rateLimiter,
+    agents,
+    working,
+    handoffs,
+    conversations,
+    retention,
+    continuity,
+    tiddle,
+    brains,
+    settings,
+    transfer,
+    dreamDiary,
+    background,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

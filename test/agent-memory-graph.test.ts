@@ -75,7 +75,7 @@ function expectOwnData(node: Overview['agents']['edges'][number]['node']) {
 }
 
 describe('Agent memory fields', () => {
-  it('read every agent\'s memories, search hits, working records and handoffs in the same number of statements for 5 and for 50 agents', async () => {
+  it("read every agent's memories, search hits, working records and handoffs in the same number of statements for 5 and for 50 agents", async () => {
     for (let i = 0; i < 5; i++) await populate(`g${String(i).padStart(2, '0')}`);
     await statementsFor(operator, OVERVIEW); // the token's first lookup is not what is measured
     const small = await statementsFor(operator, OVERVIEW);
@@ -110,7 +110,7 @@ describe('Agent memory fields', () => {
     expect(memories.agent.brainMemories.edges).toHaveLength(3);
   });
 
-  it('pages the nested list with the root field\'s cursors, filters by kinds and states, and narrows handoffs to a session', async () => {
+  it("pages the nested list with the root field's cursors, filters by kinds and states, and narrows handoffs to a session", async () => {
     const client = await server.agentClient('g06', { scope: SCOPE, session: SESSION });
     const all = await client.brainMemories({ agentId: 'g06', first: 3 });
     const root = await client.brainMemories({ agentId: 'g06', first: 2 });
@@ -132,7 +132,7 @@ describe('Agent memory fields', () => {
 });
 
 describe('node ids', () => {
-  it('node(id) reads a memory, a working record and a handoff of the token\'s agent, and refuses another agent\'s', async () => {
+  it("node(id) reads a memory, a working record and a handoff of the token's agent, and refuses another agent's", async () => {
     const owner = await server.agentClient('g08', { scope: SCOPE, session: SESSION });
     const stranger = await server.agentClient('g09', { scope: SCOPE, session: SESSION });
     const memory = (await owner.brainMemories({ agentId: 'g08', first: 1 })).brainMemories.edges[0].node;
@@ -141,18 +141,30 @@ describe('node ids', () => {
     expect((await requestError(stranger.brainMemoryNode({ id: memory.id }))).code).toBe('AGENT_MISMATCH');
 
     const record = (await owner.workingRecords({ first: 1 })).workingRecords.edges[0].node;
-    expect((await owner.workingMemoryNode({ id: record.id })).node).toEqual({ __typename: 'WorkingRecord', id: record.id, recordId: record.recordId, agentId: 'g08', title: record.title });
+    expect((await owner.workingMemoryNode({ id: record.id })).node).toEqual({
+      __typename: 'WorkingRecord',
+      id: record.id,
+      recordId: record.recordId,
+      agentId: 'g08',
+      title: record.title,
+    });
     expect((await requestError(stranger.workingMemoryNode({ id: record.id }))).code).toBe('AGENT_MISMATCH');
     // Another scope does not read the record: its id names the scope, which is not the runtime's.
     const elsewhere = await server.agentClient('g08', { scope: 'other-scope' });
     expect((await requestError(elsewhere.workingMemoryNode({ id: record.id }))).code).toBe('continuity_scope_mismatch');
 
     const [handoff] = (await owner.sessionReadHandoff({})).sessionReadHandoff;
-    expect((await owner.workingMemoryNode({ id: handoff.id })).node).toEqual({ __typename: 'SessionHandoff', id: handoff.id, handoffId: handoff.handoffId, agentId: 'g08', title: handoff.title });
+    expect((await owner.workingMemoryNode({ id: handoff.id })).node).toEqual({
+      __typename: 'SessionHandoff',
+      id: handoff.id,
+      handoffId: handoff.handoffId,
+      agentId: 'g08',
+      title: handoff.title,
+    });
     expect((await requestError(stranger.workingMemoryNode({ id: handoff.id }))).code).toBe('AGENT_MISMATCH');
   });
 
-  it('node(id) reads a memory revision as it was written; another agent is refused; a removed memory\'s revisions are gone with it', async () => {
+  it("node(id) reads a memory revision as it was written; another agent is refused; a removed memory's revisions are gone with it", async () => {
     await server.operator.createAgent({ input: { agentId: 'g-revisions', name: 'revisions' } });
     const owner = await server.agentClient('g-revisions', { scope: SCOPE, session: SESSION });
     const stranger = await server.agentClient('g09', { scope: SCOPE, session: SESSION });
@@ -163,10 +175,22 @@ describe('node ids', () => {
     const REVISIONS = `query($m: String!) { brainRead(memoryId: $m) { revisions { id revision content } } }`;
     const NODE = `query($id: ID!) { node(id: $id) { __typename id ... on BrainMemoryRevision { memoryId agentId revision action content agent { agentId } } } }`;
     const { brainRead } = await owner.request<{ brainRead: { revisions: { id: string; revision: number; content: string }[] } }>(REVISIONS, { m: saved.memory.memoryId });
-    expect(brainRead.revisions.map((r) => [r.revision, r.content])).toEqual([[2, 'second words'], [1, 'first words']]);
+    expect(brainRead.revisions.map((r) => [r.revision, r.content])).toEqual([
+      [2, 'second words'],
+      [1, 'first words'],
+    ]);
     const first = brainRead.revisions[1];
     expect(await owner.request(NODE, { id: first.id })).toEqual({
-      node: { __typename: 'BrainMemoryRevision', id: first.id, memoryId: saved.memory.memoryId, agentId: 'g-revisions', revision: 1, action: 'CREATED', content: 'first words', agent: { agentId: 'g-revisions' } },
+      node: {
+        __typename: 'BrainMemoryRevision',
+        id: first.id,
+        memoryId: saved.memory.memoryId,
+        agentId: 'g-revisions',
+        revision: 1,
+        action: 'CREATED',
+        content: 'first words',
+        agent: { agentId: 'g-revisions' },
+      },
     });
     expect((await requestError(stranger.request(NODE, { id: first.id }))).code).toBe('AGENT_MISMATCH');
     // A revision that does not exist, and a key that is not a revision: null.
@@ -183,7 +207,9 @@ describe('node ids', () => {
     const records = (await client.workingRecords({ first: 2 })).workingRecords.edges.map((e) => e.node);
     const [newer, older] = records;
     const superseded = (await client.supersedeWorkingRecord({ input: { recordId: older.recordId, expectedRevision: 1, supersededById: newer.recordId } })).supersedeWorkingRecord;
-    expect(superseded).toMatchObject({ record: { state: 'SUPERSEDED', supersededById: newer.recordId, supersededBy: { id: newer.id, recordId: newer.recordId, state: 'ACTIVE' } } });
+    expect(superseded).toMatchObject({
+      record: { state: 'SUPERSEDED', supersededById: newer.recordId, supersededBy: { id: newer.id, recordId: newer.recordId, state: 'ACTIVE' } },
+    });
     expect((await client.workingRecord({ recordId: newer.recordId })).workingRecord).toMatchObject({ supersededById: null, supersededBy: null });
   });
 });

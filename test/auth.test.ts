@@ -75,7 +75,10 @@ describe('an agent token acts only as its agent', () => {
       // A missing agent answers the same as an existing one: nothing is revealed.
       () => a.agent({ id: 'does-not-exist' }),
     ]) {
-      const error = await call().then(() => null, (e) => e);
+      const error = await call().then(
+        () => null,
+        (e) => e,
+      );
       expect(error).toMatchObject({ code: 'AGENT_MISMATCH' });
       expect(JSON.stringify(error.errors)).not.toContain('auth-b"');
     }

@@ -46,7 +46,7 @@ const NO_AGENT: Record<string, string> = {
   'mutation deleteMcpConnection': 'operators only (OPERATORS_ONLY below)',
   'mutation exportConfiguration': 'operators only: every agent and setting (OPERATORS_ONLY below)',
   'mutation importConfiguration': 'operators only: writes any agent and setting (OPERATORS_ONLY below)',
-  'subscription operatorEvents': 'operators only: every agent\'s events (FORBIDDEN for agent tokens in operator-events.test.ts)',
+  'subscription operatorEvents': "operators only: every agent's events (FORBIDDEN for agent tokens in operator-events.test.ts)",
 };
 /** Root fields without an agent that act on every agent or none: an agent token is refused. */
 const OPERATORS_ONLY: Record<string, Outcome> = {
@@ -171,10 +171,10 @@ beforeAll(async () => {
   operator = await server.client(runtime);
 
   fixture.brainId = recorded(ok((await victim.brainSave({ input: { title: `${SECRET} matrix`, content: `${SECRET} matrix` } })).brainSave, 'BrainSaveSuccess').memory.memoryId);
-  fixture.workingId = recorded(ok(
-    (await victim.memoryWorkingWrite({ input: { kind: 'DECISION', title: `${SECRET} matrix`, content: `${SECRET} matrix` } })).memoryWorkingWrite,
-    'MemoryWorkingWriteSuccess',
-  ).record.recordId);
+  fixture.workingId = recorded(
+    ok((await victim.memoryWorkingWrite({ input: { kind: 'DECISION', title: `${SECRET} matrix`, content: `${SECRET} matrix` } })).memoryWorkingWrite, 'MemoryWorkingWriteSuccess')
+      .record.recordId,
+  );
   ok((await victim.sessionWriteHandoff({ input: { title: SECRET, goal: SECRET, outcome: SECRET, body: SECRET } })).sessionWriteHandoff, 'SessionWriteHandoffSuccess');
   ok((await victim.appendConversationEntry({ input: { payload: JSON.stringify({ text: SECRET }) } })).appendConversationEntry, 'AppendConversationEntrySuccess');
   ok((await victim.resetConversation({ input: { reason: SECRET } })).resetConversation, 'ResetConversationSuccess');
@@ -199,8 +199,7 @@ beforeAll(async () => {
     evidence: [],
   });
   ok(
-    (await victim.applyPreferenceLearning({ input: { agentId: VICTIM, content: SECRET, expectedRevision: 1, reason: SECRET, signalIds: [signalId] } }))
-      .applyPreferenceLearning,
+    (await victim.applyPreferenceLearning({ input: { agentId: VICTIM, content: SECRET, expectedRevision: 1, reason: SECRET, signalIds: [signalId] } })).applyPreferenceLearning,
     'ApplyPreferenceLearningSuccess',
   );
 
@@ -218,8 +217,7 @@ beforeAll(async () => {
   recorded(fixture.effectId);
   await startRun(fixture.runId);
   ok(
-    (await server.operator.recordContinuityEffect({ input: { ...fence(fixture.runId), effectId: fixture.effectId, kind: 'matrix', request: '{}' } }))
-      .recordContinuityEffect,
+    (await server.operator.recordContinuityEffect({ input: { ...fence(fixture.runId), effectId: fixture.effectId, kind: 'matrix', request: '{}' } })).recordContinuityEffect,
     'RecordContinuityEffectSuccess',
   );
 }, 120_000);
@@ -444,16 +442,16 @@ describe('operators-only fields without an agent refuse agent tokens', () => {
 
 describe('node(id) of another agent is refused; the operator is allowed', () => {
   const nodeTypes = schema.getPossibleTypes(schema.getType('Node') as never) as readonly GraphQLObjectType[];
-  const learning = () => server.operator.request<{ preferenceLearning: { audit: { edges: { node: { id: string } }[] }; signals: { edges: { node: { id: string } }[] } } }>(
-    'query($agentId: String!) { preferenceLearning(agentId: $agentId) { audit(first: 1) { edges { node { id } } } signals(first: 1) { edges { node { id } } } } }',
-    { agentId: VICTIM },
-  );
+  const learning = () =>
+    server.operator.request<{ preferenceLearning: { audit: { edges: { node: { id: string } }[] }; signals: { edges: { node: { id: string } }[] } } }>(
+      'query($agentId: String!) { preferenceLearning(agentId: $agentId) { audit(first: 1) { edges { node { id } } } signals(first: 1) { edges { node { id } } } } }',
+      { agentId: VICTIM },
+    );
   /** The victim's instance of each entity type, as a global id. */
   const GLOBAL_IDS: Record<string, () => Promise<string>> = {
     Agent: async () => (await server.operator.agent({ id: VICTIM })).agent!.id,
     ProfileDocument: async () => (await server.operator.agent({ id: VICTIM })).agent!.profile[0].id,
-    ProfileDocumentRevision: async () =>
-      (await server.operator.profileDocument({ agentId: VICTIM, kind: 'SOUL', revisions: 1 })).profileDocument!.revisions.edges[0].node.id,
+    ProfileDocumentRevision: async () => (await server.operator.profileDocument({ agentId: VICTIM, kind: 'SOUL', revisions: 1 })).profileDocument!.revisions.edges[0].node.id,
     PreferenceSignal: async () => (await learning()).preferenceLearning.signals.edges[0].node.id,
     ProfileAuditEntry: async () => (await learning()).preferenceLearning.audit.edges[0].node.id,
     ApiToken: async () => (await server.operator.agentTokens({ agentId: VICTIM, first: 1 })).agent!.tokens.edges[0].node.id,
@@ -470,15 +468,12 @@ describe('node(id) of another agent is refused; the operator is allowed', () => 
     // Read with the victim's scope (the operator client carries it), as workingRecord and sessionReadHandoff require.
     WorkingRecord: async () => (await operator.workingRecord({ agentId: VICTIM, recordId: fixture.workingId })).workingRecord!.id,
     SessionHandoff: async () => (await operator.sessionReadHandoff({ agentId: VICTIM })).sessionReadHandoff[0].id,
-    ContinuityEffect: async () =>
-      (await server.operator.continuityRun({ agentId: VICTIM, runId: fixture.runId })).continuityRun!.effects.edges[0].node.id,
+    ContinuityEffect: async () => (await server.operator.continuityRun({ agentId: VICTIM, runId: fixture.runId })).continuityRun!.effects.edges[0].node.id,
     ContinuityOwner: async () => (await server.operator.continuityOwners({ agentId: VICTIM, includeClosed: true })).continuityOwners[0].id,
     RollingCard: async () => (await operator.rollingCards({ agentId: VICTIM, project: SCOPE, first: 1 })).rollingCards.edges[0].node.id,
-    ConversationOriginal: async () =>
-      (await server.operator.conversationOriginals({ agentId: VICTIM, sessionId: SESSION, first: 1 })).conversationOriginals.edges[0].node.id,
+    ConversationOriginal: async () => (await server.operator.conversationOriginals({ agentId: VICTIM, sessionId: SESSION, first: 1 })).conversationOriginals.edges[0].node.id,
     ConversationSession: async () => (await server.operator.conversationSession({ agentId: VICTIM, sessionId: SESSION })).conversationSession!.id,
-    ContinuityTransition: async () =>
-      (await server.operator.continuityRun({ agentId: VICTIM, runId: fixture.runId })).continuityRun!.transitions.edges[0].node.id,
+    ContinuityTransition: async () => (await server.operator.continuityRun({ agentId: VICTIM, runId: fixture.runId })).continuityRun!.transitions.edges[0].node.id,
     // The residue the pass read and the history entry it wrote.
     TiddleResidue: async () => (await server.operator.tiddleResidue({ agentId: VICTIM, project: SCOPE, first: 1 })).tiddleResidue[0].id,
     TiddleHistoryEntry: async () => (await server.operator.tiddleHistory({ agentId: VICTIM, project: SCOPE, first: 1 })).tiddleHistory.edges[0].node.id,
@@ -486,8 +481,12 @@ describe('node(id) of another agent is refused; the operator is allowed', () => 
     ModelConnectionSetting: async () => (await server.operator.modelConnections()).modelConnections[0].id,
     McpConnectionSetting: async () => (await server.operator.mcpConnections()).mcpConnections[0].id,
     ConversationArchive: async () =>
-      (await server.operator.request<{ conversationArchives: { id: string }[] }>('query($a: String, $s: String!) { conversationArchives(agentId: $a, sessionId: $s) { id } }', { a: VICTIM, s: SESSION }))
-        .conversationArchives[0].id,
+      (
+        await server.operator.request<{ conversationArchives: { id: string }[] }>('query($a: String, $s: String!) { conversationArchives(agentId: $a, sessionId: $s) { id } }', {
+          a: VICTIM,
+          s: SESSION,
+        })
+      ).conversationArchives[0].id,
   };
 
   const NODE_REFUSAL: Record<string, Outcome> = {

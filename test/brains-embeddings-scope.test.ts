@@ -17,7 +17,10 @@ let shelter: BurrowClient;
 beforeAll(async () => {
   provider = await startEmbeddingServer(3_000);
   // On PGlite, which always has pgvector (the real servers of the test passes do not).
-  server = await startServer({ database: await createTestDatabase({ embedded: true }), config: { embeddings: { url: provider.url, model: 'topic-embed', apiKey: 'test-key', timeoutMs: 2_000, indexIntervalMs: 0 } } });
+  server = await startServer({
+    database: await createTestDatabase({ embedded: true }),
+    config: { embeddings: { url: provider.url, model: 'topic-embed', apiKey: 'test-key', timeoutMs: 2_000, indexIntervalMs: 0 } },
+  });
   pets = await server.agentClient('pets');
   shelter = await server.agentClient('shelter');
   const save = async (client: BurrowClient, title: string, content: string) => {

@@ -114,7 +114,11 @@ describe.skipIf(!hasRealServer)(`without pgvector (${NEEDS_REAL_SERVER})`, () =>
     try {
       expect(plain.database.capabilities.vector).toBe(false);
       const dogs = await plain.agentClient('pets');
-      for (const [title, content] of [['Whiskers', 'My kitten sleeps on the sofa all day.'], ['Rex', 'The puppy barks at the mailman.'], ['Commute', 'I drive an automobile to work.']]) {
+      for (const [title, content] of [
+        ['Whiskers', 'My kitten sleeps on the sofa all day.'],
+        ['Rex', 'The puppy barks at the mailman.'],
+        ['Commute', 'I drive an automobile to work.'],
+      ]) {
         expect((await dogs.brainSave({ input: { title, content } })).brainSave.__typename).toBe('BrainSaveSuccess');
         plain.clock.advance(1000);
       }
@@ -388,10 +392,7 @@ describe('zero vectors are never an embedding match (issue 11)', () => {
   });
 
   it('a stored zero vector (written before this check) matches nothing and breaks no search', async () => {
-    await server.database.pool.query(
-      "UPDATE brain_embeddings SET embedding = '{0,0,0,0,0,0}' WHERE agent_id = 'blank' AND memory_id = $1",
-      [memoryIds.Vacuum],
-    );
+    await server.database.pool.query("UPDATE brain_embeddings SET embedding = '{0,0,0,0,0,0}' WHERE agent_id = 'blank' AND memory_id = $1", [memoryIds.Vacuum]);
     const result = (await blank.brainSearch({ query: 'feline' })).brainSearch;
     expect(result.retrieval.mode).toBe('HYBRID');
     expect(result.hits.map((h) => [h.memory.title, h.matchedBy])).toEqual([['Tabby', ['EMBEDDING']]]);

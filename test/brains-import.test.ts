@@ -3,7 +3,6 @@ import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { hasRealServer, NEEDS_REAL_SERVER, startServer, take, type TestServer } from './support/harness.js';
 import { runNpm, userEnv } from './support/shipped.js';
 
-
 let server: TestServer;
 let ada: BurrowClient;
 
@@ -32,7 +31,9 @@ async function memoryOf(legacyId: string, on = server) {
     'SELECT agent_id, id, title, content, revision, ownership, deleted_at, label, source_refs FROM brain_memories WHERE legacy_knowledge_id = $1',
     [legacyId],
   );
-  return rows[0] as { agent_id: string; id: string; title: string; content: string; revision: number; ownership: string; deleted_at: Date | null; label: string; source_refs: string[] } | undefined;
+  return rows[0] as
+    | { agent_id: string; id: string; title: string; content: string; revision: number; ownership: string; deleted_at: Date | null; label: string; source_refs: string[] }
+    | undefined;
 }
 
 async function importNow() {
@@ -54,10 +55,11 @@ beforeAll(async () => {
     { id: 'k8', owner: 'ada', title: 'T'.repeat(300), body: 'B'.repeat(25_000) },
   ]);
   for (let i = 0; i < 14; i++) {
-    await server.database.pool.query(
-      `INSERT INTO albdruck_evidence (id, knowledge_id, reference, excerpt, created_at) VALUES ($1, 'k1', $2, 'said so', $3)`,
-      [`e${i}`, `conv:${i}`, new Date(Date.UTC(2025, 2, 1, 10, i))],
-    );
+    await server.database.pool.query(`INSERT INTO albdruck_evidence (id, knowledge_id, reference, excerpt, created_at) VALUES ($1, 'k1', $2, 'said so', $3)`, [
+      `e${i}`,
+      `conv:${i}`,
+      new Date(Date.UTC(2025, 2, 1, 10, i)),
+    ]);
   }
   await server.database.pool.query(
     `INSERT INTO albdruck_revisions (knowledge_id, revision, title, body, status, changed_by, changed_at) VALUES
@@ -100,7 +102,10 @@ describe('legacy Albdruck import', () => {
     expect(k2).toMatchObject({ agent_id: 'hatchet', ownership: 'AGENT', deleted_at: null });
     const { agent: hatchet } = await server.operator.agent({ id: 'hatchet' });
     expect(hatchet?.profile).toHaveLength(6);
-    expect((await server.operator.brainRead({ memoryId: k2.id, agentId: 'hatchet' })).brainRead?.legacyMigration).toMatchObject({ legacyScope: 'GLOBAL', legacyOwnerAgentId: null });
+    expect((await server.operator.brainRead({ memoryId: k2.id, agentId: 'hatchet' })).brainRead?.legacyMigration).toMatchObject({
+      legacyScope: 'GLOBAL',
+      legacyOwnerAgentId: null,
+    });
 
     // Non-active legacy records are imported as deleted; operator-touched ones stay operator-owned.
     expect(await memoryOf('k3')).toMatchObject({ agent_id: 'ada', deleted_at: expect.any(Date), ownership: 'AGENT' });
@@ -108,7 +113,10 @@ describe('legacy Albdruck import', () => {
     expect(await memoryOf('k5')).toMatchObject({ deleted_at: expect.any(Date), ownership: 'OPERATOR' });
     expect((await ada.brainRead({ memoryId: (await memoryOf('k3'))!.id })).brainRead).toBeNull();
     const k4 = (await memoryOf('k4'))!;
-    expect((await ada.brainUpdate({ input: { memoryId: k4.id, expectedRevision: 1, content: 'agent edit' } })).brainUpdate).toMatchObject({ __typename: 'Forbidden', code: 'OPERATOR_OWNED' });
+    expect((await ada.brainUpdate({ input: { memoryId: k4.id, expectedRevision: 1, content: 'agent edit' } })).brainUpdate).toMatchObject({
+      __typename: 'Forbidden',
+      code: 'OPERATOR_OWNED',
+    });
 
     expect(await memoryOf('k6')).toMatchObject({ agent_id: 'newagent' });
     expect(await memoryOf('k7')).toBeUndefined();

@@ -133,7 +133,10 @@ describe('saving and reading', () => {
 
   it('unknown ids read as null and fail writes with NotFound', async () => {
     expect((await ada.brainRead({ memoryId: 'no-such-id' })).brainRead).toBeNull();
-    expect((await ada.brainUpdate({ input: { memoryId: 'no-such-id', expectedRevision: 1, content: 'x' } })).brainUpdate).toMatchObject({ __typename: 'NotFound', code: 'NOT_FOUND' });
+    expect((await ada.brainUpdate({ input: { memoryId: 'no-such-id', expectedRevision: 1, content: 'x' } })).brainUpdate).toMatchObject({
+      __typename: 'NotFound',
+      code: 'NOT_FOUND',
+    });
     expect((await ada.brainRemove({ input: { memoryId: 'no-such-id', expectedRevision: 1 } })).brainRemove).toMatchObject({ __typename: 'NotFound' });
   });
 });
@@ -165,10 +168,24 @@ describe('revision-checked updates and tombstones', () => {
   it('rejects bad update input without changing anything', async () => {
     const memory = await save(ada, { title: 'Stable', content: 'unchanged' });
     expect((await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 1 } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'input' });
-    expect((await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 0, title: 'x' } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'expectedRevision' });
-    expect((await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 1, title: 'x'.repeat(241) } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'title', limit: 240 });
-    expect((await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 1, content: 'x'.repeat(24_001) } })).brainUpdate).toMatchObject({ __typename: 'ValidationFailed', field: 'content', limit: 24_000 });
-    expect((await ada.brainRemove({ input: { memoryId: memory.memoryId, expectedRevision: -3 } })).brainRemove).toMatchObject({ __typename: 'ValidationFailed', field: 'expectedRevision' });
+    expect((await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 0, title: 'x' } })).brainUpdate).toMatchObject({
+      __typename: 'ValidationFailed',
+      field: 'expectedRevision',
+    });
+    expect((await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 1, title: 'x'.repeat(241) } })).brainUpdate).toMatchObject({
+      __typename: 'ValidationFailed',
+      field: 'title',
+      limit: 240,
+    });
+    expect((await ada.brainUpdate({ input: { memoryId: memory.memoryId, expectedRevision: 1, content: 'x'.repeat(24_001) } })).brainUpdate).toMatchObject({
+      __typename: 'ValidationFailed',
+      field: 'content',
+      limit: 24_000,
+    });
+    expect((await ada.brainRemove({ input: { memoryId: memory.memoryId, expectedRevision: -3 } })).brainRemove).toMatchObject({
+      __typename: 'ValidationFailed',
+      field: 'expectedRevision',
+    });
     expect((await ada.brainRead({ memoryId: memory.memoryId })).brainRead).toMatchObject({ revision: 1, title: 'Stable', content: 'unchanged' });
   });
 
@@ -188,7 +205,10 @@ describe('revision-checked updates and tombstones', () => {
 
     const row = await server.database.pool.query('SELECT title, revision, deleted_at FROM brain_memories WHERE agent_id = $1 AND id = $2', ['ada', memory.memoryId]);
     expect(row.rows).toEqual([{ title: 'Tombstone candidate zebra', revision: 2, deleted_at: expect.any(Date) }]);
-    const history = await server.database.pool.query('SELECT revision, action FROM brain_memory_revisions WHERE agent_id = $1 AND memory_id = $2 ORDER BY revision', ['ada', memory.memoryId]);
+    const history = await server.database.pool.query('SELECT revision, action FROM brain_memory_revisions WHERE agent_id = $1 AND memory_id = $2 ORDER BY revision', [
+      'ada',
+      memory.memoryId,
+    ]);
     expect(history.rows).toEqual([
       { revision: 1, action: 'created' },
       { revision: 2, action: 'removed' },
@@ -332,10 +352,14 @@ describe('statements per write', () => {
   });
 
   it('refuses a save for an agent that does not exist and stores nothing', async () => {
-    const before = await server.database.pool.query(`SELECT (SELECT count(*) FROM brain_memories)::int AS m, (SELECT count(*) FROM brain_memory_revisions)::int AS r, (SELECT count(*) FROM agent_events)::int AS e`);
+    const before = await server.database.pool.query(
+      `SELECT (SELECT count(*) FROM brain_memories)::int AS m, (SELECT count(*) FROM brain_memory_revisions)::int AS r, (SELECT count(*) FROM agent_events)::int AS e`,
+    );
     const result = await server.operator.brainSave({ input: { agentId: 'no-such-agent', title: 't', content: 'c' } });
     expect(result.brainSave.__typename).toBe('NotFound');
-    const after = await server.database.pool.query(`SELECT (SELECT count(*) FROM brain_memories)::int AS m, (SELECT count(*) FROM brain_memory_revisions)::int AS r, (SELECT count(*) FROM agent_events)::int AS e`);
+    const after = await server.database.pool.query(
+      `SELECT (SELECT count(*) FROM brain_memories)::int AS m, (SELECT count(*) FROM brain_memory_revisions)::int AS r, (SELECT count(*) FROM agent_events)::int AS e`,
+    );
     expect(after.rows[0]).toEqual(before.rows[0]);
   });
 });
@@ -462,23 +486,47 @@ describe('lexical search', () => {
         .map((m) => [m.id, m.score]);
     };
     const client = await server.client({ agentId: agent });
-    for (const [query, limit] of [['kestrel', 10], ['kestrel', 50], ['kestrel garden', 10], ['garden kestrel', 5], ['nothing', 3], ['sighting', 10], ['entry', 10]] as const) {
+    for (const [query, limit] of [
+      ['kestrel', 10],
+      ['kestrel', 50],
+      ['kestrel garden', 10],
+      ['garden kestrel', 5],
+      ['nothing', 3],
+      ['sighting', 10],
+      ['entry', 10],
+    ] as const) {
       const hits = (await client.brainSearch({ query, first: limit })).brainSearch.hits;
-      expect(hits.map((h) => [h.memory.memoryId, h.lexicalScore]), `${query}, first ${limit}`).toEqual(expected(query, limit));
+      expect(
+        hits.map((h) => [h.memory.memoryId, h.lexicalScore]),
+        `${query}, first ${limit}`,
+      ).toEqual(expected(query, limit));
       // Agent.brainSearch ranks every agent's matches in one statement: exactly the same order.
       const nested = await client.request<{ agent: { brainSearch: { hits: { lexicalScore: number; memory: { memoryId: string } }[] } } }>(
         'query ($agentId: String!, $query: String!, $first: Int) { agent(agentId: $agentId) { brainSearch(query: $query, first: $first) { hits { lexicalScore memory { memoryId } } } } }',
         { agentId: agent, query, first: limit },
       );
-      expect(nested.agent.brainSearch.hits.map((h) => [h.memory.memoryId, h.lexicalScore]), `nested ${query}`).toEqual(expected(query, limit));
+      expect(
+        nested.agent.brainSearch.hits.map((h) => [h.memory.memoryId, h.lexicalScore]),
+        `nested ${query}`,
+      ).toEqual(expected(query, limit));
     }
     const top = (await client.brainSearch({ query: 'kestrel', first: 4 })).brainSearch.hits.map((h) => [h.memory.title, h.lexicalScore]);
-    expect(top).toEqual([['KESTREL', 3], ['Kestrel sighting', 2], ['Entry 1200', 1], ['Entry 1198', 1]]);
+    expect(top).toEqual([
+      ['KESTREL', 3],
+      ['Kestrel sighting', 2],
+      ['Entry 1200', 1],
+      ['Entry 1198', 1],
+    ]);
     // The probe, its last row and the older memories that beat it are one statement, whatever
     // the floor: older rows above it (kestrel), every older match (sighting), none (an agent
     // with fewer memories than the probe).
     await ada.brainSearch({ query: 'tabs' }); // its token's first lookup is not what is measured
-    for (const [searcher, query] of [[client, 'kestrel'], [client, 'kestrel garden'], [client, 'sighting'], [ada, 'tabs']] as const) {
+    for (const [searcher, query] of [
+      [client, 'kestrel'],
+      [client, 'kestrel garden'],
+      [client, 'sighting'],
+      [ada, 'tabs'],
+    ] as const) {
       const before = server.database.statements.count;
       await searcher.brainSearch({ query, first: 10 });
       expect(server.database.statements.count - before, query).toBe(1);
@@ -524,9 +572,7 @@ describe.skipIf(!hasRealServer)(`concurrent updates (${NEEDS_REAL_SERVER})`, () 
     await server.agentClient(agent);
     const clients = await Promise.all(Array.from({ length: 20 }, () => server.client({ agentId: agent })));
     const m = await save(clients[0], { title: 'Race', content: 'start' });
-    const results = await Promise.all(
-      clients.map((client, i) => client.brainUpdate({ input: { memoryId: m.memoryId, expectedRevision: 1, content: `writer ${i}` } })),
-    );
+    const results = await Promise.all(clients.map((client, i) => client.brainUpdate({ input: { memoryId: m.memoryId, expectedRevision: 1, content: `writer ${i}` } })));
     const winners = results.filter((r) => r.brainUpdate.__typename === 'BrainUpdateSuccess');
     const conflicts = results.filter((r) => r.brainUpdate.__typename === 'RevisionConflict');
     expect(winners).toHaveLength(1);

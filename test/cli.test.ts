@@ -113,41 +113,45 @@ describe('commands on the database under test', () => {
       ? { BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: database.url!, BURROW_POSTGRES_REQUIRED_MAJOR: '13' }
       : embeddedEnv();
     try {
-    const migrated = await burrow(['migrate'], env);
-    expect(migrated.code).toBe(0);
-    expect(migrated.stdout).toMatch(/^applied: 0000_platform, 0001_extensions/);
-    expect((await burrow(['migrate'], env)).stdout).toBe('the database is up to date; nothing applied\n');
+      const migrated = await burrow(['migrate'], env);
+      expect(migrated.code).toBe(0);
+      expect(migrated.stdout).toMatch(/^applied: 0000_platform, 0001_extensions/);
+      expect((await burrow(['migrate'], env)).stdout).toBe('the database is up to date; nothing applied\n');
 
-    const created = await burrow(['token', 'create', '--operator', '--name', 'ops'], env);
-    expect(created.code).toBe(0);
-    const token = created.stdout.trim();
-    expect(token).toMatch(/^brw_[A-Za-z0-9_-]{40,}$/);
-    expect(created.stderr).toMatch(/created operator token .* "ops"; it is shown once/);
+      const created = await burrow(['token', 'create', '--operator', '--name', 'ops'], env);
+      expect(created.code).toBe(0);
+      const token = created.stdout.trim();
+      expect(token).toMatch(/^brw_[A-Za-z0-9_-]{40,}$/);
+      expect(created.stderr).toMatch(/created operator token .* "ops"; it is shown once/);
 
-    const agentless = await burrow(['token', 'create', '--agent', 'ghost', '--name', 'g'], env);
-    expect(agentless.code).toBe(1);
-    expect(agentless.stderr).toMatch(/no agent "ghost"/);
+      const agentless = await burrow(['token', 'create', '--agent', 'ghost', '--name', 'g'], env);
+      expect(agentless.code).toBe(1);
+      expect(agentless.stderr).toMatch(/no agent "ghost"/);
 
-    const listed = await burrow(['token', 'list'], env);
-    expect(listed.stdout).toMatch(/\toperator\t-\tops\tcreated .*\tactive\tlast used never\n/);
-    expect(listed.stdout).not.toContain(token);
-    const id = listed.stdout.split('\t')[0];
+      const listed = await burrow(['token', 'list'], env);
+      expect(listed.stdout).toMatch(/\toperator\t-\tops\tcreated .*\tactive\tlast used never\n/);
+      expect(listed.stdout).not.toContain(token);
+      const id = listed.stdout.split('\t')[0];
 
-    const badLifetime = await burrow(['token', 'create', '--operator', '--name', 'x', '--expires-in', '30 days'], env);
-    expect([badLifetime.code, badLifetime.stderr]).toEqual([1, expect.stringMatching(/--expires-in "30 days" must be a positive whole number with a unit: 3600s, 90m, 12h or 30d/)]);
-    const expiring = await burrow(['token', 'create', '--operator', '--name', 'month', '--expires-in', '30d'], env);
-    const expiresAt = /expiring (\S+); it is shown once/.exec(expiring.stderr)![1];
-    const lifetime = new Date(expiresAt).getTime() - new Date(/created (\S+)/.exec((await burrow(['token', 'list'], env)).stdout.split('\n').find((l) => l.includes('\tmonth\t'))!)![1]).getTime();
-    expect(lifetime).toBe(30 * 86_400_000);
+      const badLifetime = await burrow(['token', 'create', '--operator', '--name', 'x', '--expires-in', '30 days'], env);
+      expect([badLifetime.code, badLifetime.stderr]).toEqual([
+        1,
+        expect.stringMatching(/--expires-in "30 days" must be a positive whole number with a unit: 3600s, 90m, 12h or 30d/),
+      ]);
+      const expiring = await burrow(['token', 'create', '--operator', '--name', 'month', '--expires-in', '30d'], env);
+      const expiresAt = /expiring (\S+); it is shown once/.exec(expiring.stderr)![1];
+      const lifetime =
+        new Date(expiresAt).getTime() -
+        new Date(/created (\S+)/.exec((await burrow(['token', 'list'], env)).stdout.split('\n').find((l) => l.includes('\tmonth\t'))!)![1]).getTime();
+      expect(lifetime).toBe(30 * 86_400_000);
 
-    const revoked = await burrow(['token', 'revoke', id], env);
-    expect(revoked.stdout).toBe(`revoked ${id} "ops"\n`);
-    expect((await burrow(['token', 'list'], env)).stdout).toMatch(/\trevoked /);
+      const revoked = await burrow(['token', 'revoke', id], env);
+      expect(revoked.stdout).toBe(`revoked ${id} "ops"\n`);
+      expect((await burrow(['token', 'list'], env)).stdout).toMatch(/\trevoked /);
     } finally {
       await database?.drop();
     }
   }, 300_000);
-
 });
 
 describe('the quick start on the embedded database', () => {
@@ -199,7 +203,10 @@ describe('the compiled CLI (dist/)', () => {
       const typenames = await fetch(`http://127.0.0.1:${port}/graphql`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ query: 'query($q: String!) { brainSearch(agentId: "compiled", query: $q, first: 5) { __typename hits { __typename } } }', variables: { q: 'kestrel' } }),
+        body: JSON.stringify({
+          query: 'query($q: String!) { brainSearch(agentId: "compiled", query: $q, first: 5) { __typename hits { __typename } } }',
+          variables: { q: 'kestrel' },
+        }),
       });
       expect(await typenames.json()).toEqual({ data: { brainSearch: { __typename: 'BrainSearchResult', hits: [{ __typename: 'BrainSearchHit' }] } } });
       const found = (await client.brainSearch({ agentId: 'compiled', query: 'kestrel', first: 5 })).brainSearch;

@@ -45,7 +45,9 @@ describe('database lifecycle', () => {
     });
     expect(overridden.database).toEqual({ lifecycle: 'managed', dataDir: '/srv/burrow', requiredMajor: 17, poolMax: 10, restartLimit: 0 });
     expect(JSON.stringify(overridden.database)).not.toMatch(/secret|db\.example|app/);
-    expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'managed', BURROW_POSTGRES_RESTART_LIMIT: '101' })[0]).toMatch(/BURROW_POSTGRES_RESTART_LIMIT="101" must be a whole number from 0 to 100/);
+    expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'managed', BURROW_POSTGRES_RESTART_LIMIT: '101' })[0]).toMatch(
+      /BURROW_POSTGRES_RESTART_LIMIT="101" must be a whole number from 0 to 100/,
+    );
   });
 
   it('rejects an unknown lifecycle', () => {
@@ -53,7 +55,12 @@ describe('database lifecycle', () => {
   });
 
   it('prefers BURROW_POSTGRES_URL over DATABASE_URL over the individual fields', () => {
-    const both = loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: 'postgres://a@one:5432/db1', DATABASE_URL: 'postgres://b@two:5432/db2', BURROW_POSTGRES_HOST: 'three' });
+    const both = loadConfig({
+      BURROW_POSTGRES_LIFECYCLE: 'external',
+      BURROW_POSTGRES_URL: 'postgres://a@one:5432/db1',
+      DATABASE_URL: 'postgres://b@two:5432/db2',
+      BURROW_POSTGRES_HOST: 'three',
+    });
     expect(both.database).toMatchObject({ lifecycle: 'external', connectionString: 'postgres://a@one:5432/db1' });
     const onlyDatabaseUrl = loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external', DATABASE_URL: 'postgres://b@two:5432/db2', BURROW_POSTGRES_HOST: 'three' });
     expect(onlyDatabaseUrl.database).toMatchObject({ connectionString: 'postgres://b@two:5432/db2' });
@@ -97,7 +104,9 @@ describe('TLS', () => {
     expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: 'postgres://h/db?sslmode=require' })[0]).toMatch(
       /sslmode=require, which conflicts with BURROW_POSTGRES_TLS=disable/,
     );
-    expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_TLS: 'verify-full', DATABASE_URL: 'postgres://h/db?ssl=false' })[0]).toMatch(/DATABASE_URL has ssl=false/);
+    expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_TLS: 'verify-full', DATABASE_URL: 'postgres://h/db?ssl=false' })[0]).toMatch(
+      /DATABASE_URL has ssl=false/,
+    );
     const agreeing = loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_TLS: 'verify-full', BURROW_POSTGRES_URL: 'postgres://h/db?sslmode=verify-full' });
     expect(agreeing.database).toMatchObject({ tls: 'verify-full', connectionString: 'postgres://h/db' });
   });
@@ -218,7 +227,9 @@ describe('shipped defaults', () => {
       timeoutMs: 5000,
       indexIntervalMs: 5000,
     });
-    expect(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'embedded', BURROW_TIDDLE_PROPOSER: 'openai', BURROW_TIDDLE_URL: 'http://t/v1', BURROW_TIDDLE_MODEL: 'm' }).tiddle).toStrictEqual({
+    expect(
+      loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'embedded', BURROW_TIDDLE_PROPOSER: 'openai', BURROW_TIDDLE_URL: 'http://t/v1', BURROW_TIDDLE_MODEL: 'm' }).tiddle,
+    ).toStrictEqual({
       scheduler: true,
       proposer: { kind: 'openai', url: 'http://t/v1', model: 'm', apiKey: null, timeoutMs: 30_000 },
     });

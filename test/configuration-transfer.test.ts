@@ -184,7 +184,9 @@ describe('import', () => {
     expect(await state(target)).toEqual(before);
     expect((await target.operator.profileDocument({ agentId: 'alpha', kind: 'SOUL' })).profileDocument).toEqual(soul);
     // The same file without secrets also changes nothing: a missing secret never removes a stored one.
-    expect(await importInto(target, await exported(source))).toMatchObject({ counts: expect.arrayContaining([{ category: 'MCP_CONNECTIONS', created: 0, updated: 0, unchanged: 1 }]) });
+    expect(await importInto(target, await exported(source))).toMatchObject({
+      counts: expect.arrayContaining([{ category: 'MCP_CONNECTIONS', created: 0, updated: 0, unchanged: 1 }]),
+    });
     expect(await state(target)).toEqual(before);
   });
 

@@ -63,7 +63,10 @@ describe('content limits in 4-byte characters at the default body limit', () => 
     ok((await server.operator.startContinuityRun({ input: { agentId: AGENT, ownerId: owner.ownerId, runId: 'wide-run', head } })).startContinuityRun, 'StartContinuityRunSuccess');
     ok((await server.operator.commitContinuityRun({ input: { ...fence, head } })).commitContinuityRun, 'CommitContinuityRunSuccess');
     const request = wideJson(CONTINUITY_LIMITS.effectPayload);
-    ok((await server.operator.recordContinuityEffect({ input: { ...fence, effectId: 'wide-effect', kind: 'k', request } })).recordContinuityEffect, 'RecordContinuityEffectSuccess');
+    ok(
+      (await server.operator.recordContinuityEffect({ input: { ...fence, effectId: 'wide-effect', kind: 'k', request } })).recordContinuityEffect,
+      'RecordContinuityEffectSuccess',
+    );
     ok(
       (await server.operator.recordContinuityReceipt({ input: { ...fence, effectId: 'wide-effect', outcome: 'SUCCEEDED', receipt: request } })).recordContinuityReceipt,
       'RecordContinuityReceiptSuccess',

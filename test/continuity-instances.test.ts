@@ -78,12 +78,22 @@ describe.skipIf(!hasRealServer)(`continuity across instances and connections (${
       unconfirmedEffects: [{ effectId: 'charge', kind: 'payment', outcome: 'UNKNOWN', request: '{"amount":5}' }],
     });
     expect(reconciled.recoveryPending.map((r) => [r.runId, r.state, r.recoveryQueue])).toEqual([
-      ['k', 'RECOVERY_PENDING', [{ kind: 'RECONCILE_EFFECT', effectId: 'charge', effectKind: 'payment', outcome: 'UNKNOWN', intendedGeneration: 1 }, { kind: 'RESUME_TURN', headRevision: 0 }]],
+      [
+        'k',
+        'RECOVERY_PENDING',
+        [
+          { kind: 'RECONCILE_EFFECT', effectId: 'charge', effectKind: 'payment', outcome: 'UNKNOWN', intendedGeneration: 1 },
+          { kind: 'RESUME_TURN', headRevision: 0 },
+        ],
+      ],
     ]);
 
     // A new owner on B recovers the run at generation 2.
     const heir = await openOwner(onB);
-    const claimed = ok((await onB.claimContinuityRecovery({ input: { runId: 'k', ownerId: heir.ownerId, expectedGeneration: 1 } })).claimContinuityRecovery, 'ClaimContinuityRecoverySuccess').run;
+    const claimed = ok(
+      (await onB.claimContinuityRecovery({ input: { runId: 'k', ownerId: heir.ownerId, expectedGeneration: 1 } })).claimContinuityRecovery,
+      'ClaimContinuityRecoverySuccess',
+    ).run;
     expect([claimed.state, claimed.generation, claimed.ownerId]).toEqual(['RUNNING', 2, heir.ownerId]);
     const before = await run(onB, 'k');
 
@@ -119,7 +129,10 @@ describe.skipIf(!hasRealServer)(`continuity across instances and connections (${
     const onA = await a.agentClient('inst-stop');
     expect((await onA.reconcileContinuity({})).reconcileContinuity.interrupted).toEqual([]);
     await d.stop();
-    await waitUntil(async () => !(await onA.continuityOwners({ includeClosed: true })).continuityOwners.some((o) => o.live), 'the owner is no longer live after its instance stopped');
+    await waitUntil(
+      async () => !(await onA.continuityOwners({ includeClosed: true })).continuityOwners.some((o) => o.live),
+      'the owner is no longer live after its instance stopped',
+    );
     const reconciled = (await onA.reconcileContinuity({})).reconcileContinuity;
     expect(reconciled.interrupted.map((r) => r.runId)).toEqual(['st']);
     expect(reconciled.recoveryPending.map((r) => r.runId)).toEqual(['st']);
@@ -165,7 +178,7 @@ describe.skipIf(!hasRealServer)(`continuity across instances and connections (${
     await survivor.close();
   });
 
-  it('a durable completion is never re-queued; a dead owner\'s late completion is refused and queued to finish', async () => {
+  it("a durable completion is never re-queued; a dead owner's late completion is refused and queued to finish", async () => {
     const agentId = 'inst-complete';
     const onA = await a.agentClient(agentId);
     const onB = await b.agentClient(agentId);
@@ -187,11 +200,20 @@ describe.skipIf(!hasRealServer)(`continuity across instances and connections (${
     await onB.reconcileContinuity({});
     for (const runId of runIds.slice(0, 4)) {
       const current = await run(onA, runId);
-      expect([runId, current.state, current.transitions.edges.map((e) => e.node).map((t) => t.to), current.recoveryQueue]).toEqual([runId, 'COMPLETED', ['RUNNING', 'FINALIZING', 'COMPLETED'], null]);
+      expect([runId, current.state, current.transitions.edges.map((e) => e.node).map((t) => t.to), current.recoveryQueue]).toEqual([
+        runId,
+        'COMPLETED',
+        ['RUNNING', 'FINALIZING', 'COMPLETED'],
+        null,
+      ]);
     }
     for (const runId of runIds.slice(4)) {
       const current = await run(onA, runId);
-      expect([runId, current.state, current.transitions.edges.map((e) => e.node).map((t) => t.to)]).toEqual([runId, 'RECOVERY_PENDING', ['RUNNING', 'FINALIZING', 'INTERRUPTED', 'RECOVERY_PENDING']]);
+      expect([runId, current.state, current.transitions.edges.map((e) => e.node).map((t) => t.to)]).toEqual([
+        runId,
+        'RECOVERY_PENDING',
+        ['RUNNING', 'FINALIZING', 'INTERRUPTED', 'RECOVERY_PENDING'],
+      ]);
       expect(current.recoveryQueue).toEqual([{ kind: 'FINISH_FINALIZATION', headRevision: 0 }]);
     }
   });
@@ -245,7 +267,14 @@ describe.skipIf(!hasRealServer)(`continuity across instances and connections (${
       const [completed, reconciled] = await Promise.all([completion, reconciliation]);
       await onB.reconcileContinuity({ agentId });
       const current = await run(onB, runId);
-      return { completed, interrupted: reconciled.interrupted.map((r) => r.runId), failed: reconciled.failed.map((r) => r.runId), state: current.state, transitions: current.transitions.edges.map((e) => e.node.to), queue: current.recoveryQueue };
+      return {
+        completed,
+        interrupted: reconciled.interrupted.map((r) => r.runId),
+        failed: reconciled.failed.map((r) => r.runId),
+        state: current.state,
+        transitions: current.transitions.edges.map((e) => e.node.to),
+        queue: current.recoveryQueue,
+      };
     } finally {
       await blocker.end();
       await owner.close();
@@ -261,7 +290,12 @@ describe.skipIf(!hasRealServer)(`continuity across instances and connections (${
   it('an interruption holding the finalization guard wins: the completion after it is refused and recovery finishes the finalization', async () => {
     const outcome = await raceUnderGuard('inst-guard-2', 'guard-reconcile', 'reconcile');
     expect(outcome.completed).toMatchObject({ __typename: 'ContinuityFenceRejected', code: 'FORBIDDEN_TRANSITION' });
-    expect(outcome).toMatchObject({ interrupted: ['guard-reconcile'], failed: [], state: 'RECOVERY_PENDING', transitions: ['RUNNING', 'FINALIZING', 'INTERRUPTED', 'RECOVERY_PENDING'] });
+    expect(outcome).toMatchObject({
+      interrupted: ['guard-reconcile'],
+      failed: [],
+      state: 'RECOVERY_PENDING',
+      transitions: ['RUNNING', 'FINALIZING', 'INTERRUPTED', 'RECOVERY_PENDING'],
+    });
     expect(outcome.queue).toEqual([{ kind: 'FINISH_FINALIZATION', headRevision: 0 }]);
   });
 

@@ -37,7 +37,17 @@ describe('the state diagram', () => {
   it('runs RUNNING -> FINALIZING -> COMPLETED with fenced commits, a log entry and an event per transition', async () => {
     const { client, owner } = await agent('cont-happy');
     const started = await start(client, owner, 'run-1', '{"step":0}');
-    expect(started).toMatchObject({ runId: 'run-1', agentId: 'cont-happy', state: 'RUNNING', generation: 1, ownerId: owner.ownerId, head: '{"step":0}', headRevision: 0, sessionId: 'sess-1', project: 'proj' });
+    expect(started).toMatchObject({
+      runId: 'run-1',
+      agentId: 'cont-happy',
+      state: 'RUNNING',
+      generation: 1,
+      ownerId: owner.ownerId,
+      head: '{"step":0}',
+      headRevision: 0,
+      sessionId: 'sess-1',
+      project: 'proj',
+    });
     const fence = { runId: 'run-1', generation: 1, ownerId: owner.ownerId };
 
     const committed = ok((await client.commitContinuityRun({ input: { ...fence, head: '{"step":1}' } })).commitContinuityRun, 'CommitContinuityRunSuccess').run;
@@ -75,7 +85,16 @@ describe('the state diagram', () => {
       'InterruptContinuityRunSuccess',
     ).run;
     expect(interrupted.state).toBe('INTERRUPTED');
-    expect(interrupted.interruptionManifest).toMatchObject({ reason: 'user cancelled', stateAtInterruption: 'RUNNING', generation: 1, ownerId: owner.ownerId, headRevision: 0, finalResultDurable: false, unconfirmedEffects: [], confirmedEffects: [] });
+    expect(interrupted.interruptionManifest).toMatchObject({
+      reason: 'user cancelled',
+      stateAtInterruption: 'RUNNING',
+      generation: 1,
+      ownerId: owner.ownerId,
+      headRevision: 0,
+      finalResultDurable: false,
+      unconfirmedEffects: [],
+      confirmedEffects: [],
+    });
 
     // An interrupted run is not claimable before it is assessed.
     const early = (await client.claimContinuityRecovery({ input: { runId: 'r', ownerId: owner.ownerId } })).claimContinuityRecovery;
@@ -86,7 +105,10 @@ describe('the state diagram', () => {
     expect(reconciled.recoveryPending.map((r) => [r.runId, r.state])).toEqual([['r', 'RECOVERY_PENDING']]);
     expect(reconciled.recoveryPending[0].recoveryQueue).toEqual([{ kind: 'RESUME_TURN', headRevision: 0 }]);
 
-    const claimed = ok((await client.claimContinuityRecovery({ input: { runId: 'r', ownerId: owner.ownerId, expectedGeneration: 1 } })).claimContinuityRecovery, 'ClaimContinuityRecoverySuccess').run;
+    const claimed = ok(
+      (await client.claimContinuityRecovery({ input: { runId: 'r', ownerId: owner.ownerId, expectedGeneration: 1 } })).claimContinuityRecovery,
+      'ClaimContinuityRecoverySuccess',
+    ).run;
     expect(claimed).toMatchObject({ state: 'RUNNING', generation: 2, ownerId: owner.ownerId, head: '{"step":3}' });
 
     // Generation 2 may finalize; interruption from FINALIZING is allowed too.
@@ -213,7 +235,10 @@ describe('fencing', () => {
     await expect(take(client.continuityEvents({ agentId: 'cont-owner-b', runId: 'x' }), 1)).rejects.toBeInstanceOf(BurrowRequestError);
     // A duplicate run id is a validation failure, not a second run.
     await start(client, owner, 'dup');
-    expect((await client.startContinuityRun({ input: { runId: 'dup', ownerId: owner.ownerId } })).startContinuityRun).toMatchObject({ __typename: 'ValidationFailed', field: 'runId' });
+    expect((await client.startContinuityRun({ input: { runId: 'dup', ownerId: owner.ownerId } })).startContinuityRun).toMatchObject({
+      __typename: 'ValidationFailed',
+      field: 'runId',
+    });
     await owner.close();
   });
 
@@ -264,7 +289,10 @@ describe('effects, manifests and recovery queues', () => {
     const { client, owner } = await agent('cont-effects');
     await start(client, owner, 'e');
     const fence = { runId: 'e', generation: 1, ownerId: owner.ownerId };
-    const sent = ok((await client.recordContinuityEffect({ input: { ...fence, effectId: 'pay-1', kind: 'payment', request: '{"amount":  10.50, "to":"x"}' } })).recordContinuityEffect, 'RecordContinuityEffectSuccess').effect;
+    const sent = ok(
+      (await client.recordContinuityEffect({ input: { ...fence, effectId: 'pay-1', kind: 'payment', request: '{"amount":  10.50, "to":"x"}' } })).recordContinuityEffect,
+      'RecordContinuityEffectSuccess',
+    ).effect;
     expect(sent).toMatchObject({ effectId: 'pay-1', outcome: 'UNKNOWN', receipt: null, intendedGeneration: 1, request: '{"amount":  10.50, "to":"x"}' });
     await client.recordContinuityEffect({ input: { ...fence, effectId: 'mail-1', kind: 'email', request: '{"to":"a@b"}' } });
     const receipt = ok(
@@ -273,9 +301,16 @@ describe('effects, manifests and recovery queues', () => {
     ).effect;
     expect(receipt).toMatchObject({ outcome: 'SUCCEEDED', receipt: '{"messageId":"m1"}', receiptGeneration: 1 });
     // Receipts are final, and only for known effects.
-    expect((await client.recordContinuityReceipt({ input: { ...fence, effectId: 'mail-1', outcome: 'FAILED', receipt: '{}' } })).recordContinuityReceipt).toMatchObject({ code: 'RECEIPT_RECORDED' });
-    expect((await client.recordContinuityReceipt({ input: { ...fence, effectId: 'ghost', outcome: 'FAILED', receipt: '{}' } })).recordContinuityReceipt).toMatchObject({ __typename: 'NotFound' });
-    expect((await client.recordContinuityEffect({ input: { ...fence, effectId: 'pay-1', kind: 'payment', request: '{}' } })).recordContinuityEffect).toMatchObject({ __typename: 'ValidationFailed', field: 'effectId' });
+    expect((await client.recordContinuityReceipt({ input: { ...fence, effectId: 'mail-1', outcome: 'FAILED', receipt: '{}' } })).recordContinuityReceipt).toMatchObject({
+      code: 'RECEIPT_RECORDED',
+    });
+    expect((await client.recordContinuityReceipt({ input: { ...fence, effectId: 'ghost', outcome: 'FAILED', receipt: '{}' } })).recordContinuityReceipt).toMatchObject({
+      __typename: 'NotFound',
+    });
+    expect((await client.recordContinuityEffect({ input: { ...fence, effectId: 'pay-1', kind: 'payment', request: '{}' } })).recordContinuityEffect).toMatchObject({
+      __typename: 'ValidationFailed',
+      field: 'effectId',
+    });
 
     await abandon(client, 'cont-effects', owner);
     const reconciled = (await client.reconcileContinuity({ agentId: 'cont-effects' })).reconcileContinuity;
@@ -292,10 +327,14 @@ describe('effects, manifests and recovery queues', () => {
     ]);
     // The recovering owner reconciles the earlier generation's effect with a receipt.
     const heir = await openOwner(client);
-    const claimed = ok((await client.claimContinuityRecovery({ input: { runId: 'e', ownerId: heir.ownerId, expectedGeneration: 1 } })).claimContinuityRecovery, 'ClaimContinuityRecoverySuccess').run;
+    const claimed = ok(
+      (await client.claimContinuityRecovery({ input: { runId: 'e', ownerId: heir.ownerId, expectedGeneration: 1 } })).claimContinuityRecovery,
+      'ClaimContinuityRecoverySuccess',
+    ).run;
     expect(claimed.generation).toBe(2);
     const reconciledEffect = ok(
-      (await client.recordContinuityReceipt({ input: { runId: 'e', generation: 2, ownerId: heir.ownerId, effectId: 'pay-1', outcome: 'FAILED', receipt: '{"checked":"ledger"}' } })).recordContinuityReceipt,
+      (await client.recordContinuityReceipt({ input: { runId: 'e', generation: 2, ownerId: heir.ownerId, effectId: 'pay-1', outcome: 'FAILED', receipt: '{"checked":"ledger"}' } }))
+        .recordContinuityReceipt,
       'RecordContinuityReceiptSuccess',
     ).effect;
     expect(reconciledEffect).toMatchObject({ outcome: 'FAILED', intendedGeneration: 1, receiptGeneration: 2, receiptBy: heir.ownerId });
@@ -352,7 +391,10 @@ describe('effects, manifests and recovery queues', () => {
 
     // A fourth crash after the heir re-entered finalization is queued to finish as well.
     const late = await openOwner(client);
-    ok((await client.claimContinuityRecovery({ input: { runId: 'twice', ownerId: late.ownerId, expectedGeneration: 3 } })).claimContinuityRecovery, 'ClaimContinuityRecoverySuccess');
+    ok(
+      (await client.claimContinuityRecovery({ input: { runId: 'twice', ownerId: late.ownerId, expectedGeneration: 3 } })).claimContinuityRecovery,
+      'ClaimContinuityRecoverySuccess',
+    );
     ok((await client.finalizeContinuityRun({ input: { runId: 'twice', generation: 4, ownerId: late.ownerId } })).finalizeContinuityRun, 'FinalizeContinuityRunSuccess');
     await abandon(client, 'cont-crashes', late);
     const fourth = (await client.reconcileContinuity({ agentId: 'cont-crashes' })).reconcileContinuity;
@@ -361,7 +403,10 @@ describe('effects, manifests and recovery queues', () => {
 
     // The last heir finishes with the result committed at generation 1.
     const last = await openOwner(client);
-    ok((await client.claimContinuityRecovery({ input: { runId: 'twice', ownerId: last.ownerId, expectedGeneration: 4 } })).claimContinuityRecovery, 'ClaimContinuityRecoverySuccess');
+    ok(
+      (await client.claimContinuityRecovery({ input: { runId: 'twice', ownerId: last.ownerId, expectedGeneration: 4 } })).claimContinuityRecovery,
+      'ClaimContinuityRecoverySuccess',
+    );
     const fence = { runId: 'twice', generation: 5, ownerId: last.ownerId };
     expect(ok((await client.finalizeContinuityRun({ input: fence })).finalizeContinuityRun, 'FinalizeContinuityRunSuccess').run.finalResult).toBe(result);
     ok((await client.completeContinuityRun({ input: fence })).completeContinuityRun, 'CompleteContinuityRunSuccess');
@@ -458,13 +503,25 @@ describe('documents and limits', () => {
     const over = (await client.commitContinuityRun({ input: { ...fence, head: `"${'é'.repeat(262_143)}"` } })).commitContinuityRun;
     expect(over).toMatchObject({ __typename: 'ValidationFailed', field: 'head', limit: 262_144 });
     expect((await client.commitContinuityRun({ input: { ...fence, head: '{not json' } })).commitContinuityRun).toMatchObject({ __typename: 'ValidationFailed', field: 'head' });
-    expect((await client.recordContinuityEffect({ input: { ...fence, kind: 'k', request: 'x'.repeat(65_537) } })).recordContinuityEffect).toMatchObject({ field: 'request', limit: 65_536 });
-    expect((await client.recordContinuityEffect({ input: { ...fence, kind: 'k'.repeat(201), request: '{}' } })).recordContinuityEffect).toMatchObject({ field: 'kind', limit: 200 });
+    expect((await client.recordContinuityEffect({ input: { ...fence, kind: 'k', request: 'x'.repeat(65_537) } })).recordContinuityEffect).toMatchObject({
+      field: 'request',
+      limit: 65_536,
+    });
+    expect((await client.recordContinuityEffect({ input: { ...fence, kind: 'k'.repeat(201), request: '{}' } })).recordContinuityEffect).toMatchObject({
+      field: 'kind',
+      limit: 200,
+    });
     expect((await client.startContinuityRun({ input: { runId: 'r'.repeat(129), ownerId: owner.ownerId } })).startContinuityRun).toMatchObject({ field: 'runId', limit: 128 });
     expect((await client.startContinuityRun({ input: { runId: 'r'.repeat(128), ownerId: owner.ownerId } })).startContinuityRun.__typename).toBe('StartContinuityRunSuccess');
     expect((await client.interruptContinuityRun({ input: { ...fence, reason: 'x'.repeat(2001) } })).interruptContinuityRun).toMatchObject({ field: 'reason', limit: 2000 });
-    expect((await client.interruptContinuityRun({ input: { ...fence, reason: 'a\u0000b' } })).interruptContinuityRun).toMatchObject({ __typename: 'ValidationFailed', field: 'reason' });
-    expect((await client.recordContinuityEffect({ input: { ...fence, kind: 'a\u0000b', request: '{}' } })).recordContinuityEffect).toMatchObject({ __typename: 'ValidationFailed', field: 'kind' });
+    expect((await client.interruptContinuityRun({ input: { ...fence, reason: 'a\u0000b' } })).interruptContinuityRun).toMatchObject({
+      __typename: 'ValidationFailed',
+      field: 'reason',
+    });
+    expect((await client.recordContinuityEffect({ input: { ...fence, kind: 'a\u0000b', request: '{}' } })).recordContinuityEffect).toMatchObject({
+      __typename: 'ValidationFailed',
+      field: 'kind',
+    });
     expect((await client.commitContinuityRun({ input: { ...fence, head: '"a\u0000b"' } })).commitContinuityRun).toMatchObject({ __typename: 'ValidationFailed', field: 'head' });
     const unchanged = await run(client, 'big');
     expect([unchanged.headRevision, unchanged.effectCount, unchanged.state]).toEqual([0, 0, 'RUNNING']);
@@ -525,7 +582,12 @@ describe('subscriptions and owners', () => {
     const a = await openOwner(client);
     const b = await openOwner(client);
     const listed = (await client.continuityOwners({})).continuityOwners;
-    expect(listed.map((o) => [o.ownerId, o.live]).sort()).toEqual([[a.ownerId, true], [b.ownerId, true]].sort());
+    expect(listed.map((o) => [o.ownerId, o.live]).sort()).toEqual(
+      [
+        [a.ownerId, true],
+        [b.ownerId, true],
+      ].sort(),
+    );
     await a.close();
     await waitUntilOwnerGone(client, 'cont-owners', a.ownerId);
     expect((await client.continuityOwners({})).continuityOwners.map((o) => o.ownerId)).toEqual([b.ownerId]);
@@ -534,7 +596,7 @@ describe('subscriptions and owners', () => {
     await b.close();
   });
 
-  it('a live owner\'s run is never interrupted by reconciliation', async () => {
+  it("a live owner's run is never interrupted by reconciliation", async () => {
     const { client, owner } = await agent('cont-alive');
     await start(client, owner, 'alive');
     for (let pass = 0; pass < 3; pass++) {
@@ -585,7 +647,11 @@ describe('reconciliation', () => {
     const { client, owner } = await agent('cont-checks');
     await start(client, owner, 'chk');
     const pool = server.database.pool;
-    const attempt = (statement: string) => pool.query(statement).then(() => 'accepted', (error: { constraint?: string }) => error.constraint ?? 'error');
+    const attempt = (statement: string) =>
+      pool.query(statement).then(
+        () => 'accepted',
+        (error: { constraint?: string }) => error.constraint ?? 'error',
+      );
     expect(await attempt(`UPDATE continuity_state SET head = to_json(repeat('x', 262143)) WHERE run_id = 'chk'`)).toBe('continuity_state_head_limit');
     expect(await attempt(`UPDATE continuity_state SET state = 'DONE' WHERE run_id = 'chk'`)).toBe('continuity_state_state');
     expect(await attempt(`UPDATE continuity_state SET generation = 0 WHERE run_id = 'chk'`)).toBe('continuity_state_generation_positive');
@@ -601,8 +667,17 @@ describe('reconciliation', () => {
       const owner = await openOwner(client);
       await client.startContinuityRun({ input: { runId: 'iv', ownerId: owner.ownerId } });
       await owner.close();
-      await waitUntil(async () => (await client.continuityRun({ runId: 'iv' })).continuityRun!.state === 'RECOVERY_PENDING', 'the interval reconciler assesses the run', 15_000, 100);
-      expect((await client.continuityRun({ runId: 'iv' })).continuityRun!.transitions.edges.map((e) => e.node).map((t) => t.reason)).toEqual(['claimed', 'owner_abandoned', 'assessed']);
+      await waitUntil(
+        async () => (await client.continuityRun({ runId: 'iv' })).continuityRun!.state === 'RECOVERY_PENDING',
+        'the interval reconciler assesses the run',
+        15_000,
+        100,
+      );
+      expect((await client.continuityRun({ runId: 'iv' })).continuityRun!.transitions.edges.map((e) => e.node).map((t) => t.reason)).toEqual([
+        'claimed',
+        'owner_abandoned',
+        'assessed',
+      ]);
     } finally {
       await timed.stop();
     }
@@ -636,7 +711,9 @@ describe('batching', () => {
       const result = await client.request<{ continuityRuns: { edges: { node: { runId: string; effects: Page; transitions: Page } }[] } }>(query, { first });
       expect(result.continuityRuns.edges).toHaveLength(first);
       expect(result.continuityRuns.edges.every((e) => e.node.effects.edges.length === 1 && e.node.effects.totalCount === 1 && e.node.transitions.edges.length === 1)).toBe(true);
-      expect(result.continuityRuns.edges.map((e) => (e.node.effects.edges[0].node as { run: { runId: string } }).run.runId)).toEqual(result.continuityRuns.edges.map((e) => e.node.runId));
+      expect(result.continuityRuns.edges.map((e) => (e.node.effects.edges[0].node as { run: { runId: string } }).run.runId)).toEqual(
+        result.continuityRuns.edges.map((e) => e.node.runId),
+      );
       return server.database.statements.count - before;
     };
     expect(await count(6)).toBe(await count(2));

@@ -101,7 +101,13 @@ describe('compaction', () => {
     );
     // Nothing erased: every original is still in the union view, in position order.
     expect((await originals(client, 'c')).map((o) => [o.position, o.archiveGeneration])).toEqual([
-      [1, null], [2, 1], [3, 1], [4, 1], [5, null], [6, null], [7, null],
+      [1, null],
+      [2, 1],
+      [3, 1],
+      [4, 1],
+      [5, null],
+      [6, null],
+      [7, null],
     ]);
 
     // A second compaction may include an earlier summary: the new one takes the span's first place.
@@ -111,7 +117,10 @@ describe('compaction', () => {
     expect((await history(client, 'c')).map((e) => e.position)).toEqual([1, 8, 6]);
     // The archived summary keeps its link.
     const gen2 = (await client.conversationGeneration({ sessionId: 'c', generation: 2 })).conversationOriginals.edges.map((e) => e.node);
-    expect(gen2.map((o) => [o.position, o.summarizesGeneration, o.historyPosition])).toEqual([[5, null, 5], [7, 1, 2]]);
+    expect(gen2.map((o) => [o.position, o.summarizesGeneration, o.historyPosition])).toEqual([
+      [5, null, 5],
+      [7, 1, 2],
+    ]);
 
     // A reset archives the rest, summaries included; positions continue.
     const reset = (await client.resetConversation({ input: { reason: 'new day' } })).resetConversation;
@@ -133,7 +142,12 @@ describe('compaction', () => {
     const client = await server.agentClient('ch-edges', { session: 'e' });
     for (let n = 1; n <= 3; n++) await append(client, `${n}`);
     expect((await compact(client, { fromPosition: 2, toPosition: 2, summary: '"two"' })).archive).toMatchObject({ entryCount: 1, firstPosition: 2, lastPosition: 2 });
-    expect((await compact(client, { fromPosition: 1, toPosition: 3, summary: '"all"' })).archive).toMatchObject({ generation: 2, entryCount: 3, firstPosition: 1, lastPosition: 4 });
+    expect((await compact(client, { fromPosition: 1, toPosition: 3, summary: '"all"' })).archive).toMatchObject({
+      generation: 2,
+      entryCount: 3,
+      firstPosition: 1,
+      lastPosition: 4,
+    });
     expect((await history(client, 'e')).map((e) => [e.position, e.historyPosition, e.payload])).toEqual([[5, 1, '"all"']]);
   });
 
@@ -141,7 +155,11 @@ describe('compaction', () => {
     const client = await server.agentClient('ch-bad', { session: 'b' });
     for (let n = 1; n <= 4; n++) await append(client, `{"n":${n}}`);
     await compact(client, { fromPosition: 1, toPosition: 2, summary: '"s"' }); // summary at 5, history 5 3 4
-    const before = { history: await history(client, 'b'), archives: (await client.conversationArchives({ sessionId: 'b' })).conversationArchives, seq: await lastSequence('ch-bad') };
+    const before = {
+      history: await history(client, 'b'),
+      archives: (await client.conversationArchives({ sessionId: 'b' })).conversationArchives,
+      seq: await lastSequence('ch-bad'),
+    };
     const rejected = async (input: Parameters<BurrowClient['compactConversation']>[0]['input']) => (await client.compactConversation({ input })).compactConversation;
     expect(await rejected({ fromPosition: 1, toPosition: 3, summary: '"x"' })).toMatchObject({ __typename: 'ValidationFailed', field: 'fromPosition' }); // archived
     expect(await rejected({ fromPosition: 3, toPosition: 99, summary: '"x"' })).toMatchObject({ __typename: 'ValidationFailed', field: 'toPosition' });
@@ -160,7 +178,9 @@ describe('compaction', () => {
     const noSession = await server.client({ agentId: 'ch-bad' });
     expect((await requestError(noSession.compactConversation({ input: { fromPosition: 3, toPosition: 4, summary: '"x"' } }))).code).toBe('SESSION_REQUIRED');
     expect((await requestError(server.operator.compactConversation({ input: { sessionId: 'b', fromPosition: 3, toPosition: 4, summary: '"x"' } }))).code).toBe('FORBIDDEN');
-    expect((await server.operator.compactConversation({ input: { agentId: 'ch-bad', sessionId: 'never', fromPosition: 1, toPosition: 1, summary: '"x"' } })).compactConversation).toMatchObject({
+    expect(
+      (await server.operator.compactConversation({ input: { agentId: 'ch-bad', sessionId: 'never', fromPosition: 1, toPosition: 1, summary: '"x"' } })).compactConversation,
+    ).toMatchObject({
       __typename: 'NotFound',
       resource: 'ConversationSession',
     });
@@ -171,7 +191,10 @@ describe('compaction', () => {
     // The full-size summary is accepted; an operator compacts any session of the agent.
     const big = `"${'x'.repeat(999_998)}"`;
     const done = (await server.operator.compactConversation({ input: { agentId: 'ch-bad', sessionId: 'b', fromPosition: 3, toPosition: 4, summary: big } })).compactConversation;
-    expect(done).toMatchObject({ __typename: 'CompactConversationSuccess', compaction: { archive: { archivedBy: { kind: 'OPERATOR', principalId: 'test-operator' }, entryCount: 2 } } });
+    expect(done).toMatchObject({
+      __typename: 'CompactConversationSuccess',
+      compaction: { archive: { archivedBy: { kind: 'OPERATOR', principalId: 'test-operator' }, entryCount: 2 } },
+    });
   });
 
   it('a compaction that fails part-way archives nothing, erases nothing and publishes nothing', async () => {
@@ -185,9 +208,18 @@ describe('compaction', () => {
         faults.arm(point);
         await expect(client.compactConversation({ input: { fromPosition: 1, toPosition: 2, summary: '"s"' } })).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
         faults.arm(null);
-        expect((await history(client, 'f')).map((e) => [e.position, e.archiveGeneration, e.payload])).toEqual([[1, null, '{"n":1}'], [2, null, '{"n":2}'], [3, null, '{"n":3}']]);
+        expect((await history(client, 'f')).map((e) => [e.position, e.archiveGeneration, e.payload])).toEqual([
+          [1, null, '{"n":1}'],
+          [2, null, '{"n":2}'],
+          [3, null, '{"n":3}'],
+        ]);
         expect((await client.conversationArchives({ sessionId: 'f' })).conversationArchives).toEqual([]);
-        expect((await client.conversationSession({ sessionId: 'f' })).conversationSession).toMatchObject({ activeCount: 3, archivedCount: 0, lastPosition: 3, archiveGenerations: 0 });
+        expect((await client.conversationSession({ sessionId: 'f' })).conversationSession).toMatchObject({
+          activeCount: 3,
+          archivedCount: 0,
+          lastPosition: 3,
+          archiveGenerations: 0,
+        });
         expect((await own.operator.agent({ id: 'ch-fault' })).agent!.lastEventSequence).toBe(sequence);
       }
       expect((await compact(client, { fromPosition: 1, toPosition: 2, summary: '"s"' })).summary.position).toBe(4);
@@ -213,12 +245,20 @@ describe('archiving a session', () => {
     const refused = (await client.appendConversationEntry({ input: { payload: '{"n":3}' } })).appendConversationEntry;
     expect(refused).toMatchObject({ __typename: 'ConversationSessionArchived', code: 'SESSION_ARCHIVED' });
     const refusedCompaction = (await client.compactConversation({ input: { fromPosition: 1, toPosition: 2, summary: '"s"' } })).compactConversation;
-    expect(refusedCompaction).toMatchObject({ __typename: 'ConversationSessionArchived', sessionId: 'a', archivedBy: { kind: 'AGENT', principalId: 'ch-archive' }, reason: 'done with it' });
+    expect(refusedCompaction).toMatchObject({
+      __typename: 'ConversationSessionArchived',
+      sessionId: 'a',
+      archivedBy: { kind: 'AGENT', principalId: 'ch-archive' },
+      reason: 'done with it',
+    });
     expect((await client.resetConversation({ input: {} })).resetConversation).toMatchObject({ __typename: 'ConversationSessionArchived' });
     expect((await client.archiveConversationSession({ input: {} })).archiveConversationSession).toMatchObject({ __typename: 'ConversationSessionArchived' });
     expect(await lastSequence('ch-archive')).toBe(seq);
     // Still readable, still searchable; unchanged.
-    expect((await originals(client, 'a')).map((o) => [o.position, o.archiveGeneration, o.payload])).toEqual([[1, null, '{"n":1}'], [2, null, '{"n":2}']]);
+    expect((await originals(client, 'a')).map((o) => [o.position, o.archiveGeneration, o.payload])).toEqual([
+      [1, null, '{"n":1}'],
+      [2, null, '{"n":2}'],
+    ]);
     expect((await searchAll(client, { query: '"n":2' })).map((o) => o.position)).toEqual([2]);
     expect((await client.conversationSession({ sessionId: 'a' })).conversationSession).toMatchObject({ activeCount: 2, lastPosition: 2, lastActivityAt: lastActivity });
 
@@ -262,7 +302,7 @@ describe('archiving a session', () => {
 });
 
 describe('sessions as a list', () => {
-  it('lists an agent\'s sessions newest first with counts, activity and generations; archived ones only when asked', async () => {
+  it("lists an agent's sessions newest first with counts, activity and generations; archived ones only when asked", async () => {
     const at = (iso: string) => server.clock.set(iso);
     const agent = 'ch-list';
     await server.agentClient(agent);
@@ -389,7 +429,12 @@ describe('search over originals', () => {
     );
     const page = (await a.conversationSearch({ query: 'kestrel', first: 2 })).conversationSearch;
     expect(page.pageInfo.hasNextPage).toBe(true);
-    for (const changed of [{ query: 'KESTREL' }, { query: 'kestrel', role: 'user' }, { query: 'kestrel', sessionId: 'alpha' }, { query: 'kestrel', createdFrom: '2026-01-01T00:00:00.000Z' }]) {
+    for (const changed of [
+      { query: 'KESTREL' },
+      { query: 'kestrel', role: 'user' },
+      { query: 'kestrel', sessionId: 'alpha' },
+      { query: 'kestrel', createdFrom: '2026-01-01T00:00:00.000Z' },
+    ]) {
       expect((await requestError(a.conversationSearch({ ...changed, first: 2, after: page.pageInfo.endCursor }))).code).toBe('CURSOR_MISMATCH');
     }
     expect((await requestError(server.operator.conversationSearch({ query: 'kestrel', agentId: 'ch-search-other', after: page.pageInfo.endCursor }))).code).toBe('CURSOR_MISMATCH');

@@ -103,11 +103,21 @@ describe('conversation originals', () => {
     await append(client, LOSSLESS);
 
     const rows = await allOriginals(client, 'main', 2);
-    expect(rows.map((r) => [r.position, r.archiveGeneration])).toEqual([[1, 1], [2, 1], [3, 1], [4, 2], [5, 2], [6, null]]);
+    expect(rows.map((r) => [r.position, r.archiveGeneration])).toEqual([
+      [1, 1],
+      [2, 1],
+      [3, 1],
+      [4, 2],
+      [5, 2],
+      [6, null],
+    ]);
     expect(rows.map((r) => r.payload)).toEqual(['{"n":1}', '{"n":2}', '{"n":3}', '{"n":4}', '{"n":5}', LOSSLESS]);
     expect(rows.slice(0, 5).every((r) => r.archivedAt !== null)).toBe(true);
     const archives = (await client.conversationArchives({ sessionId: 'main' })).conversationArchives;
-    expect(archives.map((a) => [a.generation, a.entryCount])).toEqual([[1, 3], [2, 2]]);
+    expect(archives.map((a) => [a.generation, a.entryCount])).toEqual([
+      [1, 3],
+      [2, 2],
+    ]);
     // An operator reads the same union for the agent; another agent's token cannot.
     expect((await allOriginals(server.operator, 'main', 100, 'cv-reset')).map((r) => r.position)).toEqual([1, 2, 3, 4, 5, 6]);
     const stranger = await server.agentClient('cv-stranger', { session: 'main' });
@@ -152,9 +162,11 @@ describe('conversation originals', () => {
       { ref: said.reference, original: expect.objectContaining({ entryId: said.entryId, payload: said.payload, archiveGeneration: null }) },
       { ref: 'conversation:talk/00000000-0000-0000-0000-000000000000', original: null },
     ]);
-    const h = (await client.sessionWriteHandoff({
-      input: { title: 'h', goal: 'g', outcome: 'o', body: 'b', sourceRefs: [{ ref: said.reference, evidence: 'ASSISTANT_ASSERTION' }] },
-    })).sessionWriteHandoff;
+    const h = (
+      await client.sessionWriteHandoff({
+        input: { title: 'h', goal: 'g', outcome: 'o', body: 'b', sourceRefs: [{ ref: said.reference, evidence: 'ASSISTANT_ASSERTION' }] },
+      })
+    ).sessionWriteHandoff;
     if (h.__typename !== 'SessionWriteHandoffSuccess') throw new Error('handoff failed');
     expect(h.handoff.sourceOriginals[0].original?.payload).toBe(said.payload);
     await client.resetConversation({ input: {} });
@@ -180,7 +192,16 @@ describe('ConversationSession.originals', () => {
   const PAGE = `query ($originalsAfter: String) { conversationSessions { edges { node { sessionId
     originals(first: 2, after: $originalsAfter) { edges { node { position payload } } pageInfo { hasNextPage hasPreviousPage endCursor } }
   } } } }`;
-  type Page = { conversationSessions: { edges: { node: { sessionId: string; originals: { edges: { node: { position: number; payload: string } }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; endCursor: string | null } } } }[] } };
+  type Page = {
+    conversationSessions: {
+      edges: {
+        node: {
+          sessionId: string;
+          originals: { edges: { node: { position: number; payload: string } }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; endCursor: string | null } };
+        };
+      }[];
+    };
+  };
 
   it('pages after a cursor: each page starts right after the last position seen, none repeated, none skipped', async () => {
     const client = await server.agentClient('cv-nested-pages', { session: 'paged' });
@@ -197,7 +218,11 @@ describe('ConversationSession.originals', () => {
       originalsAfter = originals.pageInfo.endCursor;
     }
     expect(pages).toEqual([[1, 2], [3, 4], [5]]);
-    expect(flags).toEqual([[false, true], [true, true], [true, false]]);
+    expect(flags).toEqual([
+      [false, true],
+      [true, true],
+      [true, false],
+    ]);
     // A cursor of the root field continues the nested one (they are interchangeable).
     const root = (await client.conversationOriginals({ sessionId: 'paged', first: 3 })).conversationOriginals.pageInfo.endCursor;
     const nested = await client.request<Page>(PAGE, { originalsAfter: root });
@@ -212,8 +237,7 @@ describe('retention', () => {
       const client = await own.agentClient('rt-agent', { scope: 'p', session: 's' });
       const original = await append(client, '{"evidence":1}');
       const write = async (title: string, ttlDays: number, pinned = false) => {
-        const r = (await client.memoryWorkingWrite({ input: { kind: 'FINDING', title, content: 'c', ttlDays, pinned, sourceRefs: [original.reference] } }))
-          .memoryWorkingWrite;
+        const r = (await client.memoryWorkingWrite({ input: { kind: 'FINDING', title, content: 'c', ttlDays, pinned, sourceRefs: [original.reference] } })).memoryWorkingWrite;
         if (r.__typename !== 'MemoryWorkingWriteSuccess') throw new Error('write failed');
         return r.record;
       };
@@ -227,7 +251,10 @@ describe('retention', () => {
       const removed = (report: { stores: { store: string; removed: number }[] }) =>
         // The API names stores by enum (WORKING_RECORDS), the service by table (working_records).
         Object.fromEntries(
-          report.stores.map((s) => ({ ...s, store: s.store.toLowerCase() })).filter((s) => ['working_records', 'session_handoffs'].includes(s.store)).map((s) => [s.store, s.removed]),
+          report.stores
+            .map((s) => ({ ...s, store: s.store.toLowerCase() }))
+            .filter((s) => ['working_records', 'session_handoffs'].includes(s.store))
+            .map((s) => [s.store, s.removed]),
         );
       const start = own.clock.now();
       const DAY = 86_400_000;
@@ -324,7 +351,10 @@ describe('atomicity under injected faults', () => {
         await expect(client.resetConversation({ input: {} })).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
         faults.arm(null);
         const rows = await allOriginals(client, 's');
-        expect(rows.map((r) => [r.position, r.archiveGeneration, r.payload])).toEqual([[1, null, '{"keep":1}'], [2, null, '{"keep":2}']]);
+        expect(rows.map((r) => [r.position, r.archiveGeneration, r.payload])).toEqual([
+          [1, null, '{"keep":1}'],
+          [2, null, '{"keep":2}'],
+        ]);
         expect((await client.conversationArchives({ sessionId: 's' })).conversationArchives).toEqual([]);
       }
       faults.arm('conversation.after_lock');
@@ -364,9 +394,7 @@ describe.skipIf(!hasRealServer)(`burrow retention run (${NEEDS_REAL_SERVER})`, (
     const r = (await client.memoryWorkingWrite({ input: { kind: 'FINDING', title: 'ancient', content: 'x', ttlDays: 1 } })).memoryWorkingWrite;
     expect(r.__typename).toBe('MemoryWorkingWriteSuccess');
     server.clock.set(saved);
-    const due = await server.database.pool.query(
-      `SELECT count(*)::int AS n FROM working_records WHERE NOT pinned AND expires_at < now() - interval '7 days'`,
-    );
+    const due = await server.database.pool.query(`SELECT count(*)::int AS n FROM working_records WHERE NOT pinned AND expires_at < now() - interval '7 days'`);
     const dueHandoffs = await server.database.pool.query(`SELECT count(*)::int AS n FROM session_handoffs WHERE expires_at < now() - interval '7 days'`);
     const { code, stdout } = await runNpm(
       ['run', 'burrow', '--', 'retention', 'run'],
@@ -402,8 +430,7 @@ describe.skipIf(!hasRealServer)(`the server's retention sweeper (${NEEDS_REAL_SE
     if (r.__typename !== 'MemoryWorkingWriteSuccess') throw new Error('write failed');
     const { ManualClock } = await import('../src/lib/clock.js');
     const later = new ManualClock(new Date(server.clock.now().getTime() + 9 * 86_400_000));
-    const count = async () =>
-      (await server.database.pool.query(`SELECT count(*)::int AS n FROM working_records WHERE id = $1`, [r.record.recordId])).rows[0].n as number;
+    const count = async () => (await server.database.pool.query(`SELECT count(*)::int AS n FROM working_records WHERE id = $1`, [r.record.recordId])).rows[0].n as number;
     expect(await count()).toBe(1);
     // A second instance on the same database whose sweeper starts with an immediate run.
     const second = await startServer({ database: server.testDatabase, clock: later, config: { retention: { graceDays: 7, intervalSeconds: 3600 } } });

@@ -56,20 +56,33 @@ beforeAll(async () => {
     ok((await op.brainSave({ input: { agentId: AGENT, title: `kestrel ${i}`, content: 'nest' } })).brainSave, 'BrainSaveSuccess');
     ok((await op.memoryWorkingWrite({ input: { agentId: AGENT, kind: 'FINDING', title: `finding ${i}`, content: 'c' } })).memoryWorkingWrite, 'MemoryWorkingWriteSuccess');
     ok((await op.appendDreamDiaryEntry({ input: { agentId: AGENT, body: `dream ${i}` } })).appendDreamDiaryEntry, 'AppendDreamDiaryEntrySuccess');
-    ok((await agent.appendConversationEntry({ input: { payload: JSON.stringify({ text: `kestrel talk ${i}` }), role: 'user' } })).appendConversationEntry, 'AppendConversationEntrySuccess');
-    ok((await agent.updateProfileDocument({ input: { agentId: AGENT, kind: 'TOOLS', content: `tools ${i}`, expectedRevision: i + 1 } })).updateProfileDocument, 'UpdateProfileDocumentSuccess');
+    ok(
+      (await agent.appendConversationEntry({ input: { payload: JSON.stringify({ text: `kestrel talk ${i}` }), role: 'user' } })).appendConversationEntry,
+      'AppendConversationEntrySuccess',
+    );
+    ok(
+      (await agent.updateProfileDocument({ input: { agentId: AGENT, kind: 'TOOLS', content: `tools ${i}`, expectedRevision: i + 1 } })).updateProfileDocument,
+      'UpdateProfileDocumentSuccess',
+    );
     await server.app.services.agents.recordPreferenceSignal(server.database.db, { agentId: AGENT, source: 'tiddle', project: SCOPE, statement: `prefers ${i}`, evidence: [] });
-    ok((await agent.applyPreferenceLearning({ input: { agentId: AGENT, content: `learned ${i}`, expectedRevision: i + 1, reason: 'r' } })).applyPreferenceLearning, 'ApplyPreferenceLearningSuccess');
+    ok(
+      (await agent.applyPreferenceLearning({ input: { agentId: AGENT, content: `learned ${i}`, expectedRevision: i + 1, reason: 'r' } })).applyPreferenceLearning,
+      'ApplyPreferenceLearningSuccess',
+    );
     ok((await agent.tiddleAppendResidue({ input: { turnRef: `t${i}`, excerpts: [{ role: 'USER', text: `turn ${i}` }] } })).tiddleAppendResidue, 'TiddleAppendResidueSuccess');
   }
   // A second session, so that session lists have two entries.
   const other = await server.client({ agentId: AGENT, scope: SCOPE, session: `${SESSION}-2` });
-  ok((await other.appendConversationEntry({ input: { payload: JSON.stringify({ text: 'kestrel again' }), role: 'user' } })).appendConversationEntry, 'AppendConversationEntrySuccess');
+  ok(
+    (await other.appendConversationEntry({ input: { payload: JSON.stringify({ text: 'kestrel again' }), role: 'user' } })).appendConversationEntry,
+    'AppendConversationEntrySuccess',
+  );
   chat.script(AGENT, () => ({ proposals: [{ action: 'create', title: 'card one', body: 'b', evidence: ['t0', 't1'] }] }));
   const pass = ok((await server.operator.tiddleRunPass({ agentId: AGENT, project: SCOPE })).tiddleRunPass, 'TiddleRunPassSuccess');
   if (pass.outcomes[0]?.created.length !== 1) throw new Error(`no card created: ${JSON.stringify(pass)}`);
   owner = await openOwner(server.operator, AGENT);
-  for (const id of ['run-1', 'run-2']) ok((await server.operator.startContinuityRun({ input: { agentId: AGENT, ownerId: owner.ownerId, runId: id } })).startContinuityRun, 'StartContinuityRunSuccess');
+  for (const id of ['run-1', 'run-2'])
+    ok((await server.operator.startContinuityRun({ input: { agentId: AGENT, ownerId: owner.ownerId, runId: id } })).startContinuityRun, 'StartContinuityRunSuccess');
   runId = 'run-2';
   for (const effectId of ['e1', 'e2']) {
     const input = { agentId: AGENT, runId, generation: 1, ownerId: owner.ownerId, effectId, kind: 'k', request: '{}' };
@@ -92,19 +105,44 @@ const FIELDS: { field: string; query: string; at: string[]; forged: unknown[][] 
   { field: 'Query.apiTokens', query: `apiTokens(first: 1, after: $after) { ${PAGE} }`, at: ['apiTokens'], forged: TIME_ID },
   { field: 'Agent.tokens', query: `agent(agentId: "${AGENT}") { tokens(first: 1, after: $after) { ${PAGE} } }`, at: ['agent', 'tokens'], forged: TIME_ID },
   { field: 'Query.brainMemories', query: `brainMemories(agentId: "${AGENT}", first: 1, after: $after) { ${PAGE} }`, at: ['brainMemories'], forged: TIME_ID },
-  { field: 'Query.brainMemories(query)', query: `brainMemories(agentId: "${AGENT}", query: "kestrel", first: 1, after: $after) { ${PAGE} }`, at: ['brainMemories'], forged: TIME_ID },
+  {
+    field: 'Query.brainMemories(query)',
+    query: `brainMemories(agentId: "${AGENT}", query: "kestrel", first: 1, after: $after) { ${PAGE} }`,
+    at: ['brainMemories'],
+    forged: TIME_ID,
+  },
   { field: 'Agent.brainMemories', query: `agent(agentId: "${AGENT}") { brainMemories(first: 1, after: $after) { ${PAGE} } }`, at: ['agent', 'brainMemories'], forged: TIME_ID },
   { field: 'Query.workingRecords', query: `workingRecords(agentId: "${AGENT}", first: 1, after: $after) { ${PAGE} }`, at: ['workingRecords'], forged: TIME_ID },
   { field: 'Agent.workingRecords', query: `agent(agentId: "${AGENT}") { workingRecords(first: 1, after: $after) { ${PAGE} } }`, at: ['agent', 'workingRecords'], forged: TIME_ID },
   { field: 'Query.continuityRuns', query: `continuityRuns(agentId: "${AGENT}", first: 1, after: $after) { ${PAGE} }`, at: ['continuityRuns'], forged: TIME_ID },
   { field: 'Agent.continuityRuns', query: `agent(agentId: "${AGENT}") { continuityRuns(first: 1, after: $after) { ${PAGE} } }`, at: ['agent', 'continuityRuns'], forged: TIME_ID },
   { field: 'ContinuityRun.effects', query: `${run} { effects(first: 1, after: $after) { ${PAGE} } }`, at: ['continuityRun', 'effects'], forged: TIME_ID },
-  { field: 'ContinuityRun.transitions', query: `${run} { transitions(first: 1, after: $after) { ${PAGE} } }`, at: ['continuityRun', 'transitions'], forged: [[2 ** 31], [2 ** 53], [-1], [1.5]] },
+  {
+    field: 'ContinuityRun.transitions',
+    query: `${run} { transitions(first: 1, after: $after) { ${PAGE} } }`,
+    at: ['continuityRun', 'transitions'],
+    forged: [[2 ** 31], [2 ** 53], [-1], [1.5]],
+  },
   { field: 'Query.rollingCards', query: `rollingCards(agentId: "${AGENT}", project: "${SCOPE}", first: 1, after: $after) { ${PAGE} }`, at: ['rollingCards'], forged: TIME_ID },
-  { field: 'Agent.rollingCards', query: `agent(agentId: "${AGENT}") { rollingCards(project: "${SCOPE}", first: 1, after: $after) { ${PAGE} } }`, at: ['agent', 'rollingCards'], forged: TIME_ID },
+  {
+    field: 'Agent.rollingCards',
+    query: `agent(agentId: "${AGENT}") { rollingCards(project: "${SCOPE}", first: 1, after: $after) { ${PAGE} } }`,
+    at: ['agent', 'rollingCards'],
+    forged: TIME_ID,
+  },
   { field: 'Query.tiddleHistory', query: `tiddleHistory(agentId: "${AGENT}", project: "${SCOPE}", first: 1, after: $after) { ${PAGE} }`, at: ['tiddleHistory'], forged: TIME_ID },
-  { field: 'PreferenceLearning.audit', query: `preferenceLearning(agentId: "${AGENT}") { audit(first: 1, after: $after) { ${PAGE} } }`, at: ['preferenceLearning', 'audit'], forged: TIME_ID },
-  { field: 'PreferenceLearning.signals', query: `preferenceLearning(agentId: "${AGENT}") { signals(first: 1, after: $after) { ${PAGE} } }`, at: ['preferenceLearning', 'signals'], forged: TIME_ID },
+  {
+    field: 'PreferenceLearning.audit',
+    query: `preferenceLearning(agentId: "${AGENT}") { audit(first: 1, after: $after) { ${PAGE} } }`,
+    at: ['preferenceLearning', 'audit'],
+    forged: TIME_ID,
+  },
+  {
+    field: 'PreferenceLearning.signals',
+    query: `preferenceLearning(agentId: "${AGENT}") { signals(first: 1, after: $after) { ${PAGE} } }`,
+    at: ['preferenceLearning', 'signals'],
+    forged: TIME_ID,
+  },
   {
     field: 'ProfileDocument.revisions',
     query: `profileDocument(agentId: "${AGENT}", kind: TOOLS) { revisions(first: 1, after: $after) { ${PAGE} } }`,
@@ -123,11 +161,36 @@ const FIELDS: { field: string; query: string; at: string[]; forged: unknown[][] 
       ['0000-01-01', '2026-06-01T12:00:00.000Z', 'x'],
     ],
   },
-  { field: 'Query.conversationSessions', query: `conversationSessions(agentId: "${AGENT}", first: 1, after: $after) { ${PAGE} }`, at: ['conversationSessions'], forged: micros(false) },
-  { field: 'Agent.conversationSessions', query: `agent(agentId: "${AGENT}") { conversationSessions(first: 1, after: $after) { ${PAGE} } }`, at: ['agent', 'conversationSessions'], forged: micros(false) },
-  { field: 'Query.conversationSearch', query: `conversationSearch(agentId: "${AGENT}", query: "kestrel", first: 1, after: $after) { ${PAGE} }`, at: ['conversationSearch'], forged: micros(true) },
-  { field: 'Query.conversationOriginals', query: `conversationOriginals(agentId: "${AGENT}", sessionId: "${SESSION}", first: 1, after: $after) { ${PAGE} }`, at: ['conversationOriginals'], forged: [[2 ** 53], [-1]] },
-  { field: 'Query.conversationHistory', query: `conversationHistory(agentId: "${AGENT}", sessionId: "${SESSION}", first: 1, after: $after) { ${PAGE} }`, at: ['conversationHistory'], forged: [[2 ** 53], [-1]] },
+  {
+    field: 'Query.conversationSessions',
+    query: `conversationSessions(agentId: "${AGENT}", first: 1, after: $after) { ${PAGE} }`,
+    at: ['conversationSessions'],
+    forged: micros(false),
+  },
+  {
+    field: 'Agent.conversationSessions',
+    query: `agent(agentId: "${AGENT}") { conversationSessions(first: 1, after: $after) { ${PAGE} } }`,
+    at: ['agent', 'conversationSessions'],
+    forged: micros(false),
+  },
+  {
+    field: 'Query.conversationSearch',
+    query: `conversationSearch(agentId: "${AGENT}", query: "kestrel", first: 1, after: $after) { ${PAGE} }`,
+    at: ['conversationSearch'],
+    forged: micros(true),
+  },
+  {
+    field: 'Query.conversationOriginals',
+    query: `conversationOriginals(agentId: "${AGENT}", sessionId: "${SESSION}", first: 1, after: $after) { ${PAGE} }`,
+    at: ['conversationOriginals'],
+    forged: [[2 ** 53], [-1]],
+  },
+  {
+    field: 'Query.conversationHistory',
+    query: `conversationHistory(agentId: "${AGENT}", sessionId: "${SESSION}", first: 1, after: $after) { ${PAGE} }`,
+    at: ['conversationHistory'],
+    forged: [[2 ** 53], [-1]],
+  },
   {
     field: 'ConversationSession.originals',
     query: `conversationSession(agentId: "${AGENT}", sessionId: "${SESSION}") { originals(first: 1, after: $after) { ${PAGE} } }`,
@@ -142,7 +205,8 @@ function forge(cursor: string, position: unknown[]): string {
   return Buffer.from(JSON.stringify({ ...parsed, p: position })).toString('base64url');
 }
 
-const connectionAt = (data: unknown, path: string[]) => path.reduce((value, key) => (value as Record<string, unknown>)[key], data) as { pageInfo: { endCursor: string | null; hasNextPage: boolean } };
+const connectionAt = (data: unknown, path: string[]) =>
+  path.reduce((value, key) => (value as Record<string, unknown>)[key], data) as { pageInfo: { endCursor: string | null; hasNextPage: boolean } };
 
 describe('a tampered cursor position is BAD_CURSOR on every cursor field', () => {
   it('lists every field of the schema that takes a String cursor', () => {
@@ -150,7 +214,11 @@ describe('a tampered cursor position is BAD_CURSOR on every cursor field', () =>
     const schema = buildSchema(readFileSync(new URL('../schema.graphql', import.meta.url), 'utf8'));
     const taking = Object.values(schema.getTypeMap())
       .filter(isObjectType)
-      .flatMap((type) => Object.values(type.getFields()).filter((f) => f.args.some((a) => a.name === 'after' && String(a.type) === 'String')).map((f) => `${type.name}.${f.name}`));
+      .flatMap((type) =>
+        Object.values(type.getFields())
+          .filter((f) => f.args.some((a) => a.name === 'after' && String(a.type) === 'String'))
+          .map((f) => `${type.name}.${f.name}`),
+      );
     expect([...listed].sort()).toEqual(taking.sort());
   });
 
@@ -171,7 +239,10 @@ describe('a tampered cursor position is BAD_CURSOR on every cursor field', () =>
 
   it('Subscription.operatorEvents', async () => {
     const events = (after: string | null) =>
-      op.subscribe<{ operatorEvents: { cursor: string } }>('subscription ($after: String, $ids: [String!]) { operatorEvents(after: $after, agentIds: $ids) { cursor } }', { after, ids: [AGENT] });
+      op.subscribe<{ operatorEvents: { cursor: string } }>('subscription ($after: String, $ids: [String!]) { operatorEvents(after: $after, agentIds: $ids) { cursor } }', {
+        after,
+        ids: [AGENT],
+      });
     // A live subscription's first event (a brain save made once it is listening) gives a genuine cursor.
     const live = collect(events(null));
     await untilLive(live, async () => {
@@ -180,7 +251,13 @@ describe('a tampered cursor position is BAD_CURSOR on every cursor field', () =>
     });
     const cursor = live.items[0].operatorEvents.cursor;
     await live.stop();
-    for (const position of [['18446744073709551616', AGENT, 1], ['99999999999999999999999', AGENT, 1], ['1', AGENT, 2 ** 53], ['1', AGENT, -1], ['1', `${AGENT}\u0000`, 1]]) {
+    for (const position of [
+      ['18446744073709551616', AGENT, 1],
+      ['99999999999999999999999', AGENT, 1],
+      ['1', AGENT, 2 ** 53],
+      ['1', AGENT, -1],
+      ['1', `${AGENT}\u0000`, 1],
+    ]) {
       const error = await requestError(take(events(forge(cursor, position)), 1));
       expect([error.code, error.message], JSON.stringify(position)).toEqual(['BAD_CURSOR', 'the cursor is malformed']);
     }

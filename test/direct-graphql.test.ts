@@ -51,7 +51,8 @@ async function both(server: TestServer, body: string, options: { token: string; 
   const middle = await pathCounts(server);
   const yoga = await post(server, body, { ...auth, accept: `${options.accept ?? '*/*'};q=1` });
   const after = await pathCounts(server);
-  const took = (from: typeof before, to: typeof before) => (to.direct - from.direct === 1 && to.yoga === from.yoga ? 'direct' : to.yoga - from.yoga === 1 && to.direct === from.direct ? 'yoga' : 'unclear');
+  const took = (from: typeof before, to: typeof before) =>
+    to.direct - from.direct === 1 && to.yoga === from.yoga ? 'direct' : to.yoga - from.yoga === 1 && to.direct === from.direct ? 'yoga' : 'unclear';
   expect(took(middle, after)).toBe('yoga');
   return { direct, yoga, took: took(before, middle) };
 }
@@ -91,7 +92,7 @@ describe('the direct JSON path', () => {
     expect(JSON.parse(direct.body).data.agent.agentId).toBe('direct-a');
   });
 
-  it('writes Yoga\'s answer for an executed result with errors (a variable Yoga coerces at execution)', async () => {
+  it("writes Yoga's answer for an executed result with errors (a variable Yoga coerces at execution)", async () => {
     const body = JSON.stringify({ query: PROFILE, variables: { id: 7 } });
     for (const accept of [undefined, 'application/graphql-response+json']) {
       const { direct, yoga, took } = await both(server, body, { token: operatorToken, accept });
@@ -157,14 +158,17 @@ describe('the direct JSON path', () => {
       (await operations.get()).values.find((v) => v.labels.operation === operation && v.labels.outcome === outcome)?.value ?? 0;
     const update = (expectedRevision: number) =>
       JSON.stringify({
-        query: 'mutation U($input: UpdateProfileDocumentInput!) { updateProfileDocument(input: $input) { __typename ... on UpdateProfileDocumentSuccess { document { revision content } } } }',
+        query:
+          'mutation U($input: UpdateProfileDocumentInput!) { updateProfileDocument(input: $input) { __typename ... on UpdateProfileDocumentSuccess { document { revision content } } } }',
         variables: { input: { agentId: 'direct-a', kind: 'SOUL', content: `Revision after ${expectedRevision}.`, expectedRevision } },
       });
     const start = (await server.operator.profileDocument({ agentId: 'direct-a', kind: 'SOUL' })).profileDocument!.revision;
     const okBefore = await count('updateProfileDocument', 'OK');
     const answer = await post(server, update(start), { authorization: `Bearer ${operatorToken}` });
     expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.body)).toEqual({ data: { updateProfileDocument: { __typename: 'UpdateProfileDocumentSuccess', document: { revision: start + 1, content: `Revision after ${start}.` } } } });
+    expect(JSON.parse(answer.body)).toEqual({
+      data: { updateProfileDocument: { __typename: 'UpdateProfileDocumentSuccess', document: { revision: start + 1, content: `Revision after ${start}.` } } },
+    });
     expect((await server.operator.profileDocument({ agentId: 'direct-a', kind: 'SOUL' })).profileDocument!.revision).toBe(start + 1);
     expect(await count('updateProfileDocument', 'OK')).toBe(okBefore + 1);
 

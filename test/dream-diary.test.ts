@@ -26,7 +26,15 @@ describe('Dream diary', () => {
     const first = await append({ entryDate: '2026-05-30', title: 'night one', body: `${MARKER} one` });
     expect(first).toMatchObject({
       __typename: 'AppendDreamDiaryEntrySuccess',
-      entry: { agentId: 'dreamer', entryDate: '2026-05-30', title: 'night one', body: `${MARKER} one`, writtenBy: 'test-operator', createdAt: '2026-06-01T12:00:00.000Z', expiresAt: '2026-07-01T12:00:00.000Z' },
+      entry: {
+        agentId: 'dreamer',
+        entryDate: '2026-05-30',
+        title: 'night one',
+        body: `${MARKER} one`,
+        writtenBy: 'test-operator',
+        createdAt: '2026-06-01T12:00:00.000Z',
+        expiresAt: '2026-07-01T12:00:00.000Z',
+      },
     });
     const today = await append({ body: `${MARKER} two` });
     expect(today).toMatchObject({ entry: { entryDate: '2026-06-01', title: '' } });
@@ -46,7 +54,9 @@ describe('Dream diary', () => {
     await expect(server.operator.dreamDiary({ agentId: 'other-dreamer', after: one.pageInfo.endCursor })).rejects.toMatchObject({ code: 'CURSOR_MISMATCH' });
     // The entry is a node: node(id) reads it back for the operator.
     const entry = one.edges[0].node;
-    expect(await server.operator.node({ id: entry.id })).toEqual({ node: { __typename: 'DreamDiaryEntry', id: entry.id, entryId: entry.entryId, agentId: 'dreamer', entryDate: '2026-06-01', title: '' } });
+    expect(await server.operator.node({ id: entry.id })).toEqual({
+      node: { __typename: 'DreamDiaryEntry', id: entry.id, entryId: entry.entryId, agentId: 'dreamer', entryDate: '2026-06-01', title: '' },
+    });
   });
 
   it('refuses bad input with a typed error at the limit and one past it, and writes nothing', async () => {
@@ -64,7 +74,11 @@ describe('Dream diary', () => {
   });
 
   it('is for operators only: an agent token is FORBIDDEN, even for its own agent', async () => {
-    const code = (p: Promise<unknown>) => p.then(() => 'answered', (e) => (e instanceof BurrowRequestError ? e.code : String(e)));
+    const code = (p: Promise<unknown>) =>
+      p.then(
+        () => 'answered',
+        (e) => (e instanceof BurrowRequestError ? e.code : String(e)),
+      );
     expect(await code(agent.dreamDiary({ agentId: 'dreamer' }))).toBe('FORBIDDEN');
     const before = (await server.operator.dreamDiary({ agentId: 'dreamer', first: 200 })).dreamDiary.edges.length;
     expect(await code(agent.appendDreamDiaryEntry({ input: { agentId: 'dreamer', body: 'agent writes' } }))).toBe('FORBIDDEN');

@@ -115,7 +115,9 @@ describe('event fan-out', () => {
     // Beside the 200 operators with one document: an agent token, and an operator with another selection.
     const agent = await server.client({ agentId: 'fan-many' });
     const asAgent = collect(agent.agentEvents({ agentId: 'fan-many', after: 27 }));
-    const other = collect(server.operator.subscribe<{ agentEvents: { sequence: number; stream: string } }>('subscription { agentEvents(agentId: "fan-many", after: 27) { sequence stream } }'));
+    const other = collect(
+      server.operator.subscribe<{ agentEvents: { sequence: number; stream: string } }>('subscription { agentEvents(agentId: "fan-many", after: 27) { sequence stream } }'),
+    );
     await waitUntil(() => server.app.services.hub.openSubscriptions === SOCKETS * PER_SOCKET + 2, 'the two other subscriptions are open', 60_000);
     const before = { ...sharedExecutions };
     await updates(server, 'fan-many', 1, 7);
@@ -230,19 +232,23 @@ describe("the hub's re-check", () => {
       expect(await readsOfRecheck()).toBe(0);
       expect(stream.items).toHaveLength(1);
       // Its announcement comes: one read, and the next re-check finds nothing behind.
-      expect(await hubReads(async () => {
-        await server.database.pool.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, `recheck:${inFlight}`]);
-        await stream.waitFor(2);
-        await recheck();
-      })).toBe(1);
+      expect(
+        await hubReads(async () => {
+          await server.database.pool.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, `recheck:${inFlight}`]);
+          await stream.waitFor(2);
+          await recheck();
+        }),
+      ).toBe(1);
       // Never announced: the first re-check notes it, the second reads it.
       const lost = await logUnannouncedEvent(server, 'recheck', 3);
       expect(await readsOfRecheck()).toBe(0);
       expect(stream.items).toHaveLength(2);
-      expect(await hubReads(async () => {
-        await recheck();
-        await stream.waitFor(3);
-      })).toBe(1);
+      expect(
+        await hubReads(async () => {
+          await recheck();
+          await stream.waitFor(3);
+        }),
+      ).toBe(1);
       await stream.stop();
       expect(stream.items.map((item) => item.agentEvents.sequence)).toEqual([2, inFlight, lost]);
     });
@@ -289,8 +295,7 @@ async function rawSocket(target: TestServer, token: string) {
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } }));
   await waitUntil(() => messages.some((m) => m.type === 'connection_ack'), 'connection_ack', 60_000);
-  const subscribeTo = (id: string, query: string, variables?: Record<string, unknown>) =>
-    socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query, variables } }));
+  const subscribeTo = (id: string, query: string, variables?: Record<string, unknown>) => socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query, variables } }));
   return {
     socket,
     subscribeTo,
@@ -397,7 +402,11 @@ describe('a subscriber that stops reading', () => {
     // The subscriber that reads gets all of it, in order, while the other one is stuck.
     await fast.waitFor(BURST, 60_000);
     expect(fast.items.map((item) => item.agentEvents.sequence)).toEqual(range(2, BURST + 1));
-    const delivered = () => slow.of('1').filter((m) => m.type === 'next').map((m) => m.payload?.data?.agentEvents?.sequence);
+    const delivered = () =>
+      slow
+        .of('1')
+        .filter((m) => m.type === 'next')
+        .map((m) => m.payload?.data?.agentEvents?.sequence);
     // Stuck behind its socket, the slow one holds no more than its buffer.
     expect(small.app.services.hub.queuedEvents).toBeLessThanOrEqual(BUFFER);
 

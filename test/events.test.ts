@@ -69,9 +69,9 @@ describe('agentEvents', () => {
     const stream = collect(server.operator.agentEvents({ agentId: 'ev-rollback', after: 1 }));
     faults.arm('preferences.after_audit');
     try {
-      await expect(
-        server.operator.applyPreferenceLearning({ input: { agentId: 'ev-rollback', content: 'x', expectedRevision: 1, reason: 'r' } }),
-      ).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
+      await expect(server.operator.applyPreferenceLearning({ input: { agentId: 'ev-rollback', content: 'x', expectedRevision: 1, reason: 'r' } })).rejects.toMatchObject({
+        code: 'INTERNAL_SERVER_ERROR',
+      });
     } finally {
       faults.arm(null);
     }
@@ -86,7 +86,7 @@ describe('agentEvents', () => {
     ]);
   });
 
-  it('delivers an event that committed but was never announced (its writer stopped in between), by the hub\'s re-check', async () => {
+  it("delivers an event that committed but was never announced (its writer stopped in between), by the hub's re-check", async () => {
     await newAgent('ev-unannounced');
     const stream = collect(server.operator.agentEvents({ agentId: 'ev-unannounced', after: 1 }));
     await update('ev-unannounced', 'announced', 1);
@@ -108,7 +108,7 @@ describe('agentEvents', () => {
     ]);
   });
 
-  it('announces after commit only: nothing for a rolled-back transaction or savepoint, a released savepoint\'s with its transaction', async () => {
+  it("announces after commit only: nothing for a rolled-back transaction or savepoint, a released savepoint's with its transaction", async () => {
     const heard: string[] = [];
     const stopHearing = server.database.hearLocally('burrow_test_channel', (payload) => heard.push(payload));
     try {
@@ -167,7 +167,7 @@ describe('sequences across pruning', () => {
     await sweeper.stop();
   }
 
-  it('continues an agent\'s sequence after its whole log was pruned, and lastEventSequence is the newest delivered', async () => {
+  it("continues an agent's sequence after its whole log was pruned, and lastEventSequence is the newest delivered", async () => {
     await newAgent('ev-pruned');
     await update('ev-pruned', 'one', 1);
     await update('ev-pruned', 'two', 2);

@@ -59,9 +59,8 @@ describe(`expiry with the database in ${ZONE}, across a daylight-saving change`,
 
     // A real change sets a new expiry from now with the stored TTL: the same 2,496 hours.
     clock.advance(HOUR_MS);
-    const rewritten = (
-      await client.memoryWorkingWrite({ input: { recordId: created.record.recordId, expectedRevision: 1, kind: 'FINDING', title: 't', content: 'second' } })
-    ).memoryWorkingWrite;
+    const rewritten = (await client.memoryWorkingWrite({ input: { recordId: created.record.recordId, expectedRevision: 1, kind: 'FINDING', title: 't', content: 'second' } }))
+      .memoryWorkingWrite;
     if (rewritten.__typename !== 'MemoryWorkingWriteSuccess') throw new Error(JSON.stringify(rewritten));
     expect(rewritten.record).toMatchObject({ revision: 2, ttlDays: 104, expiresAt: '2026-04-15T01:00:00.000Z' });
     // ... and with a TTL given in the rewrite.

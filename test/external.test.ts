@@ -54,7 +54,9 @@ describe.skipIf(!hasRealServer)(`external lifecycle on the real server (${hasRea
     const config = loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: database.url! }).database;
     expect(config.lifecycle === 'external' && config.requiredMajor).toBe(17);
     const below = (required: number) =>
-      new RegExp(`is version ${major}\\.\\d+.* \\(major ${major}\\), below BURROW_POSTGRES_REQUIRED_MAJOR=${required}: upgrade the server or set BURROW_POSTGRES_REQUIRED_MAJOR=${major} if you accept it`);
+      new RegExp(
+        `is version ${major}\\.\\d+.* \\(major ${major}\\), below BURROW_POSTGRES_REQUIRED_MAJOR=${required}: upgrade the server or set BURROW_POSTGRES_REQUIRED_MAJOR=${major} if you accept it`,
+      );
     // The default: CI's PostgreSQL 15 step is below it, the PostgreSQL 17 passes at it.
     if (major < 17) expect(await refusal({ BURROW_POSTGRES_URL: database.url! })).toMatch(below(17));
     else expect(await opens({ BURROW_POSTGRES_URL: database.url! })).toBe(database.name);
@@ -89,12 +91,16 @@ describe.skipIf(!hasRealServer)(`external lifecycle on the real server (${hasRea
     const admin = new pg.Client({ connectionString: database.url! });
     await admin.connect();
     const before = await extensions(admin).finally(() => admin.end());
-    const opened = await openDatabase(loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: database.url!, BURROW_POSTGRES_REQUIRED_MAJOR: String(major) }).database);
+    const opened = await openDatabase(
+      loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: database.url!, BURROW_POSTGRES_REQUIRED_MAJOR: String(major) }).database,
+    );
     try {
       const installed = (await opened.pool.query(`SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'vector'`)).rows[0].n === 1;
       expect(opened.capabilities.vector).toBe(installed);
       expect(opened.capabilities.vectorReason).toBe(
-        installed ? null : `the vector extension is not installed in database ${new URL(database.url!).hostname}:${new URL(database.url!).port || 5432}/${database.name}; Brain search stays lexical`,
+        installed
+          ? null
+          : `the vector extension is not installed in database ${new URL(database.url!).hostname}:${new URL(database.url!).port || 5432}/${database.name}; Brain search stays lexical`,
       );
       expect(await extensions(opened.pool)).toEqual(before);
       // The administrator made pg_trgm (createTestDatabase does what the README asks of one).

@@ -134,7 +134,9 @@ describe.skipIf(!hasRealServer)(`database faults (${NEEDS_REAL_SERVER})`, () => 
 
     // Each open subscription got every committed event exactly once, in order.
     for (const { agentId, stream } of before) {
-      const { rows: [agent] } = await server.database.pool.query<{ last: number }>('SELECT last_event_sequence AS last FROM agents WHERE id = $1', [agentId]);
+      const {
+        rows: [agent],
+      } = await server.database.pool.query<{ last: number }>('SELECT last_event_sequence AS last FROM agents WHERE id = $1', [agentId]);
       const items = await stream.waitFor(Number(agent.last), 15_000);
       const sequences = items.map((item) => item.agentEvents.sequence);
       expect(sequences).toEqual(Array.from({ length: Number(agent.last) }, (_, i) => i + 1));
@@ -143,7 +145,9 @@ describe.skipIf(!hasRealServer)(`database faults (${NEEDS_REAL_SERVER})`, () => 
 
     // A subscription opened after the cut hears new events.
     const agentId = AGENTS[0];
-    const { rows: [agent] } = await server.database.pool.query<{ last: number }>('SELECT last_event_sequence AS last FROM agents WHERE id = $1', [agentId]);
+    const {
+      rows: [agent],
+    } = await server.database.pool.query<{ last: number }>('SELECT last_event_sequence AS last FROM agents WHERE id = $1', [agentId]);
     // From `after`: the replay covers an event that commits before the subscription is registered.
     const after = collect(clients.get(agentId)!.agentEvents({ agentId, after: Number(agent.last) }));
     const saved = await clients.get(agentId)!.brainSave({ input: { agentId, title: 'after the cut', content: 'heard live' } });
@@ -163,16 +167,23 @@ describe.skipIf(!hasRealServer)(`database faults (${NEEDS_REAL_SERVER})`, () => 
     expect(rows.length).toBeGreaterThan(0);
     // The next request gets a fresh connection.
     let saved = null as Awaited<ReturnType<BurrowClient['brainSave']>> | null;
-    await waitUntil(async () => {
-      try {
-        saved = await client.brainSave({ input: { agentId, title: 'after terminate', content: 'x' } });
-      } catch (error) {
-        expect((error as BurrowRequestError).code).toBe('DATABASE_UNAVAILABLE');
-      }
-      return saved !== null;
-    }, 'a write succeeds after the sessions ended', 5_000, 100);
+    await waitUntil(
+      async () => {
+        try {
+          saved = await client.brainSave({ input: { agentId, title: 'after terminate', content: 'x' } });
+        } catch (error) {
+          expect((error as BurrowRequestError).code).toBe('DATABASE_UNAVAILABLE');
+        }
+        return saved !== null;
+      },
+      'a write succeeds after the sessions ended',
+      5_000,
+      100,
+    );
     expect(saved?.brainSave.__typename).toBe('BrainSaveSuccess');
-    const { rows: [agent] } = await server.database.pool.query<{ last: number }>('SELECT last_event_sequence AS last FROM agents WHERE id = $1', [agentId]);
+    const {
+      rows: [agent],
+    } = await server.database.pool.query<{ last: number }>('SELECT last_event_sequence AS last FROM agents WHERE id = $1', [agentId]);
     const items = await stream.waitFor(Number(agent.last), 15_000);
     expect(items.map((item) => item.agentEvents.sequence)).toEqual(Array.from({ length: Number(agent.last) }, (_, i) => i + 1));
     await stream.stop();

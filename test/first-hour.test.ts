@@ -35,7 +35,8 @@ const SUBSCRIPTIONS = {
   agentEvents: (agentId: string) => server.operator.agentEvents({ agentId, after: 0 }),
   rollingCardEvents: (agentId: string) => server.operator.rollingCardEvents({ agentId, project: 'p', after: 0 }),
   tiddleStatusEvents: (agentId: string) => server.operator.tiddleStatusEvents({ agentId, after: 0 }),
-  continuityEvents: (agentId: string) => server.operator.subscribe('subscription($agentId: String!) { continuityEvents(agentId: $agentId, runId: "r", after: 0) { sequence } }', { agentId }),
+  continuityEvents: (agentId: string) =>
+    server.operator.subscribe('subscription($agentId: String!) { continuityEvents(agentId: $agentId, runId: "r", after: 0) { sequence } }', { agentId }),
 };
 
 describe('per-agent subscriptions for an unknown agent', () => {

@@ -60,20 +60,76 @@ describe('foreign keys', () => {
         toAgent('agent_events'),
         toAgent('agent_profile_documents'),
         toAgent('agent_settings'),
-        { table: 'agent_profile_revisions', name: 'agent_profile_revisions_document_fk', columns: ['agent_id', 'kind'], references: 'agent_profile_documents', referencedColumns: ['agent_id', 'kind'], onDelete: 'r' },
+        {
+          table: 'agent_profile_revisions',
+          name: 'agent_profile_revisions_document_fk',
+          columns: ['agent_id', 'kind'],
+          references: 'agent_profile_documents',
+          referencedColumns: ['agent_id', 'kind'],
+          onDelete: 'r',
+        },
         toAgent('api_tokens'),
-        { table: 'brain_embeddings', name: 'brain_embeddings_memory_fk', columns: ['agent_id', 'memory_id'], references: 'brain_memories', referencedColumns: ['agent_id', 'id'], onDelete: 'r' },
+        {
+          table: 'brain_embeddings',
+          name: 'brain_embeddings_memory_fk',
+          columns: ['agent_id', 'memory_id'],
+          references: 'brain_memories',
+          referencedColumns: ['agent_id', 'id'],
+          onDelete: 'r',
+        },
         toAgent('brain_memories'),
-        { table: 'brain_memory_revisions', name: 'brain_memory_revisions_memory_fk', columns: ['agent_id', 'memory_id'], references: 'brain_memories', referencedColumns: ['agent_id', 'id'], onDelete: 'r' },
-        { table: 'continuity_effects', name: 'continuity_effects_run_fk', columns: ['agent_id', 'run_id'], references: 'continuity_state', referencedColumns: ['agent_id', 'run_id'], onDelete: 'r' },
-        { table: 'continuity_log', name: 'continuity_log_run_fk', columns: ['agent_id', 'run_id'], references: 'continuity_state', referencedColumns: ['agent_id', 'run_id'], onDelete: 'r' },
+        {
+          table: 'brain_memory_revisions',
+          name: 'brain_memory_revisions_memory_fk',
+          columns: ['agent_id', 'memory_id'],
+          references: 'brain_memories',
+          referencedColumns: ['agent_id', 'id'],
+          onDelete: 'r',
+        },
+        {
+          table: 'continuity_effects',
+          name: 'continuity_effects_run_fk',
+          columns: ['agent_id', 'run_id'],
+          references: 'continuity_state',
+          referencedColumns: ['agent_id', 'run_id'],
+          onDelete: 'r',
+        },
+        {
+          table: 'continuity_log',
+          name: 'continuity_log_run_fk',
+          columns: ['agent_id', 'run_id'],
+          references: 'continuity_state',
+          referencedColumns: ['agent_id', 'run_id'],
+          onDelete: 'r',
+        },
         toAgent('continuity_owners'),
         toAgent('continuity_state'),
         toAgent('dream_diary_entries'),
         // Declared by the hand-written migration 0003 (NO ACTION, which refuses the same deletes).
-        { table: 'conversation_archive_entries', name: 'conversation_archive_entries_archive_fk', columns: ['agent_id', 'session_id', 'generation'], references: 'conversation_archives', referencedColumns: ['agent_id', 'session_id', 'generation'], onDelete: 'a' },
-        { table: 'conversation_archives', name: 'conversation_archives_session_fk', columns: ['agent_id', 'session_id'], references: 'conversation_sessions', referencedColumns: ['agent_id', 'session_id'], onDelete: 'r' },
-        { table: 'conversation_entries', name: 'conversation_entries_session_fk', columns: ['agent_id', 'session_id'], references: 'conversation_sessions', referencedColumns: ['agent_id', 'session_id'], onDelete: 'r' },
+        {
+          table: 'conversation_archive_entries',
+          name: 'conversation_archive_entries_archive_fk',
+          columns: ['agent_id', 'session_id', 'generation'],
+          references: 'conversation_archives',
+          referencedColumns: ['agent_id', 'session_id', 'generation'],
+          onDelete: 'a',
+        },
+        {
+          table: 'conversation_archives',
+          name: 'conversation_archives_session_fk',
+          columns: ['agent_id', 'session_id'],
+          references: 'conversation_sessions',
+          referencedColumns: ['agent_id', 'session_id'],
+          onDelete: 'r',
+        },
+        {
+          table: 'conversation_entries',
+          name: 'conversation_entries_session_fk',
+          columns: ['agent_id', 'session_id'],
+          references: 'conversation_sessions',
+          referencedColumns: ['agent_id', 'session_id'],
+          onDelete: 'r',
+        },
         toAgent('conversation_sessions'),
         toAgent('preference_learning_state'),
         toAgent('preference_signals'),
@@ -179,7 +235,11 @@ describe('a write naming an agent that does not exist', () => {
     expect(await outcome(op.brainSave({ input: { agentId: 'ghost', title: 't', content: 'c' } }))).toBe('NotFound');
     expect(await outcome(op.appendConversationEntry({ input: { agentId: 'ghost', payload: '{}' } }))).toBe('NotFound');
     // A token bound to it cannot be made either (burrow token create --agent ghost).
-    await expect(server.app.services.tokens.create({ kind: 'agent', name: 'ghost', agentId: 'ghost' })).rejects.toMatchObject({ code: 'NOT_FOUND', resource: 'Agent', resourceId: 'ghost' });
+    await expect(server.app.services.tokens.create({ kind: 'agent', name: 'ghost', agentId: 'ghost' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      resource: 'Agent',
+      resourceId: 'ghost',
+    });
     const { rows } = await server.database.pool.query(`
       SELECT (SELECT count(*) FROM working_records WHERE agent_id = 'ghost') + (SELECT count(*) FROM session_handoffs WHERE agent_id = 'ghost')
            + (SELECT count(*) FROM brain_memories WHERE agent_id = 'ghost')

@@ -143,7 +143,13 @@ describe('mutation fuzz', () => {
     const send = async (item: Case, token: string) => {
       const response = await fetch(server.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: `Bearer ${token}`, 'burrow-continuity-scope': 'fuzz-scope', 'burrow-session': 'fuzz-session' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/graphql-response+json',
+          authorization: `Bearer ${token}`,
+          'burrow-continuity-scope': 'fuzz-scope',
+          'burrow-session': 'fuzz-session',
+        },
         body: withDeepJson(JSON.stringify({ query: item.query, variables: item.variables })),
       });
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);

@@ -112,7 +112,10 @@ describe('node ids of transitions and Tiddle entries', () => {
 
   it('node(id) reads residue and history entries back by agent and entry id, authorized and scoped like tiddleResidue and tiddleHistory', async () => {
     const own = await server.agentClient('node-tiddle', { scope: 'alpha', session: 's-node-tiddle' });
-    const appended = ok((await own.tiddleAppendResidue({ input: { turnRef: 'turn-1', excerpts: [{ role: 'USER', text: 'kestrel sighting' }] } })).tiddleAppendResidue, 'TiddleAppendResidueSuccess');
+    const appended = ok(
+      (await own.tiddleAppendResidue({ input: { turnRef: 'turn-1', excerpts: [{ role: 'USER', text: 'kestrel sighting' }] } })).tiddleAppendResidue,
+      'TiddleAppendResidueSuccess',
+    );
     const [residue] = (await own.tiddleResidue({ agentId: 'node-tiddle', project: 'alpha' })).tiddleResidue;
     expect(residue).toEqual(appended.append.entry);
     expect(residue.id).toBe(globalId('TiddleResidue', `node-tiddle/${residue.entryId}`));
@@ -158,9 +161,9 @@ describe('Agent.rollingCards', () => {
         [agentId, i + 1, now],
       );
     }
-    const { agents } = await server.operator.request<{ agents: { edges: { node: { agentId: string; rollingCards: { edges: { node: { agentId: string; title: string } }[] } } }[] } }>(
-      `{ agents(first: 100) { edges { node { agentId rollingCards(project: "alpha", first: 2) { edges { node { agentId title } } } } } } }`,
-    );
+    const { agents } = await server.operator.request<{
+      agents: { edges: { node: { agentId: string; rollingCards: { edges: { node: { agentId: string; title: string } }[] } } }[] };
+    }>(`{ agents(first: 100) { edges { node { agentId rollingCards(project: "alpha", first: 2) { edges { node { agentId title } } } } } } }`);
     const seen = Object.fromEntries(agents.edges.map((e) => [e.node.agentId, e.node.rollingCards.edges.map((c) => c.node.title)]));
     expect(ids.map((id) => seen[id])).toEqual([['rc-batch-a card 1'], ['rc-batch-b card 1', 'rc-batch-b card 2'], ['rc-batch-c card 1', 'rc-batch-c card 2']]);
     for (const edge of agents.edges) expect(edge.node.rollingCards.edges.every((c) => c.node.agentId === edge.node.agentId)).toBe(true);

@@ -1,10 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type BurrowClient,
-  type RecordAutomaticHandoffInput,
-  type SessionWriteHandoffInput,
-  type SessionWriteHandoffMutation,
-} from '../clients/typescript/sdk.js';
+import { type BurrowClient, type RecordAutomaticHandoffInput, type SessionWriteHandoffInput, type SessionWriteHandoffMutation } from '../clients/typescript/sdk.js';
 import { DAY_MS } from '../src/lib/clock.js';
 import { hasRealServer, NEEDS_REAL_SERVER, startServer, take, type TestServer, requestError } from './support/harness.js';
 
@@ -114,9 +109,24 @@ describe('sessionWriteHandoff', () => {
     const connection = await server.database.pool.connect();
     const attempt = async (overrides: Record<string, unknown>) => {
       const row = {
-        agent_id: 'ho-basic', id: `db-${Math.random()}`, project: 'p', session_id: `s-${Math.random()}`, origin: 'EXPLICIT', title: 't', goal: '', outcome: '',
-        body: '', source_refs: JSON.stringify([]), ttl_days: 14, expires_at: new Date(), revision: 1, created_at: new Date(), updated_at: new Date(),
-        written_by_kind: 'AGENT', written_by_id: 'x', ...overrides,
+        agent_id: 'ho-basic',
+        id: `db-${Math.random()}`,
+        project: 'p',
+        session_id: `s-${Math.random()}`,
+        origin: 'EXPLICIT',
+        title: 't',
+        goal: '',
+        outcome: '',
+        body: '',
+        source_refs: JSON.stringify([]),
+        ttl_days: 14,
+        expires_at: new Date(),
+        revision: 1,
+        created_at: new Date(),
+        updated_at: new Date(),
+        written_by_kind: 'AGENT',
+        written_by_id: 'x',
+        ...overrides,
       };
       const columns = Object.keys(row);
       await connection.query('SAVEPOINT attempt');
@@ -170,7 +180,13 @@ describe('automatic handoffs', () => {
     );
     expect(withTool).toMatchObject({
       written: true,
-      handoff: { sessionId: 'tooled', sourceRefs: [{ ref: 'tool:ls/1', evidence: 'TOOL_EVIDENCE' }, { ref: 'said:1', evidence: 'ASSISTANT_ASSERTION' }] },
+      handoff: {
+        sessionId: 'tooled',
+        sourceRefs: [
+          { ref: 'tool:ls/1', evidence: 'TOOL_EVIDENCE' },
+          { ref: 'said:1', evidence: 'ASSISTANT_ASSERTION' },
+        ],
+      },
     });
     // An assistant assertion alone is not tool evidence: a short exchange with it stays trivial.
     const asserted = await writeAutomatic(tooled, automaticInput({ goal: 'ls', outcome: 'ok', body: '', sourceRefs: [{ ref: 'said:2', evidence: 'ASSISTANT_ASSERTION' }] }));
@@ -207,7 +223,11 @@ describe('automatic handoffs', () => {
     for (const at of [DAY_MS, DAY_MS + 1000, 7 * DAY_MS]) {
       server.clock.set(new Date(start.getTime() + at));
       const refused = await writeAutomatic(client, automaticInput({ title: 'auto over expired' }));
-      expect(refused).toMatchObject({ written: false, skippedReason: 'EXPLICIT_EXPIRED', handoff: { handoffId: explicit.handoffId, origin: 'EXPLICIT', title: 'mine', revision: 1, expiresAt: explicit.expiresAt } });
+      expect(refused).toMatchObject({
+        written: false,
+        skippedReason: 'EXPLICIT_EXPIRED',
+        handoff: { handoffId: explicit.handoffId, origin: 'EXPLICIT', title: 'mine', revision: 1, expiresAt: explicit.expiresAt },
+      });
       expect(await row()).toEqual(stored);
       // Reading shows unexpired handoffs only: the session's expired explicit one is not among them,
       // and the refused automatic one was never stored.

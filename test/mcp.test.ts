@@ -70,7 +70,13 @@ function graphqlField(field: GraphQLArgument | GraphQLInputField) {
   };
 }
 
-const queryArgs = (field: string) => Object.fromEntries(schema.getQueryType()!.getFields()[field].args.map((arg) => [arg.name, arg]));
+const queryArgs = (field: string) =>
+  Object.fromEntries(
+    schema
+      .getQueryType()!
+      .getFields()
+      [field].args.map((arg) => [arg.name, arg]),
+  );
 const inputFields = (type: string) => (schema.getType(type) as GraphQLInputObjectType).getFields();
 
 /** The GraphQL counterpart of each tool's input. */
@@ -244,7 +250,14 @@ describe('the working-memory and handoff tools', () => {
 describe('the Brains tools', () => {
   it('save, search, read, update, remove; a removed memory is NOT_FOUND', async () => {
     const saved = ok(await call(a, 'brain_save', { title: 'Preferred editor', content: 'The operator prefers helix', sourceRefs: ['chat:1'] })).memory;
-    expect(saved).toMatchObject({ agentId: 'mcp-a', title: 'Preferred editor', revision: 1, ownership: 'AGENT', deleted: false, createdBy: { kind: 'AGENT', principalId: 'mcp-a' } });
+    expect(saved).toMatchObject({
+      agentId: 'mcp-a',
+      title: 'Preferred editor',
+      revision: 1,
+      ownership: 'AGENT',
+      deleted: false,
+      createdBy: { kind: 'AGENT', principalId: 'mcp-a' },
+    });
     const search = ok(await call(a, 'brain_search', { query: 'helix editor' }));
     // The seed's spelling in MCP results (GraphQL's enum says LEXICAL).
     expect(search.retrieval).toEqual({ mode: 'lexical', fallback: null, reason: null });
@@ -265,7 +278,12 @@ describe('the Brains tools', () => {
 
     const removed = ok(await call(a, 'brain_remove', { memoryId: saved.memoryId, expectedRevision: 2 })).memory;
     expect(removed).toMatchObject({ memoryId: saved.memoryId, revision: 3, deleted: true });
-    expect(toolFailure(await call(a, 'brain_read', { memoryId: saved.memoryId }))).toMatchObject({ type: 'NotFound', code: 'NOT_FOUND', resource: 'BrainMemory', resourceId: saved.memoryId });
+    expect(toolFailure(await call(a, 'brain_read', { memoryId: saved.memoryId }))).toMatchObject({
+      type: 'NotFound',
+      code: 'NOT_FOUND',
+      resource: 'BrainMemory',
+      resourceId: saved.memoryId,
+    });
     expect(toolFailure(await call(a, 'brain_remove', { memoryId: saved.memoryId, expectedRevision: 3 })).code).toBe('NOT_FOUND');
     expect(ok(await call(a, 'brain_search', { query: 'kakoune' })).hits).toEqual([]);
   });
@@ -415,7 +433,12 @@ describe('limits and argument shapes', () => {
       [{ title: 'lone \ud800', content: 'c' }, 'title', null],
       [{ title: 't', content: 'c', sourceRefs: ['ok', 'a\u0000b'] }, 'sourceRefs.1', null],
     ] as const) {
-      expect(toolFailure(await call(a, 'memory_working_write', { kind: 'TASK', ...args })), field).toMatchObject({ type: 'ValidationFailed', code: 'VALIDATION_FAILED', field, limit });
+      expect(toolFailure(await call(a, 'memory_working_write', { kind: 'TASK', ...args })), field).toMatchObject({
+        type: 'ValidationFailed',
+        code: 'VALIDATION_FAILED',
+        field,
+        limit,
+      });
     }
     expect(await count()).toBe(before);
     expect(ok(await call(a, 'memory_working_search', { first: 10 })).records.length).toBeLessThanOrEqual(10);
@@ -429,21 +452,33 @@ describe('limits and argument shapes', () => {
     expect([written.title.length, written.body.length, written.sourceRefs.length]).toEqual([240, 24000, 8]);
     expect(toolFailure(await call(a, 'session_write_handoff', { title: 't', goal: 'g', outcome: 'o', body: long(24001) }))).toMatchObject({ field: 'body', limit: 24000 });
     expect(toolFailure(await call(a, 'session_write_handoff', { title: long(241), goal: 'g', outcome: 'o', body: 'b' }))).toMatchObject({ field: 'title', limit: 240 });
-    expect(toolFailure(await call(a, 'session_write_handoff', { title: 't', goal: 'g', outcome: 'o', body: 'b', sourceRefs: refs(9) }))).toMatchObject({ field: 'sourceRefs', limit: 8 });
+    expect(toolFailure(await call(a, 'session_write_handoff', { title: 't', goal: 'g', outcome: 'o', body: 'b', sourceRefs: refs(9) }))).toMatchObject({
+      field: 'sourceRefs',
+      limit: 8,
+    });
     // The rejected writes left the session's handoff as it was.
-    expect(ok(await call(a, 'session_read_handoff', { first: 10 })).handoffs[0]).toMatchObject({ id: written.id, handoffId: written.handoffId, revision: written.revision, body: long(24000) });
+    expect(ok(await call(a, 'session_read_handoff', { first: 10 })).handoffs[0]).toMatchObject({
+      id: written.id,
+      handoffId: written.handoffId,
+      revision: written.revision,
+      body: long(24000),
+    });
     expect(toolFailure(await call(a, 'session_read_handoff', { first: 11 }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'first', limit: 10 });
   });
 
   it('Brains: title 240, content 24,000, 12 references of 2,000 pass; one more fails; search limit 50 / 51', async () => {
-    const saved = ok(
-      await call(a, 'brain_save', { title: long(240), content: long(24000), sourceRefs: Array.from({ length: 12 }, () => long(2000)) }),
-    ).memory;
+    const saved = ok(await call(a, 'brain_save', { title: long(240), content: long(24000), sourceRefs: Array.from({ length: 12 }, () => long(2000)) })).memory;
     expect([saved.title.length, saved.content.length, saved.sourceRefs.length]).toEqual([240, 24000, 12]);
     expect(toolFailure(await call(a, 'brain_save', { title: long(241), content: 'c' }))).toMatchObject({ field: 'title', limit: 240 });
     expect(toolFailure(await call(a, 'brain_save', { title: 't', content: long(24001) }))).toMatchObject({ field: 'content', limit: 24000 });
-    expect(toolFailure(await call(a, 'brain_save', { title: 't', content: 'c', sourceRefs: Array.from({ length: 13 }, () => 'r') }))).toMatchObject({ field: 'sourceRefs', limit: 12 });
-    expect(toolFailure(await call(a, 'brain_update', { memoryId: saved.memoryId, expectedRevision: 1, sourceRefs: [long(2001)] }))).toMatchObject({ field: 'sourceRefs.0', limit: 2000 });
+    expect(toolFailure(await call(a, 'brain_save', { title: 't', content: 'c', sourceRefs: Array.from({ length: 13 }, () => 'r') }))).toMatchObject({
+      field: 'sourceRefs',
+      limit: 12,
+    });
+    expect(toolFailure(await call(a, 'brain_update', { memoryId: saved.memoryId, expectedRevision: 1, sourceRefs: [long(2001)] }))).toMatchObject({
+      field: 'sourceRefs.0',
+      limit: 2000,
+    });
     expect(ok(await call(a, 'brain_read', { memoryId: saved.memoryId })).memory.revision).toBe(1);
     expect(ok(await call(a, 'brain_search', { query: 'xxx', first: 50 })).hits.length).toBeGreaterThan(0);
     expect(toolFailure(await call(a, 'brain_search', { query: 'xxx', first: 51 })).code).toBe('BAD_REQUEST');
@@ -472,7 +507,10 @@ describe('limits and argument shapes', () => {
   });
 
   it('unknown arguments, wrong types, bad enum values and missing required arguments are VALIDATION_FAILED', async () => {
-    expect(toolFailure(await call(a, 'memory_working_write', { kind: 'FINDING', title: 't', content: 'c', color: 'red' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'color' });
+    expect(toolFailure(await call(a, 'memory_working_write', { kind: 'FINDING', title: 't', content: 'c', color: 'red' }))).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      field: 'color',
+    });
     expect(toolFailure(await call(a, 'memory_working_write', { kind: 'OPINION', title: 't', content: 'c' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'kind' });
     expect(toolFailure(await call(a, 'memory_working_write', { kind: 'FINDING', content: 'c' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'title' });
     expect(toolFailure(await call(a, 'memory_working_search', { first: '3' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'first' });
@@ -510,7 +548,7 @@ describe("results carry GraphQL's names, with GraphQL's values", () => {
     expect(refused.message).toBe(
       'unknown argument "id"; the accepted arguments are recordId, expectedRevision, kind, state, title, content, sourceRefs, pinned, ttlDays, supersededById, project, agentId',
     );
-    expect((await node(written.id, 'WorkingRecord', { content: '', revision: 0 }))).toEqual({ content: 'v2', revision: 2 });
+    expect(await node(written.id, 'WorkingRecord', { content: '', revision: 0 })).toEqual({ content: 'v2', revision: 2 });
 
     // A conflict's current record is the same JSON on both, under the same names.
     const stale = { recordId: written.recordId, expectedRevision: 1, kind: 'FINDING', title: 'names match', content: 'v3' };
@@ -524,7 +562,13 @@ describe("results carry GraphQL's names, with GraphQL's values", () => {
 
   it('handoffs: handoffId is the short id, id the global id', async () => {
     const written = ok(
-      await call(a, 'session_write_handoff', { title: 'names handoff', goal: 'g', outcome: 'o', body: 'b', sourceRefs: [{ ref: 'conversation:s-1/e-2', evidence: 'TOOL_EVIDENCE' }] }),
+      await call(a, 'session_write_handoff', {
+        title: 'names handoff',
+        goal: 'g',
+        outcome: 'o',
+        body: 'b',
+        sourceRefs: [{ ref: 'conversation:s-1/e-2', evidence: 'TOOL_EVIDENCE' }],
+      }),
     ).handoff;
     expect(await node(written.id, 'SessionHandoff', written)).toEqual(written);
     const read = ok(await call(a, 'session_read_handoff', { first: 10 })).handoffs;
@@ -554,9 +598,14 @@ describe("results carry GraphQL's names, with GraphQL's values", () => {
     expect(await node(updated.id, 'BrainMemory', updated)).toEqual(updated);
     expect(ok(await call(a, 'brain_read', { memoryId: saved.memoryId })).memory).toEqual(updated);
     const { retrieval, ...search } = ok(await call(a, 'brain_search', { query: 'saved memories names' }));
-    const { retrieval: graphqlRetrieval, ...viaGraphql } = (await graphqlAs(`{ brainSearch(query: "saved memories names") { retrieval { mode fallback reason } ${selectionOf(search)} } }`)).brainSearch;
+    const { retrieval: graphqlRetrieval, ...viaGraphql } = (
+      await graphqlAs(`{ brainSearch(query: "saved memories names") { retrieval { mode fallback reason } ${selectionOf(search)} } }`)
+    ).brainSearch;
     expect(search).toEqual(viaGraphql);
     expect(search.hits.map((h: { memory: { memoryId: string } }) => h.memory.memoryId)).toEqual([saved.memoryId]);
-    expect([retrieval, graphqlRetrieval]).toEqual([{ mode: 'lexical', fallback: null, reason: null }, { mode: 'LEXICAL', fallback: null, reason: null }]);
+    expect([retrieval, graphqlRetrieval]).toEqual([
+      { mode: 'lexical', fallback: null, reason: null },
+      { mode: 'LEXICAL', fallback: null, reason: null },
+    ]);
   });
 });

@@ -68,9 +68,7 @@ describe('the migration ledger', () => {
     const dir = migrationsCopy();
     const first = loadMigrations(dir)[0];
     writeFileSync(join(dir, `${first.name}.sql`), `${first.sql}\n-- edited later\n`);
-    await expect(migrate(database.pool, loadMigrations(dir))).rejects.toThrow(
-      new RegExp(`migration 0 "${first.name}" changed after it was applied .*append-only`),
-    );
+    await expect(migrate(database.pool, loadMigrations(dir))).rejects.toThrow(new RegExp(`migration 0 "${first.name}" changed after it was applied .*append-only`));
   });
 
   it('refuses a renamed migration', async () => {

@@ -54,7 +54,11 @@ describe('nested reads that need a continuity scope', () => {
   });
 
   it("an agent token without a scope: its counts' scoped numbers are null beside the others, and the agent is still read", async () => {
-    const answer = await postJson(server.url, { query: '{ agent(agentId: "nested-reader") { agentId counts { brains workingRecords rollingCards } handoffs { sessionId } } }' }, bearer(agentToken));
+    const answer = await postJson(
+      server.url,
+      { query: '{ agent(agentId: "nested-reader") { agentId counts { brains workingRecords rollingCards } handoffs { sessionId } } }' },
+      bearer(agentToken),
+    );
     expect(answer.body!.data).toEqual({ agent: { agentId: 'nested-reader', counts: { brains: 0, workingRecords: null, rollingCards: null }, handoffs: null } });
     const errors = (answer.body!.errors ?? []) as { path?: string[]; extensions?: { code?: string } }[];
     expect(errors.map((e) => [e.path?.join('.'), e.extensions?.code]).sort()).toEqual([

@@ -136,7 +136,12 @@ describe('operatorEvents', () => {
     await all.stop();
     await brainOnly.stop();
     // The probes of brainOnly's readiness reached `all` too: `all` has them first.
-    expect(all.items.slice(fromAll).filter((e) => e.operatorEvents.agentId !== 'oe-probe' || isBarrier(e)).map((e) => [e.operatorEvents.agentId, e.operatorEvents.type])).toEqual([
+    expect(
+      all.items
+        .slice(fromAll)
+        .filter((e) => e.operatorEvents.agentId !== 'oe-probe' || isBarrier(e))
+        .map((e) => [e.operatorEvents.agentId, e.operatorEvents.type]),
+    ).toEqual([
       ['oe-1', 'PROFILE_UPDATED'],
       ['oe-2', 'PROFILE_UPDATED'],
       ['oe-probe', 'BRAIN_CREATED'],

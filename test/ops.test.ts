@@ -123,9 +123,7 @@ describe('startup errors', () => {
     const second = buildApp({ config: testConfig(server.testDatabase.config), database: server.database, logger: createLogger('silent') });
     const failure = await second.start(port(), '127.0.0.1').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(StartupError);
-    expect((failure as Error).message).toBe(
-      `BURROW_PORT=${port()} on BURROW_HOST=127.0.0.1: the port is already in use by another process; stop it or choose another BURROW_PORT`,
-    );
+    expect((failure as Error).message).toBe(`BURROW_PORT=${port()} on BURROW_HOST=127.0.0.1: the port is already in use by another process; stop it or choose another BURROW_PORT`);
     await second.stop();
     // The first server is untouched.
     expect((await fetch(`${origin()}/health/live`)).status).toBe(200);

@@ -83,9 +83,9 @@ describe('updateProfileDocument', () => {
 
   it('also holds the bound as a CHECK constraint in the database', async () => {
     await createAgent('profile-check');
-    await expect(
-      server.database.pool.query(`UPDATE agent_profile_documents SET content = repeat('x', 48001) WHERE agent_id = 'profile-check' AND kind = 'SOUL'`),
-    ).rejects.toThrow(/agent_profile_documents_content_limit/);
+    await expect(server.database.pool.query(`UPDATE agent_profile_documents SET content = repeat('x', 48001) WHERE agent_id = 'profile-check' AND kind = 'SOUL'`)).rejects.toThrow(
+      /agent_profile_documents_content_limit/,
+    );
   });
 
   it('returns RevisionConflict with the current revision and content for a stale revision and changes nothing', async () => {
@@ -232,9 +232,9 @@ describe('applyPreferenceLearning', () => {
       const before = await server.operator.agent({ id });
       faults.arm(point);
       try {
-        await expect(
-          server.operator.applyPreferenceLearning({ input: { agentId: id, content: 'learned', expectedRevision: 1, reason: 'test' } }),
-        ).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
+        await expect(server.operator.applyPreferenceLearning({ input: { agentId: id, content: 'learned', expectedRevision: 1, reason: 'test' } })).rejects.toMatchObject({
+          code: 'INTERNAL_SERVER_ERROR',
+        });
       } finally {
         faults.arm(null);
       }

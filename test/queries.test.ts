@@ -91,7 +91,7 @@ describe('tampered cursors', () => {
     expect((await requestError(server.operator.brainMemories({ agentId: owner, first: 1, after: tampered(memoriesCursor, ['x', 'y']) }))).code).toBe('BAD_CURSOR');
   });
 
-  it('binds agents cursors to who lists: an operator cursor is not an agent token\'s', async () => {
+  it("binds agents cursors to who lists: an operator cursor is not an agent token's", async () => {
     const agents = await server.operator.agents({ first: 1 });
     const own = await server.client({ agentId: agents.agents.edges[0].node.agentId });
     expect((await requestError(own.agents({ first: 1, after: agents.agents.pageInfo.endCursor }))).code).toBe('CURSOR_MISMATCH');
@@ -111,9 +111,7 @@ describe.skipIf(!hasRealServer)(`lost updates (${NEEDS_REAL_SERVER})`, () => {
     // Twenty clients, each its own token and HTTP connection; the server runs each on its own pooled connection.
     const clients = await Promise.all(Array.from({ length: 20 }, () => server.client()));
     const results = await Promise.all(
-      clients.map((client, i) =>
-        client.updateProfileDocument({ input: { agentId: 'race-profile', kind: 'RULES', content: `writer ${i}`, expectedRevision: 2 } }),
-      ),
+      clients.map((client, i) => client.updateProfileDocument({ input: { agentId: 'race-profile', kind: 'RULES', content: `writer ${i}`, expectedRevision: 2 } })),
     );
     const outcomes = results.map((r) => r.updateProfileDocument.__typename);
     expect(outcomes.filter((o) => o === 'UpdateProfileDocumentSuccess')).toHaveLength(1);

@@ -61,7 +61,8 @@ describe('retention sweeps every store with a lifetime', () => {
     const removedMemory = (await alpha.brainSave({ input: { title: 'tombstoned', content: 'x' } })).brainSave;
     if (kept.__typename !== 'BrainSaveSuccess' || removedMemory.__typename !== 'BrainSaveSuccess') throw new Error('brainSave failed');
     expect((await alpha.brainRemove({ input: { memoryId: removedMemory.memory.memoryId, expectedRevision: 1 } })).brainRemove.__typename).toBe('BrainRemoveSuccess');
-    for (const payload of ['{"n":1}', '{"n":2}']) expect((await alpha.appendConversationEntry({ input: { payload } })).appendConversationEntry.__typename).toBe('AppendConversationEntrySuccess');
+    for (const payload of ['{"n":1}', '{"n":2}'])
+      expect((await alpha.appendConversationEntry({ input: { payload } })).appendConversationEntry.__typename).toBe('AppendConversationEntrySuccess');
     expect((await alpha.resetConversation({ input: { reason: 'archive one' } })).resetConversation.__typename).toBe('ResetConversationSuccess');
     expect((await alpha.appendConversationEntry({ input: { payload: '{"n":3}' } })).appendConversationEntry.__typename).toBe('AppendConversationEntrySuccess');
     const neverSwept = `SELECT (SELECT count(*) FROM brain_memories) + (SELECT count(*) FROM brain_memory_revisions) + (SELECT count(*) FROM conversation_entries)
@@ -105,10 +106,10 @@ describe('retention sweeps every store with a lifetime', () => {
     expect(await sweepAt(T0 + 17 * DAY_MS + 1)).toEqual({ ROLLING_CARDS: 2 });
     expect(await count(`SELECT count(*) AS n FROM tiddle_cards WHERE agent_id = '${agentId}'`)).toBe(0);
     // No pass had noticed their expiry: the sweep announced it before removing them.
-    const expired = await server.database.pool.query(
-      `SELECT project FROM agent_events WHERE agent_id = $1 AND sequence > $2 AND type = 'rolling_card.expired' ORDER BY project`,
-      [agentId, sequence],
-    );
+    const expired = await server.database.pool.query(`SELECT project FROM agent_events WHERE agent_id = $1 AND sequence > $2 AND type = 'rolling_card.expired' ORDER BY project`, [
+      agentId,
+      sequence,
+    ]);
     expect(expired.rows).toEqual([{ project: 'alpha' }, { project: 'beta' }]);
     // The 14-day handoff, 7 days of grace later.
     expect(await sweepAt(T0 + 21 * DAY_MS)).toEqual({});
@@ -172,7 +173,8 @@ describe('retention sweeps every store with a lifetime', () => {
     await residue(client, 'r2');
     await residue(client, 'r2b');
     await server.operator.tiddleRunPass({ agentId, project: 'alpha' });
-    const cards = async () => (await server.database.pool.query(`SELECT expired_at IS NOT NULL AS marked FROM tiddle_cards WHERE agent_id = $1 ORDER BY created_at`, [agentId])).rows;
+    const cards = async () =>
+      (await server.database.pool.query(`SELECT expired_at IS NOT NULL AS marked FROM tiddle_cards WHERE agent_id = $1 ORDER BY created_at`, [agentId])).rows;
     expect(await cards()).toEqual([{ marked: true }, { marked: false }]);
     // The mark was set at start + 2 days; 7 days of grace later it goes, the live card stays.
     const removed = async (at: number) => {

@@ -43,8 +43,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const backend = async (pid: number) =>
-  (await admin.query<{ state: string }>('SELECT state FROM pg_stat_activity WHERE pid = $1', [pid])).rows[0]?.state ?? null;
+const backend = async (pid: number) => (await admin.query<{ state: string }>('SELECT state FROM pg_stat_activity WHERE pid = $1', [pid])).rows[0]?.state ?? null;
 
 describe.skipIf(!hasRealServer)(`a failed ROLLBACK (${NEEDS_REAL_SERVER})`, () => {
   it('discards its connection: the backend is gone and never serves again', async () => {

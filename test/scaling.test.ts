@@ -48,9 +48,7 @@ describe('the Citus path', () => {
        ORDER BY 1, 2`);
     expect(rows.length).toBeGreaterThan(10);
     const global = documentedGlobalTables();
-    const offenders = rows
-      .filter((row) => !global.has(row.table) && !row.columns.includes('agent_id'))
-      .map((row) => `${row.table}.${row.index} (${row.columns.join(', ')})`);
+    const offenders = rows.filter((row) => !global.has(row.table) && !row.columns.includes('agent_id')).map((row) => `${row.table}.${row.index} (${row.columns.join(', ')})`);
     expect(offenders, 'unique keys without agent_id: add agent_id or document the table in docs/scaling.md').toEqual([]);
 
     // Every documented exception exists (the list does not rot) and agents is keyed by its id.

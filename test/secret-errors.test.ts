@@ -83,7 +83,11 @@ describe('errors about a secret-bearing input never repeat the secret', () => {
     const schema = buildSchema(readFileSync(new URL('../schema.graphql', import.meta.url), 'utf8'));
     const carriers = Object.values(schema.getTypeMap())
       .filter(isInputObjectType)
-      .flatMap((type) => Object.values(type.getFields()).filter((f) => SECRET_NAMES.test(f.name) && isScalarType(getNamedType(f.type)) && getNamedType(f.type).name === 'String').map((f) => `${type.name}.${f.name}`));
+      .flatMap((type) =>
+        Object.values(type.getFields())
+          .filter((f) => SECRET_NAMES.test(f.name) && isScalarType(getNamedType(f.type)) && getNamedType(f.type).name === 'String')
+          .map((f) => `${type.name}.${f.name}`),
+      );
     expect(carriers.sort()).toEqual(CASES.map((c) => `${c.input}.${c.field}`).sort());
   });
 
@@ -130,12 +134,18 @@ describe('errors about a secret-bearing input never repeat the secret', () => {
   });
 
   it('MCP: no tool takes a secret-bearing argument, and a call with a secret among bad arguments does not repeat it', async () => {
-    const client = await connectHttp(server.url, (await server.app.services.tokens.create({ kind: 'agent', name: 'sec-mcp', agentId: 'sec-agent' })).token, { scope: 'sec-scope', session: 's1' });
+    const client = await connectHttp(server.url, (await server.app.services.tokens.create({ kind: 'agent', name: 'sec-mcp', agentId: 'sec-agent' })).token, {
+      scope: 'sec-scope',
+      session: 's1',
+    });
     const { tools } = await client.listTools();
     expect(tools.length).toBeGreaterThan(0);
     for (const tool of tools) {
       const names = Object.keys((tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {});
-      expect(names.filter((n) => SECRET_NAMES.test(n)), tool.name).toEqual([]);
+      expect(
+        names.filter((n) => SECRET_NAMES.test(n)),
+        tool.name,
+      ).toEqual([]);
       const result = await call(client, tool.name, { secret: SECRET, password: SECRET, apiKey: SECRET, bogus: 1 });
       expect(result.isError, tool.name).toBe(true);
       expect(JSON.stringify(result), tool.name).not.toContain('SECRET');

@@ -244,7 +244,8 @@ describe('CSRF: only JSON POSTs', () => {
 });
 
 describe('trusted documents (BURROW_TRUSTED_DOCUMENTS=agents)', () => {
-  const viewerQuery = 'query viewer {\n  viewer {\n    principal\n    tokenName\n    agentId\n    project\n    sessionId\n    conversationId\n    agent {\n      agentId\n      name\n    }\n  }\n}';
+  const viewerQuery =
+    'query viewer {\n  viewer {\n    principal\n    tokenName\n    agentId\n    project\n    sessionId\n    conversationId\n    agent {\n      agentId\n      name\n    }\n  }\n}';
 
   it('agents run the generated client (by hash) over HTTP, WebSocket and subscriptions', async () => {
     const agent = createBurrowClient({ url: prod.url, token: agentToken, scope: 'p' });
@@ -266,7 +267,11 @@ describe('trusted documents (BURROW_TRUSTED_DOCUMENTS=agents)', () => {
       expect((await requestError(agent.request('{ viewer { principal } }'))).code).toBe('TRUSTED_DOCUMENT_REQUIRED');
       expect((await requestError(agent.request('{ viewer { principal } }', {}, { transport: 'ws' }))).code).toBe('TRUSTED_DOCUMENT_REQUIRED');
       expect((await requestError(textClient.viewer())).code).toBe('TRUSTED_DOCUMENT_REQUIRED');
-      const both = await postJson(prod.url, { query: '{ agents { edges { cursor } } }', extensions: { persistedQuery: { version: 1, sha256Hash: documentHash(viewerQuery) } } }, bearer(agentToken));
+      const both = await postJson(
+        prod.url,
+        { query: '{ agents { edges { cursor } } }', extensions: { persistedQuery: { version: 1, sha256Hash: documentHash(viewerQuery) } } },
+        bearer(agentToken),
+      );
       expect([both.status, codeOf(both)]).toEqual([403, 'TRUSTED_DOCUMENT_REQUIRED']);
       const byHash = await postJson(prod.url, { extensions: { persistedQuery: { version: 1, sha256Hash: documentHash(viewerQuery) } } }, bearer(agentToken));
       expect(byHash.body?.data).toMatchObject({ viewer: { principal: 'AGENT' } });

@@ -119,8 +119,7 @@ describe('settings with a key', () => {
   it('refuses bad input with a typed error naming the field, at the limit and one past it, and changes nothing', async () => {
     const before = await server.operator.modelConnections();
     const attempt = async (input: Record<string, unknown>) =>
-      (await server.operator.setModelConnection({ input: { purpose: 'TIDDLE_PROPOSER', url: 'http://127.0.0.1:9/v1', model: 'm', apiKey: API_KEY, ...input } }))
-        .setModelConnection;
+      (await server.operator.setModelConnection({ input: { purpose: 'TIDDLE_PROPOSER', url: 'http://127.0.0.1:9/v1', model: 'm', apiKey: API_KEY, ...input } })).setModelConnection;
     for (const [input, field] of [
       [{ url: 'ftp://host/v1' }, 'url'],
       [{ url: 'http://user:pw@host/v1' }, 'url'],
@@ -150,13 +149,11 @@ describe('settings with a key', () => {
     expect(answers).not.toContain(MCP_TOKEN);
     expect(answers).not.toContain(AGENT_SECRET);
 
-    const dump = JSON.stringify([
-      await raw('SELECT * FROM mcp_connections'),
-      await raw('SELECT * FROM agent_settings'),
-      await raw('SELECT * FROM model_connections'),
-    ]);
+    const dump = JSON.stringify([await raw('SELECT * FROM mcp_connections'), await raw('SELECT * FROM agent_settings'), await raw('SELECT * FROM model_connections')]);
     for (const secret of [API_KEY, MCP_TOKEN, AGENT_SECRET]) expect(dump).not.toContain(secret);
-    await expect(server.database.pool.query(`UPDATE agent_settings SET secret = 'plaintext' WHERE agent_id = 'settings-agent'`)).rejects.toThrow(/agent_settings_secret_is_ciphertext/);
+    await expect(server.database.pool.query(`UPDATE agent_settings SET secret = 'plaintext' WHERE agent_id = 'settings-agent'`)).rejects.toThrow(
+      /agent_settings_secret_is_ciphertext/,
+    );
 
     const unknownAgent = await server.operator.setAgentSetting({ input: { agentId: 'nobody', name: 'x', value: 1 } });
     expect(unknownAgent.setAgentSetting).toMatchObject({ __typename: 'NotFound' });

@@ -45,7 +45,11 @@ describe.each([['http'], ['ws']] as const)('over %s', (transport) => {
   });
 
   it('refuses NUL with ValidationFailed naming the field, in mutations and in query arguments', async () => {
-    expect((await agent.brainSave({ input: { title: 't', content: 'a\u0000b' } }, call)).brainSave).toMatchObject({ __typename: 'ValidationFailed', field: 'content', limit: null });
+    expect((await agent.brainSave({ input: { title: 't', content: 'a\u0000b' } }, call)).brainSave).toMatchObject({
+      __typename: 'ValidationFailed',
+      field: 'content',
+      limit: null,
+    });
     const query = await requestError(agent.request('query($q: String!) { brainSearch(query: $q) { hits { score } } }', { q: 'tabs\u0000x' }, call));
     expect(query.code).toBe('VALIDATION_FAILED');
     expect(query.errors[0].extensions).toMatchObject({ field: 'query' });

@@ -59,7 +59,10 @@ async function pass(agentId: string, project: string) {
 
 describe('a pass', () => {
   it('sees the newest 40 residue entries: 40 of 40, and 40 of 41 (the oldest left out)', async () => {
-    for (const [agentId, count] of [['budget-40', 40], ['budget-41', 41]] as const) {
+    for (const [agentId, count] of [
+      ['budget-40', 40],
+      ['budget-41', 41],
+    ] as const) {
       const client = await runtime(agentId, 'p');
       for (let i = 1; i <= count; i++) {
         server.clock.advance(1000);
@@ -93,7 +96,12 @@ describe('a pass', () => {
     expect((await pass('budget-chars', 'at')).residue!.map((r) => r.reference)).toEqual(['a3', 'a2', 'a1']);
 
     const past = await runtime('budget-chars', 'past');
-    for (const [ref, chars] of [['b1', 8000], ['b2', 8000], ['b3', 7999], ['b4', 2]] as const) {
+    for (const [ref, chars] of [
+      ['b1', 8000],
+      ['b2', 8000],
+      ['b3', 7999],
+      ['b4', 2],
+    ] as const) {
       server.clock.advance(1000);
       await entry(past, ref, chars);
     }
@@ -102,7 +110,10 @@ describe('a pass', () => {
   });
 
   it('sees at most 100 live cards of its scope: 100 of 100, and the newest 100 of 101', async () => {
-    for (const [agentId, count] of [['budget-cards-100', 100], ['budget-cards-101', 101]] as const) {
+    for (const [agentId, count] of [
+      ['budget-cards-100', 100],
+      ['budget-cards-101', 101],
+    ] as const) {
       const client = await runtime(agentId, 'c');
       await cards(agentId, 'c', count, server.clock.now());
       server.clock.advance(1000);
@@ -118,7 +129,10 @@ describe('a pass', () => {
 
 describe('a synthesis', () => {
   it('sees at most 60 live cards across the scopes: 60 of 60, and the newest 60 of 61', async () => {
-    for (const [agentId, count] of [['synth-60', 60], ['synth-61', 61]] as const) {
+    for (const [agentId, count] of [
+      ['synth-60', 60],
+      ['synth-61', 61],
+    ] as const) {
       // Cards of two scopes, refreshed within the synthesis window.
       const client = await runtime(agentId, 'one');
       const half = Math.ceil(count / 2);

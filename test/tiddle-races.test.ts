@@ -52,14 +52,18 @@ describe.skipIf(!hasRealServer)(`concurrent Tiddle writers of one agent (${NEEDS
     server.clock.advance(4 * HOUR_MS);
     chat.delayMs = 50;
     const [, passes] = await Promise.all([
-      Promise.all(clients.map(async (client, w) => {
-        for (let i = 0; i < 5; i++) await append(client, `w${w}-${i}`, `writer ${w} turn ${i}`);
-      })),
-      Promise.all(Array.from({ length: 4 }, async () => {
-        const run = (await server.operator.tiddleRunPass({ agentId: 'race-pass', project: 'p' })).tiddleRunPass;
-        if (run.__typename !== 'TiddleRunPassSuccess') throw new Error(JSON.stringify(run));
-        return run.outcomes.map((o) => o.status);
-      })),
+      Promise.all(
+        clients.map(async (client, w) => {
+          for (let i = 0; i < 5; i++) await append(client, `w${w}-${i}`, `writer ${w} turn ${i}`);
+        }),
+      ),
+      Promise.all(
+        Array.from({ length: 4 }, async () => {
+          const run = (await server.operator.tiddleRunPass({ agentId: 'race-pass', project: 'p' })).tiddleRunPass;
+          if (run.__typename !== 'TiddleRunPassSuccess') throw new Error(JSON.stringify(run));
+          return run.outcomes.map((o) => o.status);
+        }),
+      ),
     ]);
     chat.delayMs = 0;
     const residue = (await server.operator.tiddleResidue({ agentId: 'race-pass', project: 'p', first: 100 })).tiddleResidue;

@@ -56,7 +56,12 @@ describe('scheduler start', () => {
           lastSuccessAt: '2026-06-01T16:00:00.000Z',
           nextRunAt: '2026-06-01T20:00:00.000Z',
         });
-        expect(chat.requestsFor('boot-a', 'pass').slice(before).map((r) => r.residue!.map((x) => x.reference).sort())).toEqual([['b1', 'b2']]);
+        expect(
+          chat
+            .requestsFor('boot-a', 'pass')
+            .slice(before)
+            .map((r) => r.residue!.map((x) => x.reference).sort()),
+        ).toEqual([['b1', 'b2']]);
         // The loop then checks every 60 seconds (real time; business time comes from the clock).
         expect(SCHEDULER_INTERVAL_MS).toBe(60_000);
         // A tick awaited now finds nothing more to do at this time.
@@ -110,9 +115,7 @@ describe.skipIf(!hasRealServer)(`several instances (${NEEDS_REAL_SERVER})`, () =
         }
       }
       chat.script(agentId, (req) =>
-        req.mode === 'pass'
-          ? { proposals: [{ action: 'create', title: `Card ${req.project}`, body: 'recurring', evidence: ['m1', 'm2'] }] }
-          : { proposals: [] },
+        req.mode === 'pass' ? { proposals: [{ action: 'create', title: `Card ${req.project}`, body: 'recurring', evidence: ['m1', 'm2'] }] } : { proposals: [] },
       );
       // A subscriber on the third instance; the passes run wherever the claims land.
       const cardEvents = collect(third.operator.rollingCardEvents({ agentId, project: 'scope-0', after: 0 }));
@@ -120,9 +123,7 @@ describe.skipIf(!hasRealServer)(`several instances (${NEEDS_REAL_SERVER})`, () =
 
       chat.delayMs = 40;
       clock.advance(4 * HOUR_MS);
-      const outcomes = (await Promise.all(instances.map((i) => i.app.services.tiddle.scheduler.tick()))).map((list) =>
-        list.filter((o: PassOutcome) => o.agentId === agentId),
-      );
+      const outcomes = (await Promise.all(instances.map((i) => i.app.services.tiddle.scheduler.tick()))).map((list) => list.filter((o: PassOutcome) => o.agentId === agentId));
       chat.delayMs = 0;
       const passes = outcomes.flat().filter((o) => o.kind === 'pass');
       expect(passes.every((o) => o.status === 'SUCCEEDED')).toBe(true);

@@ -38,7 +38,15 @@ async function runtime(agentId: string, scope: string, session = 'session-1'): P
 }
 
 async function append(client: BurrowClient, turnRef: string, text = `we talked about ${turnRef}`) {
-  const result = await client.tiddleAppendResidue({ input: { turnRef, excerpts: [{ role: 'USER', text }, { role: 'ASSISTANT', text: 'noted' }] } });
+  const result = await client.tiddleAppendResidue({
+    input: {
+      turnRef,
+      excerpts: [
+        { role: 'USER', text },
+        { role: 'ASSISTANT', text: 'noted' },
+      ],
+    },
+  });
   if (result.tiddleAppendResidue.__typename !== 'TiddleAppendResidueSuccess') throw new Error(JSON.stringify(result));
   return result.tiddleAppendResidue.append;
 }
@@ -92,7 +100,6 @@ describe('residue', () => {
     expect(ref.tiddleAppendResidue).toMatchObject({ __typename: 'ValidationFailed', field: 'turnRef', limit: 200 });
     const { tiddleResidue } = await server.operator.tiddleResidue({ agentId: 'res-a', project: 'alpha' });
     expect(tiddleResidue.map((r) => r.reference).sort()).toEqual(['turn-1', 'turn-max']);
-
   });
 
   it('enforces the excerpt bound in the database as well (CHECK via tiddle_excerpts_within_bounds)', async () => {
@@ -121,10 +128,7 @@ describe('residue', () => {
     const noSession = await server.client({ agentId: 'res-b', scope: 'alpha' });
     await expectRequestError(append(noSession, 't'), 'CONTINUITY_SESSION_REQUIRED');
     const scoped = await server.client({ agentId: 'res-b', scope: 'alpha', session: 's' });
-    await expectRequestError(
-      scoped.tiddleAppendResidue({ input: { turnRef: 't', project: 'beta', excerpts: [{ role: 'USER', text: 'x' }] } }),
-      'continuity_scope_mismatch',
-    );
+    await expectRequestError(scoped.tiddleAppendResidue({ input: { turnRef: 't', project: 'beta', excerpts: [{ role: 'USER', text: 'x' }] } }), 'continuity_scope_mismatch');
     const operator = await server.client({ scope: 'alpha', session: 's' });
     await expectRequestError(append(operator, 't'), 'FORBIDDEN');
     const { tiddleResidue } = await server.operator.tiddleResidue({ agentId: 'res-b', project: 'alpha' });
@@ -204,7 +208,12 @@ describe('scheduled passes', () => {
     server.clock.set(new Date(t0 + 24 * HOUR_MS + 1));
     const late = mine(await tick(), 'cad-a').filter((o) => o.kind === 'pass');
     expect(late.length).toBe(1);
-    expect(chat.requestsFor('cad-a', 'pass').at(-1)!.residue!.map((r) => r.reference)).toEqual(['c3']);
+    expect(
+      chat
+        .requestsFor('cad-a', 'pass')
+        .at(-1)!
+        .residue!.map((r) => r.reference),
+    ).toEqual(['c3']);
   });
 
   it('tracks success per scope: a failed scope retries alone, successful scopes are not replayed', async () => {
@@ -315,7 +324,13 @@ describe('proposals', () => {
           { action: 'create', title: 'Vivid', body: 'one exchange only', evidence: ['r1'] },
           { action: 'create', title: 'Repeated ref', body: 'same entry twice', evidence: ['r1', 'r1'] },
           { action: 'create', title: 'Ghost', body: 'cites nothing real', evidence: ['r1', 'ghost'] },
-          { action: 'create', title: 'Deploys need the staging\u0000 flag', body: 'Deploy with --staging.', evidence: ['r1', 'r2'], metadata: { legacy: { format: 'v1', id: 'L-7' } } },
+          {
+            action: 'create',
+            title: 'Deploys need the staging\u0000 flag',
+            body: 'Deploy with --staging.',
+            evidence: ['r1', 'r2'],
+            metadata: { legacy: { format: 'v1', id: 'L-7' } },
+          },
           { action: 'preference_signal', statement: 'Prefers prose over bullet lists', evidence: ['r3'] },
           { action: 'profile_update', kind: 'PREFERENCES', content: 'Always write prose.', evidence: ['r3'] },
           { action: 'noop', reason: 'nothing else' },
@@ -333,7 +348,7 @@ describe('proposals', () => {
     expect(outcome.rejected.map((r) => r.reason)).toEqual([
       expect.stringContaining('one vivid exchange alone is not recurrence'),
       expect.stringContaining('one vivid exchange alone is not recurrence'),
-      expect.stringContaining('not in this pass\'s residue: ghost'),
+      expect.stringContaining("not in this pass's residue: ghost"),
       expect.stringContaining('unknown action'),
     ]);
 
@@ -509,7 +524,12 @@ describe('cross-scope synthesis', () => {
     // date sees cards of one scope only, so no proposer call, but the date is taken.
     server.clock.set(`${day}T23:00:00.000Z`);
     const evening = mine(await tick(), agentId);
-    expect(evening.filter((o) => o.kind === 'pass').map((o) => o.project).sort()).toEqual(['a', 'old']);
+    expect(
+      evening
+        .filter((o) => o.kind === 'pass')
+        .map((o) => o.project)
+        .sort(),
+    ).toEqual(['a', 'old']);
     expect(evening.filter((o) => o.kind === 'synthesis').map((o) => o.status)).toEqual(['SUCCEEDED']);
     expect(chat.requestsFor(agentId, 'synthesis')).toEqual([]);
     expect((await server.operator.tiddleStatus({ agentId })).tiddleStatus.lastSynthesisDate).toBe(day);
@@ -546,7 +566,12 @@ describe('cross-scope synthesis', () => {
     server.clock.set(`${next}T04:00:00.000Z`);
     const later = mine(await tick(), agentId);
     expect(later.filter((o) => o.kind === 'synthesis')).toEqual([]);
-    expect(later.filter((o) => o.kind === 'pass').map((o) => o.project).sort()).toEqual(['a', 'b', 'old']);
+    expect(
+      later
+        .filter((o) => o.kind === 'pass')
+        .map((o) => o.project)
+        .sort(),
+    ).toEqual(['a', 'b', 'old']);
     expect(chat.requestsFor(agentId, 'synthesis').length).toBe(1);
     let history = (await server.operator.tiddleHistory({ agentId, project: '*' })).tiddleHistory.edges.map((e) => e.node);
     expect(history.length).toBe(2);
@@ -566,7 +591,10 @@ describe('cross-scope synthesis', () => {
     expect(retry[1].error).toContain('synthesis model unavailable');
     const healed = (await server.operator.tiddleStatus({ agentId })).tiddleStatus;
     expect(healed.lastSynthesisDate).toBe(third);
-    expect(healed.scopes.find((s) => s.project === '*')).toMatchObject({ lastError: null, nextRunAt: new Date(new Date(`${third}T00:00:00.000Z`).getTime() + DAY_MS).toISOString() });
+    expect(healed.scopes.find((s) => s.project === '*')).toMatchObject({
+      lastError: null,
+      nextRunAt: new Date(new Date(`${third}T00:00:00.000Z`).getTime() + DAY_MS).toISOString(),
+    });
     history = (await server.operator.tiddleHistory({ agentId, project: '*' })).tiddleHistory.edges.map((e) => e.node);
     expect(history.length).toBe(3);
   });

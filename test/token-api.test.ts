@@ -37,7 +37,9 @@ describe('createApiToken', () => {
     expect(listed).toMatchObject({ name: 'runtime 1', kind: 'AGENT', agentId: 'tapi-a', active: true });
     expect(listed!.lastUsedAt).not.toBeNull();
     // Neither the secret nor anything derived from it is reachable through the listing.
-    const raw = JSON.stringify(await server.operator.request('{ apiTokens(first: 200) { edges { node { id tokenId name kind agentId createdAt expiresAt lastUsedAt revokedAt active } } } }'));
+    const raw = JSON.stringify(
+      await server.operator.request('{ apiTokens(first: 200) { edges { node { id tokenId name kind agentId createdAt expiresAt lastUsedAt revokedAt active } } } }'),
+    );
     expect(raw).not.toContain(created.secret);
     expect(raw).not.toContain(created.secret.slice(4, 20));
     const fields = (await server.operator.request<{ __type: { fields: { name: string }[] } }>('{ __type(name: "ApiToken") { fields { name } } }')).__type.fields.map((f) => f.name);

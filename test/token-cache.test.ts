@@ -144,7 +144,11 @@ describe.skipIf(!hasRealServer)(`revocation across instances (${NEEDS_REAL_SERVE
   afterAll(async () => server?.stop());
 
   it('a token revoked on one instance is refused by another that had it cached, as soon as the NOTIFY arrives', async () => {
-    const second = await startServer({ database: server.testDatabase, clock: server.clock, config: { tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 3600, cacheSeconds: 3600, cacheMax: 10_000 } } });
+    const second = await startServer({
+      database: server.testDatabase,
+      clock: server.clock,
+      config: { tokens: { lastUsedIntervalSeconds: 60, recheckSeconds: 3600, cacheSeconds: 3600, cacheMax: 10_000 } },
+    });
     try {
       const { id, secret } = await agentToken(server, 'two-instances');
       const onSecond = createBurrowClient({ url: second.url, token: secret });

@@ -86,14 +86,18 @@ describe('every listed error member happens', () => {
     const fence = { runId: 'live', generation: 1, ownerId: owner.ownerId };
     const missing = { ...fence, runId: 'no-such-run' };
     ok((await client.recordContinuityEffect({ input: { ...fence, effectId: 'sent', kind: 'email', request: '{}' } })).recordContinuityEffect, 'RecordContinuityEffectSuccess');
-    ok((await client.recordContinuityReceipt({ input: { ...fence, effectId: 'sent', outcome: 'SUCCEEDED', receipt: '{}' } })).recordContinuityReceipt, 'RecordContinuityReceiptSuccess');
+    ok(
+      (await client.recordContinuityReceipt({ input: { ...fence, effectId: 'sent', outcome: 'SUCCEEDED', receipt: '{}' } })).recordContinuityReceipt,
+      'RecordContinuityReceiptSuccess',
+    );
 
     const commit = (input: typeof fence & { head: string }) => client.commitContinuityRun({ input }).then((r) => r.commitContinuityRun);
     expectError('commitContinuityRun', await commit({ ...fence, head: '{not json' }), { ...VALIDATION, field: 'head' });
     expectError('commitContinuityRun', await commit({ ...missing, head: '{}' }), { ...NOT_FOUND, resource: 'ContinuityRun', resourceId: 'no-such-run' });
     expectError('commitContinuityRun', await commit({ ...fence, ownerId: other.ownerId, head: '{}' }), fenceRejected('NOT_OWNER'));
 
-    const effect = (input: typeof fence & { effectId?: string; kind: string }) => client.recordContinuityEffect({ input: { request: '{}', ...input } }).then((r) => r.recordContinuityEffect);
+    const effect = (input: typeof fence & { effectId?: string; kind: string }) =>
+      client.recordContinuityEffect({ input: { request: '{}', ...input } }).then((r) => r.recordContinuityEffect);
     expectError('recordContinuityEffect', await effect({ ...fence, effectId: 'sent', kind: 'email' }), { ...VALIDATION, field: 'effectId' });
     expectError('recordContinuityEffect', await effect({ ...missing, kind: 'email' }), { ...NOT_FOUND, resource: 'ContinuityRun' });
     expectError('recordContinuityEffect', await effect({ ...fence, generation: 2, kind: 'email' }), fenceRejected('STALE_GENERATION'));
@@ -101,7 +105,11 @@ describe('every listed error member happens', () => {
     const receipt = (input: typeof fence & { effectId: string; receipt?: string }) =>
       client.recordContinuityReceipt({ input: { outcome: 'FAILED', receipt: '{}', ...input } }).then((r) => r.recordContinuityReceipt);
     expectError('recordContinuityReceipt', await receipt({ ...fence, effectId: 'sent', receipt: 'not json' }), { ...VALIDATION, field: 'receipt' });
-    expectError('recordContinuityReceipt', await receipt({ ...fence, effectId: 'never-intended' }), { ...NOT_FOUND, resource: 'ContinuityEffect', resourceId: 'live/never-intended' });
+    expectError('recordContinuityReceipt', await receipt({ ...fence, effectId: 'never-intended' }), {
+      ...NOT_FOUND,
+      resource: 'ContinuityEffect',
+      resourceId: 'live/never-intended',
+    });
     expectError('recordContinuityReceipt', await receipt({ ...fence, generation: 3, effectId: 'sent' }), fenceRejected('STALE_GENERATION'));
     expectError('recordContinuityReceipt', await receipt({ ...fence, effectId: 'sent' }), forbidden('RECEIPT_RECORDED'));
 
@@ -189,7 +197,11 @@ describe('every listed error member happens', () => {
 
     const reset = (c: BurrowClient, input: { agentId?: string; sessionId?: string; reason?: string }) => c.resetConversation({ input }).then((r) => r.resetConversation);
     expectError('resetConversation', await reset(client, { reason: 'r'.repeat(2001) }), { ...VALIDATION, field: 'reason', limit: 2000 });
-    expectError('resetConversation', await reset(operator, { agentId: 'uc-conv', sessionId: 'never-used' }), { ...NOT_FOUND, resource: 'ConversationSession', resourceId: 'never-used' });
+    expectError('resetConversation', await reset(operator, { agentId: 'uc-conv', sessionId: 'never-used' }), {
+      ...NOT_FOUND,
+      resource: 'ConversationSession',
+      resourceId: 'never-used',
+    });
 
     const compact = (c: BurrowClient, input: { agentId?: string; sessionId?: string; fromPosition: number; toPosition: number }) =>
       c.compactConversation({ input: { summary: '"summary"', ...input } }).then((r) => r.compactConversation);
@@ -200,7 +212,8 @@ describe('every listed error member happens', () => {
       resourceId: 'never-used',
     });
 
-    const archive = (c: BurrowClient, input: { agentId?: string; sessionId?: string; reason?: string }) => c.archiveConversationSession({ input }).then((r) => r.archiveConversationSession);
+    const archive = (c: BurrowClient, input: { agentId?: string; sessionId?: string; reason?: string }) =>
+      c.archiveConversationSession({ input }).then((r) => r.archiveConversationSession);
     const unarchive = (c: BurrowClient, input: { agentId?: string; sessionId?: string }) => c.unarchiveConversationSession({ input }).then((r) => r.unarchiveConversationSession);
     expectError('archiveConversationSession', await archive(client, { reason: 'r'.repeat(2001) }), { ...VALIDATION, field: 'reason', limit: 2000 });
     expectError('archiveConversationSession', await archive(operator, { agentId: 'uc-conv', sessionId: 'never-used' }), { ...NOT_FOUND, resource: 'ConversationSession' });

@@ -89,7 +89,11 @@ describe('memory mutation unions', () => {
     const supersede = (input: { recordId: string; expectedRevision: number; supersededById?: string }) =>
       agent.supersedeWorkingRecord({ input: { supersededById: other.record.recordId, ...input } }).then((r) => r.supersedeWorkingRecord);
     const reactivate = (input: { recordId: string; expectedRevision: number }) => agent.reactivateWorkingRecord({ input }).then((r) => r.reactivateWorkingRecord);
-    for (const [field, call] of [['resolveWorkingRecord', resolve], ['supersedeWorkingRecord', supersede], ['reactivateWorkingRecord', reactivate]] as const) {
+    for (const [field, call] of [
+      ['resolveWorkingRecord', resolve],
+      ['supersedeWorkingRecord', supersede],
+      ['reactivateWorkingRecord', reactivate],
+    ] as const) {
       expect(note(field, await call({ recordId, expectedRevision: 0 })), field).toBe('ValidationFailed');
       expect(note(field, await call({ recordId: 'no-such-record', expectedRevision: 1 })), field).toBe('NotFound');
       expect(note(field, await call({ recordId, expectedRevision: 9 })), field).toBe('RevisionConflict');

@@ -131,17 +131,29 @@ describe('memoryWorkingWrite', () => {
     const connection = await server.database.pool.connect();
     const insert = async (overrides: Record<string, unknown>) => {
       const row = {
-        agent_id: 'wm-agent', id: `db-${Math.random()}`, project: 'p', kind: 'FINDING', state: 'ACTIVE', title: 't', content: 'c',
-        source_refs: [], pinned: false, ttl_days: 90, expires_at: new Date(), revision: 1, created_at: new Date(), updated_at: new Date(),
-        written_by_kind: 'AGENT', written_by_id: 'x', superseded_by: null, ...overrides,
+        agent_id: 'wm-agent',
+        id: `db-${Math.random()}`,
+        project: 'p',
+        kind: 'FINDING',
+        state: 'ACTIVE',
+        title: 't',
+        content: 'c',
+        source_refs: [],
+        pinned: false,
+        ttl_days: 90,
+        expires_at: new Date(),
+        revision: 1,
+        created_at: new Date(),
+        updated_at: new Date(),
+        written_by_kind: 'AGENT',
+        written_by_id: 'x',
+        superseded_by: null,
+        ...overrides,
       };
       const columns = Object.keys(row);
       await connection.query('SAVEPOINT attempt');
       try {
-        await connection.query(
-          `INSERT INTO working_records (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
-          Object.values(row),
-        );
+        await connection.query(`INSERT INTO working_records (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
         return null;
       } catch (error) {
         return error as { code?: string; constraint?: string };
@@ -176,7 +188,10 @@ describe('memoryWorkingWrite', () => {
     const operator = await server.client({ scope: 'own' });
     const r = record(await write(operator, base({ agentId: 'wm-owned', title: 'operator note' })));
     expect(r.operatorOwned).toBe(true);
-    expect(failure(await write(client, base({ recordId: r.recordId, expectedRevision: 1, title: 'agent edit' })))).toMatchObject({ __typename: 'Forbidden', code: 'OPERATOR_OWNED' });
+    expect(failure(await write(client, base({ recordId: r.recordId, expectedRevision: 1, title: 'agent edit' })))).toMatchObject({
+      __typename: 'Forbidden',
+      code: 'OPERATOR_OWNED',
+    });
     expect((await client.resolveWorkingRecord({ input: { recordId: r.recordId, expectedRevision: 1 } })).resolveWorkingRecord).toMatchObject({ code: 'OPERATOR_OWNED' });
     expect((await client.workingRecord({ recordId: r.recordId })).workingRecord).toMatchObject({ title: 'operator note', revision: 1, state: 'ACTIVE' });
     const edited = record(await write(operator, base({ agentId: 'wm-owned', recordId: r.recordId, expectedRevision: 1, title: 'operator edit' })));

@@ -77,7 +77,15 @@ export async function sideBySide(
   const mine = medianRound(results.burrow);
   const theirs = medianRound(results[baseline.name]);
   return [
-    { name: `${label}: throughput`, value: round1(mine.rps), unit: 'rps', baseline: baseline.name, baselineValue: round1(theirs.rps), ratio: round3(mine.rps / theirs.rps), target },
+    {
+      name: `${label}: throughput`,
+      value: round1(mine.rps),
+      unit: 'rps',
+      baseline: baseline.name,
+      baselineValue: round1(theirs.rps),
+      ratio: round3(mine.rps / theirs.rps),
+      target,
+    },
     { name: `${label}: p50`, value: round1(mine.p50), unit: 'ms', baseline: baseline.name, baselineValue: round1(theirs.p50) },
     { name: `${label}: p99`, value: round1(mine.p99), unit: 'ms', baseline: baseline.name, baselineValue: round1(theirs.p99) },
   ];

@@ -26,7 +26,6 @@ const PER_SESSION = 1_000;
 const ARCHIVED_PER_SESSION = 600;
 const AGENT = 'bench-conversations';
 
-
 async function timed(label: string, run: (i: number) => Promise<number>) {
   await run(-1); // warm-up
   const times: number[] = [];
@@ -36,7 +35,9 @@ async function timed(label: string, run: (i: number) => Promise<number>) {
     hits = await run(i);
     times.push(performance.now() - start);
   }
-  log(`  ${label.padEnd(62)} p50 ${fmt(percentile(times, 50)).padStart(9)}   p95 ${fmt(percentile(times, 95)).padStart(9)}   (${ITERATIONS} requests over HTTP, ${hits} hits on the last)`);
+  log(
+    `  ${label.padEnd(62)} p50 ${fmt(percentile(times, 50)).padStart(9)}   p95 ${fmt(percentile(times, 95)).padStart(9)}   (${ITERATIONS} requests over HTTP, ${hits} hits on the last)`,
+  );
   figures.push({ name: `conversationSearch ${label}: p50`, value: round1(percentile(times, 50)), unit: 'ms' });
   figures.push({ name: `conversationSearch ${label}: p95`, value: round1(percentile(times, 95)), unit: 'ms' });
 }
@@ -104,7 +105,12 @@ export async function run(scenarioOptions: ScenarioOptions): Promise<ScenarioRes
   try {
     log(`Burrow conversations bench on ${server.description}`);
     // Selective needles: 8 characters of one original's own md5 (one match each), spread over active and archived.
-    const needles = Array.from({ length: ITERATIONS + 1 }, (_, i) => createHash('md5').update(`c${1 + ((i * 7919 + 13) % ORIGINALS)}`).digest('hex').slice(4, 12));
+    const needles = Array.from({ length: ITERATIONS + 1 }, (_, i) =>
+      createHash('md5')
+        .update(`c${1 + ((i * 7919 + 13) % ORIGINALS)}`)
+        .digest('hex')
+        .slice(4, 12),
+    );
     const search = async (args: Parameters<typeof client.conversationSearch>[0]) => (await client.conversationSearch({ agentId: AGENT, ...args })).conversationSearch;
 
     log(`\nconversationSearch, one agent with ${ORIGINALS.toLocaleString('en')} originals:`);
@@ -113,8 +119,9 @@ export async function run(scenarioOptions: ScenarioOptions): Promise<ScenarioRes
     await timed('medium term ("heron", 0.5% match), first 20', async () => (await search({ query: 'heron', first: 20 })).edges.length);
     const firstPage = await search({ query: 'kestrel', first: 20 });
     await timed('common term, second page (cursor), first 20', async () => (await search({ query: 'kestrel', first: 20, after: firstPage.pageInfo.endCursor })).edges.length);
-    await timed('common term in one session (role user), first 20', async (i) =>
-      (await search({ query: 'kestrel', sessionId: `s${String(1 + ((i + 1) * 37) % sessions).padStart(5, '0')}`, role: 'user', first: 20 })).edges.length,
+    await timed(
+      'common term in one session (role user), first 20',
+      async (i) => (await search({ query: 'kestrel', sessionId: `s${String(1 + (((i + 1) * 37) % sessions)).padStart(5, '0')}`, role: 'user', first: 20 })).edges.length,
     );
     await timed('selective term in a time range (one day), first 20', async (i) => {
       const n = 1 + (((i + 1) * 7919 + 13) % ORIGINALS);

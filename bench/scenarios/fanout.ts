@@ -111,7 +111,11 @@ export class Clients {
     return (await this.ask<{ least: number }>({ cmd: 'least', from })).least;
   }
   report(from: number, to: number) {
-    return this.ask<{ missed: number; duplicated: number; outOfOrder: number; errors: number; deliveries: number; p50: number; p99: number; max: number }>({ cmd: 'report', from, to });
+    return this.ask<{ missed: number; duplicated: number; outOfOrder: number; errors: number; deliveries: number; p50: number; p99: number; max: number }>({
+      cmd: 'report',
+      from,
+      to,
+    });
   }
   close() {
     return this.ask({ cmd: 'close' });
@@ -131,9 +135,22 @@ async function startBaseline(database: Awaited<ReturnType<typeof startInProcessS
   const schema = createSchema({
     typeDefs: /* GraphQL */ `
       scalar JSON
-      type AgentEvent { sequence: Int! agentId: String! stream: String! type: String! subjectId: String! project: String occurredAt: String! payload: JSON! }
-      type Query { ok: Boolean }
-      type Subscription { agentEvents(agentId: String!, after: Int): AgentEvent! }
+      type AgentEvent {
+        sequence: Int!
+        agentId: String!
+        stream: String!
+        type: String!
+        subjectId: String!
+        project: String
+        occurredAt: String!
+        payload: JSON!
+      }
+      type Query {
+        ok: Boolean
+      }
+      type Subscription {
+        agentEvents(agentId: String!, after: Int): AgentEvent!
+      }
     `,
     resolvers: {
       JSON: new GraphQLScalarType({ name: 'JSON', serialize: (value) => value }),
@@ -175,7 +192,14 @@ async function startBaseline(database: Awaited<ReturnType<typeof startInProcessS
         const document = parse(params.query);
         const errors = validate(enveloped, document);
         if (errors.length) return errors;
-        return { schema: enveloped, operationName: params.operationName, document, variableValues: params.variables, contextValue: await contextFactory(), rootValue: { execute, subscribe } };
+        return {
+          schema: enveloped,
+          operationName: params.operationName,
+          document,
+          variableValues: params.variables,
+          contextValue: await contextFactory(),
+          rootValue: { execute, subscribe },
+        };
       },
     },
     wsServer,
@@ -244,7 +268,10 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     };
     const tokens = await Promise.all(Array.from({ length: Math.max(SOCKETS, HELD_AGENTS) }, (_, i) => app.services.tokens.create({ kind: 'operator', name: `fanout-${i}` })));
     const sockets = (agentFor: (socket: number, sub: number) => string, count: number, perSocket: number, after: () => number | null) =>
-      Array.from({ length: count }, (_, s) => ({ token: tokens[s].token, subscriptions: Array.from({ length: perSocket }, (_, n) => ({ agentId: agentFor(s, n), after: after() })) }));
+      Array.from({ length: count }, (_, s) => ({
+        token: tokens[s].token,
+        subscriptions: Array.from({ length: perSocket }, (_, n) => ({ agentId: agentFor(s, n), after: after() })),
+      }));
 
     // Idle: the same writes with nobody subscribed.
     await drive(1);
@@ -253,7 +280,15 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     /** Subscribes, warms up until every subscriber has an event, then measures SECONDS of writes. */
     const phase = async (url: string, isOpen: () => number, withAfter: boolean) => {
       const start = await lastSequence();
-      await clients.open(url, sockets(() => AGENT, SOCKETS, PER_SOCKET, () => (withAfter ? start : null)));
+      await clients.open(
+        url,
+        sockets(
+          () => AGENT,
+          SOCKETS,
+          PER_SOCKET,
+          () => (withAfter ? start : null),
+        ),
+      );
       for (let i = 0; i < 600 && isOpen() < SOCKETS * PER_SOCKET; i++) await sleep(50);
       if (isOpen() < SOCKETS * PER_SOCKET) throw new Error(`only ${isOpen()} of ${SOCKETS * PER_SOCKET} subscriptions opened`);
       // Warm-up: until every subscriber has had an event after the start.
@@ -282,8 +317,23 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     const ratio = (a: number, b: number) => (b > 0 ? Number((a / b).toFixed(3)) : undefined);
     const baselineName = 'plain Yoga + graphql-ws + createPubSub fed by NOTIFY';
     figures.push(
-      { name: `delivery p50, ${subscribers} subscribers on one agent`, value: burrow.p50, unit: 'ms', baseline: baselineName, baselineValue: baseline.p50, ratio: ratio(burrow.p50, baseline.p50) },
-      { name: `delivery p99, ${subscribers} subscribers on one agent`, value: burrow.p99, unit: 'ms', baseline: baselineName, baselineValue: baseline.p99, ratio: ratio(burrow.p99, baseline.p99), target: '<= 50 ms' },
+      {
+        name: `delivery p50, ${subscribers} subscribers on one agent`,
+        value: burrow.p50,
+        unit: 'ms',
+        baseline: baselineName,
+        baselineValue: baseline.p50,
+        ratio: ratio(burrow.p50, baseline.p50),
+      },
+      {
+        name: `delivery p99, ${subscribers} subscribers on one agent`,
+        value: burrow.p99,
+        unit: 'ms',
+        baseline: baselineName,
+        baselineValue: baseline.p99,
+        ratio: ratio(burrow.p99, baseline.p99),
+        target: '<= 50 ms',
+      },
       { name: 'missed deliveries', value: burrow.missed, unit: 'deliveries', baseline: baselineName, baselineValue: baseline.missed, target: '0' },
       { name: 'duplicated deliveries', value: burrow.duplicated, unit: 'deliveries', baseline: baselineName, baselineValue: baseline.duplicated, target: '0' },
       { name: 'out-of-order deliveries', value: burrow.outOfOrder, unit: 'deliveries', target: '0' },
@@ -322,7 +372,12 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     // One socket per agent's worth: HELD_PER_AGENT subscriptions per socket, spread over all agents.
     await clients.open(
       `ws://127.0.0.1:${new URL(client.options.url).port}/graphql`,
-      sockets((s, n) => held[(s * HELD_PER_AGENT + n) % HELD_AGENTS], HELD_AGENTS, HELD_PER_AGENT, () => null),
+      sockets(
+        (s, n) => held[(s * HELD_PER_AGENT + n) % HELD_AGENTS],
+        HELD_AGENTS,
+        HELD_PER_AGENT,
+        () => null,
+      ),
     );
     for (let i = 0; i < 1200 && app.services.hub.openSubscriptions < total; i++) await sleep(50);
     const opened = app.services.hub.openSubscriptions;
@@ -332,7 +387,11 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     gc();
     const heapAfter = process.memoryUsage().heapUsed;
     await clients.close();
-    figures.push({ name: `server heap per 1,000 subscriptions (${opened.toLocaleString('en')} held over ${HELD_AGENTS} agents)`, value: Number((((heapAfter - heapBefore) / 1024 / 1024) * (1000 / Math.max(1, opened))).toFixed(2)), unit: 'MB' });
+    figures.push({
+      name: `server heap per 1,000 subscriptions (${opened.toLocaleString('en')} held over ${HELD_AGENTS} agents)`,
+      value: Number((((heapAfter - heapBefore) / 1024 / 1024) * (1000 / Math.max(1, opened))).toFixed(2)),
+      unit: 'MB',
+    });
     notes.push(`heap (main thread, after forced GC): ${(heapBefore / 1048576).toFixed(1)} MB before, ${(heapAfter / 1048576).toFixed(1)} MB with ${opened} subscriptions held`);
   } finally {
     database.statements.onQuery = undefined;

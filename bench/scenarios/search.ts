@@ -62,7 +62,12 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     progress(options, `  ${notes.join('; ')}`);
 
     // The seed's md5('c' || n) computed here: the bench has no connection on the embedded database.
-    const needles = Array.from({ length: iterations + 1 }, (_, i) => createHash('md5').update(`c${1 + ((i * 7919) % memories)}`).digest('hex').slice(4, 12));
+    const needles = Array.from({ length: iterations + 1 }, (_, i) =>
+      createHash('md5')
+        .update(`c${1 + ((i * 7919) % memories)}`)
+        .digest('hex')
+        .slice(4, 12),
+    );
     const timed = async (label: string, target: string | undefined, call: (i: number) => Promise<unknown>) => {
       await call(-1);
       const times: number[] = [];

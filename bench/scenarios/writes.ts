@@ -44,7 +44,10 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
   const notes: string[] = [];
   try {
     const bodies = Array.from({ length: 1_000 }, (_, i) =>
-      JSON.stringify({ query: SAVE, variables: { input: { agentId: agentId(1 + (i % AGENTS)), title: `Bench note ${i}`, content: `Something worth keeping, number ${i}.`, sourceRefs: [`bench:${i}`] } } }),
+      JSON.stringify({
+        query: SAVE,
+        variables: { input: { agentId: agentId(1 + (i % AGENTS)), title: `Bench note ${i}`, content: `Something worth keeping, number ${i}.`, sourceRefs: [`bench:${i}`] } },
+      }),
     );
     const check = await server.client.request<{ brainSave: { __typename: string } }>(SAVE, JSON.parse(bodies[0]).variables);
     if (check.brainSave.__typename !== 'BrainSaveSuccess') throw new Error(`writes: brainSave answered ${check.brainSave.__typename}`);
@@ -53,8 +56,11 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
 
     const binary = findPgbench();
     const url = server.databaseUrl;
-    const skip = !url ? "pgbench skipped: the embedded database is PGlite inside the server's process; run with BURROW_TEST_DATABASE_URL for the ratio"
-      : !binary ? 'pgbench skipped: not found in PATH nor /usr/lib/postgresql/*/bin (it ships with the PostgreSQL client)' : null;
+    const skip = !url
+      ? "pgbench skipped: the embedded database is PGlite inside the server's process; run with BURROW_TEST_DATABASE_URL for the ratio"
+      : !binary
+        ? 'pgbench skipped: not found in PATH nor /usr/lib/postgresql/*/bin (it ships with the PostgreSQL client)'
+        : null;
     const { seconds, rounds, warmup } = durations(options);
     const scale = options.smoke ? 1 : 10;
     if (!skip) {

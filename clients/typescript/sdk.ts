@@ -117,7 +117,8 @@ export function createBurrowClient(options: BurrowClientOptions) {
     if (server === SCHEMA_HASH) return;
     const report =
       options.onSchemaMismatch ||
-      ((m: SchemaMismatch) => console.warn(`@burrow/client: the server's schema (${m.server.slice(0, 12)}…) differs from this client's (${m.client.slice(0, 12)}…); regenerate or upgrade the client`));
+      ((m: SchemaMismatch) =>
+        console.warn(`@burrow/client: the server's schema (${m.server.slice(0, 12)}…) differs from this client's (${m.client.slice(0, 12)}…); regenerate or upgrade the client`));
     report({ client: SCHEMA_HASH, server });
   };
 
@@ -134,8 +135,7 @@ export function createBurrowClient(options: BurrowClientOptions) {
 
   /** What identifies the document on the wire: its text, or the hash of a trusted document. */
   type Operation = { query: string; hash?: string };
-  const wire = (operation: Operation) =>
-    operation.hash ? { query: '', extensions: { persistedQuery: { version: 1, sha256Hash: operation.hash } } } : { query: operation.query };
+  const wire = (operation: Operation) => (operation.hash ? { query: '', extensions: { persistedQuery: { version: 1, sha256Hash: operation.hash } } } : { query: operation.query });
   // A server built from other operations does not know the hash: the text is the fallback.
   const unknownHash = (error: unknown) => error instanceof BurrowRequestError && error.code === 'PERSISTED_QUERY_NOT_FOUND';
 

@@ -194,7 +194,8 @@ export function createApi(token: string, onUnauthenticated: () => void): Api {
   };
 }
 
-export const describeError = (error: unknown) => (error instanceof ApiError && error.code ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error));
+export const describeError = (error: unknown) =>
+  error instanceof ApiError && error.code ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
 
 /**
  * An event handler for an async action: the action's failure is shown with `show` (as the page

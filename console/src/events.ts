@@ -49,7 +49,10 @@ export function openEventStream(api: Api, agents: ReadonlyArray<{ agentId: strin
       { agentIds, after: last?.cursor ?? null },
       {
         connected: () => {
-          handlers.onStatus({ state: 'live', text: resuming ? `Live again, ${last ? `resumed after ${last.agentId} #${last.sequence}` : 'from the reconnection on'}.` : 'Live: events appear as they happen.' });
+          handlers.onStatus({
+            state: 'live',
+            text: resuming ? `Live again, ${last ? `resumed after ${last.agentId} #${last.sequence}` : 'from the reconnection on'}.` : 'Live: events appear as they happen.',
+          });
           if (resuming) handlers.onResumed();
           attempt = 0;
         },

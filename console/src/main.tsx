@@ -22,7 +22,7 @@ const ROUTES = [
   { hash: '#/profiles', label: 'Profiles' },
 ] as const;
 type Route = (typeof ROUTES)[number]['hash'];
-const routeOf = (hash: string): Route => (ROUTES.find((r) => r.hash === hash)?.hash ?? '#/brains');
+const routeOf = (hash: string): Route => ROUTES.find((r) => r.hash === hash)?.hash ?? '#/brains';
 
 function SignIn({ onToken, error }: { onToken: (token: string) => void; error: string | null }) {
   const [value, setValue] = useState('');
@@ -143,7 +143,9 @@ function App() {
         <h1 tabIndex={-1} ref={heading}>
           {title}
         </h1>
-        {viewer.principal !== 'OPERATOR' && <p class="warning">This token belongs to agent {viewer.agentId}: the console is for operator tokens, and most views will be refused.</p>}
+        {viewer.principal !== 'OPERATOR' && (
+          <p class="warning">This token belongs to agent {viewer.agentId}: the console is for operator tokens, and most views will be refused.</p>
+        )}
         {route === '#/brains' && <BrainsPage {...page} />}
         {route === '#/dashboard' && <DashboardPage {...page} reloadAgents={loadAgents} />}
         {route === '#/profiles' && <ProfilesPage {...page} />}

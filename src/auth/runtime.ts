@@ -17,8 +17,7 @@ export interface RuntimeContext {
   conversationId: string | null;
 }
 
-export const sessionRequired = () =>
-  new RequestError('SESSION_REQUIRED', 'this operation needs a runtime session (Burrow-Session header or connectionParams)');
+export const sessionRequired = () => new RequestError('SESSION_REQUIRED', 'this operation needs a runtime session (Burrow-Session header or connectionParams)');
 
 function checkLength(value: string | null, what: string) {
   if (value !== null && charLength(value) > RUNTIME_ID_LIMIT) throw badRequest(`the ${what} is longer than ${RUNTIME_ID_LIMIT} characters`);

@@ -61,7 +61,11 @@ export class TokenWatch {
   }
 
   private async listen(): Promise<void> {
-    const unlisten = await this.database.listen(TOKENS_CHANNEL, (tokenId) => this.end(tokenId), (error) => this.lost(error));
+    const unlisten = await this.database.listen(
+      TOKENS_CHANNEL,
+      (tokenId) => this.end(tokenId),
+      (error) => this.lost(error),
+    );
     if (this.stopped) return void (await unlisten());
     this.unlisten = unlisten;
   }

@@ -92,7 +92,10 @@ export class TokensService {
   }
 
   async countForAgent(agentId: string): Promise<number> {
-    const [row] = await this.db.select({ count: sql<number>`count(*)::int` }).from(apiTokens).where(eq(apiTokens.agentId, agentId));
+    const [row] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(apiTokens)
+      .where(eq(apiTokens.agentId, agentId));
     return row.count;
   }
 
@@ -107,14 +110,20 @@ export class TokensService {
    */
   async forAgents(agentIds: readonly string[], limit: number, after: Map<string, { createdAt: Date; id: string }>): Promise<TokenRecord[][]> {
     if (agentIds.length === 0) return [];
-    const positions = [...after].map(([agentId, p]) => sql`(${apiTokens.agentId} = ${agentId} AND (${apiTokens.createdAt}, ${apiTokens.id}) < (${p.createdAt.toISOString()}::timestamptz, ${p.id}))`);
-    const outside = sql.join([...after.keys()].map((agentId) => sql`${agentId}`), sql`, `);
-    const paged = positions.length
-      ? sql`AND (${apiTokens.agentId} NOT IN (${outside}) OR ${sql.join(positions, sql` OR `)})`
-      : sql``;
+    const positions = [...after].map(
+      ([agentId, p]) => sql`(${apiTokens.agentId} = ${agentId} AND (${apiTokens.createdAt}, ${apiTokens.id}) < (${p.createdAt.toISOString()}::timestamptz, ${p.id}))`,
+    );
+    const outside = sql.join(
+      [...after.keys()].map((agentId) => sql`${agentId}`),
+      sql`, `,
+    );
+    const paged = positions.length ? sql`AND (${apiTokens.agentId} NOT IN (${outside}) OR ${sql.join(positions, sql` OR `)})` : sql``;
     const ranked = this.db.$with('ranked').as(
       this.db
-        .select({ id: apiTokens.id, rank: sql<number>`row_number() OVER (PARTITION BY ${apiTokens.agentId} ORDER BY ${apiTokens.createdAt} DESC, ${apiTokens.id} DESC)`.as('rank') })
+        .select({
+          id: apiTokens.id,
+          rank: sql<number>`row_number() OVER (PARTITION BY ${apiTokens.agentId} ORDER BY ${apiTokens.createdAt} DESC, ${apiTokens.id} DESC)`.as('rank'),
+        })
         .from(apiTokens)
         .where(sql`${inArray(apiTokens.agentId, [...agentIds])} ${paged}`),
     );

@@ -186,9 +186,7 @@ async function openEmbedded(config: EmbeddedDatabaseConfig, options: OpenOptions
       ...(options.oneShot ? { startParams: [...PGlite.defaultStartParams, ...ONE_SHOT_SETTINGS] } : {}),
     });
   } catch (error) {
-    throw new StartupError(
-      `BURROW_DATA_DIR="${config.dataDir}" could not be opened as an embedded database (${(error as Error).message}); is another Burrow process using it?`,
-    );
+    throw new StartupError(`BURROW_DATA_DIR="${config.dataDir}" could not be opened as an embedded database (${(error as Error).message}); is another Burrow process using it?`);
   }
   // The embedded database is ours alone, so we may install what it ships.
   await lite.exec('CREATE EXTENSION IF NOT EXISTS vector;');
@@ -272,7 +270,10 @@ async function openExternal(config: ExternalDatabaseConfig, options: OpenOptions
       const reason = (error as Error).message || (error as { code?: string }).code || String(error);
       const waitMs = Math.min(2000, 250 * 2 ** attempt);
       if (isConnectionLoss(error) && Date.now() + waitMs < deadline) {
-        if (attempt === 0) options.onWaiting?.(`PostgreSQL at ${config.display} is not reachable yet (${reason}); retrying for up to ${config.connectTimeoutSeconds} s (BURROW_POSTGRES_CONNECT_TIMEOUT_S)`);
+        if (attempt === 0)
+          options.onWaiting?.(
+            `PostgreSQL at ${config.display} is not reachable yet (${reason}); retrying for up to ${config.connectTimeoutSeconds} s (BURROW_POSTGRES_CONNECT_TIMEOUT_S)`,
+          );
         await new Promise((resolve) => setTimeout(resolve, waitMs));
         continue;
       }

@@ -13,9 +13,7 @@ export function claimEmbeddedDirectory(dataDir: string): () => void {
   if (existsSync(lockFile)) {
     const pid = Number(readFileSync(lockFile, 'utf8').trim());
     if (pid && pid !== process.pid && isAlive(pid)) {
-      throw new StartupError(
-        `BURROW_DATA_DIR="${dataDir}" is in use by another Burrow process (pid ${pid}); stop it first, or point BURROW_DATA_DIR elsewhere`,
-      );
+      throw new StartupError(`BURROW_DATA_DIR="${dataDir}" is in use by another Burrow process (pid ${pid}); stop it first, or point BURROW_DATA_DIR elsewhere`);
     }
   }
   writeFileSync(lockFile, String(process.pid));

@@ -237,11 +237,9 @@ function initialiseCluster(layout: ManagedLayout, binaries: Binaries, user: stri
   }
   const scratch = `${layout.pgdata}.init-${process.pid}`;
   rmSync(scratch, { recursive: true, force: true });
-  const run = spawnSync(
-    binaries.initdb,
-    ['-D', scratch, '-U', user, '--encoding=UTF8', '--no-locale', '--auth-local=peer', '--auth-host=reject', '--no-instructions'],
-    { encoding: 'utf8' },
-  );
+  const run = spawnSync(binaries.initdb, ['-D', scratch, '-U', user, '--encoding=UTF8', '--no-locale', '--auth-local=peer', '--auth-host=reject', '--no-instructions'], {
+    encoding: 'utf8',
+  });
   if (run.status !== 0) {
     rmSync(scratch, { recursive: true, force: true });
     throw new StartupError(`initdb could not initialise the managed cluster in ${layout.pgdata}: ${tail(`${run.stdout ?? ''}${run.stderr ?? ''}${run.error?.message ?? ''}`)}`);
@@ -344,13 +342,7 @@ class Postmaster {
     try {
       child = spawn(
         this.binaries.postgres,
-        [
-          '-D', this.layout.pgdata,
-          '-k', this.layout.socketDir,
-          '-p', String(SOCKET_PORT),
-          '-c', 'listen_addresses=',
-          '-c', 'unix_socket_permissions=0700',
-        ],
+        ['-D', this.layout.pgdata, '-k', this.layout.socketDir, '-p', String(SOCKET_PORT), '-c', 'listen_addresses=', '-c', 'unix_socket_permissions=0700'],
         // Its own process group: a terminal's Ctrl-C reaches Burrow, which then stops it.
         { detached: true, stdio: ['ignore', logFd, logFd] },
       );

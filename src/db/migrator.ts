@@ -116,11 +116,7 @@ export async function migrate(pool: pg.Pool, files: MigrationFile[] = loadMigrat
       } catch (error) {
         throw new MigrationError(failedMigrationMessage(file, error));
       }
-      await client.query('INSERT INTO burrow_schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
-        file.version,
-        file.name,
-        file.checksum,
-      ]);
+      await client.query('INSERT INTO burrow_schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [file.version, file.name, file.checksum]);
       applied.push(file.name);
     }
     await client.query('COMMIT');

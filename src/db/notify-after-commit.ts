@@ -33,8 +33,7 @@ const senderOf = new WeakMap<object, BatchSender>();
 
 /** At most this many notifications per statement (PostgreSQL's own limit is far larger). */
 const BATCH_MAX = 1000;
-const SEND =
-  'SELECT pg_notify(n.channel, n.payload) FROM unnest($1::text[], $2::text[]) AS n(channel, payload)';
+const SEND = 'SELECT pg_notify(n.channel, n.payload) FROM unnest($1::text[], $2::text[]) AS n(channel, payload)';
 
 class BatchSender {
   private queued: Notification[] = [];

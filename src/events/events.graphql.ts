@@ -22,8 +22,15 @@ const AgentEventConnection = connectionType(AgentEventRef, 'AgentEvent');
 /** One page of the log per agent, in one statement: a LATERAL read per agent on the (agent_id, sequence) key. */
 async function eventPages(db: Db, agentIds: readonly string[], after: number, limit: number): Promise<AgentEventRow[][]> {
   const result = await db.execute<{
-    agent_id: string; sequence: string | number; stream: string; type: string; subject_id: string;
-    project: string | null; payload: unknown; occurred_at: string | Date; tx_id: string;
+    agent_id: string;
+    sequence: string | number;
+    stream: string;
+    type: string;
+    subject_id: string;
+    project: string | null;
+    payload: unknown;
+    occurred_at: string | Date;
+    tx_id: string;
   }>(sql`
     SELECT e.agent_id, e.sequence, e.stream, e.type, e.subject_id, e.project, e.payload, e.occurred_at, e.tx_id::text AS tx_id
       FROM jsonb_array_elements_text(${JSON.stringify(agentIds)}::jsonb) AS a(id)
@@ -72,12 +79,15 @@ builder.subscriptionFields((t) => ({
   operatorEvents: t.field({
     type: AgentEventRef,
     description:
-      'Operators only. Every agent\'s events (or those of `agentIds`, of `streams`) in one order that is safe to resume: ' +
+      "Operators only. Every agent's events (or those of `agentIds`, of `streams`) in one order that is safe to resume: " +
       'pass the `cursor` of the last event received as `after` to continue exactly after it. Without `after`, from now. ' +
       'An event is delivered once every transaction older than it has finished, so a long transaction elsewhere delays (never reorders) the stream.',
     args: {
       after: t.arg.string({ required: false, description: 'The `cursor` of the last event received' }),
-      agentIds: t.arg.stringList({ required: false, description: `Only these agents (at most ${OPERATOR_AGENT_IDS_MAX}); every agent when absent. An unknown agent is NOT_FOUND.` }),
+      agentIds: t.arg.stringList({
+        required: false,
+        description: `Only these agents (at most ${OPERATOR_AGENT_IDS_MAX}); every agent when absent. An unknown agent is NOT_FOUND.`,
+      }),
       streams: t.arg({ type: [EventStreamEnum], required: false, description: 'Only these streams; every stream when absent' }),
     },
     subscribe: async (_, args, ctx) => {

@@ -23,7 +23,9 @@ export const agentEvents = pgTable(
     payload: jsonb('payload').notNull(),
     occurredAt: timestamptz('occurred_at').notNull(),
     /** The writing transaction: orders events across agents (src/events/operator-cursor.ts). */
-    txId: xid8('tx_id').notNull().default(sql`pg_current_xact_id()`),
+    txId: xid8('tx_id')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.sequence] }),

@@ -264,7 +264,10 @@ export class EventHub {
     if (known.length === 0) return;
     this.rechecking = true;
     try {
-      const latest = await latestSequences(this.database.pool, known.map((channel) => channel.agentId));
+      const latest = await latestSequences(
+        this.database.pool,
+        known.map((channel) => channel.agentId),
+      );
       for (const channel of known) {
         if (channel.last === null || this.channels.get(channel.agentId) !== channel) continue;
         const newest = latest.get(channel.agentId);
@@ -328,7 +331,7 @@ export class EventHub {
 
   /** The channel's starting point: the agent's newest logged sequence, retried across a lost connection. */
   private async initialize(channel: Channel): Promise<void> {
-    for (let failures = 0; ; ) {
+    for (let failures = 0; ;) {
       try {
         channel.last = (await latestSequences(this.database.pool, [channel.agentId])).get(channel.agentId) ?? 0;
         break;
@@ -363,7 +366,7 @@ export class EventHub {
           channel.dirty = true;
           if (this.stopped) return;
           if (!isConnectionLoss(error)) {
-            this.logger.warn('event read failed; ending the agent\'s subscriptions', { agentId: channel.agentId, ...describeError(error) });
+            this.logger.warn("event read failed; ending the agent's subscriptions", { agentId: channel.agentId, ...describeError(error) });
             this.fail(channel, error);
             return;
           }

@@ -18,15 +18,21 @@ export interface OperatorPosition {
 const BINDING = bindingOf('operatorEvents');
 const XID8_MAX = 2n ** 64n - 1n;
 
-export const encodeOperatorCursor = (event: { txId: string; agentId: string; sequence: number }) =>
-  encodeCursor(BINDING, [event.txId, event.agentId, event.sequence]);
+export const encodeOperatorCursor = (event: { txId: string; agentId: string; sequence: number }) => encodeCursor(BINDING, [event.txId, event.agentId, event.sequence]);
 
 export function decodeOperatorCursor(cursor: string | null | undefined): OperatorPosition | null {
   const position = decodeCursor(cursor, BINDING);
   if (!position) return null;
   const [txId, agentId, sequence] = position;
   // tx_id is an xid8 (unsigned 64 bits), sequence a bigint the server counts from 1.
-  if (typeof txId !== 'string' || !/^\d{1,20}$/.test(txId) || BigInt(txId) > XID8_MAX || typeof agentId !== 'string' || !Number.isSafeInteger(sequence) || (sequence as number) < 0) {
+  if (
+    typeof txId !== 'string' ||
+    !/^\d{1,20}$/.test(txId) ||
+    BigInt(txId) > XID8_MAX ||
+    typeof agentId !== 'string' ||
+    !Number.isSafeInteger(sequence) ||
+    (sequence as number) < 0
+  ) {
     throw new RequestError('BAD_CURSOR', 'the cursor is malformed');
   }
   return { txId, agentId, sequence: sequence as number };

@@ -48,8 +48,7 @@ export function cursorMicros(value: unknown): string | null {
 }
 
 /** Text PostgreSQL refuses (U+0000) anywhere in a position's strings. */
-const holdsNul = (value: unknown): boolean =>
-  typeof value === 'string' ? value.includes('\u0000') : Array.isArray(value) ? value.some(holdsNul) : false;
+const holdsNul = (value: unknown): boolean => (typeof value === 'string' ? value.includes('\u0000') : Array.isArray(value) ? value.some(holdsNul) : false);
 
 /** Returns the position, or null for no cursor. Malformed: BAD_CURSOR; other binding: CURSOR_MISMATCH. */
 export function decodeCursor(cursor: string | null | undefined, binding: string): unknown[] | null {

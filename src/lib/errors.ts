@@ -55,10 +55,7 @@ export class RevisionConflictError extends BurrowError {
     readonly currentContent: string | null,
     readonly currentValue: unknown,
   ) {
-    super(
-      'REVISION_CONFLICT',
-      `${resource} ${id} is at revision ${currentRevision}, not ${expectedRevision}; reload and retry deliberately`,
-    );
+    super('REVISION_CONFLICT', `${resource} ${id} is at revision ${currentRevision}, not ${expectedRevision}; reload and retry deliberately`);
   }
 }
 
@@ -72,19 +69,10 @@ export class ForbiddenError extends BurrowError {}
  */
 export class RequestError extends BurrowError {}
 
-export const unauthenticated = (message = 'a valid bearer token is required') =>
-  new RequestError('UNAUTHENTICATED', message);
+export const unauthenticated = (message = 'a valid bearer token is required') => new RequestError('UNAUTHENTICATED', message);
 export const forbidden = (message: string) => new RequestError('FORBIDDEN', message);
-export const agentMismatch = () =>
-  new RequestError('AGENT_MISMATCH', 'this token acts only as its own agent');
-export const scopeRequired = () =>
-  new RequestError(
-    'continuity_scope_required',
-    'this operation needs a continuity scope (Burrow-Continuity-Scope header or connectionParams)',
-  );
+export const agentMismatch = () => new RequestError('AGENT_MISMATCH', 'this token acts only as its own agent');
+export const scopeRequired = () => new RequestError('continuity_scope_required', 'this operation needs a continuity scope (Burrow-Continuity-Scope header or connectionParams)');
 export const scopeMismatch = (requested: string, current: string) =>
-  new RequestError(
-    'continuity_scope_mismatch',
-    `requested project "${requested}" differs from the runtime continuity scope "${current}"`,
-  );
+  new RequestError('continuity_scope_mismatch', `requested project "${requested}" differs from the runtime continuity scope "${current}"`);
 export const badRequest = (message: string) => new RequestError('BAD_REQUEST', message);

@@ -71,7 +71,8 @@ function assertJsonDepth(field: string, text: string): void {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -109,7 +110,11 @@ export function assertCleanArguments(args: unknown): void {
   while (stack.length > 0) {
     const { value, path, depth } = stack.pop()!;
     if (typeof value === 'string') {
-      const name = path.split('.').filter((segment) => !/^\d+$/.test(segment)).pop() ?? path;
+      const name =
+        path
+          .split('.')
+          .filter((segment) => !/^\d+$/.test(segment))
+          .pop() ?? path;
       assertCleanText(path, value, null, { identifier: isIdentifierField(name) });
     } else if (value !== null && typeof value === 'object') {
       if (depth + 1 > JSON_DEPTH_LIMIT) throw new ValidationError(path, `${path} nests deeper than ${JSON_DEPTH_LIMIT} levels`, JSON_DEPTH_LIMIT);

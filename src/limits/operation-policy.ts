@@ -191,15 +191,9 @@ function factsOf(args: PolicyArgs): OperationFacts | null {
 }
 
 const refusalFor = (args: PolicyArgs, limits: LimitsConfig, security: SecurityConfig) =>
-  operationRefusal(
-    factsOf(args),
-    (args.contextValue as { viewer?: Viewer | null } | undefined)?.viewer,
-    limits,
-    security,
-  );
+  operationRefusal(factsOf(args), (args.contextValue as { viewer?: Viewer | null } | undefined)?.viewer, limits, security);
 
-const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
-  typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> => typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 
 /**
  * `source`, calling `release` once when it ends for any reason: completed, returned (the client
@@ -253,7 +247,14 @@ export function useOperationPolicy(limits: LimitsConfig, security: SecurityConfi
       const open = openByToken.get(tokenId) ?? 0;
       if (open >= limits.subscriptionsPerToken) {
         return setResultAndStopExecution({
-          errors: [limitExceeded('BURROW_SUBSCRIPTIONS_PER_TOKEN', `this token already has ${open} open subscriptions on this server (at most ${limits.subscriptionsPerToken})`, limits.subscriptionsPerToken, 429)],
+          errors: [
+            limitExceeded(
+              'BURROW_SUBSCRIPTIONS_PER_TOKEN',
+              `this token already has ${open} open subscriptions on this server (at most ${limits.subscriptionsPerToken})`,
+              limits.subscriptionsPerToken,
+              429,
+            ),
+          ],
         });
       }
       // Reserve before subscribing so concurrent requests cannot overshoot; release exactly once.

@@ -49,9 +49,11 @@ const replaceScrubbed = <R>({ result, setResult }: { result: R; setResult(result
 
 export function useNoSuggestions(): Plugin {
   return {
-    onValidate: () => ({ result, setResult }) => {
-      if (result.length) setResult(result.map((error) => scrub(error)));
-    },
+    onValidate:
+      () =>
+      ({ result, setResult }) => {
+        if (result.length) setResult(result.map((error) => scrub(error)));
+      },
     onExecute: () => ({ onExecuteDone: replaceScrubbed }),
     onSubscribe: () => ({ onSubscribeResult: replaceScrubbed }),
   };

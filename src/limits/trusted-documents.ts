@@ -23,8 +23,7 @@ export function loadTrustedDocuments(path: URL | string = TRUSTED_DOCUMENTS_PATH
   return new Map(Object.entries(JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>));
 }
 
-export const mayRunAdHoc = (viewer: Viewer | null | undefined, policy: SecurityConfig['trustedDocuments']) =>
-  policy === 'off' || viewer?.principal === 'OPERATOR';
+export const mayRunAdHoc = (viewer: Viewer | null | undefined, policy: SecurityConfig['trustedDocuments']) => policy === 'off' || viewer?.principal === 'OPERATOR';
 
 const errors = {
   adHocRefused: () =>
@@ -46,11 +45,7 @@ function persistedHash(extensions: unknown): string | null {
   return persisted?.version === 1 && typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash : null;
 }
 
-export function useTrustedDocuments(
-  documents: TrustedDocuments,
-  policy: SecurityConfig['trustedDocuments'],
-  viewerOf: (request: Request) => Viewer | null,
-): Plugin {
+export function useTrustedDocuments(documents: TrustedDocuments, policy: SecurityConfig['trustedDocuments'], viewerOf: (request: Request) => Viewer | null): Plugin {
   return usePersistedOperations({
     getPersistedOperation: (hash) => documents.get(hash) ?? null,
     allowArbitraryOperations: (request) => mayRunAdHoc(viewerOf(request), policy),

@@ -26,8 +26,7 @@ export interface ToolDefinition<F extends InputFields = InputFields> {
 
 const tool = <F extends InputFields>(definition: ToolDefinition<F>) => definition as unknown as ToolDefinition;
 
-const SCOPE_NOTE =
-  'The runtime decides the agent, continuity scope, session and conversation; arguments cannot change them.';
+const SCOPE_NOTE = 'The runtime decides the agent, continuity scope, session and conversation; arguments cannot change them.';
 
 export const TOOLS: readonly ToolDefinition[] = [
   tool({

@@ -106,7 +106,8 @@ export async function listenOrExplain(server: Server, port: number, host: string
       const where = `${vars.port}=${port} on ${vars.host}=${host}`;
       if (error.code === 'EADDRINUSE') reject(new StartupError(`${where}: the port is already in use by another process; stop it or choose another ${vars.port}`));
       else if (error.code === 'EACCES') reject(new StartupError(`${where}: permission denied (ports below 1024 need privileges); choose another ${vars.port}`));
-      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new StartupError(`${where}: this machine has no such address; set ${vars.host} to one of its addresses (or 0.0.0.0)`));
+      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+        reject(new StartupError(`${where}: this machine has no such address; set ${vars.host} to one of its addresses (or 0.0.0.0)`));
       else reject(new StartupError(`${where}: cannot listen (${error.code ?? error.message})`));
     };
     server.once('error', onError);

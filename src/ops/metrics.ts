@@ -35,7 +35,7 @@ export function createMetrics(sources: MetricsSources) {
   });
   const httpPaths = new client.Counter({
     name: 'burrow_graphql_http_requests_total',
-    help: 'HTTP requests to /graphql by the path that answered them: direct (one plain JSON operation, executed without Yoga\'s HTTP layer) or yoga (everything else)',
+    help: "HTTP requests to /graphql by the path that answered them: direct (one plain JSON operation, executed without Yoga's HTTP layer) or yoga (everything else)",
     labelNames: ['path'] as const,
     registers: [registry],
   });

@@ -52,13 +52,7 @@ type Observed = { observation?: Observation };
  * `settle` its onResultProcess (an operation refused before execution is still counted once).
  */
 export function createObservability(logger: Logger, metrics: Metrics) {
-  const record = (
-    observation: Observation | undefined,
-    op: { type: string; field: string; name: string | null },
-    requestId: string,
-    started: number,
-    outcome: string,
-  ) => {
+  const record = (observation: Observation | undefined, op: { type: string; field: string; name: string | null }, requestId: string, started: number, outcome: string) => {
     if (observation) observation.recorded = true;
     const seconds = (performance.now() - started) / 1000;
     metrics.recordOperation(op.field, op.type, outcome, seconds);

@@ -27,12 +27,6 @@ export async function loadTracing(config: OpsConfig['tracing']): Promise<Tracing
   const provider = new BasicTracerProvider({ resource: new Resource({ 'service.name': config.serviceName }) });
   const url = `${config.endpoint.replace(/\/+$/, '')}/v1/traces`;
   provider.addSpanProcessor(new BatchSpanProcessor(new OTLPTraceExporter({ url })));
-  const plugin = useOpenTelemetry(
-    { resolvers: false, variables: false, result: false, document: false },
-    provider,
-    SpanKind.SERVER,
-    {},
-    config.serviceName,
-  ) as unknown as Plugin;
+  const plugin = useOpenTelemetry({ resolvers: false, variables: false, result: false, document: false }, provider, SpanKind.SERVER, {}, config.serviceName) as unknown as Plugin;
   return { plugin, shutdown: () => provider.shutdown().catch(() => {}) };
 }

@@ -43,8 +43,7 @@ builder.queryType({
     "Reads. Agent tokens read their own agent only; operators read every agent. Per-agent stores are fields of `Agent` (batched) and, for runtimes, root fields named after the seed's tools.",
 });
 builder.mutationType({
-  description:
-    'Writes. Every mutation answers a result union: the success payload, or an `Error` member saying what was wrong, in which case nothing was changed.',
+  description: 'Writes. Every mutation answers a result union: the success payload, or an `Error` member saying what was wrong, in which case nothing was changed.',
 });
 builder.subscriptionType({
   description: 'Live events over graphql-ws (graphql-transport-ws), resumable from the last sequence or cursor a client saw.',

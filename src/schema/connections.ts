@@ -41,13 +41,13 @@ export function connectionType<Node extends ObjectRef<Types, unknown, unknown> |
         const fields: Record<string, ReturnType<typeof t.int>> = {};
         if (!options.totalCount) return fields;
         fields.totalCount = t.int({
-            description: options.totalCount,
-            resolve: async (connection) => {
-              const count = (connection as CountedConnection).totalCount;
-              if (!count) throw new Error(`${name}Connection.totalCount: the resolver gave no count`);
-              return count();
-            },
-          });
+          description: options.totalCount,
+          resolve: async (connection) => {
+            const count = (connection as CountedConnection).totalCount;
+            if (!count) throw new Error(`${name}Connection.totalCount: the resolver gave no count`);
+            return count();
+          },
+        });
         return fields;
       },
     },

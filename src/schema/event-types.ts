@@ -37,7 +37,12 @@ builder.objectRef<AgentEventRow>('ProfileEvent').implement({
   ...asEvent('ProfileEvent'),
   description: 'AGENT_CREATED or PROFILE_UPDATED',
   fields: (t) => ({
-    profileKind: t.field({ type: ProfileKindEnum, nullable: true, description: 'The document updated; null on AGENT_CREATED', resolve: (e) => str(e, 'kind') as ProfileKind | null }),
+    profileKind: t.field({
+      type: ProfileKindEnum,
+      nullable: true,
+      description: 'The document updated; null on AGENT_CREATED',
+      resolve: (e) => str(e, 'kind') as ProfileKind | null,
+    }),
     revision: t.int({ nullable: true, description: "The document's new revision; null on AGENT_CREATED", resolve: (e) => int(e, 'revision') }),
     reason: t.string({ nullable: true, description: 'Why it changed, when the writer said', resolve: (e) => str(e, 'reason') }),
     agentName: t.string({ nullable: true, description: "The agent's name, on AGENT_CREATED", resolve: (e) => str(e, 'name') }),
@@ -75,7 +80,11 @@ builder.objectRef<AgentEventRow>('HandoffEvent').implement({
   ...asEvent('HandoffEvent'),
   description: 'HANDOFF_WRITTEN',
   fields: (t) => ({
-    origin: t.field({ type: HandoffOriginEnum, description: 'Explicit (the agent) or automatic (the runtime)', resolve: (e) => (str(e, 'origin') ?? 'EXPLICIT') as 'EXPLICIT' | 'AUTOMATIC' }),
+    origin: t.field({
+      type: HandoffOriginEnum,
+      description: 'Explicit (the agent) or automatic (the runtime)',
+      resolve: (e) => (str(e, 'origin') ?? 'EXPLICIT') as 'EXPLICIT' | 'AUTOMATIC',
+    }),
     sessionId: t.string({ nullable: true, description: 'The session it hands off', resolve: (e) => str(e, 'sessionId') }),
     revision: t.int({ nullable: true, description: "The handoff's revision", resolve: (e) => int(e, 'revision') }),
     expiresAt: t.field({ type: 'DateTime', nullable: true, description: 'When it expires', resolve: (e) => date(e, 'expiresAt') }),
@@ -87,8 +96,12 @@ builder.objectRef<AgentEventRow>('ConversationEvent').implement({
   description: 'CONVERSATION_APPENDED, CONVERSATION_RESET, CONVERSATION_COMPACTED, CONVERSATION_ARCHIVED or CONVERSATION_UNARCHIVED',
   fields: (t) => ({
     sessionId: t.string({ nullable: true, description: 'The conversation session', resolve: (e) => str(e, 'sessionId') }),
-    entryId: t.string({ nullable: true, description: 'The appended original (APPENDED) or the summary (COMPACTED)', resolve: (e) => str(e, 'entryId') ?? str(e, 'summaryEntryId') }),
-    position: t.int({ nullable: true, description: 'The appended original\'s position (APPENDED)', resolve: (e) => int(e, 'position') }),
+    entryId: t.string({
+      nullable: true,
+      description: 'The appended original (APPENDED) or the summary (COMPACTED)',
+      resolve: (e) => str(e, 'entryId') ?? str(e, 'summaryEntryId'),
+    }),
+    position: t.int({ nullable: true, description: "The appended original's position (APPENDED)", resolve: (e) => int(e, 'position') }),
     generation: t.int({ nullable: true, description: 'The archive generation written (RESET, COMPACTED)', resolve: (e) => int(e, 'generation') }),
     entryCount: t.int({ nullable: true, description: 'How many originals were archived (RESET, COMPACTED)', resolve: (e) => int(e, 'entryCount') }),
     reason: t.string({ nullable: true, description: 'Why the session was archived (ARCHIVED)', resolve: (e) => str(e, 'reason') }),
@@ -127,7 +140,12 @@ builder.objectRef<AgentEventRow>('ContinuityRunEvent').implement({
   description: 'CONTINUITY_TRANSITION',
   fields: (t) => ({
     runId: t.string({ description: 'The run', resolve: (e) => str(e, 'runId') ?? e.subjectId }),
-    fromState: t.field({ type: ContinuityRunStateEnum, nullable: true, description: 'The state before; null when the run started', resolve: (e) => str(e, 'from') as RunState | null }),
+    fromState: t.field({
+      type: ContinuityRunStateEnum,
+      nullable: true,
+      description: 'The state before; null when the run started',
+      resolve: (e) => str(e, 'from') as RunState | null,
+    }),
     toState: t.field({ type: ContinuityRunStateEnum, description: 'The state after', resolve: (e) => str(e, 'to') as RunState }),
     generation: t.int({ nullable: true, description: "The run's fencing generation after the change", resolve: (e) => int(e, 'generation') }),
     ownerId: t.string({ nullable: true, description: 'The ownership session that holds the run', resolve: (e) => str(e, 'ownerId') }),
@@ -139,4 +157,3 @@ function listLength(event: AgentEventRow, key: string): number {
   const value = payloadOf(event)[key];
   return Array.isArray(value) ? value.length : typeof value === 'number' ? value : 0;
 }
-

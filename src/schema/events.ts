@@ -52,9 +52,10 @@ const EVENT_TYPES = {
 
 export const AgentEventTypeEnum = builder.enumType('AgentEventType', {
   description: 'What happened',
-  values: Object.fromEntries(
-    Object.entries(EVENT_TYPES).map(([name, [value, description]]) => [name, { value, description }]),
-  ) as Record<keyof typeof EVENT_TYPES, { value: (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES][0]; description: string }>,
+  values: Object.fromEntries(Object.entries(EVENT_TYPES).map(([name, [value, description]]) => [name, { value, description }])) as Record<
+    keyof typeof EVENT_TYPES,
+    { value: (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES][0]; description: string }
+  >,
 });
 
 export const TYPE_OF_STREAM: Record<EventStream, string> = {
@@ -74,7 +75,7 @@ export const AgentEventRef = builder.interfaceRef<AgentEventRow>('AgentEvent').i
   fields: (t) => ({
     sequence: t.exposeInt('sequence', { description: 'Per-agent, gap-free, commit-ordered; pass the last one seen as `after` to resume a per-agent subscription' }),
     cursor: t.string({
-      description: 'This event\'s position in the log across all agents: pass the last one seen as `operatorEvents(after:)` to resume',
+      description: "This event's position in the log across all agents: pass the last one seen as `operatorEvents(after:)` to resume",
       resolve: (event) => encodeOperatorCursor(event),
     }),
     agentId: t.exposeString('agentId', { description: 'The agent it happened to' }),

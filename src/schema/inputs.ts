@@ -25,7 +25,6 @@ interface FieldMaker {
   field(options: object): unknown;
 }
 
-
 /** The GraphQL type of each enum or objectList field, by field name. */
 export type TypeRefs<F extends InputFields> = {
   [K in keyof F as F[K]['type'] extends 'enum' | 'objectList' ? K : never]: unknown;

@@ -57,9 +57,7 @@ export function parsePositionKey(text: string): { id: string; position: number }
     const value = JSON.parse(text) as unknown;
     if (!Array.isArray(value) || value.length !== 2) return null;
     const [id, position] = value as unknown[];
-    return typeof id === 'string' && Number.isInteger(position) && (position as number) >= 1 && (position as number) <= 2_147_483_647
-      ? { id, position: position as number }
-      : null;
+    return typeof id === 'string' && Number.isInteger(position) && (position as number) >= 1 && (position as number) <= 2_147_483_647 ? { id, position: position as number } : null;
   } catch {
     return null;
   }

@@ -13,8 +13,7 @@ import { assertCleanText, assertJsonValue, IDENTIFIER_LIMIT } from '../lib/text-
 // Types are told apart by their tag, not instanceof: the executor and the schema may hold
 // graphql classes from different copies of the module (ESM and CJS).
 const kindOf = (type: GraphQLInputType) => (type as { [Symbol.toStringTag]: string })[Symbol.toStringTag];
-const nullableOf = (type: GraphQLInputType): GraphQLInputType =>
-  kindOf(type) === 'GraphQLNonNull' ? (type as unknown as { ofType: GraphQLInputType }).ofType : type;
+const nullableOf = (type: GraphQLInputType): GraphQLInputType => (kindOf(type) === 'GraphQLNonNull' ? (type as unknown as { ofType: GraphQLInputType }).ofType : type);
 
 function checkValue(field: string, type: GraphQLInputType, value: unknown): void {
   if (value == null) return;

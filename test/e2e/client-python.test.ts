@@ -37,7 +37,10 @@ interface Example {
 function readme(): { install: string[]; examples: Example[] } {
   const text = readFileSync(join(ROOT, 'clients/python/README.md'), 'utf8');
   const fences = [...text.matchAll(/```(\w*)\n([\s\S]*?)```/g)];
-  const install = fences.find((f) => f[1] === 'sh')![2].trim().split('\n');
+  const install = fences
+    .find((f) => f[1] === 'sh')![2]
+    .trim()
+    .split('\n');
   const examples: Example[] = [];
   fences.forEach((fence, i) => {
     if (fence[1] !== 'python') return;

@@ -37,7 +37,9 @@ describe('@burrow/client from its npm pack tarball, against the shipped server',
     const [tarball] = JSON.parse(packed.slice(packed.indexOf('['))) as { filename: string; files: { path: string }[] }[];
     const files = tarball.files.map((f) => f.path).sort();
     // Compiled ESM with declarations, the operations and the manifest; no TypeScript sources.
-    expect(files).toEqual(expect.arrayContaining(['dist/sdk.js', 'dist/sdk.d.ts', 'dist/generated/sdk.js', 'dist/generated/sdk.d.ts', 'README.md', 'package.json', 'operations/agents.graphql']));
+    expect(files).toEqual(
+      expect.arrayContaining(['dist/sdk.js', 'dist/sdk.d.ts', 'dist/generated/sdk.js', 'dist/generated/sdk.d.ts', 'README.md', 'package.json', 'operations/agents.graphql']),
+    );
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
 
     await npm(['init', '-y'], project);

@@ -118,13 +118,21 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
     await page.getByLabel('Content', { exact: true }).fill('Tag, build, announce.');
     await page.getByLabel('Source references (optional, one per line)').fill('conversation:s1/e1\n\n  https://wiki.example/release  \n');
     await page.getByRole('button', { name: 'Save memory' }).click();
-    await expect.poll(() => announcement(page)).toMatch(/^(Saved “Release checklist” \(revision 1, operator-owned\)\.|11 memories on page 1|10 memories on page 1; more on the next page\.)$/);
+    await expect
+      .poll(() => announcement(page))
+      .toMatch(/^(Saved “Release checklist” \(revision 1, operator-owned\)\.|11 memories on page 1|10 memories on page 1; more on the next page\.)$/);
     await page.getByRole('heading', { name: 'Memory: Release checklist' }).waitFor();
     const { brainMemories } = await operator.brainMemories({ agentId: 'hatchet', query: 'Release checklist', first: 5 });
     expect(brainMemories.edges).toHaveLength(1);
     const saved = brainMemories.edges[0].node;
     ids.set('Release checklist', saved.memoryId);
-    expect(saved).toMatchObject({ title: 'Release checklist', content: 'Tag, build, announce.', sourceRefs: ['conversation:s1/e1', 'https://wiki.example/release'], revision: 1, ownership: 'OPERATOR' });
+    expect(saved).toMatchObject({
+      title: 'Release checklist',
+      content: 'Tag, build, announce.',
+      sourceRefs: ['conversation:s1/e1', 'https://wiki.example/release'],
+      revision: 1,
+      ownership: 'OPERATOR',
+    });
     // An agent cannot update or remove an operator-owned record.
     const refused = await hatchet.brainUpdate({ input: { memoryId: saved.memoryId, expectedRevision: 1, content: 'agent rewrite' } });
     expect(refused.brainUpdate.__typename).toBe('Forbidden');
@@ -144,7 +152,7 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
     await alert.waitFor();
     expect(await alert.innerText()).toContain('you read revision 1, it is now revision 2. Nothing was saved');
     // Nothing was overwritten.
-    expect((await read('Release checklist'))).toMatchObject({ revision: 2, content: 'Tag, build, sign, announce.' });
+    expect(await read('Release checklist')).toMatchObject({ revision: 2, content: 'Tag, build, sign, announce.' });
     await screenshot(page, 'brains-conflict-1280');
 
     await page.getByRole('button', { name: 'Reload memory' }).click();
@@ -185,7 +193,10 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
   });
 
   it('bulk delete: independent per-item results (DELETED, REVISION_CONFLICT, NOT_FOUND), Reload conflicts, deliberate retry', async () => {
-    for (const title of ['Deploy note 12', 'Deploy note 11', 'Deploy note 10', 'Deploy note 09']) await memoryRow(title).getByRole('checkbox', { name: `Select ${title}` }).check();
+    for (const title of ['Deploy note 12', 'Deploy note 11', 'Deploy note 10', 'Deploy note 09'])
+      await memoryRow(title)
+        .getByRole('checkbox', { name: `Select ${title}` })
+        .check();
     await page.getByRole('button', { name: 'Delete selected memories (4)' }).waitFor();
     // Meanwhile the agent rewrites 11 and removes 10.
     const rewrite = await hatchet.brainUpdate({ input: { memoryId: ids.get('Deploy note 11')!, expectedRevision: 1, content: 'Deploys now run from main.' } });
@@ -198,7 +209,7 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
     const results = page.getByRole('region', { name: 'Deletion results' });
     await results.waitFor();
     await expect.poll(() => announcement(page)).toBe('Deletion results: 2 deleted, 1 revision conflicts, 1 not found, 0 forbidden.');
-    const rows = async () => (await results.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.children[0].textContent, tr.getAttribute('data-status')])));
+    const rows = async () => await results.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.children[0].textContent, tr.getAttribute('data-status')]));
     expect(await rows()).toEqual([
       ['Deploy note 12', 'DELETED'],
       ['Deploy note 11', 'REVISION_CONFLICT'],
@@ -224,7 +235,17 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
     await page.getByRole('button', { name: 'Confirm delete' }).click();
     await expect.poll(() => announcement(page)).toBe('Deletion results: 1 deleted, 0 revision conflicts, 0 not found, 0 forbidden.');
     expect(await read('Deploy note 11')).toBeNull();
-    expect(await liveTitles('hatchet')).toEqual(['Deploy note 01', 'Deploy note 02', 'Deploy note 03', 'Deploy note 04', 'Deploy note 05', 'Deploy note 06', 'Deploy note 07', 'Deploy note 08', 'Release checklist']);
+    expect(await liveTitles('hatchet')).toEqual([
+      'Deploy note 01',
+      'Deploy note 02',
+      'Deploy note 03',
+      'Deploy note 04',
+      'Deploy note 05',
+      'Deploy note 06',
+      'Deploy note 07',
+      'Deploy note 08',
+      'Release checklist',
+    ]);
     expect(await liveTitles('quill')).toEqual(['Quill private note']);
   });
 
@@ -258,67 +279,72 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
   });
 });
 
-describe.skipIf(!hasChromium || !hasRealServer)(`console: Legacy migration details in headless Chromium (${!hasChromium ? NO_CHROMIUM : hasRealServer ? 'on an external PostgreSQL, where the legacy tables can be filled' : NEEDS_REAL_SERVER})`, () => {
-  let database: TestDatabase;
-  let server: ShippedServer;
-  let operator: BurrowClient;
-  let browser: Browser;
-  let page: Page;
-  const memoryRow = (title: string) => page.locator('.memories li').filter({ has: page.getByRole('button', { name: title, exact: true }) });
-  const visibleTitles = () => page.locator('.memories li button.link').allInnerTexts();
+describe.skipIf(!hasChromium || !hasRealServer)(
+  `console: Legacy migration details in headless Chromium (${!hasChromium ? NO_CHROMIUM : hasRealServer ? 'on an external PostgreSQL, where the legacy tables can be filled' : NEEDS_REAL_SERVER})`,
+  () => {
+    let database: TestDatabase;
+    let server: ShippedServer;
+    let operator: BurrowClient;
+    let browser: Browser;
+    let page: Page;
+    const memoryRow = (title: string) => page.locator('.memories li').filter({ has: page.getByRole('button', { name: title, exact: true }) });
+    const visibleTitles = () => page.locator('.memories li button.link').allInnerTexts();
 
-  beforeAll(async () => {
-    // The legacy tables live in the PostgreSQL Burrow is pointed at: `npm run burrow -- serve` on it.
-    database = await createTestDatabase({ real: true });
-    server = await startShipped({ lifecycle: 'external', database });
-    operator = operatorClient(server);
-    await shippedAgentClient(server, 'hatchet').then((client) => client.close());
-    browser = await launchBrowser();
-    page = (await openPage(browser, VIEWPORTS.desktop)).page;
-  });
+    beforeAll(async () => {
+      // The legacy tables live in the PostgreSQL Burrow is pointed at: `npm run burrow -- serve` on it.
+      database = await createTestDatabase({ real: true });
+      server = await startShipped({ lifecycle: 'external', database });
+      operator = operatorClient(server);
+      await shippedAgentClient(server, 'hatchet').then((client) => client.close());
+      browser = await launchBrowser();
+      page = (await openPage(browser, VIEWPORTS.desktop)).page;
+    });
 
-  afterAll(async () => {
-    await browser?.close();
-    await operator?.close();
-    if (server) expect((await server.stop()).code).toBe(0);
-    await database?.drop();
-  });
+    afterAll(async () => {
+      await browser?.close();
+      await operator?.close();
+      if (server) expect((await server.stop()).code).toBe(0);
+      await database?.drop();
+    });
 
-  it('labels imported records migrated_albdruck and shows Legacy migration details', async () => {
-    const legacy = new pg.Client({ connectionString: database.url! });
-    await legacy.connect();
-    try {
-      await legacy.query(
-        `INSERT INTO albdruck_knowledge (id, owner_agent_id, title, body, status, operator_corrected, operator_deleted, created_by, created_at, updated_at)
+    it('labels imported records migrated_albdruck and shows Legacy migration details', async () => {
+      const legacy = new pg.Client({ connectionString: database.url! });
+      await legacy.connect();
+      try {
+        await legacy.query(
+          `INSERT INTO albdruck_knowledge (id, owner_agent_id, title, body, status, operator_corrected, operator_deleted, created_by, created_at, updated_at)
          VALUES ('legacy-7', NULL, 'Office hours', 'The office opens at nine.', 'active', true, false, 'legacy-user', '2025-03-01T10:00:00Z', '2025-04-01T10:00:00Z')`,
-      );
-      await legacy.query(`INSERT INTO albdruck_evidence (id, knowledge_id, reference, excerpt, created_at) VALUES ('ev-1', 'legacy-7', 'conv:41', 'said so', '2025-03-01T10:00:00Z')`);
-    } finally {
-      await legacy.end();
-    }
-    const imported = await operator.importAlbdruck();
-    expect(imported.importAlbdruck).toMatchObject({ imported: 1, failed: 0 });
+        );
+        await legacy.query(
+          `INSERT INTO albdruck_evidence (id, knowledge_id, reference, excerpt, created_at) VALUES ('ev-1', 'legacy-7', 'conv:41', 'said so', '2025-03-01T10:00:00Z')`,
+        );
+      } finally {
+        await legacy.end();
+      }
+      const imported = await operator.importAlbdruck();
+      expect(imported.importAlbdruck).toMatchObject({ imported: 1, failed: 0 });
 
-    const { secret } = await createShippedToken(server, { name: 'console-operator' });
-    await page.goto(`${consoleUrl(server.url)}#/brains&token=${encodeURIComponent(secret)}`);
-    await page.getByRole('heading', { level: 1, name: 'Brains' }).waitFor();
-    await page.getByLabel('Agent owner').selectOption('hatchet');
-    await page.getByLabel('Search title and content').fill('office');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await expect.poll(visibleTitles).toEqual(['Office hours']);
-    expect(await memoryRow('Office hours').locator('.label').allInnerTexts()).toEqual(['migrated_albdruck']);
-    await page.getByRole('button', { name: 'Office hours', exact: true }).click();
-    const details = page.locator('details.legacy');
-    await details.locator('summary', { hasText: 'Legacy migration details' }).click();
-    const text = await details.innerText();
-    expect(text).toContain('legacy-7');
-    expect(text).toContain('global (owned by hatchet after import)');
-    expect(text).toContain('yes / no');
-    expect(text).toContain('1 evidence, 0 revision snapshots');
-    expect(text).toContain('conv:41');
-    await screenshot(page, 'brains-legacy-1280');
-    await page.setViewportSize(VIEWPORTS.phone);
-    await screenshot(page, 'brains-legacy-375');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  });
-});
+      const { secret } = await createShippedToken(server, { name: 'console-operator' });
+      await page.goto(`${consoleUrl(server.url)}#/brains&token=${encodeURIComponent(secret)}`);
+      await page.getByRole('heading', { level: 1, name: 'Brains' }).waitFor();
+      await page.getByLabel('Agent owner').selectOption('hatchet');
+      await page.getByLabel('Search title and content').fill('office');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await expect.poll(visibleTitles).toEqual(['Office hours']);
+      expect(await memoryRow('Office hours').locator('.label').allInnerTexts()).toEqual(['migrated_albdruck']);
+      await page.getByRole('button', { name: 'Office hours', exact: true }).click();
+      const details = page.locator('details.legacy');
+      await details.locator('summary', { hasText: 'Legacy migration details' }).click();
+      const text = await details.innerText();
+      expect(text).toContain('legacy-7');
+      expect(text).toContain('global (owned by hatchet after import)');
+      expect(text).toContain('yes / no');
+      expect(text).toContain('1 evidence, 0 revision snapshots');
+      expect(text).toContain('conv:41');
+      await screenshot(page, 'brains-legacy-1280');
+      await page.setViewportSize(VIEWPORTS.phone);
+      await screenshot(page, 'brains-legacy-375');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    });
+  },
+);

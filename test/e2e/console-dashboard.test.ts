@@ -85,10 +85,32 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     owner = await openOwner(hatchet);
     ok((await hatchet.startContinuityRun({ input: { runId: 'run-live', ownerId: owner.ownerId, head: '{"step":1}' } })).startContinuityRun, 'StartContinuityRunSuccess');
     ok((await hatchet.startContinuityRun({ input: { runId: 'run-cut', ownerId: owner.ownerId, head: '{"step":7}' } })).startContinuityRun, 'StartContinuityRunSuccess');
-    ok((await hatchet.interruptContinuityRun({ input: { runId: 'run-cut', generation: 1, ownerId: owner.ownerId, reason: 'user cancelled' } })).interruptContinuityRun, 'InterruptContinuityRunSuccess');
-    ok((await hatchet.memoryWorkingWrite({ input: { kind: 'DECISION', title: 'Use blue-green deploys', content: 'Decided in the planning call.' } })).memoryWorkingWrite, 'MemoryWorkingWriteSuccess');
-    ok((await hatchet.sessionWriteHandoff({ input: { title: 'Deploy half done', goal: 'Ship 2.4', outcome: 'Staging is green', body: 'Production next.' } })).sessionWriteHandoff, 'SessionWriteHandoffSuccess');
-    ok((await hatchet.tiddleAppendResidue({ input: { turnRef: 'turn-1', excerpts: [{ role: 'USER', text: 'Deploy with blue-green.' }, { role: 'ASSISTANT', text: 'noted' }] } })).tiddleAppendResidue, 'TiddleAppendResidueSuccess');
+    ok(
+      (await hatchet.interruptContinuityRun({ input: { runId: 'run-cut', generation: 1, ownerId: owner.ownerId, reason: 'user cancelled' } })).interruptContinuityRun,
+      'InterruptContinuityRunSuccess',
+    );
+    ok(
+      (await hatchet.memoryWorkingWrite({ input: { kind: 'DECISION', title: 'Use blue-green deploys', content: 'Decided in the planning call.' } })).memoryWorkingWrite,
+      'MemoryWorkingWriteSuccess',
+    );
+    ok(
+      (await hatchet.sessionWriteHandoff({ input: { title: 'Deploy half done', goal: 'Ship 2.4', outcome: 'Staging is green', body: 'Production next.' } })).sessionWriteHandoff,
+      'SessionWriteHandoffSuccess',
+    );
+    ok(
+      (
+        await hatchet.tiddleAppendResidue({
+          input: {
+            turnRef: 'turn-1',
+            excerpts: [
+              { role: 'USER', text: 'Deploy with blue-green.' },
+              { role: 'ASSISTANT', text: 'noted' },
+            ],
+          },
+        })
+      ).tiddleAppendResidue,
+      'TiddleAppendResidueSuccess',
+    );
     await operator.tiddleRunPass({ agentId: 'hatchet', project: 'alpha' });
     ({ secret: token } = await createShippedToken(server, { name: 'dashboard-operator' }));
     browser = await launchBrowser();
@@ -120,7 +142,13 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     const css = await fetch(new URL(style, base));
     expect([css.status, css.headers.get('content-type')]).toEqual([200, 'text/css; charset=utf-8']);
     expect((await fetch(`${base}/`)).status).toBe(200);
-    for (const path of ['/console/assets/missing.js', '/console/assets/..%2f..%2fpackage.json', '/console/assets/..%2f..%2fdist%2findex.html', '/console/vite.config.ts', '/console/assets/../index.html.ts']) {
+    for (const path of [
+      '/console/assets/missing.js',
+      '/console/assets/..%2f..%2fpackage.json',
+      '/console/assets/..%2f..%2fdist%2findex.html',
+      '/console/vite.config.ts',
+      '/console/assets/../index.html.ts',
+    ]) {
       const response = await fetch(new URL(path, base));
       expect([path, response.status]).toEqual([path, 404]);
       expect(await response.text()).toBe('not found\n');
@@ -267,7 +295,11 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     await expect.poll(() => announcement(page)).toBe(`Saved SOUL as revision ${start.revision + 1}.`);
 
     // A second writer saves the next revision while the page still holds the previous one.
-    ok((await operator.updateProfileDocument({ input: { agentId: 'hatchet', kind: 'SOUL', content: 'Calm.\nTerse.\nKind.', expectedRevision: start.revision + 1 } })).updateProfileDocument, 'UpdateProfileDocumentSuccess');
+    ok(
+      (await operator.updateProfileDocument({ input: { agentId: 'hatchet', kind: 'SOUL', content: 'Calm.\nTerse.\nKind.', expectedRevision: start.revision + 1 } }))
+        .updateProfileDocument,
+      'UpdateProfileDocumentSuccess',
+    );
     await editor.fill('Calm.\nPrecise.\nKind.\nCurious.');
     await page.getByRole('button', { name: 'Save document' }).click();
     const conflict = page.locator('.conflict');
@@ -283,7 +315,10 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     expect(await editor.inputValue()).toBe('Calm.\nPrecise.\nKind.\nCurious.');
     await page.getByRole('button', { name: 'Save document' }).click();
     await expect.poll(() => announcement(page)).toBe(`Saved SOUL as revision ${start.revision + 3}.`);
-    expect((await operator.profileDocument({ agentId: 'hatchet', kind: 'SOUL' })).profileDocument).toMatchObject({ revision: start.revision + 3, content: 'Calm.\nPrecise.\nKind.\nCurious.' });
+    expect((await operator.profileDocument({ agentId: 'hatchet', kind: 'SOUL' })).profileDocument).toMatchObject({
+      revision: start.revision + 3,
+      content: 'Calm.\nPrecise.\nKind.\nCurious.',
+    });
 
     // The diff defaults to the previous revision against the newest.
     const diff = page.getByRole('region', { name: `Changes from revision ${start.revision + 2} to ${start.revision + 3}` });

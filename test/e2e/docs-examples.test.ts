@@ -40,7 +40,12 @@ interface Block {
 }
 
 function blocks(): Block[] {
-  const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const files = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   const all: Block[] = [];
   for (const file of files) {
     const text = readFileSync(join(ROOT, file), 'utf8');
@@ -153,14 +158,19 @@ describe('the code blocks of README.md and docs/*.md', () => {
         void stream.then(() => (done = true));
         if (code.includes('operatorEvents')) {
           let n = 0;
-          await waitUntil(async () => {
-            if (done) return true;
-            await postGraphQL(server, server.operatorToken, {
-              query: 'mutation($i: BrainSaveInput!) { brainSave(input: $i) { __typename } }',
-              variables: { i: { agentId: 'hatchet', title: `poke ${++n}`, content: 'a live event for the stream' } },
-            });
-            return done;
-          }, `the first operatorEvents event (${where(block)})`, 30_000, 300);
+          await waitUntil(
+            async () => {
+              if (done) return true;
+              await postGraphQL(server, server.operatorToken, {
+                query: 'mutation($i: BrainSaveInput!) { brainSave(input: $i) { __typename } }',
+                variables: { i: { agentId: 'hatchet', title: `poke ${++n}`, content: 'a live event for the stream' } },
+              });
+              return done;
+            },
+            `the first operatorEvents event (${where(block)})`,
+            30_000,
+            300,
+          );
         }
         const { stdout } = await stream;
         const data = /event: next\ndata: (.*)\n/.exec(stdout);

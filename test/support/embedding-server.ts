@@ -69,7 +69,13 @@ export async function startEmbeddingServer(slowMs = 2_000): Promise<EmbeddingSer
       const answer = () => {
         if (response.destroyed) return;
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ object: 'list', model: parsed.model, data: input.map((text, index) => ({ object: 'embedding', index, embedding: zero(text) ? embedText('').map(() => 0) : embedText(text) })) }));
+        response.end(
+          JSON.stringify({
+            object: 'list',
+            model: parsed.model,
+            data: input.map((text, index) => ({ object: 'embedding', index, embedding: zero(text) ? embedText('').map(() => 0) : embedText(text) })),
+          }),
+        );
       };
       if (state.rejectFor !== null && input.some((text) => text.includes(state.rejectFor!))) {
         response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'input too long' } }));

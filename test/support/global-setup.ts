@@ -34,7 +34,11 @@ function freePort(): Promise<number> {
 }
 
 function runScript(action: 'start' | 'stop', dir: string, port = 0): string {
-  return execFileSync('bash', [SCRIPT, action], { env: { ...process.env, BURROW_PG17_DIR: dir, BURROW_PG17_PORT: String(port) }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return execFileSync('bash', [SCRIPT, action], {
+    env: { ...process.env, BURROW_PG17_DIR: dir, BURROW_PG17_PORT: String(port) },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
 }
 
 const alive = (pid: number) => {

@@ -51,7 +51,9 @@ export interface TestDatabase {
  * A real server's database gets pg_trgm, as an administrator creates it for the external
  * lifecycle; `withTrgm: false` leaves it out (the startup check's test).
  */
-export async function createTestDatabase(options: { real?: boolean; embedded?: boolean; withTrgm?: boolean; server?: { url: string; requiredMajor: number } } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: { real?: boolean; embedded?: boolean; withTrgm?: boolean; server?: { url: string; requiredMajor: number } } = {},
+): Promise<TestDatabase> {
   const server = options.server?.url ?? (options.embedded ? null : options.real ? REAL_SERVER_URL : REAL_DATABASE_URL);
   if (options.real && !server) throw new Error(NEEDS_REAL_SERVER);
   if (!server) {
@@ -338,7 +340,10 @@ export async function untilLive<T>(stream: { items: T[] }, poke: () => Promise<(
 export function recordingLogger() {
   const lines: { level: string; msg: string; fields: Record<string, unknown> }[] = [];
   const make = (base: Record<string, unknown>): Logger => {
-    const at = (level: string) => (msg: string, fields: Record<string, unknown> = {}) => void lines.push({ level, msg, fields: { ...base, ...fields } });
+    const at =
+      (level: string) =>
+      (msg: string, fields: Record<string, unknown> = {}) =>
+        void lines.push({ level, msg, fields: { ...base, ...fields } });
     return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: (fields) => make({ ...base, ...fields }) };
   };
   return { logger: make({}), lines };

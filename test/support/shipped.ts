@@ -297,14 +297,19 @@ export const operatorClient = (server: Pick<ShippedServer, 'url' | 'operatorToke
  * or one bound to `agentId` (the agent is created first when missing). Returns the secret and the
  * token's id (what revokeApiToken takes).
  */
-export async function createShippedToken(server: Pick<ShippedServer, 'url' | 'operatorToken'>, options: { name: string; agentId?: string }): Promise<{ secret: string; tokenId: string }> {
+export async function createShippedToken(
+  server: Pick<ShippedServer, 'url' | 'operatorToken'>,
+  options: { name: string; agentId?: string },
+): Promise<{ secret: string; tokenId: string }> {
   const operator = operatorClient(server);
   try {
     if (options.agentId && !(await operator.agent({ id: options.agentId })).agent) {
       const created = await operator.createAgent({ input: { agentId: options.agentId, name: options.agentId } });
       if (created.createAgent.__typename !== 'CreateAgentSuccess') throw new Error(`createAgent failed: ${JSON.stringify(created)}`);
     }
-    const made = await operator.createApiToken({ input: options.agentId ? { kind: 'AGENT', agentId: options.agentId, name: options.name } : { kind: 'OPERATOR', name: options.name } });
+    const made = await operator.createApiToken({
+      input: options.agentId ? { kind: 'AGENT', agentId: options.agentId, name: options.name } : { kind: 'OPERATOR', name: options.name },
+    });
     if (made.createApiToken.__typename !== 'CreateApiTokenSuccess') throw new Error(`createApiToken failed: ${JSON.stringify(made)}`);
     return { secret: made.createApiToken.secret, tokenId: made.createApiToken.token.tokenId };
   } finally {

@@ -14,7 +14,12 @@ const schema = introspected(executable);
 export function mutationUnionMembers(mutation: string): string[] | null {
   const type = schema.getMutationType()!.getFields()[mutation].type;
   const union = 'ofType' in type ? type.ofType : type;
-  return isUnionType(union) ? union.getTypes().map((t) => t.name).sort() : null;
+  return isUnionType(union)
+    ? union
+        .getTypes()
+        .map((t) => t.name)
+        .sort()
+    : null;
 }
 
 const isError = (member: string) => !member.endsWith('Success');

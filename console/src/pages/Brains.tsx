@@ -73,7 +73,9 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
       setHasNext(data.brainMemories.pageInfo.hasNextPage);
       setEndCursor(data.brainMemories.pageInfo.endCursor ?? null);
       setCursors(stack);
-      announce(`${page.length} ${page.length === 1 ? 'memory' : 'memories'} on page ${stack.length}${q ? ` matching “${q}”` : ''}${data.brainMemories.pageInfo.hasNextPage ? '; more on the next page' : ''}.`);
+      announce(
+        `${page.length} ${page.length === 1 ? 'memory' : 'memories'} on page ${stack.length}${q ? ` matching “${q}”` : ''}${data.brainMemories.pageInfo.hasNextPage ? '; more on the next page' : ''}.`,
+      );
     } catch (e) {
       setError(describeError(e));
     } finally {
@@ -132,7 +134,9 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
       setMemories(memories.filter((m) => !done.has(m.id)));
       setSelected(new Map([...selected].filter(([id]) => !done.has(id))));
       const count = (s: BrainDeletionStatus) => rows.filter((r) => r.status === s).length;
-      announce(`Deletion results: ${count('DELETED')} deleted, ${count('REVISION_CONFLICT')} revision conflicts, ${count('NOT_FOUND')} not found, ${count('FORBIDDEN')} forbidden.`);
+      announce(
+        `Deletion results: ${count('DELETED')} deleted, ${count('REVISION_CONFLICT')} revision conflicts, ${count('NOT_FOUND')} not found, ${count('FORBIDDEN')} forbidden.`,
+      );
     } catch (e) {
       setError(describeError(e));
     } finally {
@@ -154,7 +158,13 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
       else next.delete(c.id);
     }
     setSelected(next);
-    setResults(results.map((r) => (byId.has(r.id) && r.status === 'REVISION_CONFLICT' ? { ...r, message: `Reloaded: now revision ${byId.get(r.id)!.revision}, “${byId.get(r.id)!.title}”. Review it; it stays selected for a deliberate retry.` } : r)));
+    setResults(
+      results.map((r) =>
+        byId.has(r.id) && r.status === 'REVISION_CONFLICT'
+          ? { ...r, message: `Reloaded: now revision ${byId.get(r.id)!.revision}, “${byId.get(r.id)!.title}”. Review it; it stays selected for a deliberate retry.` }
+          : r,
+      ),
+    );
     announce(`Reloaded ${byId.size} conflicting ${byId.size === 1 ? 'memory' : 'memories'}; review them before deleting again.`);
   }
 
@@ -180,7 +190,14 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
         announce(`Saved “${r.memory.title}” (revision ${r.memory.revision}, operator-owned).`);
       } else {
         const data = await api.request(ConsoleBrainUpdateDocument, {
-          input: { agentId, memoryId: editor.memory.id, expectedRevision: editor.expectedRevision, title: draft.title, content: draft.content, sourceRefs: sourcesOf(draft.sources) },
+          input: {
+            agentId,
+            memoryId: editor.memory.id,
+            expectedRevision: editor.expectedRevision,
+            title: draft.title,
+            content: draft.content,
+            sourceRefs: sourcesOf(draft.sources),
+          },
         });
         const r = data.brainUpdate;
         if (r.__typename === 'RevisionConflict') {
@@ -289,7 +306,8 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
             {confirming && (
               <div class="confirm" role="group" aria-labelledby="confirm-h">
                 <p id="confirm-h">
-                  Delete {selected.size} selected {selected.size === 1 ? 'memory' : 'memories'}? Each is removed on its own; a memory changed by another writer since you read it is not deleted.
+                  Delete {selected.size} selected {selected.size === 1 ? 'memory' : 'memories'}? Each is removed on its own; a memory changed by another writer since you read it is
+                  not deleted.
                 </p>
                 <button type="button" class="danger" onClick={handled(deleteSelected, setError)}>
                   Confirm delete
@@ -321,7 +339,12 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
             </ul>
             {memories.length === 0 && !busy && <p>No memories{activeQuery ? ` match “${activeQuery}”` : ''}.</p>}
             <nav class="row" aria-label="Pages">
-              <button type="button" class="secondary" disabled={cursors.length < 2 || busy} onClick={handled(() => load(agentId, activeQuery, cursors[cursors.length - 2], cursors.slice(0, -1)), setError)}>
+              <button
+                type="button"
+                class="secondary"
+                disabled={cursors.length < 2 || busy}
+                onClick={handled(() => load(agentId, activeQuery, cursors[cursors.length - 2], cursors.slice(0, -1)), setError)}
+              >
                 Previous page
               </button>
               <span>Page {cursors.length}</span>
@@ -372,8 +395,9 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
               <h2 id="editor-h">{editor.mode === 'new' ? 'New memory' : `Memory: ${editor.memory.title}`}</h2>
               {editor.mode === 'edit' && (
                 <p class="meta">
-                  Revision {editor.memory.revision} · {editor.memory.ownership === 'OPERATOR' ? 'operator-owned: agents cannot update or remove it' : 'agent-owned: saving here makes it operator-owned'} · last written by{' '}
-                  {editor.memory.updatedBy.kind.toLowerCase()} {editor.memory.updatedBy.principalId}
+                  Revision {editor.memory.revision} ·{' '}
+                  {editor.memory.ownership === 'OPERATOR' ? 'operator-owned: agents cannot update or remove it' : 'agent-owned: saving here makes it operator-owned'} · last written
+                  by {editor.memory.updatedBy.kind.toLowerCase()} {editor.memory.updatedBy.principalId}
                 </p>
               )}
               {editor.mode === 'edit' && editor.conflict && (

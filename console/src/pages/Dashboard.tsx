@@ -138,7 +138,13 @@ export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents 
                     <td data-count="memories">{c?.memories ?? '…'}</td>
                     <td data-count="working">{c?.workingRecords ?? '…'}</td>
                     <td data-count="cards">{c?.rollingCards ?? '…'}</td>
-                    <td data-count="runs">{c ? STATES.filter((s) => c.runsByState[s]).map((s) => `${s.toLowerCase()} ${c.runsByState[s]}`).join(', ') || 'none' : '…'}</td>
+                    <td data-count="runs">
+                      {c
+                        ? STATES.filter((s) => c.runsByState[s])
+                            .map((s) => `${s.toLowerCase()} ${c.runsByState[s]}`)
+                            .join(', ') || 'none'
+                        : '…'}
+                    </td>
                     <td>{c?.scopes ?? '…'}</td>
                   </tr>
                 );
@@ -274,7 +280,17 @@ export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents 
                     <div class="cols">
                       <div>
                         <h5>Newest rolling cards</h5>
-                        <ul>{s.rollingCards.edges.length ? s.rollingCards.edges.map(({ node }) => <li title={node.body}>{node.title} <span class="meta">refreshed {node.refreshedAt}</span></li>) : <li>none</li>}</ul>
+                        <ul>
+                          {s.rollingCards.edges.length ? (
+                            s.rollingCards.edges.map(({ node }) => (
+                              <li title={node.body}>
+                                {node.title} <span class="meta">refreshed {node.refreshedAt}</span>
+                              </li>
+                            ))
+                          ) : (
+                            <li>none</li>
+                          )}
+                        </ul>
                       </div>
                       <div>
                         <h5>Working records</h5>
@@ -282,7 +298,11 @@ export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents 
                           {s.workingRecords.edges.length ? (
                             s.workingRecords.edges.map(({ node }) => (
                               <li>
-                                <span class="label">{node.kind.toLowerCase()}</span> {node.title} <span class="meta">{node.state.toLowerCase()}{node.pinned ? ', pinned' : ''}</span>
+                                <span class="label">{node.kind.toLowerCase()}</span> {node.title}{' '}
+                                <span class="meta">
+                                  {node.state.toLowerCase()}
+                                  {node.pinned ? ', pinned' : ''}
+                                </span>
                               </li>
                             ))
                           ) : (
@@ -296,7 +316,10 @@ export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents 
                           {s.sessionReadHandoff.length ? (
                             s.sessionReadHandoff.map((h) => (
                               <li>
-                                {h.title} <span class="meta">{h.origin.toLowerCase()}, session {h.sessionId}</span>
+                                {h.title}{' '}
+                                <span class="meta">
+                                  {h.origin.toLowerCase()}, session {h.sessionId}
+                                </span>
                               </li>
                             ))
                           ) : (

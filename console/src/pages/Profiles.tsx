@@ -5,7 +5,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { describeError, handled } from '../api';
 import { diffLines } from '../diff';
-import { ConsoleProfileDocument, ConsoleProfileDocumentDocument, ConsoleUpdateProfileDocumentDocument, type ConsoleProfileDocumentQuery, type ProfileKind } from '../graphql/generated';
+import {
+  ConsoleProfileDocument,
+  ConsoleProfileDocumentDocument,
+  ConsoleUpdateProfileDocumentDocument,
+  type ConsoleProfileDocumentQuery,
+  type ProfileKind,
+} from '../graphql/generated';
 import type { PageProps } from '../main';
 
 const KINDS: ProfileKind[] = ['SOUL', 'RULES', 'ORIENTATION', 'PREFERENCES', 'TOOLS', 'DREAM_MEMORY'];
@@ -151,32 +157,36 @@ export function ProfilesPage({ api, agents, announce }: PageProps) {
 
               <h3>Revision history</h3>
               <ol class="revisions">
-                {doc.revisions.edges.map((edge) => edge.node).map((r) => (
-                  <li>
-                    r{r.revision} · {r.createdAt} · {r.actor.kind.toLowerCase()} {r.actor.principalId} · {r.reason}
-                  </li>
-                ))}
+                {doc.revisions.edges
+                  .map((edge) => edge.node)
+                  .map((r) => (
+                    <li>
+                      r{r.revision} · {r.createdAt} · {r.actor.kind.toLowerCase()} {r.actor.principalId} · {r.reason}
+                    </li>
+                  ))}
               </ol>
               {doc.revisions.edges.map((edge) => edge.node).length > 1 && (
                 <>
                   <div class="row">
                     <label for="diff-from">From revision</label>
                     <select id="diff-from" value={String(from)} onChange={(e) => setFrom(Number(e.currentTarget.value))}>
-                      {doc.revisions.edges.map((edge) => edge.node).map((r) => (
-                        <option value={String(r.revision)}>{r.revision}</option>
-                      ))}
+                      {doc.revisions.edges
+                        .map((edge) => edge.node)
+                        .map((r) => (
+                          <option value={String(r.revision)}>{r.revision}</option>
+                        ))}
                     </select>
                     <label for="diff-to">To revision</label>
                     <select id="diff-to" value={String(to)} onChange={(e) => setTo(Number(e.currentTarget.value))}>
-                      {doc.revisions.edges.map((edge) => edge.node).map((r) => (
-                        <option value={String(r.revision)}>{r.revision}</option>
-                      ))}
+                      {doc.revisions.edges
+                        .map((edge) => edge.node)
+                        .map((r) => (
+                          <option value={String(r.revision)}>{r.revision}</option>
+                        ))}
                     </select>
                   </div>
                   <div class="diff" role="region" aria-label={`Changes from revision ${from} to ${to}`}>
-                    {diff.map((line) =>
-                      line.kind === 'added' ? <ins>+ {line.text}</ins> : line.kind === 'removed' ? <del>- {line.text}</del> : <span>  {line.text}</span>,
-                    )}
+                    {diff.map((line) => (line.kind === 'added' ? <ins>+ {line.text}</ins> : line.kind === 'removed' ? <del>- {line.text}</del> : <span> {line.text}</span>))}
                   </div>
                 </>
               )}

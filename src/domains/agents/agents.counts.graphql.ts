@@ -45,7 +45,8 @@ const AgentCountsRef = builder.objectRef<AgentRow>('AgentCounts').implement({
     rollingCards: t.loadable({
       type: 'Int',
       nullable: true,
-      description: "Live rolling cards: not expired and refreshed within the agent's rolling TTL; null, with its error beside the data, for an agent token without a continuity scope",
+      description:
+        "Live rolling cards: not expired and refreshed within the agent's rolling TTL; null, with its error beside the data, for an agent token without a continuity scope",
       load: async (agentIds: string[], ctx) => ctx.services.agents.counts.liveRollingCards(agentIds, countedScope(ctx.viewer)),
       resolve: (a) => a.id,
     }),
@@ -65,4 +66,3 @@ builder.objectFields(AgentRef, (t) => ({
     resolve: (agent) => agent,
   }),
 }));
-

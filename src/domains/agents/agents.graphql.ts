@@ -5,16 +5,7 @@ import { ActorRef, PrincipalKindEnum } from '../../schema/actor.js';
 import { AgentEventRef, afterSequence } from '../../schema/events.js';
 import { agentScopedKey, parseAgentScopedKey } from '../../schema/node-keys.js';
 import { assertAgentAccess, requireViewer, type Viewer } from '../../auth/viewer.js';
-import {
-  bindingOf,
-  decodePositionCursor,
-  INT4_MAX,
-  decodeTimeIdCursor,
-  encodeCursor,
-  encodeTimeIdCursor,
-  pageSize,
-  toConnection,
-} from '../../lib/cursor.js';
+import { bindingOf, decodePositionCursor, INT4_MAX, decodeTimeIdCursor, encodeCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { AlreadyExistsError, NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
 import { PROFILE_KINDS, type PreferenceSignalStatus, type ProfileKind } from './agents.sql.js';
 import {

@@ -57,7 +57,14 @@ export interface DocumentInput {
  */
 function preparedReads(db: Db) {
   return {
-    agentById: preparedSelect(db, 'burrow_agent_by_id', db.select().from(agents).where(eq(agents.id, sql.placeholder('id')))),
+    agentById: preparedSelect(
+      db,
+      'burrow_agent_by_id',
+      db
+        .select()
+        .from(agents)
+        .where(eq(agents.id, sql.placeholder('id'))),
+    ),
     documentsOf: preparedSelect(
       db,
       'burrow_agent_documents_of',
@@ -73,12 +80,7 @@ function preparedReads(db: Db) {
       db
         .select()
         .from(agents)
-        .where(
-          or(
-            lt(agents.createdAt, sql.placeholder('createdAt')),
-            and(eq(agents.createdAt, sql.placeholder('createdAt')), lt(agents.id, sql.placeholder('id'))),
-          ),
-        )
+        .where(or(lt(agents.createdAt, sql.placeholder('createdAt')), and(eq(agents.createdAt, sql.placeholder('createdAt')), lt(agents.id, sql.placeholder('id')))))
         .orderBy(desc(agents.createdAt), desc(agents.id))
         .limit(sql.placeholder('limit')),
     ),
@@ -120,18 +122,14 @@ export class AgentsService {
   private async insertAgent(db: DbOrTx, input: { id: string; name: string }, actor: Actor): Promise<AgentRow> {
     const now = this.clock.now();
     return db.transaction(async (tx) => {
-      const inserted = await tx
-        .insert(agents)
-        .values({ id: input.id, name: input.name, createdAt: now, createdBy: actor.id })
-        .onConflictDoNothing()
-        .returning();
+      const inserted = await tx.insert(agents).values({ id: input.id, name: input.name, createdAt: now, createdBy: actor.id }).onConflictDoNothing().returning();
       if (inserted.length === 0) throw new AlreadyExistsError('Agent', input.id);
-      await tx.insert(agentProfileDocuments).values(
-        PROFILE_KINDS.map((kind) => ({ agentId: input.id, kind, content: '', revision: 1, updatedAt: now, updatedByKind: actor.kind, updatedById: actor.id })),
-      );
-      await tx.insert(agentProfileRevisions).values(
-        PROFILE_KINDS.map((kind) => ({ agentId: input.id, kind, revision: 1, content: '', actorKind: actor.kind, actorId: actor.id, reason: 'created', createdAt: now })),
-      );
+      await tx
+        .insert(agentProfileDocuments)
+        .values(PROFILE_KINDS.map((kind) => ({ agentId: input.id, kind, content: '', revision: 1, updatedAt: now, updatedByKind: actor.kind, updatedById: actor.id })));
+      await tx
+        .insert(agentProfileRevisions)
+        .values(PROFILE_KINDS.map((kind) => ({ agentId: input.id, kind, revision: 1, content: '', actorKind: actor.kind, actorId: actor.id, reason: 'created', createdAt: now })));
       await appendEvent(tx, this.clock, {
         agentId: input.id,
         stream: 'profile',
@@ -172,7 +170,12 @@ export class AgentsService {
   }
 
   async agentsByIds(ids: readonly string[]): Promise<AgentRow[]> {
-    return ids.length === 0 ? [] : this.db.select().from(agents).where(inArray(agents.id, [...ids]));
+    return ids.length === 0
+      ? []
+      : this.db
+          .select()
+          .from(agents)
+          .where(inArray(agents.id, [...ids]));
   }
 
   /**
@@ -241,16 +244,11 @@ export class AgentsService {
       .limit(limit);
   }
 
-  async updateProfileDocument(
-    viewer: Viewer | null,
-    input: { agentId: string; kind: ProfileKind; content: string; expectedRevision: number },
-  ): Promise<ProfileDocumentRow> {
+  async updateProfileDocument(viewer: Viewer | null, input: { agentId: string; kind: ProfileKind; content: string; expectedRevision: number }): Promise<ProfileDocumentRow> {
     const v = assertAgentAccess(viewer, input.agentId);
     validateContent(input.content);
     validateRevision(input.expectedRevision);
-    return this.db.transaction((tx) =>
-      this.writeDocument(tx, input.agentId, { ...input }, actorOf(v), 'updated'),
-    );
+    return this.db.transaction((tx) => this.writeDocument(tx, input.agentId, { ...input }, actorOf(v), 'updated'));
   }
 
   /** Replaces all six documents atomically: every kind exactly once, or nothing changes. */
@@ -295,7 +293,13 @@ export class AgentsService {
     if (reason.length < 1 || charLength(reason) > 2000) throw new ValidationError('reason', 'reason must be 1 to 2,000 characters', 2000);
     const actor = actorOf(v);
     return this.db.transaction(async (tx) => {
-      const document = await this.writeDocument(tx, input.agentId, { kind: 'PREFERENCES', content: input.content, expectedRevision: input.expectedRevision }, actor, 'preference_learning');
+      const document = await this.writeDocument(
+        tx,
+        input.agentId,
+        { kind: 'PREFERENCES', content: input.content, expectedRevision: input.expectedRevision },
+        actor,
+        'preference_learning',
+      );
       this.faults('preferences.after_document');
       const now = this.clock.now();
       await tx
@@ -370,12 +374,18 @@ export class AgentsService {
   /** One audit entry, for node(id): authorized like preferenceLearning. */
   async getAuditEntry(viewer: Viewer | null, agentId: string, id: string): Promise<ProfileAuditRow | null> {
     assertAgentAccess(viewer, agentId);
-    const [row] = await this.db.select().from(profileAuditLog).where(and(eq(profileAuditLog.agentId, agentId), eq(profileAuditLog.id, id)));
+    const [row] = await this.db
+      .select()
+      .from(profileAuditLog)
+      .where(and(eq(profileAuditLog.agentId, agentId), eq(profileAuditLog.id, id)));
     return row ?? null;
   }
 
   async countAudit(agentId: string): Promise<number> {
-    const [row] = await this.db.select({ count: sql<number>`count(*)::int` }).from(profileAuditLog).where(eq(profileAuditLog.agentId, agentId));
+    const [row] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(profileAuditLog)
+      .where(eq(profileAuditLog.agentId, agentId));
     return row.count;
   }
 
@@ -411,10 +421,7 @@ export class AgentsService {
   }
 
   /** Records a preference signal for the PREFERENCES learning path (never a profile rewrite). */
-  async recordPreferenceSignal(
-    tx: DbOrTx,
-    signal: { agentId: string; source: string; project: string | null; statement: string; evidence: unknown },
-  ): Promise<string> {
+  async recordPreferenceSignal(tx: DbOrTx, signal: { agentId: string; source: string; project: string | null; statement: string; evidence: unknown }): Promise<string> {
     const id = newId();
     await tx.insert(preferenceSignals).values({
       agentId: signal.agentId,
@@ -448,8 +455,7 @@ export class AgentsService {
   /** The revision check is one statement; only when it matches nothing do we read, to explain why. */
   private async writeDocument(tx: DbOrTx, agentId: string, doc: DocumentInput, actor: Actor, reason: string): Promise<ProfileDocumentRow> {
     const now = this.clock.now();
-    const revisionMatches =
-      doc.expectedRevision != null ? eq(agentProfileDocuments.revision, doc.expectedRevision) : undefined;
+    const revisionMatches = doc.expectedRevision != null ? eq(agentProfileDocuments.revision, doc.expectedRevision) : undefined;
     const [updated] = await tx
       .update(agentProfileDocuments)
       .set({
@@ -512,4 +518,3 @@ function validateContent(content: string, field = 'content') {
 function validateRevision(revision: number) {
   if (!Number.isInteger(revision) || revision < 1) throw new ValidationError('expectedRevision', 'expectedRevision must be a positive integer', 1);
 }
-

@@ -20,10 +20,7 @@ export const agents = pgTable(
     /** Last allocated event sequence; bumping it row-locks the agent, which orders events. */
     lastEventSequence: bigint('last_event_sequence', { mode: 'number' }).notNull().default(0),
   },
-  (t) => [
-    check('agents_id_format', sql`${t.id} ~ '^[a-z0-9][a-z0-9_-]{0,62}$'`),
-    check('agents_name_length', sql`char_length(${t.name}) BETWEEN 1 AND 200`),
-  ],
+  (t) => [check('agents_id_format', sql`${t.id} ~ '^[a-z0-9][a-z0-9_-]{0,62}$'`), check('agents_name_length', sql`char_length(${t.name}) BETWEEN 1 AND 200`)],
 );
 
 /**
@@ -70,7 +67,9 @@ export const agentProfileRevisions = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.kind, t.revision] }),
-    foreignKey({ name: 'agent_profile_revisions_document_fk', columns: [t.agentId, t.kind], foreignColumns: [agentProfileDocuments.agentId, agentProfileDocuments.kind] }).onDelete('restrict'),
+    foreignKey({ name: 'agent_profile_revisions_document_fk', columns: [t.agentId, t.kind], foreignColumns: [agentProfileDocuments.agentId, agentProfileDocuments.kind] }).onDelete(
+      'restrict',
+    ),
     check('agent_profile_revisions_content_limit', sql`char_length(${t.content}) <= 48000`),
   ],
 );
@@ -124,9 +123,5 @@ export const profileAuditLog = pgTable(
     detail: jsonb('detail').notNull(),
     createdAt: timestamptz('created_at').notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.agentId, t.id] }),
-    belongsToAgent('profile_audit_log', t.agentId),
-    index('profile_audit_log_time_idx').on(t.agentId, t.createdAt),
-  ],
+  (t) => [primaryKey({ columns: [t.agentId, t.id] }), belongsToAgent('profile_audit_log', t.agentId), index('profile_audit_log_time_idx').on(t.agentId, t.createdAt)],
 );

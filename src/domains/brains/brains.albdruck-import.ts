@@ -70,7 +70,11 @@ export class AlbdruckImport {
       if (page.length === 0) break;
       afterId = page.at(-1)!.id;
       const ids = page.map((k) => k.id);
-      const evidence = await this.db.select().from(albdruckEvidence).where(inArray(albdruckEvidence.knowledgeId, ids)).orderBy(asc(albdruckEvidence.createdAt), asc(albdruckEvidence.id));
+      const evidence = await this.db
+        .select()
+        .from(albdruckEvidence)
+        .where(inArray(albdruckEvidence.knowledgeId, ids))
+        .orderBy(asc(albdruckEvidence.createdAt), asc(albdruckEvidence.id));
       const snapshots = await this.db.select().from(albdruckRevisions).where(inArray(albdruckRevisions.knowledgeId, ids)).orderBy(asc(albdruckRevisions.revision));
       for (const record of page) {
         try {

@@ -185,5 +185,4 @@ export class BrainEmbeddingIndexer {
     if (!recovered) return afterBackoff;
     return sql`(CASE WHEN ${updatedAt} < ${recovered.toISOString()}::timestamptz THEN ${updatedAt} ELSE ${afterBackoff} END)`;
   }
-
 }

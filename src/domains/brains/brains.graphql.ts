@@ -116,18 +116,21 @@ const BrainLegacyMigrationRef = builder.objectRef<LegacyDetails>('BrainLegacyMig
     legacyId: t.exposeString('knowledgeId', { description: 'The record id in Albdruck' }),
     legacyScope: t.field({
       type: LegacyScopeEnum,
-      description: 'The record\'s scope in Albdruck',
+      description: "The record's scope in Albdruck",
       resolve: (d) => (d.scope === 'global' ? 'GLOBAL' : 'AGENT'),
     }),
     legacyOwnerAgentId: t.exposeString('legacyOwnerAgentId', { nullable: true, description: 'The owning agent in Albdruck; null for global records' }),
     legacyStatus: t.exposeString('status', {
-      description: 'The record\'s status in Albdruck, verbatim: legacy data, whose set of values Burrow does not control',
+      description: "The record's status in Albdruck, verbatim: legacy data, whose set of values Burrow does not control",
     }),
     operatorCorrected: t.exposeBoolean('operatorCorrected', { description: 'An operator had corrected the record in Albdruck: the memory is operator-owned' }),
     operatorDeleted: t.exposeBoolean('operatorDeleted', { description: 'An operator had deleted the record in Albdruck: it was imported as removed' }),
     importedAt: t.field({ type: 'DateTime', description: 'When the import copied the record', resolve: (d) => new Date(d.importedAt) }),
     importedBy: t.field({ type: ActorRef, description: 'Who ran the import', resolve: (d) => d.importedBy }),
-    truncated: t.boolean({ description: 'Title, content or source references were cut to the Brains limits; the legacy tables keep the original', resolve: (d) => d.truncated.title || d.truncated.content || d.truncated.sourceRefs }),
+    truncated: t.boolean({
+      description: 'Title, content or source references were cut to the Brains limits; the legacy tables keep the original',
+      resolve: (d) => d.truncated.title || d.truncated.content || d.truncated.sourceRefs,
+    }),
     evidenceCount: t.int({ description: 'How many evidence entries the legacy record had (in `details`)', resolve: (d) => d.evidence.length }),
     snapshotCount: t.int({ description: 'How many revision snapshots the legacy record had (in `details`)', resolve: (d) => d.snapshots.length }),
     details: t.field({ type: 'JSON', description: 'Everything preserved from the legacy record: evidence and revision snapshots', resolve: (d) => d }),
@@ -145,7 +148,7 @@ builder.node(BrainMemoryRef, {
   },
   fields: (t) => ({
     memoryId: t.exposeString('id', { description: 'The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent' }),
-    agentId: t.exposeString('agentId', { description: 'The owning agent\'s id' }),
+    agentId: t.exposeString('agentId', { description: "The owning agent's id" }),
     title: t.exposeString('title', { description: 'A short headline' }),
     content: t.exposeString('content', { description: 'The memory itself' }),
     sourceRefs: t.exposeStringList('sourceRefs', { description: 'References as given; a reference is not verification of current state' }),
@@ -226,12 +229,12 @@ const BrainSearchResultRef = builder.objectRef<BrainSearchResult>('BrainSearchRe
 addAgentLink(BrainSearchResultRef, (r) => r.agentId);
 
 const EmbeddingStatusRef = builder.simpleObject('BrainEmbeddingStatus', {
-  description: 'The embedding index of one agent\'s memories',
+  description: "The embedding index of one agent's memories",
   fields: (t) => ({
     agentId: t.string({ description: 'The agent' }),
     enabled: t.boolean({ description: 'An embedding provider is configured (BURROW_EMBEDDINGS_*)' }),
     model: t.string({ nullable: true, description: 'The embedding model; null when not enabled' }),
-    dimensions: t.int({ nullable: true, description: 'Dimensions of the model\'s vectors; null when not enabled' }),
+    dimensions: t.int({ nullable: true, description: "Dimensions of the model's vectors; null when not enabled" }),
     vectorSearch: t.boolean({ description: 'Embedding ranking can run (enabled and pgvector present)' }),
     reason: t.string({ nullable: true, description: 'Why search is lexical only, when it is' }),
     indexed: t.int({ description: 'Live memories with an embedding of their current revision' }),
@@ -243,7 +246,7 @@ const EmbeddingStatusRef = builder.simpleObject('BrainEmbeddingStatus', {
       nullable: true,
       description: 'When the earliest failed memory is tried again (a time already past: the next indexer pass); null when none failed',
     }),
-    lastError: t.string({ nullable: true, description: 'The newest failure\'s message, for operators; null when none failed' }),
+    lastError: t.string({ nullable: true, description: "The newest failure's message, for operators; null when none failed" }),
   }),
 });
 
@@ -253,7 +256,10 @@ const DeletionResultRef = builder.objectRef<DeletionResult>('BrainDeletionResult
     memoryId: t.exposeString('id', { description: 'The memory id as selected' }),
     status: t.field({ type: DeletionStatusEnum, description: 'The outcome of this item', resolve: (r) => r.status }),
     message: t.exposeString('message', { description: 'The outcome in words' }),
-    currentRevision: t.exposeInt('currentRevision', { nullable: true, description: 'After DELETED: the tombstone\'s revision; after REVISION_CONFLICT: the current one; otherwise null' }),
+    currentRevision: t.exposeInt('currentRevision', {
+      nullable: true,
+      description: "After DELETED: the tombstone's revision; after REVISION_CONFLICT: the current one; otherwise null",
+    }),
     memory: t.field({ type: BrainMemoryRef, nullable: true, description: 'The removed memory (DELETED only)', resolve: (r) => r.memory }),
   }),
 });
@@ -295,15 +301,14 @@ builder.queryFields((t) => ({
   brainSearch: t.field({
     type: BrainSearchResultRef,
     description:
-      'Explicit search of the acting agent\'s memories: lexical, plus embedding ranking when configured. Never fails because of the embedding provider. ' +
+      "Explicit search of the acting agent's memories: lexical, plus embedding ranking when configured. Never fails because of the embedding provider. " +
       'Lexical hits are ranked by lexicalScore (per word: title match 2, content match 1; with several words the whole phrase adds 3), then updatedAt newest first, then memoryId, exactly over every match.',
     args: argsFrom(t.arg, brainSearchGraphqlArgs, {}),
     resolve: (_, args, ctx) => ctx.services.brains.search(ctx.viewer, { agentId: args.agentId, query: args.query, limit: args.first }),
   }),
   brainMemories: t.field({
     type: BrainMemoryConnection,
-    description:
-      'An agent\'s live memories, newest first (createdAt, then memoryId), optionally filtered by substring. Cursors are bound to the agent and the query.',
+    description: "An agent's live memories, newest first (createdAt, then memoryId), optionally filtered by substring. Cursors are bound to the agent and the query.",
     args: {
       agentId: t.arg.string({ required: true, description: 'The agent whose memories to list (an agent token: itself)' }),
       query: listQueryArg(t.arg),
@@ -321,7 +326,7 @@ builder.queryFields((t) => ({
   }),
   brainEmbeddingStatus: t.field({
     type: EmbeddingStatusRef,
-    description: 'How far the embedding indexer got with an agent\'s memories, and whether search can rank by embeddings',
+    description: "How far the embedding indexer got with an agent's memories, and whether search can rank by embeddings",
     args: { agentId: t.arg.string({ required: true, description: 'The agent (an agent token: itself)' }) },
     resolve: (_, args, ctx) => ctx.services.brains.embeddingStatus(ctx.viewer, args.agentId),
   }),
@@ -336,7 +341,7 @@ builder.queryFields((t) => ({
 builder.objectFields(AgentRef, (t) => ({
   brainMemories: t.loadable({
     type: BrainMemoryConnection,
-    description: 'This agent\'s live memories, newest first: the same list and cursors as Query.brainMemories',
+    description: "This agent's live memories, newest first: the same list and cursors as Query.brainMemories",
     args: { query: listQueryArg(t.arg), ...pageArgs(t.arg, LIST_PAGE_MAX) },
     byPath: true,
     load: async (agentIds: string[], ctx, args) => {
@@ -356,7 +361,11 @@ builder.objectFields(AgentRef, (t) => ({
           results[index] = error as Error;
         }
       });
-      const pages = await ctx.services.brains.listPages(ctx.viewer, readable.map((r) => r.agentId), { query, limit: limit + 1, after });
+      const pages = await ctx.services.brains.listPages(
+        ctx.viewer,
+        readable.map((r) => r.agentId),
+        { query, limit: limit + 1, after },
+      );
       readable.forEach(({ index, binding }, i) => {
         results[index] = toConnection(pages[i], limit, (m) => encodeTimeIdCursor(binding, m.createdAt, m.id), args.after);
       });
@@ -366,7 +375,7 @@ builder.objectFields(AgentRef, (t) => ({
   }),
   brainSearch: t.loadable({
     type: BrainSearchResultRef,
-    description: 'Search of this agent\'s memories, ranked exactly as Query.brainSearch',
+    description: "Search of this agent's memories, ranked exactly as Query.brainSearch",
     args: argsFrom(t.arg, agentBrainSearchArgs, {}),
     byPath: true,
     load: (agentIds: string[], ctx, args) => ctx.services.brains.searchMany(ctx.viewer, agentIds, { query: args.query, limit: args.first }),

@@ -22,20 +22,20 @@ export class BrainListing {
    * The operator list: live memories newest first, optionally filtered by case-insensitive
    * substring over title or content (trigram-indexed). Fetches `limit` rows (callers pass +1).
    */
-  async list(
-    viewer: Viewer | null,
-    input: { agentId: string; query: string | null; limit: number; after: { createdAt: Date; id: string } | null },
-  ): Promise<BrainMemoryRow[]> {
+  async list(viewer: Viewer | null, input: { agentId: string; query: string | null; limit: number; after: { createdAt: Date; id: string } | null }): Promise<BrainMemoryRow[]> {
     assertAgentAccess(viewer, input.agentId);
     const conditions: (SQL | undefined)[] = [eq(brainMemories.agentId, input.agentId), sql`${brainMemories.deletedAt} IS NULL`];
     if (input.after) {
-      conditions.push(
-        or(lt(brainMemories.createdAt, input.after.createdAt), and(eq(brainMemories.createdAt, input.after.createdAt), lt(brainMemories.id, input.after.id))),
-      );
+      conditions.push(or(lt(brainMemories.createdAt, input.after.createdAt), and(eq(brainMemories.createdAt, input.after.createdAt), lt(brainMemories.id, input.after.id))));
     }
     const newestFirst = [desc(brainMemories.createdAt), desc(brainMemories.id)];
     if (!input.query) {
-      return this.db.select().from(brainMemories).where(and(...conditions)).orderBy(...newestFirst).limit(input.limit);
+      return this.db
+        .select()
+        .from(brainMemories)
+        .where(and(...conditions))
+        .orderBy(...newestFirst)
+        .limit(input.limit);
     }
     const pattern = `%${escapeLike(input.query)}%`;
     // A common term fills a page from the newest few thousand memories, which the newest-first

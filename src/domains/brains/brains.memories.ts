@@ -67,15 +67,35 @@ export class BrainMemories {
         db
           .insert(brainMemories)
           .values({
-            agentId: p('agentId'), id: p('id'), title: p('title'), content: p('content'), sourceRefs: p('sourceRefs'), revision: 1, ownership: p('ownership'),
-            createdByKind: p('actorKind'), createdById: p('actorId'), updatedByKind: p('actorKind'), updatedById: p('actorId'), createdAt: p('now'), updatedAt: p('now'),
+            agentId: p('agentId'),
+            id: p('id'),
+            title: p('title'),
+            content: p('content'),
+            sourceRefs: p('sourceRefs'),
+            revision: 1,
+            ownership: p('ownership'),
+            createdByKind: p('actorKind'),
+            createdById: p('actorId'),
+            updatedByKind: p('actorKind'),
+            updatedById: p('actorId'),
+            createdAt: p('now'),
+            updatedAt: p('now'),
           })
           .getSQL(),
         db
           .insert(brainMemoryRevisions)
           .values({
-            agentId: p('agentId'), memoryId: p('id'), revision: 1, action: 'created', title: p('title'), content: p('content'), sourceRefs: p('sourceRefs'),
-            ownership: p('ownership'), actorKind: p('actorKind'), actorId: p('actorId'), createdAt: p('now'),
+            agentId: p('agentId'),
+            memoryId: p('id'),
+            revision: 1,
+            action: 'created',
+            title: p('title'),
+            content: p('content'),
+            sourceRefs: p('sourceRefs'),
+            ownership: p('ownership'),
+            actorKind: p('actorKind'),
+            actorId: p('actorId'),
+            createdAt: p('now'),
           })
           .getSQL(),
       ],
@@ -116,8 +136,16 @@ export class BrainMemories {
       // Every value is known here, so nothing is read back (the revision's key to the memory is
       // checked at the statement's end, when both exist).
       await this.saveStatement(this.clock, {
-        agentId, id: memory.id, title, content, sourceRefs, ownership: actor.kind, actorKind: actor.kind, actorId: actor.id,
-        now, payload: JSON.stringify(brainEvent(memory, 'brain.created', actor).payload),
+        agentId,
+        id: memory.id,
+        title,
+        content,
+        sourceRefs,
+        ownership: actor.kind,
+        actorKind: actor.kind,
+        actorId: actor.id,
+        now,
+        payload: JSON.stringify(brainEvent(memory, 'brain.created', actor).payload),
       });
       return memory;
     });

@@ -65,9 +65,9 @@ export class BrainSearch {
     const query = input.query.trim();
     const terms = searchTerms(query);
     const lexical = await this.lexicalCandidates(agentId, query, terms, this.candidates(limit));
-    return this.rank([agentId], query, limit, new Map([[agentId, lexical]]), (vector) =>
-      this.vectorCandidates([agentId], vector, Math.min(limit * 3, 150)),
-    ).then(([result]) => result);
+    return this.rank([agentId], query, limit, new Map([[agentId, lexical]]), (vector) => this.vectorCandidates([agentId], vector, Math.min(limit * 3, 150))).then(
+      ([result]) => result,
+    );
   }
 
   /**
@@ -88,7 +88,9 @@ export class BrainSearch {
       .select({
         ...getTableColumns(brainMemories),
         score: lexical.score.as('score'),
-        rank: sql<number>`row_number() OVER (PARTITION BY ${brainMemories.agentId} ORDER BY ${lexical.score} DESC, ${brainMemories.updatedAt} DESC, ${brainMemories.id} ASC)`.as('rank'),
+        rank: sql<number>`row_number() OVER (PARTITION BY ${brainMemories.agentId} ORDER BY ${lexical.score} DESC, ${brainMemories.updatedAt} DESC, ${brainMemories.id} ASC)`.as(
+          'rank',
+        ),
       })
       .from(brainMemories)
       .where(and(inArray(brainMemories.agentId, [...agentIds]), sql`${brainMemories.deletedAt} IS NULL`, lexical.matchesAny))
@@ -282,9 +284,7 @@ function lexicalStatement(db: Db, termCount: number) {
       .orderBy(desc(m.updatedAt), asc(m.id))
       .limit(value('probeRows')),
   );
-  const probe = db.$with('probe').as(
-    db.select().from(recent).where(gt(recent.score, 0)).orderBy(desc(recent.score), desc(recent.updatedAt), asc(recent.id)).limit(limit),
-  );
+  const probe = db.$with('probe').as(db.select().from(recent).where(gt(recent.score, 0)).orderBy(desc(recent.score), desc(recent.updatedAt), asc(recent.id)).limit(limit));
   const edge = db.$with('edge').as(
     db
       .select({
@@ -302,18 +302,15 @@ function lexicalStatement(db: Db, termCount: number) {
     const branch = db
       .select(scored)
       .from(m)
-      .where(
-        and(
-          live,
-          or(lt(m.updatedAt, edge.updatedAt), and(eq(m.updatedAt, edge.updatedAt), gt(m.id, edge.id))),
-          condition,
-          sql`${lexical.score} > ${floor}`,
-        ),
-      )
+      .where(and(live, or(lt(m.updatedAt, edge.updatedAt), and(eq(m.updatedAt, edge.updatedAt), gt(m.id, edge.id))), condition, sql`${lexical.score} > ${floor}`))
       .orderBy(desc(lexical.score), desc(m.updatedAt), asc(m.id))
       .limit(limit)
       .as(`older_${i}`);
-    return db.select(branch._.selectedFields).from(edge).crossJoinLateral(branch).where(sql`${floor} IN (${sql.raw(floors.join(', '))})`);
+    return db
+      .select(branch._.selectedFields)
+      .from(edge)
+      .crossJoinLateral(branch)
+      .where(sql`${floor} IN (${sql.raw(floors.join(', '))})`);
   });
   const [firstOlder, ...moreOlder] = older;
   const hits = unionAll(db.select().from(probe), firstOlder, ...moreOlder).as('hits');

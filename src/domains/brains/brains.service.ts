@@ -28,15 +28,7 @@ export class BrainsService {
   private readonly indexer: BrainEmbeddingIndexer;
   private readonly albdruck: AlbdruckImport;
 
-  constructor(
-    db: Db,
-    clock: Clock,
-    faults: FaultInjector,
-    logger: Logger,
-    capabilities: Capabilities,
-    embeddingsConfig: EmbeddingsConfig | null,
-    agents: AgentsService,
-  ) {
+  constructor(db: Db, clock: Clock, faults: FaultInjector, logger: Logger, capabilities: Capabilities, embeddingsConfig: EmbeddingsConfig | null, agents: AgentsService) {
     this.embeddings = embeddingsConfig ? new EmbeddingsClient(embeddingsConfig, clock) : null;
     this.memories = new BrainMemories(db, clock, faults);
     this.listing = new BrainListing(db);

@@ -20,7 +20,10 @@ export const brainMemories = pgTable(
     id: text('id').notNull(),
     title: text('title').notNull(),
     content: text('content').notNull(),
-    sourceRefs: text('source_refs').array().notNull().default(sql`'{}'::text[]`),
+    sourceRefs: text('source_refs')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     revision: integer('revision').notNull(),
     /** OPERATOR once an operator wrote it: agents may then neither update nor remove it. */
     ownership: text('ownership').notNull(),
@@ -48,8 +51,12 @@ export const brainMemories = pgTable(
     check('brain_memories_revision_positive', sql`${t.revision} >= 1`),
     check('brain_memories_ownership', sql`${t.ownership} IN ('OPERATOR', 'AGENT')`),
     // brainSearch's tie-break order: its probe reads the most recently updated memories first.
-    index('brain_memories_live_updated_idx').on(t.agentId, t.updatedAt.desc().nullsFirst(), t.id.asc().nullsLast()).where(sql`${t.deletedAt} IS NULL`),
-    index('brain_memories_live_newest_idx').on(t.agentId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.deletedAt} IS NULL`),
+    index('brain_memories_live_updated_idx')
+      .on(t.agentId, t.updatedAt.desc().nullsFirst(), t.id.asc().nullsLast())
+      .where(sql`${t.deletedAt} IS NULL`),
+    index('brain_memories_live_newest_idx')
+      .on(t.agentId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.deletedAt} IS NULL`),
     // Case-insensitive substring search (ILIKE '%q%') over title and content, one index each so
     // a match never spans the boundary between them. New entries wait in a pending list that
     // every search reads in full: up to 4 MB by default (~500 pages, ~3 ms per pattern and
@@ -58,7 +65,9 @@ export const brainMemories = pgTable(
     // and take longer (the search bench's 1,000,000-row seed: ~2.5×).
     index('brain_memories_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')).with({ gin_pending_list_limit: 256 }),
     index('brain_memories_content_trgm_idx').using('gin', t.content.op('gin_trgm_ops')).with({ gin_pending_list_limit: 256 }),
-    uniqueIndex('brain_memories_legacy_idx').on(t.agentId, t.legacyKnowledgeId).where(sql`${t.legacyKnowledgeId} IS NOT NULL`),
+    uniqueIndex('brain_memories_legacy_idx')
+      .on(t.agentId, t.legacyKnowledgeId)
+      .where(sql`${t.legacyKnowledgeId} IS NOT NULL`),
   ],
 );
 

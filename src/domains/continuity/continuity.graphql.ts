@@ -5,16 +5,7 @@ import { AgentEventRef, afterSequence } from '../../schema/events.js';
 import { connectionType, pageArgs, pagesPerKey } from '../../schema/connections.js';
 import { GLOBAL_ID_DESCRIPTION, agentScopedKey, parseAgentScopedKey, parsePositionKey } from '../../schema/node-keys.js';
 import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
-import {
-  bindingOf,
-  decodePositionCursor,
-  decodeTimeIdCursor,
-  encodeCursor,
-  encodeTimeIdCursor,
-  pageSize,
-  toConnection,
-  INT4_MAX,
-} from '../../lib/cursor.js';
+import { bindingOf, decodePositionCursor, decodeTimeIdCursor, encodeCursor, encodeTimeIdCursor, pageSize, toConnection, INT4_MAX } from '../../lib/cursor.js';
 import { ForbiddenError, NotFoundError, RequestError, ValidationError } from '../../lib/errors.js';
 import { assertAgentAccess } from '../../auth/viewer.js';
 import { CONTINUITY_RUN_STATES, type ContinuityRunState, type EffectOutcome } from './continuity.sql.js';
@@ -96,10 +87,12 @@ function ownerField(description: string) {
     nullable: true,
     description,
     load: (keys: string[], ctx: { services: { continuity: { ownersByKeys: (k: { agentId: string; ownerId: string }[]) => Promise<(ContinuityOwnerRow | null)[]> } } }) =>
-      ctx.services.continuity.ownersByKeys(keys.map((key) => {
-        const { agentId, recordId } = parseAgentScopedKey(key);
-        return { agentId, ownerId: recordId };
-      })),
+      ctx.services.continuity.ownersByKeys(
+        keys.map((key) => {
+          const { agentId, recordId } = parseAgentScopedKey(key);
+          return { agentId, ownerId: recordId };
+        }),
+      ),
   } as const;
 }
 
@@ -156,7 +149,12 @@ builder.node(ContinuityTransitionRef, {
     runId: t.exposeString('runId', { description: 'The run id' }),
     run: t.loadable({ type: ContinuityRunRef, description: 'The run this transition belongs to', load: loadRuns, resolve: (l) => runKeyString(l) }),
     position: t.exposeInt('position', { description: 'Position in the log, from 1' }),
-    from: t.field({ type: ContinuityRunStateEnum, nullable: true, description: 'The state before; null for the first claim', resolve: (l) => l.fromState as ContinuityRunState | null }),
+    from: t.field({
+      type: ContinuityRunStateEnum,
+      nullable: true,
+      description: 'The state before; null for the first claim',
+      resolve: (l) => l.fromState as ContinuityRunState | null,
+    }),
     to: t.field({ type: ContinuityRunStateEnum, description: 'The state after', resolve: (l) => l.toState as ContinuityRunState }),
     generation: t.exposeInt('generation', { description: 'The run generation after the transition' }),
     ownerId: t.exposeString('ownerId', { description: 'The owner id after the transition' }),
@@ -437,7 +435,10 @@ const RecordContinuityReceiptInput = builder.inputType('RecordContinuityReceiptI
 });
 const FinalizeContinuityRunInput = builder.inputType('FinalizeContinuityRunInput', {
   description: 'The fenced terminal commit',
-  fields: (t) => ({ ...fenceFields(t as never), result: t.string({ required: false, description: 'The final result, JSON text; a re-finalization keeps the earlier one when absent' }) }),
+  fields: (t) => ({
+    ...fenceFields(t as never),
+    result: t.string({ required: false, description: 'The final result, JSON text; a re-finalization keeps the earlier one when absent' }),
+  }),
 });
 const CompleteContinuityRunInput = builder.inputType('CompleteContinuityRunInput', {
   description: 'The fenced durable completion',

@@ -45,10 +45,7 @@ export async function listRuns(
 ): Promise<{ agentId: string; rows: ContinuityRunRow[] }> {
   const { agentId } = resolveActingAgent(viewer, query.agentId);
   const position = query.after
-    ? or(
-        lt(continuityState.createdAt, query.after.createdAt),
-        and(eq(continuityState.createdAt, query.after.createdAt), lt(continuityState.runId, query.after.runId)),
-      )
+    ? or(lt(continuityState.createdAt, query.after.createdAt), and(eq(continuityState.createdAt, query.after.createdAt), lt(continuityState.runId, query.after.runId)))
     : undefined;
   const rows = await deps.db
     .select(runColumns)
@@ -59,12 +56,7 @@ export async function listRuns(
   return { agentId, rows };
 }
 
-export async function listOwners(
-  deps: ContinuityDeps,
-  viewer: Viewer | null,
-  requestedAgentId: string | null | undefined,
-  includeClosed: boolean,
-): Promise<ContinuityOwnerRow[]> {
+export async function listOwners(deps: ContinuityDeps, viewer: Viewer | null, requestedAgentId: string | null | undefined, includeClosed: boolean): Promise<ContinuityOwnerRow[]> {
   const { agentId } = resolveActingAgent(viewer, requestedAgentId);
   const rows = await deps.db
     .select()
@@ -85,7 +77,10 @@ export async function effectsOf(db: DbOrTx, agentId: string, runId: string): Pro
 }
 
 export async function readRun(db: DbOrTx, agentId: string, runId: string): Promise<ContinuityRunRow | null> {
-  const [row] = await db.select(runColumns).from(continuityState).where(and(eq(continuityState.agentId, agentId), eq(continuityState.runId, runId)));
+  const [row] = await db
+    .select(runColumns)
+    .from(continuityState)
+    .where(and(eq(continuityState.agentId, agentId), eq(continuityState.runId, runId)));
   return row ?? null;
 }
 
@@ -178,11 +173,7 @@ export async function effectPagesForRuns(
 }
 
 /** A page of transitions for each of several runs in one statement, in log order after `afterPosition`. */
-export async function transitionPagesForRuns(
-  deps: ContinuityDeps,
-  keys: readonly (RunKey & { afterPosition: number | null })[],
-  limit: number,
-): Promise<ContinuityLogRow[][]> {
+export async function transitionPagesForRuns(deps: ContinuityDeps, keys: readonly (RunKey & { afterPosition: number | null })[], limit: number): Promise<ContinuityLogRow[][]> {
   if (keys.length === 0) return [];
   const l = continuityLog;
   const perRun = keys.map((k) => and(eq(l.agentId, k.agentId), eq(l.runId, k.runId), k.afterPosition == null ? undefined : gt(l.position, k.afterPosition)));

@@ -91,10 +91,7 @@ export async function reconcile(deps: ContinuityDeps, agentId: string | null): P
   return { ownersChecked: ownerIds.length, failed, interrupted, recoveryPending };
 }
 
-async function interruptAbandoned(
-  deps: ContinuityDeps,
-  candidate: { agentId: string; runId: string; ownerId: string; generation: number },
-): Promise<ContinuityRunRow | null> {
+async function interruptAbandoned(deps: ContinuityDeps, candidate: { agentId: string; runId: string; ownerId: string; generation: number }): Promise<ContinuityRunRow | null> {
   return deps.db.transaction(async (tx) => {
     // Guard first, row second: the same order as finalize/complete, so they cannot deadlock.
     await lockForTransaction(tx, LockClass.continuityFinalize, `${candidate.agentId}/${candidate.runId}`);
@@ -108,7 +105,11 @@ async function interruptAbandoned(
     const [locked] = await tx.select({ state: continuityState.state }).from(continuityState).where(sameRunSameFence).for('update', { skipLocked: true });
     if (!locked) return null;
     const now = deps.clock.now();
-    const [before] = await tx.update(continuityState).set({ state: 'INTERRUPTED', interruptedAt: now, ...bump(deps.clock) }).where(sameRunSameFence).returning(runColumns);
+    const [before] = await tx
+      .update(continuityState)
+      .set({ state: 'INTERRUPTED', interruptedAt: now, ...bump(deps.clock) })
+      .where(sameRunSameFence)
+      .returning(runColumns);
     if (!before) return null;
     const from = locked.state as ContinuityRunState;
     deps.faults('continuity.reconcile.after_interrupt');
@@ -178,9 +179,21 @@ export async function claimRecovery(
       const current = await readRun(tx, agentId, input.runId);
       if (!current) throw new NotFoundError('ContinuityRun', input.runId);
       if (current.state === 'RECOVERY_PENDING') {
-        throw new ContinuityFenceError('STALE_GENERATION', `run ${input.runId} is waiting for recovery at generation ${current.generation}, not ${input.expectedGeneration}`, input.runId, current.state, current.generation);
+        throw new ContinuityFenceError(
+          'STALE_GENERATION',
+          `run ${input.runId} is waiting for recovery at generation ${current.generation}, not ${input.expectedGeneration}`,
+          input.runId,
+          current.state,
+          current.generation,
+        );
       }
-      throw new ContinuityFenceError('FORBIDDEN_TRANSITION', `run ${input.runId} is ${current.state}; only a RECOVERY_PENDING run can be claimed for recovery`, input.runId, current.state, current.generation);
+      throw new ContinuityFenceError(
+        'FORBIDDEN_TRANSITION',
+        `run ${input.runId} is ${current.state}; only a RECOVERY_PENDING run can be claimed for recovery`,
+        input.runId,
+        current.state,
+        current.generation,
+      );
     }
     await logTransition(tx, deps.clock, run, 'RECOVERY_PENDING', 'recovery_claimed');
     return run;

@@ -47,7 +47,13 @@ export interface ContinuityDeps {
 export class ContinuityService {
   private readonly deps: ContinuityDeps;
 
-  constructor(db: Db, clock: Clock, faults: FaultInjector, readonly owners: OwnershipRegistry, logger: Logger) {
+  constructor(
+    db: Db,
+    clock: Clock,
+    faults: FaultInjector,
+    readonly owners: OwnershipRegistry,
+    logger: Logger,
+  ) {
     this.deps = { db, clock, faults, owners, logger };
   }
 
@@ -75,10 +81,7 @@ export class ContinuityService {
     return runs.recordEffect(this.deps, viewer, input);
   }
 
-  recordReceipt(
-    viewer: Viewer | null,
-    input: Fence & { effectId: string; outcome: Exclude<EffectOutcome, 'UNKNOWN'>; receipt: string },
-  ): Promise<ContinuityEffectRow> {
+  recordReceipt(viewer: Viewer | null, input: Fence & { effectId: string; outcome: Exclude<EffectOutcome, 'UNKNOWN'>; receipt: string }): Promise<ContinuityEffectRow> {
     return runs.recordReceipt(this.deps, viewer, input);
   }
 
@@ -96,10 +99,7 @@ export class ContinuityService {
 
   // ---- reconciliation and recovery ----------------------------------------------------------
 
-  claimRecovery(
-    viewer: Viewer | null,
-    input: { agentId?: string | null; runId: string; ownerId: string; expectedGeneration?: number | null },
-  ): Promise<ContinuityRunRow> {
+  claimRecovery(viewer: Viewer | null, input: { agentId?: string | null; runId: string; ownerId: string; expectedGeneration?: number | null }): Promise<ContinuityRunRow> {
     return recovery.claimRecovery(this.deps, viewer, input);
   }
 

@@ -27,8 +27,7 @@ const jsonText = customType<{ data: string; driverData: string }>({
   dataType: () => 'json',
 });
 
-const stateCheck = (column: unknown) =>
-  sql`${column} IN ('RUNNING', 'FINALIZING', 'COMPLETED', 'INTERRUPTED', 'RECOVERY_PENDING')`;
+const stateCheck = (column: unknown) => sql`${column} IN ('RUNNING', 'FINALIZING', 'COMPLETED', 'INTERRUPTED', 'RECOVERY_PENDING')`;
 
 /**
  * Ownership sessions, for listing. Whether an owner is alive is never read from here: only the

@@ -202,9 +202,7 @@ export class OwnershipRegistry {
     const unique = [...new Set(ownerIds)];
     if (this.embedded) return new Set(unique.filter((id) => this.live.has(id)));
     if (unique.length === 0) return new Set();
-    const { rows } = await this.database.db.execute<{ id: string }>(
-      sql`SELECT id FROM unnest(${sql.param(unique)}::text[]) AS id WHERE ${ownerLockHeld(sql`id`)}`,
-    );
+    const { rows } = await this.database.db.execute<{ id: string }>(sql`SELECT id FROM unnest(${sql.param(unique)}::text[]) AS id WHERE ${ownerLockHeld(sql`id`)}`);
     return new Set(rows.map((row) => row.id));
   }
 

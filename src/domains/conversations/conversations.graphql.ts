@@ -83,8 +83,7 @@ builder.node(ConversationOriginalRef, {
     archivedAt: t.expose('archivedAt', { type: 'DateTime', nullable: true, description: 'When a reset or compaction archived it' }),
     summarizesGeneration: t.exposeInt('summarizesGeneration', {
       nullable: true,
-      description:
-        'Set on a compaction summary: the archive generation holding the originals it stands for (read them with conversationOriginals(sessionId, generation))',
+      description: 'Set on a compaction summary: the archive generation holding the originals it stands for (read them with conversationOriginals(sessionId, generation))',
     }),
     historyPosition: t.exposeInt('historyPosition', {
       description: 'Order in the active history: a summary takes the place of the first entry it replaced; equal to position for every other entry',
@@ -302,7 +301,10 @@ builder.queryFields((t) => ({
       const limit = pageSize(args.first, CONVERSATION_LIMITS.page, 50);
       const agentKey = ctx.viewer?.principal === 'AGENT' ? ctx.viewer.agentId : args.agentId;
       // Without a generation the binding is what it always was, so existing cursors stay valid.
-      const binding = args.generation == null ? bindingOf('conversationOriginals', agentKey, args.sessionId) : bindingOf('conversationOriginals', agentKey, args.sessionId, String(args.generation));
+      const binding =
+        args.generation == null
+          ? bindingOf('conversationOriginals', agentKey, args.sessionId)
+          : bindingOf('conversationOriginals', agentKey, args.sessionId, String(args.generation));
       const afterPosition = decodePositionCursor(args.after, binding);
       const { rows } = await ctx.services.conversations.originals(ctx.viewer, {
         agentId: args.agentId,
@@ -378,20 +380,16 @@ builder.queryFields((t) => ({
       if (length < 3 || length > CONVERSATION_LIMITS.searchQuery) {
         throw badRequest(`query must be 3 to ${CONVERSATION_LIMITS.searchQuery} characters (got ${length})`);
       }
-      for (const [name, value] of [['query', args.query], ['sessionId', args.sessionId], ['role', args.role]] as const) {
+      for (const [name, value] of [
+        ['query', args.query],
+        ['sessionId', args.sessionId],
+        ['role', args.role],
+      ] as const) {
         if (value?.includes('\u0000')) throw badRequest(`${name} must not contain U+0000`);
       }
       if (args.createdFrom && args.createdBefore && args.createdFrom >= args.createdBefore) throw badRequest('createdFrom must be before createdBefore');
       const agentKey = ctx.viewer?.principal === 'AGENT' ? ctx.viewer.agentId : args.agentId;
-      const binding = bindingOf(
-        'conversationSearch',
-        agentKey,
-        args.query,
-        args.sessionId,
-        args.role,
-        args.createdFrom?.toISOString(),
-        args.createdBefore?.toISOString(),
-      );
+      const binding = bindingOf('conversationSearch', agentKey, args.query, args.sessionId, args.role, args.createdFrom?.toISOString(), args.createdBefore?.toISOString());
       const after = newestFirstKey(decodeCursor(args.after, binding), true);
       const { rows } = await ctx.services.conversations.search(ctx.viewer, {
         agentId: args.agentId,
@@ -421,7 +419,10 @@ const AppendConversationEntryInput = builder.inputType('AppendConversationEntryI
   description: 'One original for the runtime session',
   fields: (t) => ({
     payload: t.string({ required: true, description: 'The original message as JSON text; stored and returned byte for byte (at most 1,000,000 characters)' }),
-    role: t.string({ required: false, description: "The role as the model API names it, e.g. user, assistant, tool (1 to 64 characters; free text, not an enum, because model APIs differ)" }),
+    role: t.string({
+      required: false,
+      description: 'The role as the model API names it, e.g. user, assistant, tool (1 to 64 characters; free text, not an enum, because model APIs differ)',
+    }),
     agentId: t.string({ required: false, description: 'Operators only: the agent; agent tokens append as their agent' }),
   }),
 });
@@ -432,7 +433,7 @@ const CompactConversationInput = builder.inputType('CompactConversationInput', {
     fromPosition: t.int({ required: true, description: 'Position of the first active entry of the span' }),
     toPosition: t.int({ required: true, description: 'Position of the last active entry of the span (the same entry or a later one in the active history)' }),
     summary: t.string({ required: true, description: 'The summary entry as JSON text, stored byte for byte like any original (at most 1,000,000 characters)' }),
-    role: t.string({ required: false, description: 'The summary entry\'s role (1 to 64 characters)' }),
+    role: t.string({ required: false, description: "The summary entry's role (1 to 64 characters)" }),
     agentId: t.string({ required: false, description: 'Operators name the agent; agent tokens act as their agent' }),
   }),
 });

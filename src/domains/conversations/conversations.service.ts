@@ -154,28 +154,30 @@ export class ConversationsService {
     validateRole(input.role);
     const now = this.clock.now();
     return withJsonErrors('payload', () =>
-      forExistingAgent(agentId, () => this.db.transaction(async (tx) => {
-        await tx.execute(sql`
+      forExistingAgent(agentId, () =>
+        this.db.transaction(async (tx) => {
+          await tx.execute(sql`
           INSERT INTO conversation_sessions (agent_id, session_id, project, last_position, archive_generation, created_at, updated_at)
           VALUES (${agentId}, ${sessionId}, ${v.scope}, 0, 0, ${now}, ${now})
           ON CONFLICT (agent_id, session_id) DO NOTHING`);
-        const locked = await this.lockWritableSession(tx, agentId, sessionId);
-        const position = Number(locked.last_position) + 1;
-        this.faults('conversation.after_lock');
-        const row = await this.insertEntry(tx, { agentId, sessionId, position, role: input.role ?? null, conversationId: v.conversationId, payload: input.payload, now });
-        await tx.execute(sql`
+          const locked = await this.lockWritableSession(tx, agentId, sessionId);
+          const position = Number(locked.last_position) + 1;
+          this.faults('conversation.after_lock');
+          const row = await this.insertEntry(tx, { agentId, sessionId, position, role: input.role ?? null, conversationId: v.conversationId, payload: input.payload, now });
+          await tx.execute(sql`
           UPDATE conversation_sessions SET last_position = ${position}, active_entry_count = active_entry_count + 1, updated_at = ${now}
            WHERE agent_id = ${agentId} AND session_id = ${sessionId}`);
-        await appendEvent(tx, this.clock, {
-          agentId,
-          stream: 'conversation',
-          type: 'conversation.appended',
-          subjectId: originalReference(sessionId, row.entryId),
-          project: v.scope,
-          payload: { sessionId, entryId: row.entryId, position },
-        });
-        return row;
-      })),
+          await appendEvent(tx, this.clock, {
+            agentId,
+            stream: 'conversation',
+            type: 'conversation.appended',
+            subjectId: originalReference(sessionId, row.entryId),
+            project: v.scope,
+            payload: { sessionId, entryId: row.entryId, position },
+          });
+          return row;
+        }),
+      ),
     );
   }
 
@@ -393,9 +395,7 @@ export class ConversationsService {
     if (keys.length === 0) return [];
     const filter = { EXCLUDE: sql`AND archived_at IS NULL`, INCLUDE: sql``, ONLY: sql`AND archived_at IS NOT NULL` }[archived];
     const perAgent = keys.map((k) =>
-      k.after
-        ? sql`(agent_id = ${k.agentId} AND (created_at, session_id) < (${fromMicros(k.after.micros)}, ${k.after.sessionId}))`
-        : sql`agent_id = ${k.agentId}`,
+      k.after ? sql`(agent_id = ${k.agentId} AND (created_at, session_id) < (${fromMicros(k.after.micros)}, ${k.after.sessionId}))` : sql`agent_id = ${k.agentId}`,
     );
     const result = await this.db.execute<RawSession & { micros: string }>(sql`
       SELECT * FROM (

@@ -27,7 +27,10 @@ builder.node(DreamDiaryEntryRef, {
     body: t.exposeString('body', { description: 'The narrative, 1 to 24,000 characters' }),
     writtenBy: t.exposeString('writtenBy', { description: 'The name of the operator token that wrote it' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was written' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'Hidden from this instant; retention removes it after the grace period (BURROW_DREAM_DIARY_RETENTION_DAYS)' }),
+    expiresAt: t.expose('expiresAt', {
+      type: 'DateTime',
+      description: 'Hidden from this instant; retention removes it after the grace period (BURROW_DREAM_DIARY_RETENTION_DAYS)',
+    }),
   }),
 });
 addAgentLink(DreamDiaryEntryRef, (e) => e.agentId);

@@ -53,11 +53,7 @@ export class DreamDiaryService {
    * Newest first (by entry date, then writing time, then id); expired entries are hidden at once.
    * `after` is the (entryDate, createdAt, id) of the last entry of the previous page.
    */
-  async list(
-    viewer: Viewer | null,
-    agentId: string,
-    page: { limit: number; after: { entryDate: string; createdAt: Date; id: string } | null },
-  ): Promise<DreamDiaryEntryRow[]> {
+  async list(viewer: Viewer | null, agentId: string, page: { limit: number; after: { entryDate: string; createdAt: Date; id: string } | null }): Promise<DreamDiaryEntryRow[]> {
     requireOperator(viewer);
     const e = dreamDiaryEntries;
     return this.db

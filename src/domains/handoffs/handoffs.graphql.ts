@@ -15,7 +15,7 @@ import { argsFrom, inputFieldsFrom } from '../../schema/inputs.js';
 export const HandoffOriginEnum = builder.enumType('HandoffOrigin', {
   description: 'Who decided to write a handoff',
   values: {
-    EXPLICIT: { description: 'Written on purpose (sessionWriteHandoff); it keeps the session\'s slot until retention removes it' },
+    EXPLICIT: { description: "Written on purpose (sessionWriteHandoff); it keeps the session's slot until retention removes it" },
     AUTOMATIC: { description: 'Written by the runtime (recordAutomaticHandoff), never over an explicit one' },
   } satisfies Record<(typeof HANDOFF_ORIGINS)[number], object>,
 });
@@ -68,10 +68,10 @@ builder.node(SessionHandoffRef, {
     }),
     ttlDays: t.exposeInt('ttlDays', { description: 'Days from the last write to expiry' }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'When it stops being read; retention removes it later' }),
-    revision: t.exposeInt('revision', { description: 'How many times the session\'s slot was written (1 for the first)' }),
+    revision: t.exposeInt('revision', { description: "How many times the session's slot was written (1 for the first)" }),
     writtenBy: t.field({ type: ActorRef, description: 'Who wrote it last', resolve: (h) => ({ kind: h.writtenByKind, id: h.writtenById }) }),
     operatorOwned: t.boolean({ description: 'Written by an operator: agents cannot replace it while it lives', resolve: (h) => h.writtenByKind === 'OPERATOR' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the session\'s slot was first written' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: "When the session's slot was first written" }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it was last written' }),
   }),
 });
@@ -83,8 +83,7 @@ const AutomaticHandoffSkipEnum = builder.enumType('AutomaticHandoffSkip', {
     TRIVIAL: { description: 'No tool evidence and under 80 characters of goal, outcome and body' },
     EXPLICIT_PRESENT: { description: 'The session has a live explicit handoff, which an automatic one never overwrites' },
     EXPLICIT_EXPIRED: {
-      description:
-        "The session's explicit handoff has expired but is kept until retention removes it; an automatic one never overwrites it (sessionReadHandoff shows neither)",
+      description: "The session's explicit handoff has expired but is kept until retention removes it; an automatic one never overwrites it (sessionReadHandoff shows neither)",
     },
   },
 });
@@ -116,7 +115,7 @@ builder.objectFields(AgentRef, (t) => ({
     type: SessionHandoffRef,
     nullable: true,
     description:
-      'This agent\'s unexpired handoffs in the runtime scope, in sessionReadHandoff\'s order (explicit first, then the current session, then the newest); with sessionId only that session\'s. Nullable: without the continuity scope it needs (or refused), only this field is null, with its error beside the data, so the payload of a mutation is never erased by it.',
+      "This agent's unexpired handoffs in the runtime scope, in sessionReadHandoff's order (explicit first, then the current session, then the newest); with sessionId only that session's. Nullable: without the continuity scope it needs (or refused), only this field is null, with its error beside the data, so the payload of a mutation is never erased by it.",
     args: argsFrom(t.arg, agentHandoffsArgs, {}),
     byPath: true,
     load: (agentIds: string[], ctx, args) => ctx.services.handoffs.readRecentMany(ctx.viewer, agentIds, args),

@@ -33,8 +33,7 @@ export interface HandoffInput {
 }
 
 export type AutomaticHandoffOutcome =
-  | { written: true; skippedReason: null; handoff: HandoffRow }
-  | { written: false; skippedReason: 'TRIVIAL' | 'EXPLICIT_PRESENT' | 'EXPLICIT_EXPIRED'; handoff: HandoffRow | null };
+  { written: true; skippedReason: null; handoff: HandoffRow } | { written: false; skippedReason: 'TRIVIAL' | 'EXPLICIT_PRESENT' | 'EXPLICIT_EXPIRED'; handoff: HandoffRow | null };
 
 export class HandoffsService {
   constructor(
@@ -102,25 +101,23 @@ export class HandoffsService {
       writtenByKind: actor.kind,
       writtenById: actor.id,
     };
-    return forExistingAgent(runtime.agentId, () => this.db.transaction(async (tx) => {
-      const rows = await tx
-        .insert(h)
-        .values({ agentId: runtime.agentId, id: newId(), project: runtime.scope, sessionId, revision: 1, createdAt: now, ...values })
-        .onConflictDoUpdate({
-          target: [h.agentId, h.project, h.sessionId],
-          set: { ...values, revision: sql`${h.revision} + 1` },
-          setWhere:
-            origin === 'AUTOMATIC'
-              ? eq(h.origin, 'AUTOMATIC')
-              : actor.kind === 'AGENT'
-                ? or(sql`${h.writtenByKind} <> 'OPERATOR'`, sql`${h.expiresAt} <= ${now}`)
-                : undefined,
-        })
-        .returning();
-      this.faults('handoff.after_write');
-      for (const row of rows) await this.event(tx, row);
-      return rows;
-    }));
+    return forExistingAgent(runtime.agentId, () =>
+      this.db.transaction(async (tx) => {
+        const rows = await tx
+          .insert(h)
+          .values({ agentId: runtime.agentId, id: newId(), project: runtime.scope, sessionId, revision: 1, createdAt: now, ...values })
+          .onConflictDoUpdate({
+            target: [h.agentId, h.project, h.sessionId],
+            set: { ...values, revision: sql`${h.revision} + 1` },
+            setWhere:
+              origin === 'AUTOMATIC' ? eq(h.origin, 'AUTOMATIC') : actor.kind === 'AGENT' ? or(sql`${h.writtenByKind} <> 'OPERATOR'`, sql`${h.expiresAt} <= ${now}`) : undefined,
+          })
+          .returning();
+        this.faults('handoff.after_write');
+        for (const row of rows) await this.event(tx, row);
+        return rows;
+      }),
+    );
   }
 
   /**
@@ -138,12 +135,7 @@ export class HandoffsService {
       .select()
       .from(h)
       .where(and(eq(h.agentId, runtime.agentId), eq(h.project, runtime.scope), gt(h.expiresAt, this.clock.now())))
-      .orderBy(
-        desc(sql`(${h.origin} = 'EXPLICIT')`),
-        desc(sql`(${h.sessionId} = ${runtime.sessionId ?? ''})`),
-        desc(h.updatedAt),
-        desc(h.id),
-      )
+      .orderBy(desc(sql`(${h.origin} = 'EXPLICIT')`), desc(sql`(${h.sessionId} = ${runtime.sessionId ?? ''})`), desc(h.updatedAt), desc(h.id))
       .limit(limit);
   }
 
@@ -188,7 +180,14 @@ export class HandoffsService {
     if (readable.length === 0) return results;
     const { scope, sessionId } = readable[0].runtime;
     const h = sessionHandoffs;
-    const conditions = [inArray(h.agentId, readable.map((r) => r.runtime.agentId)), eq(h.project, scope), gt(h.expiresAt, this.clock.now())];
+    const conditions = [
+      inArray(
+        h.agentId,
+        readable.map((r) => r.runtime.agentId),
+      ),
+      eq(h.project, scope),
+      gt(h.expiresAt, this.clock.now()),
+    ];
     if (input.sessionId != null) conditions.push(eq(h.sessionId, input.sessionId));
     const order = sql`(${h.origin} = 'EXPLICIT') DESC, (${h.sessionId} = ${sessionId ?? ''}) DESC, ${h.updatedAt} DESC, ${h.id} DESC`;
     const ranked = this.db

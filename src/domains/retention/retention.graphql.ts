@@ -13,7 +13,10 @@ const STORES: Record<RetentionStore, [name: string, description: string]> = {
 
 const RetentionStoreEnum = builder.enumType('RetentionStore', {
   description: 'The stores with a lifetime, each swept by retention (Brains, profiles and conversation originals have none)',
-  values: Object.fromEntries(Object.entries(STORES).map(([value, [name, description]]) => [name, { value, description }])) as Record<string, { value: RetentionStore; description: string }>,
+  values: Object.fromEntries(Object.entries(STORES).map(([value, [name, description]]) => [name, { value, description }])) as Record<
+    string,
+    { value: RetentionStore; description: string }
+  >,
 });
 
 const RetentionStoreReportRef = builder.objectRef<RetentionStoreReport>('RetentionStoreReport').implement({

@@ -78,7 +78,11 @@ export async function settingsCommand(args: string[], settings: SettingsService,
   switch (action) {
     case 'status': {
       const status = settings.status(operator);
-      out(status.keyConfigured ? `settings key: configured (key id ${status.keyId})` : 'settings key: none (BURROW_SETTINGS_KEY unset): secrets cannot be written; everything else works');
+      out(
+        status.keyConfigured
+          ? `settings key: configured (key id ${status.keyId})`
+          : 'settings key: none (BURROW_SETTINGS_KEY unset): secrets cannot be written; everything else works',
+      );
       return;
     }
     case 'list': {
@@ -151,7 +155,9 @@ export async function settingsCommand(args: string[], settings: SettingsService,
       if (!settings.keyConfigured) throw new Error('rotate-key needs the current key in BURROW_SETTINGS_KEY');
       if (!newKey) throw new Error('rotate-key needs the new key in BURROW_SETTINGS_NEW_KEY (32 bytes, base64 or hex; e.g. `openssl rand -base64 32`)');
       const result = await settings.rotateKey(newKey);
-      out(`re-encrypted ${result.reencrypted} secrets under key ${newKey.id} (${result.alreadyCurrent} already were); now start Burrow with BURROW_SETTINGS_KEY set to the new key`);
+      out(
+        `re-encrypted ${result.reencrypted} secrets under key ${newKey.id} (${result.alreadyCurrent} already were); now start Burrow with BURROW_SETTINGS_KEY set to the new key`,
+      );
       return;
     }
     default:

@@ -14,11 +14,7 @@ import { modelConnections, type ModelPurpose } from './settings.sql.js';
 
 export type ConnectionSource = 'env' | 'stored' | 'off';
 
-export async function withStoredModelConnections(
-  config: BurrowConfig,
-  db: Db,
-  logger: Logger,
-): Promise<{ config: BurrowConfig; sources: Record<ModelPurpose, ConnectionSource> }> {
+export async function withStoredModelConnections(config: BurrowConfig, db: Db, logger: Logger): Promise<{ config: BurrowConfig; sources: Record<ModelPurpose, ConnectionSource> }> {
   const rows = await db.select().from(modelConnections);
   const stored = (purpose: ModelPurpose) => {
     const row = rows.find((r) => r.purpose === purpose);
@@ -36,13 +32,13 @@ export async function withStoredModelConnections(
   if (embeddings) sources.BRAIN_EMBEDDINGS = 'env';
   else {
     const row = stored('BRAIN_EMBEDDINGS');
-    if (row) (embeddings = { ...row, indexIntervalMs: 5000 }), (sources.BRAIN_EMBEDDINGS = 'stored');
+    if (row) ((embeddings = { ...row, indexIntervalMs: 5000 }), (sources.BRAIN_EMBEDDINGS = 'stored'));
   }
   let proposer = config.tiddle.proposer;
   if (proposer.kind === 'openai') sources.TIDDLE_PROPOSER = 'env';
   else {
     const row = stored('TIDDLE_PROPOSER');
-    if (row) (proposer = { kind: 'openai', ...row }), (sources.TIDDLE_PROPOSER = 'stored');
+    if (row) ((proposer = { kind: 'openai', ...row }), (sources.TIDDLE_PROPOSER = 'stored'));
   }
   return { config: { ...config, embeddings, tiddle: { ...config.tiddle, proposer } }, sources };
 }

@@ -47,9 +47,10 @@ const CATEGORY_DESCRIPTIONS: Record<ExportCategory, string> = {
 };
 const ConfigurationCategoryEnum = builder.enumType('ConfigurationCategory', {
   description: 'The parts of the portable configuration',
-  values: Object.fromEntries(
-    EXPORT_CATEGORIES.map((c) => [c.toUpperCase().replace('-', '_'), { value: c, description: CATEGORY_DESCRIPTIONS[c] }]),
-  ) as Record<string, { value: ExportCategory; description: string }>,
+  values: Object.fromEntries(EXPORT_CATEGORIES.map((c) => [c.toUpperCase().replace('-', '_'), { value: c, description: CATEGORY_DESCRIPTIONS[c] }])) as Record<
+    string,
+    { value: ExportCategory; description: string }
+  >,
 });
 
 const hasSecretField = { description: 'Whether a secret is stored. The secret itself is write-only and never returned.' };
@@ -120,8 +121,16 @@ const SettingsStatusRef = builder.objectRef<{ keyConfigured: boolean; keyId: str
 
 builder.queryFields((t) => ({
   settingsStatus: t.field({ type: SettingsStatusRef, description: 'The settings key status (operators only)', resolve: (_, __, ctx) => ctx.services.settings.status(ctx.viewer) }),
-  modelConnections: t.field({ type: [ModelConnectionRef], description: 'The stored model connections, one per purpose at most (operators only)', resolve: (_, __, ctx) => ctx.services.settings.listModelConnections(ctx.viewer) }),
-  mcpConnections: t.field({ type: [McpConnectionRef], description: 'The MCP connections by name (operators only)', resolve: (_, __, ctx) => ctx.services.settings.listMcpConnections(ctx.viewer) }),
+  modelConnections: t.field({
+    type: [ModelConnectionRef],
+    description: 'The stored model connections, one per purpose at most (operators only)',
+    resolve: (_, __, ctx) => ctx.services.settings.listModelConnections(ctx.viewer),
+  }),
+  mcpConnections: t.field({
+    type: [McpConnectionRef],
+    description: 'The MCP connections by name (operators only)',
+    resolve: (_, __, ctx) => ctx.services.settings.listMcpConnections(ctx.viewer),
+  }),
   agentSettings: t.field({
     type: [AgentSettingRef],
     description: 'The settings of one agent by name (operators only: an agent token gets FORBIDDEN, even for its own agent)',
@@ -206,8 +215,7 @@ builder.mutationFields((t) => ({
     description: 'Creates or replaces a model connection (operators only); applies at the next start',
     errors: { types: SET_ERRORS, dataField: { name: 'connection' } },
     args: { input: t.arg({ type: SetModelConnectionInput, required: true, description: 'The connection' }) },
-    resolve: (_, { input }, ctx) =>
-      ctx.services.settings.setModelConnection(ctx.viewer, { ...input, apiKey: { value: input.apiKey, clear: input.clearApiKey } }),
+    resolve: (_, { input }, ctx) => ctx.services.settings.setModelConnection(ctx.viewer, { ...input, apiKey: { value: input.apiKey, clear: input.clearApiKey } }),
   }),
   deleteModelConnection: t.field({
     type: DeletedRef,
@@ -233,8 +241,7 @@ builder.mutationFields((t) => ({
     description: 'Creates or replaces a per-agent setting (operators only: an agent token gets FORBIDDEN, even for its own agent)',
     errors: { types: SET_ERRORS, dataField: { name: 'setting' } },
     args: { input: t.arg({ type: SetAgentSettingInput, required: true, description: 'The setting' }) },
-    resolve: (_, { input }, ctx) =>
-      ctx.services.settings.setAgentSetting(ctx.viewer, { ...input, secret: { value: input.secret, clear: input.clearSecret } }),
+    resolve: (_, { input }, ctx) => ctx.services.settings.setAgentSetting(ctx.viewer, { ...input, secret: { value: input.secret, clear: input.clearSecret } }),
   }),
   deleteAgentSetting: t.field({
     type: DeletedRef,
@@ -263,4 +270,3 @@ builder.mutationFields((t) => ({
     resolve: (_, { input }, ctx) => ctx.services.transfer.import(ctx.viewer, { document: input.document, password: input.password }),
   }),
 }));
-

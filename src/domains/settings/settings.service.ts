@@ -86,7 +86,8 @@ export class SettingsService {
     if (change?.value == null) return undefined;
     const value = change.value;
     assertCleanText(field, value, SETTINGS_LIMITS.secret);
-    if (value.length < 1 || charLength(value) > SETTINGS_LIMITS.secret) throw new ValidationError(field, `${field} must be 1 to ${SETTINGS_LIMITS.secret} characters`, SETTINGS_LIMITS.secret);
+    if (value.length < 1 || charLength(value) > SETTINGS_LIMITS.secret)
+      throw new ValidationError(field, `${field} must be 1 to ${SETTINGS_LIMITS.secret} characters`, SETTINGS_LIMITS.secret);
     if (!this.key) throw new SettingsKeyRequiredError(field);
     return encryptSecret(this.key, site, value);
   }
@@ -121,7 +122,9 @@ export class SettingsService {
     }
     const secret = this.sealSecret('apiKey', secretSite.model(input.purpose), input.apiKey);
     const fields = { url, model, timeoutMs, updatedAt: this.clock.now(), updatedBy: actor.id, ...(secret !== undefined ? { apiKeySecret: secret } : {}) };
-    return this.write(db, modelConnections, modelConnections.purpose, input.purpose, input.expectedRevision, fields, { purpose: input.purpose }, 'ModelConnectionSetting', (r) => withoutSecret(r, 'apiKeySecret'));
+    return this.write(db, modelConnections, modelConnections.purpose, input.purpose, input.expectedRevision, fields, { purpose: input.purpose }, 'ModelConnectionSetting', (r) =>
+      withoutSecret(r, 'apiKeySecret'),
+    );
   }
 
   async deleteModelConnection(viewer: Viewer | null, purpose: ModelPurpose): Promise<boolean> {
@@ -178,7 +181,10 @@ export class SettingsService {
   /** One per-agent setting (node(id)), operators only like agentSettings: FORBIDDEN even for the agent itself. */
   async getAgentSetting(viewer: Viewer | null, agentId: string, name: string): Promise<AgentSettingRow | null> {
     requireOperator(viewer);
-    const [row] = await this.db.select().from(agentSettings).where(and(eq(agentSettings.agentId, agentId), eq(agentSettings.name, name)));
+    const [row] = await this.db
+      .select()
+      .from(agentSettings)
+      .where(and(eq(agentSettings.agentId, agentId), eq(agentSettings.name, name)));
     return row ?? null;
   }
 
@@ -189,7 +195,8 @@ export class SettingsService {
     if (value !== undefined && value !== null) {
       const text = JSON.stringify(value);
       if (text.includes('\\u0000')) throw new ValidationError('value', 'value must not contain the NUL character (U+0000)');
-      if (Buffer.byteLength(text) > SETTINGS_LIMITS.value) throw new ValidationError('value', `value must serialize to at most ${SETTINGS_LIMITS.value} bytes of JSON`, SETTINGS_LIMITS.value);
+      if (Buffer.byteLength(text) > SETTINGS_LIMITS.value)
+        throw new ValidationError('value', `value must serialize to at most ${SETTINGS_LIMITS.value} bytes of JSON`, SETTINGS_LIMITS.value);
     }
     const secret = this.sealSecret('secret', secretSite.agent(input.agentId, name), input.secret);
     // Through `db`: inside an import's transaction the embedded pool has no second connection.
@@ -204,7 +211,10 @@ export class SettingsService {
     const where = and(eq(agentSettings.agentId, input.agentId), eq(agentSettings.name, name))!;
     const insert = { agentId: input.agentId, name, value: value ?? null, secret: secret ?? null };
     try {
-      return await this.write(db, agentSettings, where, `${input.agentId}/${name}`, input.expectedRevision, fields, insert, 'AgentSetting', (r) => withoutSecret(r, 'secret'), [agentSettings.agentId, agentSettings.name]);
+      return await this.write(db, agentSettings, where, `${input.agentId}/${name}`, input.expectedRevision, fields, insert, 'AgentSetting', (r) => withoutSecret(r, 'secret'), [
+        agentSettings.agentId,
+        agentSettings.name,
+      ]);
     } catch (error) {
       if (violates(error, 'agent_settings_has_content')) throw new ValidationError('value', 'an agent setting needs a value, a secret or both');
       throw error;
@@ -213,7 +223,14 @@ export class SettingsService {
 
   async deleteAgentSetting(viewer: Viewer | null, agentId: string, name: string): Promise<boolean> {
     requireOperator(viewer);
-    return (await this.db.delete(agentSettings).where(and(eq(agentSettings.agentId, agentId), eq(agentSettings.name, name))).returning()).length > 0;
+    return (
+      (
+        await this.db
+          .delete(agentSettings)
+          .where(and(eq(agentSettings.agentId, agentId), eq(agentSettings.name, name)))
+          .returning()
+      ).length > 0
+    );
   }
 
   // ---------------------------------------------------------------- key rotation
@@ -243,7 +260,11 @@ export class SettingsService {
       }
       for (const row of await tx.select().from(agentSettings).where(isNotNull(agentSettings.secret)).for('update')) {
         const sealed = rotate(secretSite.agent(row.agentId, row.name), row.secret!);
-        if (sealed) await tx.update(agentSettings).set({ secret: sealed }).where(and(eq(agentSettings.agentId, row.agentId), eq(agentSettings.name, row.name)));
+        if (sealed)
+          await tx
+            .update(agentSettings)
+            .set({ secret: sealed })
+            .where(and(eq(agentSettings.agentId, row.agentId), eq(agentSettings.name, row.name)));
       }
     });
     return { reencrypted, alreadyCurrent };
@@ -257,7 +278,7 @@ export class SettingsService {
    */
   private async write<R extends { revision: number }>(
     db: DbOrTx,
-      table: any,
+    table: any,
     keyOrWhere: unknown,
     id: string,
     expectedRevision: number | null | undefined,
@@ -269,7 +290,11 @@ export class SettingsService {
   ): Promise<R> {
     const where = isColumn(keyOrWhere) ? eq(keyOrWhere as never, id) : (keyOrWhere as ReturnType<typeof eq>);
     if (expectedRevision != null) {
-      const [updated] = await db.update(table).set({ ...fields, revision: sql`${table.revision} + 1` }).where(and(where, eq(table.revision, expectedRevision))).returning();
+      const [updated] = await db
+        .update(table)
+        .set({ ...fields, revision: sql`${table.revision} + 1` })
+        .where(and(where, eq(table.revision, expectedRevision)))
+        .returning();
       if (updated) return updated as R;
       const [current] = await db.select().from(table).where(where);
       if (!current) throw new NotFoundError(resource, id);
@@ -316,6 +341,7 @@ function validUrl(field: string, value: string): string {
 }
 
 function validName(field: string, value: string): string {
-  if (!/^[a-z0-9][a-z0-9_.-]{0,63}$/.test(value)) throw new ValidationError(field, `${field} must be 1 to 64 characters of a-z, 0-9, _ . - (starting with a letter or digit)`, SETTINGS_LIMITS.name);
+  if (!/^[a-z0-9][a-z0-9_.-]{0,63}$/.test(value))
+    throw new ValidationError(field, `${field} must be 1 to 64 characters of a-z, 0-9, _ . - (starting with a letter or digit)`, SETTINGS_LIMITS.name);
   return value;
 }

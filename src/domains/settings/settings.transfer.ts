@@ -32,7 +32,10 @@ export const NOT_APPLICABLE = {
 export const EXPORT_FORMAT = 'burrow-configuration';
 export const EXPORT_VERSION = 1;
 
-const url = z.string().max(SETTINGS_LIMITS.url).regex(/^https?:\/\//, 'an http(s) URL');
+const url = z
+  .string()
+  .max(SETTINGS_LIMITS.url)
+  .regex(/^https?:\/\//, 'an http(s) URL');
 const settingName = z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/, '1 to 64 characters of a-z, 0-9, _ . -');
 const noNul = (s: string) => !s.includes('\u0000');
 
@@ -189,8 +192,12 @@ export class ConfigurationTransfer {
       for (const m of document['model-connections'] ?? []) {
         const secret = secrets.get(secretKey.model(m.purpose));
         const [current] = await tx.select().from(modelConnections).where(eq(modelConnections.purpose, m.purpose));
-        const same = current && current.url === m.url && current.model === m.model.trim() && current.timeoutMs === m.timeoutMs
-          && (secret === undefined || (current.apiKeySecret !== null && this.settings.openSecret(secretSite.model(m.purpose), current.apiKeySecret) === secret));
+        const same =
+          current &&
+          current.url === m.url &&
+          current.model === m.model.trim() &&
+          current.timeoutMs === m.timeoutMs &&
+          (secret === undefined || (current.apiKeySecret !== null && this.settings.openSecret(secretSite.model(m.purpose), current.apiKeySecret) === secret));
         if (same) count('model-connections', 'unchanged');
         else {
           await this.settings.setModelConnection(operator, { purpose: m.purpose, url: m.url, model: m.model, timeoutMs: m.timeoutMs, apiKey: { value: secret } }, tx);
@@ -200,8 +207,13 @@ export class ConfigurationTransfer {
       for (const m of document['mcp-connections'] ?? []) {
         const secret = secrets.get(secretKey.mcp(m.name));
         const [current] = await tx.select().from(mcpConnections).where(eq(mcpConnections.name, m.name));
-        const same = current && current.url === m.url && current.transport === m.transport && current.enabled === m.enabled && current.description === m.description.trim()
-          && (secret === undefined || (current.tokenSecret !== null && this.settings.openSecret(secretSite.mcp(m.name), current.tokenSecret) === secret));
+        const same =
+          current &&
+          current.url === m.url &&
+          current.transport === m.transport &&
+          current.enabled === m.enabled &&
+          current.description === m.description.trim() &&
+          (secret === undefined || (current.tokenSecret !== null && this.settings.openSecret(secretSite.mcp(m.name), current.tokenSecret) === secret));
         if (same) count('mcp-connections', 'unchanged');
         else {
           await this.settings.setMcpConnection(operator, { ...m, token: { value: secret } }, tx);
@@ -210,9 +222,15 @@ export class ConfigurationTransfer {
       }
       for (const s of document.settings ?? []) {
         const secret = secrets.get(secretKey.setting(s.agentId, s.name));
-        const [current] = await tx.select().from(agentSettings).where(eq(agentSettings.agentId, s.agentId)).then((rows) => rows.filter((r) => r.name === s.name));
-        const same = current && JSON.stringify(current.value ?? null) === JSON.stringify(s.value)
-          && (secret === undefined || (current.secret !== null && this.settings.openSecret(secretSite.agent(s.agentId, s.name), current.secret) === secret));
+        const [current] = await tx
+          .select()
+          .from(agentSettings)
+          .where(eq(agentSettings.agentId, s.agentId))
+          .then((rows) => rows.filter((r) => r.name === s.name));
+        const same =
+          current &&
+          JSON.stringify(current.value ?? null) === JSON.stringify(s.value) &&
+          (secret === undefined || (current.secret !== null && this.settings.openSecret(secretSite.agent(s.agentId, s.name), current.secret) === secret));
         if (same) count('settings', 'unchanged');
         else {
           await this.settings.setAgentSetting(operator, { agentId: s.agentId, name: s.name, value: s.value, secret: { value: secret } }, tx);
@@ -228,14 +246,23 @@ export class ConfigurationTransfer {
     const parsed = documentSchema.safeParse(typeof raw === 'string' ? safeJson(raw) : raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
-      throw new ValidationError(`document${path ? `.${path}` : ''}`, `the file is not a valid Burrow configuration export at ${path || 'its top level'}: ${issue.message}; nothing was imported`);
+      const path = issue.path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+        .join('')
+        .replace(/^\./, '');
+      throw new ValidationError(
+        `document${path ? `.${path}` : ''}`,
+        `the file is not a valid Burrow configuration export at ${path || 'its top level'}: ${issue.message}; nothing was imported`,
+      );
     }
     const document = parsed.data;
     for (const category of EXPORT_CATEGORIES) {
       const present = document[category] !== undefined;
       if (present !== document.categories.includes(category)) {
-        throw new ValidationError(`document.${category}`, `the file lists categories ${document.categories.join(', ')} but ${present ? 'also carries' : 'lacks'} ${category}; nothing was imported`);
+        throw new ValidationError(
+          `document.${category}`,
+          `the file lists categories ${document.categories.join(', ')} but ${present ? 'also carries' : 'lacks'} ${category}; nothing was imported`,
+        );
       }
     }
     const unique = (category: string, keys: string[]) => {
@@ -245,10 +272,22 @@ export class ConfigurationTransfer {
         seen.add(key);
       }
     };
-    unique('agents', (document.agents ?? []).map((a) => a.id));
-    unique('settings', (document.settings ?? []).map((s) => `${s.agentId}/${s.name}`));
-    unique('model-connections', (document['model-connections'] ?? []).map((m) => m.purpose));
-    unique('mcp-connections', (document['mcp-connections'] ?? []).map((m) => m.name));
+    unique(
+      'agents',
+      (document.agents ?? []).map((a) => a.id),
+    );
+    unique(
+      'settings',
+      (document.settings ?? []).map((s) => `${s.agentId}/${s.name}`),
+    );
+    unique(
+      'model-connections',
+      (document['model-connections'] ?? []).map((m) => m.purpose),
+    );
+    unique(
+      'mcp-connections',
+      (document['mcp-connections'] ?? []).map((m) => m.name),
+    );
     for (const [i, s] of (document.settings ?? []).entries()) {
       if (s.value === null && !s.hasSecret) throw new ValidationError(`document.settings[${i}]`, 'a setting needs a value or a secret; nothing was imported');
       if (Buffer.byteLength(JSON.stringify(s.value)) > SETTINGS_LIMITS.value) {
@@ -266,7 +305,11 @@ export class ConfigurationTransfer {
     for (const s of document.settings ?? []) {
       if (!agentIds.has(s.agentId)) {
         const [existing] = await this.db.select({ id: agents.id }).from(agents).where(eq(agents.id, s.agentId));
-        if (!existing) throw new ValidationError('document.settings', `setting ${s.name} belongs to agent ${s.agentId}, which is neither in the file nor in this database; nothing was imported`);
+        if (!existing)
+          throw new ValidationError(
+            'document.settings',
+            `setting ${s.name} belongs to agent ${s.agentId}, which is neither in the file nor in this database; nothing was imported`,
+          );
       }
       known.add(secretKey.setting(s.agentId, s.name));
     }
@@ -281,7 +324,8 @@ export class ConfigurationTransfer {
     if (!opened) throw new ValidationError('password', 'the password does not open the secrets envelope (wrong password, or the file was altered); nothing was imported');
     for (const [key, value] of Object.entries(opened)) {
       if (!known.has(key)) throw new ValidationError('document.secrets', `the envelope holds a secret for ${key}, which the file does not list; nothing was imported`);
-      if (value.length < 1 || value.length > SETTINGS_LIMITS.secret || value.includes('\u0000')) throw new ValidationError('document.secrets', `the secret for ${key} is empty, too long or contains NUL`);
+      if (value.length < 1 || value.length > SETTINGS_LIMITS.secret || value.includes('\u0000'))
+        throw new ValidationError('document.secrets', `the secret for ${key} is empty, too long or contains NUL`);
       secrets.set(key, value);
     }
     // Secrets are stored encrypted: without a key the import would have to drop them.

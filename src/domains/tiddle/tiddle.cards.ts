@@ -11,15 +11,7 @@ import { charLength, escapeLike } from '../../lib/text.js';
 import { assertAgentAccess, requireViewer, resolveScope, type Viewer } from '../../auth/viewer.js';
 import { tiddleCards } from './tiddle.sql.js';
 import { ROLLING_SEARCH_LIMITS } from './tiddle.inputs.js';
-import {
-  CROSS_SCOPE_PROJECT,
-  liveCard,
-  cardSelection,
-  checkScopedRead,
-  type TiddleDeps,
-  type CardRow,
-  type CardIdentity,
-} from './tiddle.model.js';
+import { CROSS_SCOPE_PROJECT, liveCard, cardSelection, checkScopedRead, type TiddleDeps, type CardRow, type CardIdentity } from './tiddle.model.js';
 
 export async function listCards(
   deps: TiddleDeps,
@@ -31,9 +23,7 @@ export async function listCards(
   checkScopedRead(viewer, agentId, project);
   const conditions = [liveCard(agentId, deps.clock.now()), eq(tiddleCards.project, project)];
   if (page.after) {
-    conditions.push(
-      sql`(${tiddleCards.updatedAt}, ${tiddleCards.cardId}) < (${page.after.updatedAt.toISOString()}::timestamptz, ${page.after.cardId})`,
-    );
+    conditions.push(sql`(${tiddleCards.updatedAt}, ${tiddleCards.cardId}) < (${page.after.updatedAt.toISOString()}::timestamptz, ${page.after.cardId})`);
   }
   return deps.db
     .select(cardSelection(agentId))
@@ -67,9 +57,7 @@ export async function cardPagesForAgents(
   if (keys.length === 0) return [];
   const c = tiddleCards;
   const perAgent = keys.map((k) =>
-    k.after
-      ? and(eq(c.agentId, k.agentId), sql`(${c.updatedAt}, ${c.cardId}) < (${k.after.updatedAt.toISOString()}::timestamptz, ${k.after.cardId})`)
-      : eq(c.agentId, k.agentId),
+    k.after ? and(eq(c.agentId, k.agentId), sql`(${c.updatedAt}, ${c.cardId}) < (${k.after.updatedAt.toISOString()}::timestamptz, ${k.after.cardId})`) : eq(c.agentId, k.agentId),
   );
   const ranked = deps.db
     .select({
@@ -78,7 +66,17 @@ export async function cardPagesForAgents(
       pageRank: sql<number>`row_number() OVER (PARTITION BY ${c.agentId} ORDER BY ${c.updatedAt} DESC, ${c.cardId} DESC)`.as('page_rank'),
     })
     .from(c)
-    .where(and(inArray(c.agentId, keys.map((k) => k.agentId)), or(...perAgent), eq(c.project, project), liveCard(c.agentId, deps.clock.now())))
+    .where(
+      and(
+        inArray(
+          c.agentId,
+          keys.map((k) => k.agentId),
+        ),
+        or(...perAgent),
+        eq(c.project, project),
+        liveCard(c.agentId, deps.clock.now()),
+      ),
+    )
     .as('ranked');
   const rows = await deps.db.select().from(ranked).where(lte(ranked.pageRank, limit)).orderBy(asc(ranked.pageRank));
   return keys.map((k) => rows.filter((r) => r.agentId === k.agentId).map(({ pageRank: _rank, ...card }) => card as CardRow));

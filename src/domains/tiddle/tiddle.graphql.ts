@@ -92,7 +92,6 @@ builder.node(ResidueRef, {
   }),
 });
 
-
 const ResidueAppendRef = builder.objectRef<{ entry: ResidueRow; pruned: number; replaced: boolean }>('TiddleResidueAppend').implement({
   description: 'What an append stored and removed',
   fields: (t) => ({
@@ -124,7 +123,11 @@ builder.node(RollingCardRef, {
     title: t.exposeString('title', { description: 'A short title' }),
     body: t.exposeString('body', { description: 'The card text' }),
     evidence: t.stringList({ description: 'Residue references this card cites; updates only ever add to them', resolve: (c) => cardEvidence(c).map((e) => e.reference) }),
-    card: t.field({ type: 'JSON', description: 'The card document: evidence (with session and pass), metadata (legacy kept), sources of cross-scope cards', resolve: (c) => c.card }),
+    card: t.field({
+      type: 'JSON',
+      description: 'The card document: evidence (with session and pass), metadata (legacy kept), sources of cross-scope cards',
+      resolve: (c) => c.card,
+    }),
     revision: t.exposeInt('revision', { description: 'Starts at 1; each update adds 1' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When a pass created it' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'The last change of title, body or evidence' }),
@@ -178,10 +181,15 @@ const TiddleStatusRef = builder.objectRef<TiddleStatusShape>('TiddleStatus').imp
   description: "An agent's Tiddle settings and every scope's schedule",
   fields: (t) => ({
     agentId: t.exposeString('agentId', { description: 'The agent id' }),
-    cardTtlDays: t.exposeInt('cardTtlDays', { description: `The persisted rolling TTL in days (${CARD_TTL_MIN_DAYS} to ${CARD_TTL_MAX_DAYS}, ${CARD_TTL_DEFAULT_DAYS} by default): the same setting expiry uses` }),
+    cardTtlDays: t.exposeInt('cardTtlDays', {
+      description: `The persisted rolling TTL in days (${CARD_TTL_MIN_DAYS} to ${CARD_TTL_MAX_DAYS}, ${CARD_TTL_DEFAULT_DAYS} by default): the same setting expiry uses`,
+    }),
     lastSynthesisDate: t.exposeString('lastSynthesisDate', { nullable: true, description: 'UTC date (YYYY-MM-DD) of the last cross-scope synthesis' }),
     lastSynthesisAt: t.expose('lastSynthesisAt', { type: 'DateTime', nullable: true, description: 'When the last cross-scope synthesis ran' }),
-    schedulerEnabled: t.boolean({ description: 'Whether this server instance runs the scheduler (BURROW_TIDDLE_SCHEDULER)', resolve: (_, __, ctx) => ctx.services.config.tiddle.scheduler }),
+    schedulerEnabled: t.boolean({
+      description: 'Whether this server instance runs the scheduler (BURROW_TIDDLE_SCHEDULER)',
+      resolve: (_, __, ctx) => ctx.services.config.tiddle.scheduler,
+    }),
     proposer: t.field({ type: ProposerKindEnum, description: "This instance's proposer", resolve: (_, __, ctx) => ctx.services.config.tiddle.proposer.kind }),
     scopes: t.field({ type: [ScopeStatusRef], description: 'Every scope of the agent (or the one asked for), by project', resolve: (s) => s.scopes }),
   }),
@@ -363,7 +371,10 @@ builder.queryFields((t) => ({
       const limit = pageSize(args.first, HISTORY_PAGE, 100);
       const binding = bindingOf('tiddleHistory', args.agentId, args.project);
       const position = decodeTimeIdCursor(args.after, binding);
-      const rows = await ctx.services.tiddle.listHistory(ctx.viewer, args.agentId, args.project ?? null, { limit: limit + 1, after: position && { createdAt: position.at, id: position.id } });
+      const rows = await ctx.services.tiddle.listHistory(ctx.viewer, args.agentId, args.project ?? null, {
+        limit: limit + 1,
+        after: position && { createdAt: position.at, id: position.id },
+      });
       return toConnection(rows, limit, (h) => encodeTimeIdCursor(binding, h.createdAt, h.id), args.after);
     },
   }),
@@ -397,7 +408,7 @@ const AppendResidueInput = builder.inputType('TiddleAppendResidueInput', {
   }),
 });
 const SetCardTtlInput = builder.inputType('SetTiddleCardTtlInput', {
-  description: "A new rolling card TTL for one agent",
+  description: 'A new rolling card TTL for one agent',
   fields: (t) => ({
     agentId: t.string({ required: true, description: 'The agent id' }),
     days: t.int({ required: true, description: `The TTL in days, ${CARD_TTL_MIN_DAYS} to ${CARD_TTL_MAX_DAYS}` }),

@@ -104,8 +104,7 @@ export function withoutNul<T>(value: T): T {
   return value;
 }
 /** One scope's residue rows. */
-export const residueOf = (agentId: string, project: string) =>
-  and(eq(tiddleEntries.agentId, agentId), eq(tiddleEntries.project, project), eq(tiddleEntries.kind, 'residue'))!;
+export const residueOf = (agentId: string, project: string) => and(eq(tiddleEntries.agentId, agentId), eq(tiddleEntries.project, project), eq(tiddleEntries.kind, 'residue'))!;
 /** The 24-hour cutoff: appends prune before it, passes consider what is after it. */
 export const residueCutoff = (now: Date) => new Date(now.getTime() - RESIDUE_WINDOW_MS);
 
@@ -120,11 +119,7 @@ const ttlDaysSql = (agentId: string | AnyColumn) =>
 
 /** Cards that are live at `now`: not marked expired and refreshed within the persisted TTL. */
 export const liveCard = (agentId: string | AnyColumn, now: Date): SQL =>
-  and(
-    eq(tiddleCards.agentId, agentId),
-    sql`${tiddleCards.expiredAt} IS NULL`,
-    sql`${tiddleCards.refreshedAt} > ${daysBeforeSql(now, ttlDaysSql(agentId))}`,
-  )!;
+  and(eq(tiddleCards.agentId, agentId), sql`${tiddleCards.expiredAt} IS NULL`, sql`${tiddleCards.refreshedAt} > ${daysBeforeSql(now, ttlDaysSql(agentId))}`)!;
 
 export function cardSelection(agentId: string | AnyColumn) {
   return {
@@ -165,4 +160,3 @@ export function cardView(card: CardRow): CardView {
     updatedAt: card.updatedAt.toISOString(),
   };
 }
-

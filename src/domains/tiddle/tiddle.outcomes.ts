@@ -20,8 +20,22 @@ export function emptyOutcome(
   error: string | null,
 ): PassOutcome {
   return {
-    agentId, project, passId: newId(), kind, trigger, status, error, residueConsidered: 0,
-    created: [], updated: [], expired: [], preferenceSignals: [], noops: 0, rejected: [], nextRunAt: null, at: deps.clock.now(),
+    agentId,
+    project,
+    passId: newId(),
+    kind,
+    trigger,
+    status,
+    error,
+    residueConsidered: 0,
+    created: [],
+    updated: [],
+    expired: [],
+    preferenceSignals: [],
+    noops: 0,
+    rejected: [],
+    nextRunAt: null,
+    at: deps.clock.now(),
   };
 }
 

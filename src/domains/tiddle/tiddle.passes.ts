@@ -9,15 +9,7 @@ import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { requireOperator, type Viewer } from '../../auth/viewer.js';
 import { tiddleEnvelopes } from './tiddle.sql.js';
-import {
-  CROSS_SCOPE_PROJECT,
-  PASS_INTERVAL_MS,
-  RETRY_DELAY_MS,
-  PASS_CARD_BUDGET,
-  cardView,
-  type TiddleDeps,
-  type PassOutcome,
-} from './tiddle.model.js';
+import { CROSS_SCOPE_PROJECT, PASS_INTERVAL_MS, RETRY_DELAY_MS, PASS_CARD_BUDGET, cardView, type TiddleDeps, type PassOutcome } from './tiddle.model.js';
 import { liveCards } from './tiddle.cards.js';
 import { markExpired } from './tiddle.ttl.js';
 import { requireAgent } from './tiddle.status.js';
@@ -33,7 +25,7 @@ class ClaimLost extends Error {}
 export async function runDuePasses(deps: TiddleDeps, maxScopes = 1000): Promise<PassOutcome[]> {
   const outcomes: PassOutcome[] = [];
   for (let i = 0; i < maxScopes; i++) {
-    const claim = await claimDue(deps, );
+    const claim = await claimDue(deps);
     if (!claim) break;
     outcomes.push(await runClaimedPass(deps, claim.agentId, claim.project, claim.token, 'schedule'));
     const synthesis = await synthesizeIfNewDate(deps, claim.agentId);
@@ -49,15 +41,16 @@ export async function runPassNow(deps: TiddleDeps, viewer: Viewer | null, input:
   if (input.project === CROSS_SCOPE_PROJECT) {
     throw new ValidationError('project', `"${CROSS_SCOPE_PROJECT}" is the cross-scope synthesis, which runs at the first due pass of a UTC date`);
   }
-  const projects = input.project != null
-    ? [input.project]
-    : (
-        await deps.db
-          .select({ project: tiddleEnvelopes.project })
-          .from(tiddleEnvelopes)
-          .where(and(eq(tiddleEnvelopes.agentId, input.agentId), ne(tiddleEnvelopes.project, CROSS_SCOPE_PROJECT)))
-          .orderBy(asc(tiddleEnvelopes.project))
-      ).map((r) => r.project);
+  const projects =
+    input.project != null
+      ? [input.project]
+      : (
+          await deps.db
+            .select({ project: tiddleEnvelopes.project })
+            .from(tiddleEnvelopes)
+            .where(and(eq(tiddleEnvelopes.agentId, input.agentId), ne(tiddleEnvelopes.project, CROSS_SCOPE_PROJECT)))
+            .orderBy(asc(tiddleEnvelopes.project))
+        ).map((r) => r.project);
   const outcomes: PassOutcome[] = [];
   for (const project of projects) {
     const token = await claimScope(deps, input.agentId, project);
@@ -82,9 +75,7 @@ async function runClaimedPass(deps: TiddleDeps, agentId: string, project: string
   try {
     const residue = await selectResidue(deps, agentId, project, now);
     const cards = await liveCards(deps.db, agentId, project, now, PASS_CARD_BUDGET);
-    const proposals = residue.length
-      ? await deps.proposer.propose({ mode: 'pass', agentId, project, residue, cards: cards.map((c) => cardView(c)) })
-      : [];
+    const proposals = residue.length ? await deps.proposer.propose({ mode: 'pass', agentId, project, residue, cards: cards.map((c) => cardView(c)) }) : [];
     deps.faults('tiddle.pass.after_propose');
     return await deps.db.transaction(async (tx) => {
       await lockForTransaction(tx, LockClass.agent, agentId);
@@ -99,14 +90,25 @@ async function runClaimedPass(deps: TiddleDeps, agentId: string, project: string
       await applyPassProposals(deps, tx, outcome, proposals, residue, now);
       outcome.expired = (await markExpired(deps, tx, agentId, project, now)).map((c) => c.cardId);
       deps.faults('tiddle.pass.after_cards');
-      await appendHistory(tx, outcome, residue.map((r) => r.reference));
+      await appendHistory(
+        tx,
+        outcome,
+        residue.map((r) => r.reference),
+      );
       deps.faults('tiddle.pass.after_history');
       const nextRunAt = new Date(now.getTime() + PASS_INTERVAL_MS);
       await tx
         .update(tiddleEnvelopes)
         .set({
-          nextRunAt, lastSuccessAt: now, lastPassId: passId, lastError: null, lastErrorAt: null,
-          consecutiveFailures: 0, claimToken: null, claimedUntil: null, updatedAt: now,
+          nextRunAt,
+          lastSuccessAt: now,
+          lastPassId: passId,
+          lastError: null,
+          lastErrorAt: null,
+          consecutiveFailures: 0,
+          claimToken: null,
+          claimedUntil: null,
+          updatedAt: now,
         })
         .where(and(eq(tiddleEnvelopes.agentId, agentId), eq(tiddleEnvelopes.project, project)));
       outcome.nextRunAt = nextRunAt;
@@ -134,8 +136,13 @@ async function recordFailure(deps: TiddleDeps, agentId: string, project: string,
       const updated = await tx
         .update(tiddleEnvelopes)
         .set({
-          lastError: outcome.error, lastErrorAt: now, consecutiveFailures: sql`${tiddleEnvelopes.consecutiveFailures} + 1`,
-          nextRunAt, claimToken: null, claimedUntil: null, updatedAt: now,
+          lastError: outcome.error,
+          lastErrorAt: now,
+          consecutiveFailures: sql`${tiddleEnvelopes.consecutiveFailures} + 1`,
+          nextRunAt,
+          claimToken: null,
+          claimedUntil: null,
+          updatedAt: now,
         })
         .where(and(eq(tiddleEnvelopes.agentId, agentId), eq(tiddleEnvelopes.project, project), eq(tiddleEnvelopes.claimToken, token)))
         .returning({ project: tiddleEnvelopes.project });

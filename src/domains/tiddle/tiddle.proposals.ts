@@ -9,18 +9,7 @@ import { newId } from '../../lib/ids.js';
 import { charLength } from '../../lib/text.js';
 import type { RawProposal, ResidueView } from './tiddle.proposer.js';
 import { CARD_BODY_LIMIT, CARD_EVIDENCE_LIMIT, CARD_TITLE_LIMIT, tiddleCards } from './tiddle.sql.js';
-import {
-  isRecord,
-  withoutNul,
-  recordable,
-  liveCard,
-  cardSelection,
-  cardEvidence,
-  type TiddleDeps,
-  type CardDocument,
-  type EvidenceRef,
-  type PassOutcome,
-} from './tiddle.model.js';
+import { isRecord, withoutNul, recordable, liveCard, cardSelection, cardEvidence, type TiddleDeps, type CardDocument, type EvidenceRef, type PassOutcome } from './tiddle.model.js';
 import { cardEvent } from './tiddle.cards.js';
 
 const METADATA_LIMIT = 4_000;
@@ -106,7 +95,16 @@ export async function applyPassProposals(deps: TiddleDeps, tx: DbOrTx, outcome: 
       const cardId = `card-${newId()}`;
       const document: CardDocument = { evidence, metadata: (metadata as Record<string, unknown>) ?? {} };
       await tx.insert(tiddleCards).values({
-        agentId, project, cardId, title, body, card: document, revision: 1, createdAt: now, updatedAt: now, refreshedAt: now,
+        agentId,
+        project,
+        cardId,
+        title,
+        body,
+        card: document,
+        revision: 1,
+        createdAt: now,
+        updatedAt: now,
+        refreshedAt: now,
       });
       await cardEvent(deps, tx, 'rolling_card.created', { agentId, project, cardId }, { title, revision: 1, passId: outcome.passId, evidence: evidence.map((e) => e.reference) });
       outcome.created.push(cardId);
@@ -114,17 +112,15 @@ export async function applyPassProposals(deps: TiddleDeps, tx: DbOrTx, outcome: 
     }
     // update: the exact identity (agent, project, card id) of a live card of this scope.
     const identity = proposal.card;
-    if (
-      !isRecord(identity) ||
-      typeof identity.agentId !== 'string' ||
-      typeof identity.project !== 'string' ||
-      typeof identity.cardId !== 'string'
-    ) {
+    if (!isRecord(identity) || typeof identity.agentId !== 'string' || typeof identity.project !== 'string' || typeof identity.cardId !== 'string') {
       reject(proposal, 'an update must name the card identity exactly: card { agentId, project, cardId }');
       continue;
     }
     if (identity.agentId !== agentId || identity.project !== project) {
-      reject(proposal, `an update must name a card of this agent and scope exactly (got ${identity.agentId}/${identity.project}/${identity.cardId}, pass is ${agentId}/${project})`);
+      reject(
+        proposal,
+        `an update must name a card of this agent and scope exactly (got ${identity.agentId}/${identity.project}/${identity.cardId}, pass is ${agentId}/${project})`,
+      );
       continue;
     }
     const [current] = await tx
@@ -174,9 +170,18 @@ export async function applyPassProposals(deps: TiddleDeps, tx: DbOrTx, outcome: 
       })
       .where(and(eq(tiddleCards.agentId, agentId), eq(tiddleCards.project, project), eq(tiddleCards.cardId, identity.cardId)))
       .returning({ revision: tiddleCards.revision, title: tiddleCards.title });
-    await cardEvent(deps, tx, 'rolling_card.updated', { agentId, project, cardId: identity.cardId }, {
-      title: updated.title, revision: updated.revision, passId: outcome.passId, evidence: merged.map((e) => e.reference),
-    });
+    await cardEvent(
+      deps,
+      tx,
+      'rolling_card.updated',
+      { agentId, project, cardId: identity.cardId },
+      {
+        title: updated.title,
+        revision: updated.revision,
+        passId: outcome.passId,
+        evidence: merged.map((e) => e.reference),
+      },
+    );
     outcome.updated.push(identity.cardId);
   }
 }

@@ -10,13 +10,7 @@ import { assertCleanText } from '../../lib/text-policy.js';
 import { charLength } from '../../lib/text.js';
 import { assertAgentAccess, requireViewer, resolveScope, type Viewer } from '../../auth/viewer.js';
 import type { ResidueView } from './tiddle.proposer.js';
-import {
-  RESIDUE_EXCERPT_COUNT_LIMIT,
-  RESIDUE_EXCERPT_TEXT_LIMIT,
-  RESIDUE_REFERENCE_LIMIT,
-  tiddleEntries,
-  tiddleEnvelopes,
-} from './tiddle.sql.js';
+import { RESIDUE_EXCERPT_COUNT_LIMIT, RESIDUE_EXCERPT_TEXT_LIMIT, RESIDUE_REFERENCE_LIMIT, tiddleEntries, tiddleEnvelopes } from './tiddle.sql.js';
 import {
   CROSS_SCOPE_PROJECT,
   PASS_INTERVAL_MS,
@@ -78,9 +72,7 @@ export async function appendResidue(
       .onConflictDoNothing();
     const pruned = await tx
       .delete(tiddleEntries)
-      .where(
-        and(residueOf(agentId, project), lt(tiddleEntries.createdAt, residueCutoff(now))),
-      )
+      .where(and(residueOf(agentId, project), lt(tiddleEntries.createdAt, residueCutoff(now))))
       .returning({ id: tiddleEntries.id });
     const id = newId();
     const [entry] = await tx
@@ -98,12 +90,7 @@ export async function appendResidue(
 /** The stored residue of a scope, newest first (what is stored, not only the 24-hour window). */
 export async function listResidue(deps: TiddleDeps, viewer: Viewer | null, agentId: string, project: string, limit: number): Promise<ResidueRow[]> {
   checkScopedRead(viewer, agentId, project);
-  return deps.db
-    .select()
-    .from(tiddleEntries)
-    .where(residueOf(agentId, project))
-    .orderBy(desc(tiddleEntries.createdAt), desc(tiddleEntries.reference))
-    .limit(limit);
+  return deps.db.select().from(tiddleEntries).where(residueOf(agentId, project)).orderBy(desc(tiddleEntries.createdAt), desc(tiddleEntries.reference)).limit(limit);
 }
 
 /** Operators read any scope (or all); agent tokens read their runtime scope's history (or "*"). */
@@ -138,7 +125,10 @@ export async function getEntry(deps: TiddleDeps, viewer: Viewer | null, agentId:
   const v = assertAgentAccess(viewer, agentId);
   const conditions = [eq(tiddleEntries.agentId, agentId), eq(tiddleEntries.kind, kind), eq(tiddleEntries.id, id)];
   if (v.principal === 'AGENT') conditions.push(inArray(tiddleEntries.project, v.scope ? [CROSS_SCOPE_PROJECT, v.scope] : [CROSS_SCOPE_PROJECT]));
-  const [row] = await deps.db.select().from(tiddleEntries).where(and(...conditions));
+  const [row] = await deps.db
+    .select()
+    .from(tiddleEntries)
+    .where(and(...conditions));
   return row ?? null;
 }
 
@@ -147,13 +137,7 @@ export async function selectResidue(deps: TiddleDeps, agentId: string, project: 
   const rows = await deps.db
     .select()
     .from(tiddleEntries)
-    .where(
-      and(
-        residueOf(agentId, project),
-        gte(tiddleEntries.createdAt, residueCutoff(now)),
-        sql`${tiddleEntries.createdAt} <= ${now.toISOString()}::timestamptz`,
-      ),
-    )
+    .where(and(residueOf(agentId, project), gte(tiddleEntries.createdAt, residueCutoff(now)), sql`${tiddleEntries.createdAt} <= ${now.toISOString()}::timestamptz`))
     .orderBy(desc(tiddleEntries.createdAt), asc(tiddleEntries.reference))
     .limit(RESIDUE_SELECTION_LIMIT);
   const selected: ResidueView[] = [];

@@ -57,15 +57,7 @@ export class TiddleService {
   readonly scheduler: TiddleScheduler;
   private readonly deps: TiddleDeps;
 
-  constructor(
-    db: Db,
-    clock: Clock,
-    faults: FaultInjector,
-    agents: AgentsService,
-    proposer: Proposer,
-    logger: Logger,
-    proposerTimeoutMs: number,
-  ) {
+  constructor(db: Db, clock: Clock, faults: FaultInjector, agents: AgentsService, proposer: Proposer, logger: Logger, proposerTimeoutMs: number) {
     this.deps = { db, clock, faults, agents, proposer, logger, proposerTimeoutMs };
     this.scheduler = new TiddleScheduler(this, logger);
   }

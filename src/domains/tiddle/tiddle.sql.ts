@@ -44,10 +44,7 @@ export const tiddleEntries = pgTable(
     check('tiddle_entries_kind', sql`${t.kind} IN ('residue', 'history')`),
     check('tiddle_entries_reference_length', sql`char_length(${t.reference}) BETWEEN 1 AND 200`),
     check('tiddle_entries_project_length', sql`char_length(${t.project}) BETWEEN 1 AND 200`),
-    check(
-      'tiddle_entries_excerpt_bound',
-      sql`jsonb_typeof(${t.excerpts}) = 'array' AND jsonb_array_length(${t.excerpts}) <= 8 AND char_length(${t.excerpts}::text) <= 60000`,
-    ),
+    check('tiddle_entries_excerpt_bound', sql`jsonb_typeof(${t.excerpts}) = 'array' AND jsonb_array_length(${t.excerpts}) <= 8 AND char_length(${t.excerpts}::text) <= 60000`),
   ],
 );
 
@@ -106,10 +103,7 @@ export const tiddleCards = pgTable(
     check('tiddle_cards_title_length', sql`char_length(${t.title}) BETWEEN 1 AND 240`),
     check('tiddle_cards_body_length', sql`char_length(${t.body}) BETWEEN 1 AND 6000`),
     check('tiddle_cards_card_id_length', sql`char_length(${t.cardId}) BETWEEN 1 AND 100`),
-    check(
-      'tiddle_cards_evidence_bound',
-      sql`jsonb_typeof(${t.card} -> 'evidence') = 'array' AND jsonb_array_length(${t.card} -> 'evidence') <= 64`,
-    ),
+    check('tiddle_cards_evidence_bound', sql`jsonb_typeof(${t.card} -> 'evidence') = 'array' AND jsonb_array_length(${t.card} -> 'evidence') <= 64`),
     check('tiddle_cards_revision_positive', sql`${t.revision} >= 1`),
   ],
 );

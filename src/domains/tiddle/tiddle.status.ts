@@ -11,11 +11,7 @@ export async function status(deps: TiddleDeps, viewer: Viewer | null, agentId: s
   assertAgentAccess(viewer, agentId);
   await requireAgent(deps, agentId);
   const [settings] = await deps.db.select().from(tiddleSettings).where(eq(tiddleSettings.agentId, agentId));
-  const scopes = await deps.db
-    .select()
-    .from(tiddleEnvelopes)
-    .where(eq(tiddleEnvelopes.agentId, agentId))
-    .orderBy(asc(tiddleEnvelopes.project));
+  const scopes = await deps.db.select().from(tiddleEnvelopes).where(eq(tiddleEnvelopes.agentId, agentId)).orderBy(asc(tiddleEnvelopes.project));
   return {
     agentId,
     cardTtlDays: settings?.cardTtlDays ?? CARD_TTL_DEFAULT_DAYS,
@@ -36,7 +32,10 @@ export async function requireAgent(deps: TiddleDeps, agentId: string): Promise<v
  */
 export async function statusForAgents(deps: TiddleDeps, agentIds: readonly string[], project: string | null) {
   if (agentIds.length === 0) return [];
-  const settings = await deps.db.select().from(tiddleSettings).where(inArray(tiddleSettings.agentId, [...agentIds]));
+  const settings = await deps.db
+    .select()
+    .from(tiddleSettings)
+    .where(inArray(tiddleSettings.agentId, [...agentIds]));
   const scopes = await deps.db
     .select()
     .from(tiddleEnvelopes)

@@ -9,15 +9,7 @@ import { daysBefore } from '../../lib/expiry.js';
 import { newId } from '../../lib/ids.js';
 import { charLength } from '../../lib/text.js';
 import type { RawProposal } from './tiddle.proposer.js';
-import {
-  CARD_BODY_LIMIT,
-  CARD_EVIDENCE_LIMIT,
-  CARD_TITLE_LIMIT,
-  CARD_TTL_DEFAULT_DAYS,
-  tiddleCards,
-  tiddleEnvelopes,
-  tiddleSettings,
-} from './tiddle.sql.js';
+import { CARD_BODY_LIMIT, CARD_EVIDENCE_LIMIT, CARD_TITLE_LIMIT, CARD_TTL_DEFAULT_DAYS, tiddleCards, tiddleEnvelopes, tiddleSettings } from './tiddle.sql.js';
 import {
   CROSS_SCOPE_PROJECT,
   SYNTHESIS_WINDOW_DAYS,
@@ -55,17 +47,11 @@ export async function synthesizeIfNewDate(deps: TiddleDeps, agentId: string): Pr
     const windowStart = daysBefore(now, SYNTHESIS_WINDOW_DAYS);
     const cards = await liveCards(deps.db, agentId, null, now, SYNTHESIS_CARD_BUDGET, windowStart);
     const scopes = new Set(cards.map((c) => c.project));
-    const proposals =
-      cards.length >= 2 && scopes.size >= 2
-        ? await deps.proposer.propose({ mode: 'synthesis', agentId, date: today, cards: cards.map((c) => cardView(c)) })
-        : [];
+    const proposals = cards.length >= 2 && scopes.size >= 2 ? await deps.proposer.propose({ mode: 'synthesis', agentId, date: today, cards: cards.map((c) => cardView(c)) }) : [];
     deps.faults('tiddle.synthesis.after_propose');
     return await deps.db.transaction(async (tx) => {
       await lockForTransaction(tx, LockClass.agent, agentId);
-      await tx
-        .insert(tiddleSettings)
-        .values({ agentId, cardTtlDays: CARD_TTL_DEFAULT_DAYS, updatedAt: now, updatedBy: 'tiddle' })
-        .onConflictDoNothing();
+      await tx.insert(tiddleSettings).values({ agentId, cardTtlDays: CARD_TTL_DEFAULT_DAYS, updatedAt: now, updatedBy: 'tiddle' }).onConflictDoNothing();
       const claimed = await tx
         .update(tiddleSettings)
         .set({ lastSynthesisOn: today, lastSynthesisAt: now })
@@ -78,10 +64,28 @@ export async function synthesizeIfNewDate(deps: TiddleDeps, agentId: string): Pr
       await appendHistory(tx, outcome, []);
       await tx
         .insert(tiddleEnvelopes)
-        .values({ agentId, project: CROSS_SCOPE_PROJECT, nextRunAt: nextUtcMidnight(now), lastSuccessAt: now, lastAttemptAt: now, lastPassId: outcome.passId, createdAt: now, updatedAt: now })
+        .values({
+          agentId,
+          project: CROSS_SCOPE_PROJECT,
+          nextRunAt: nextUtcMidnight(now),
+          lastSuccessAt: now,
+          lastAttemptAt: now,
+          lastPassId: outcome.passId,
+          createdAt: now,
+          updatedAt: now,
+        })
         .onConflictDoUpdate({
           target: [tiddleEnvelopes.agentId, tiddleEnvelopes.project],
-          set: { nextRunAt: nextUtcMidnight(now), lastSuccessAt: now, lastAttemptAt: now, lastPassId: outcome.passId, lastError: null, lastErrorAt: null, consecutiveFailures: 0, updatedAt: now },
+          set: {
+            nextRunAt: nextUtcMidnight(now),
+            lastSuccessAt: now,
+            lastAttemptAt: now,
+            lastPassId: outcome.passId,
+            lastError: null,
+            lastErrorAt: null,
+            consecutiveFailures: 0,
+            updatedAt: now,
+          },
         });
       await statusEvent(deps, tx, outcome);
       return outcome;
@@ -95,7 +99,17 @@ export async function synthesizeIfNewDate(deps: TiddleDeps, agentId: string): Pr
         await lockForTransaction(tx, LockClass.agent, agentId);
         await tx
           .insert(tiddleEnvelopes)
-          .values({ agentId, project: CROSS_SCOPE_PROJECT, nextRunAt: nextUtcMidnight(now), lastAttemptAt: now, lastError: message, lastErrorAt: now, consecutiveFailures: 1, createdAt: now, updatedAt: now })
+          .values({
+            agentId,
+            project: CROSS_SCOPE_PROJECT,
+            nextRunAt: nextUtcMidnight(now),
+            lastAttemptAt: now,
+            lastError: message,
+            lastErrorAt: now,
+            consecutiveFailures: 1,
+            createdAt: now,
+            updatedAt: now,
+          })
           .onConflictDoUpdate({
             target: [tiddleEnvelopes.agentId, tiddleEnvelopes.project],
             set: { lastAttemptAt: now, lastError: message, lastErrorAt: now, consecutiveFailures: sql`${tiddleEnvelopes.consecutiveFailures} + 1`, updatedAt: now },
@@ -134,18 +148,20 @@ async function applySynthesisProposals(deps: TiddleDeps, tx: DbOrTx, outcome: Pa
       continue;
     }
     const rawSources = proposal.sources;
-    if (
-      !Array.isArray(rawSources) ||
-      rawSources.some((s) => !isRecord(s) || typeof s.agentId !== 'string' || typeof s.project !== 'string' || typeof s.cardId !== 'string')
-    ) {
+    if (!Array.isArray(rawSources) || rawSources.some((s) => !isRecord(s) || typeof s.agentId !== 'string' || typeof s.project !== 'string' || typeof s.cardId !== 'string')) {
       reject(proposal, 'sources must be a list of card identities { agentId, project, cardId }');
       continue;
     }
     const sources = [
-      ...new Map((rawSources as CardIdentity[]).map((s) => [`${s.agentId}\u0000${s.project}\u0000${s.cardId}`, { agentId: s.agentId, project: s.project, cardId: s.cardId }])).values(),
+      ...new Map(
+        (rawSources as CardIdentity[]).map((s) => [`${s.agentId}\u0000${s.project}\u0000${s.cardId}`, { agentId: s.agentId, project: s.project, cardId: s.cardId }]),
+      ).values(),
     ];
     if (sources.length < 2 || new Set(sources.map((s) => s.project)).size < 2) {
-      reject(proposal, `a cross-scope card needs at least two source cards across at least two scopes (got ${sources.length} cards in ${new Set(sources.map((s) => s.project)).size} scopes)`);
+      reject(
+        proposal,
+        `a cross-scope card needs at least two source cards across at least two scopes (got ${sources.length} cards in ${new Set(sources.map((s) => s.project)).size} scopes)`,
+      );
       continue;
     }
     if (sources.length > CARD_EVIDENCE_LIMIT) {
@@ -174,13 +190,25 @@ async function applySynthesisProposals(deps: TiddleDeps, tx: DbOrTx, outcome: Pa
       }
     }
     if (missing) {
-      reject(proposal, `source card ${missing.agentId}/${missing.project}/${missing.cardId} does not exist among this agent's live cards of the last ${SYNTHESIS_WINDOW_DAYS} days`);
+      reject(
+        proposal,
+        `source card ${missing.agentId}/${missing.project}/${missing.cardId} does not exist among this agent's live cards of the last ${SYNTHESIS_WINDOW_DAYS} days`,
+      );
       continue;
     }
     const cardId = `card-${newId()}`;
     const document: CardDocument = { evidence: [], metadata: {}, sources };
     await tx.insert(tiddleCards).values({
-      agentId, project: CROSS_SCOPE_PROJECT, cardId, title, body, card: document, revision: 1, createdAt: now, updatedAt: now, refreshedAt: now,
+      agentId,
+      project: CROSS_SCOPE_PROJECT,
+      cardId,
+      title,
+      body,
+      card: document,
+      revision: 1,
+      createdAt: now,
+      updatedAt: now,
+      refreshedAt: now,
     });
     await cardEvent(deps, tx, 'rolling_card.created', { agentId, project: CROSS_SCOPE_PROJECT, cardId }, { title, revision: 1, passId: outcome.passId, sources });
     outcome.created.push(cardId);

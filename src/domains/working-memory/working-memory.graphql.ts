@@ -22,8 +22,7 @@ export const WorkingRecordKindEnum = builder.enumType('WorkingRecordKind', {
     BLOCKER: { description: 'What stops progress' },
     HANDOFF: { description: 'What the next worker needs' },
     TASK: {
-      description:
-        'Operational evidence about a task. It is not a board task: task status and execution receipts have their own store and lifecycle.',
+      description: 'Operational evidence about a task. It is not a board task: task status and execution receipts have their own store and lifecycle.',
     },
   } satisfies Record<(typeof WORKING_KINDS)[number], object>,
 });
@@ -149,7 +148,8 @@ builder.objectFields(AgentRef, (t) => ({
   workingRecords: t.loadable({
     type: WorkingRecordConnection,
     nullable: true,
-    description: 'This agent\'s working records in the runtime scope, newest first: the same list and cursors as Query.workingRecords. Nullable: without the continuity scope it needs (or refused), only this field is null, with its error beside the data, so the payload of a mutation is never erased by it.',
+    description:
+      "This agent's working records in the runtime scope, newest first: the same list and cursors as Query.workingRecords. Nullable: without the continuity scope it needs (or refused), only this field is null, with its error beside the data, so the payload of a mutation is never erased by it.",
     args: listFilterArgs(t.arg),
     byPath: true,
     load: async (agentIds: string[], ctx, args) => {

@@ -84,4 +84,3 @@ export const workingWriteInput = {
   project: projectField,
   agentId: agentIdField,
 } as const satisfies InputFields;
-

@@ -96,36 +96,38 @@ export class WorkingMemoryService {
     const state = input.state ?? 'ACTIVE';
     const actor = actorOf(runtime.viewer);
     const id = newId();
-    return forExistingAgent(runtime.agentId, () => this.db.transaction(async (tx) => {
-      if (state === 'SUPERSEDED') await this.requireSuperseding(tx, runtime, id, input.supersededById!, now);
-      const [row] = await tx
-        .insert(workingRecords)
-        .values({
-          agentId: runtime.agentId,
-          id,
-          project: runtime.scope,
-          sessionId: runtime.sessionId,
-          conversationId: runtime.conversationId,
-          kind: input.kind,
-          state,
-          title: input.title,
-          content: input.content,
-          sourceRefs: input.sourceRefs ?? [],
-          pinned: input.pinned ?? false,
-          ttlDays,
-          expiresAt: expiryAfter(now, ttlDays),
-          supersededBy: state === 'SUPERSEDED' ? input.supersededById! : null,
-          revision: 1,
-          createdAt: now,
-          updatedAt: now,
-          writtenByKind: actor.kind,
-          writtenById: actor.id,
-        })
-        .returning();
-      this.faults('working.after_write');
-      await this.event(tx, row, 'working.created');
-      return row;
-    }));
+    return forExistingAgent(runtime.agentId, () =>
+      this.db.transaction(async (tx) => {
+        if (state === 'SUPERSEDED') await this.requireSuperseding(tx, runtime, id, input.supersededById!, now);
+        const [row] = await tx
+          .insert(workingRecords)
+          .values({
+            agentId: runtime.agentId,
+            id,
+            project: runtime.scope,
+            sessionId: runtime.sessionId,
+            conversationId: runtime.conversationId,
+            kind: input.kind,
+            state,
+            title: input.title,
+            content: input.content,
+            sourceRefs: input.sourceRefs ?? [],
+            pinned: input.pinned ?? false,
+            ttlDays,
+            expiresAt: expiryAfter(now, ttlDays),
+            supersededBy: state === 'SUPERSEDED' ? input.supersededById! : null,
+            revision: 1,
+            createdAt: now,
+            updatedAt: now,
+            writtenByKind: actor.kind,
+            writtenById: actor.id,
+          })
+          .returning();
+        this.faults('working.after_write');
+        await this.event(tx, row, 'working.created');
+        return row;
+      }),
+    );
   }
 
   /**
@@ -253,9 +255,7 @@ export class WorkingMemoryService {
     const runtime = resolveRuntime(viewer, input);
     const conditions: SQL[] = [this.inScope(runtime), this.visible(this.clock.now()), ...this.filters(input)];
     if (input.after) {
-      conditions.push(
-        or(lt(workingRecords.createdAt, input.after.createdAt), and(eq(workingRecords.createdAt, input.after.createdAt), lt(workingRecords.id, input.after.id)))!,
-      );
+      conditions.push(or(lt(workingRecords.createdAt, input.after.createdAt), and(eq(workingRecords.createdAt, input.after.createdAt), lt(workingRecords.id, input.after.id)))!);
     }
     const rows = await this.db
       .select()
@@ -291,7 +291,15 @@ export class WorkingMemoryService {
     // Every readable agent shares the viewer's scope, and one `after` cursor belongs to one agent.
     const { scope } = readable[0].runtime;
     const after = readable.find((r) => r.after)?.after ?? null;
-    const conditions: SQL[] = [inArray(w.agentId, readable.map((r) => r.runtime.agentId)), eq(w.project, scope), this.visible(this.clock.now()), ...this.filters(input)];
+    const conditions: SQL[] = [
+      inArray(
+        w.agentId,
+        readable.map((r) => r.runtime.agentId),
+      ),
+      eq(w.project, scope),
+      this.visible(this.clock.now()),
+      ...this.filters(input),
+    ];
     if (after) conditions.push(or(lt(w.createdAt, after.createdAt), and(eq(w.createdAt, after.createdAt), lt(w.id, after.id)))!);
     const ranked = this.db
       .select({ ...getTableColumns(w), position: sql<number>`row_number() OVER (PARTITION BY ${w.agentId} ORDER BY ${w.createdAt} DESC, ${w.id} DESC)`.as('position') })
@@ -344,7 +352,10 @@ export class WorkingMemoryService {
   }
 
   private async explainMiss(tx: DbOrTx, runtime: RuntimeContext, id: string, expectedRevision: number, now: Date, actor: Actor) {
-    const [current] = await tx.select().from(workingRecords).where(and(this.inScope(runtime), eq(workingRecords.id, id), this.visible(now)));
+    const [current] = await tx
+      .select()
+      .from(workingRecords)
+      .where(and(this.inScope(runtime), eq(workingRecords.id, id), this.visible(now)));
     if (!current) return new NotFoundError('WorkingRecord', id);
     if (actor.kind === 'AGENT' && current.writtenByKind === 'OPERATOR') {
       return new ForbiddenError('OPERATOR_OWNED', `working record ${id} was written by an operator; an agent cannot change it`);
