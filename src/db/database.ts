@@ -65,6 +65,11 @@ export interface OpenOptions {
    * one backend) was ~0.4 s of every command (docs/performance.md). The server keeps the cache.
    */
   oneShot?: boolean;
+  /**
+   * The database is Burrow's own (the managed cluster): its migrations create pg_trgm, as the
+   * embedded database's do. Only an operator's external database must already have it.
+   */
+  ownDatabase?: boolean;
 }
 
 /** PostgreSQL settings for a one-shot command's embedded start (see OpenOptions.oneShot). */
@@ -293,7 +298,7 @@ async function openExternal(config: ExternalDatabaseConfig, options: OpenOptions
   }
   // The external lifecycle creates no database, role or extension in the operator's database:
   // pg_trgm (search) must be there before the migrations that index with it.
-  if (!trgm) {
+  if (!trgm && !options.ownDatabase) {
     await pool.end().catch(() => {});
     throw new StartupError(
       `the pg_trgm extension is not installed in database ${config.display}; Burrow's search needs it and an external database gets no extension from Burrow: have an administrator (or the database owner: pg_trgm is a trusted extension) run \`CREATE EXTENSION pg_trgm;\` in that database, then start again`,

@@ -156,17 +156,20 @@ export async function openManaged(config: ManagedDatabaseConfig, options: Manage
   const connectionString = `postgres://${encodeURIComponent(user)}@/postgres?host=${encodeURIComponent(layout.socketDir)}&port=${SOCKET_PORT}`;
   let database: Database;
   try {
-    database = await openDatabase({
-      lifecycle: 'external',
-      connectionString,
-      display: `socket ${layout.socketDir}`,
-      tls: 'disable',
-      caPem: null,
-      // The socket already answered (waitForSocket): a failure now is real, not a slow start.
-      connectTimeoutSeconds: 0,
-      requiredMajor: config.requiredMajor,
-      poolMax: config.poolMax,
-    });
+    database = await openDatabase(
+      {
+        lifecycle: 'external',
+        connectionString,
+        display: `socket ${layout.socketDir}`,
+        tls: 'disable',
+        caPem: null,
+        // The socket already answered (waitForSocket): a failure now is real, not a slow start.
+        connectTimeoutSeconds: 0,
+        requiredMajor: config.requiredMajor,
+        poolMax: config.poolMax,
+      },
+      { ownDatabase: true },
+    );
   } catch (error) {
     await postmaster.stop().catch(() => {});
     owner?.release();
