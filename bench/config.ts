@@ -67,6 +67,7 @@ export async function startBenchServer(options: { seed?: (database: Database) =>
       client,
       url: shipped.url,
       wsUrl: shipped.wsUrl,
+      origin: shipped.origin,
       operatorToken: shipped.operatorToken,
       headers: { authorization: `Bearer ${shipped.operatorToken}` },
       /** The real server's database (pgbench, a baseline's own pool); null embedded. */

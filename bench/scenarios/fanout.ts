@@ -2,15 +2,17 @@
  * Fan-out: 1,000 `agentEvents` subscriptions on one agent (100 per socket over graphql-ws), one
  * profile update every 100 ms through the API. Figures: delivery latency from the event's
  * `occurredAt` to its arrival at the client (p50/p99), missed and duplicated deliveries, the
- * updating mutation's latency under fan-out against idle, and event-log reads per event. The
- * baseline runs in the same process with the same clients and the same writes: a plain Yoga +
- * graphql-ws + createPubSub server fed by the same NOTIFY (one row read per notification,
- * published to every subscriber). Then 10,000 subscriptions over 100 agents are held and the
- * server's heap is measured per 1,000 subscriptions.
+ * updating mutation's latency under fan-out against idle, and event-log reads per event
+ * (`burrow_events_log_reads_total`). Burrow is the built server in its own process, as users run
+ * it. The baseline, a plain Yoga + graphql-ws + createPubSub server fed by the same NOTIFY (one
+ * row read per notification, published to every subscriber), runs in this process on a real
+ * server (BURROW_TEST_DATABASE_URL); embedded, the database belongs to Burrow's process and there is
+ * no NOTIFY to feed it, so Burrow's figures stand alone.
  *
- * The servers run in this process (main thread); the clients run in a worker thread, so they have
- * their own event loop and their own V8 heap: process.memoryUsage().heapUsed of the main thread
- * is the server's heap (plus the bench's own small bookkeeping), measured after a forced GC.
+ * Then 10,000 subscriptions over 100 agents are held and the server's heap is measured per 1,000
+ * subscriptions. That one figure needs a forced GC of the server's own heap, so it is taken from
+ * a server in this process (main thread) while the clients run in a worker thread with their own
+ * event loop and V8 heap.
  */
 import { setMaxListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -21,8 +23,9 @@ import { GraphQLScalarType } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { createPubSub, createSchema, createYoga } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
+import type { Database } from '../../src/db/database.js';
 import { EVENTS_CHANNEL } from '../../src/events/events.service.js';
-import { fmt, percentile, startInProcessServer } from '../config.js';
+import { fmt, percentile, startBenchServer, startInProcessServer, type InProcessServer } from '../config.js';
 import type { BenchFigure, ScenarioOptions, ScenarioResult } from './types.js';
 
 const round = (value: number) => Number(value.toFixed(1));
@@ -126,7 +129,8 @@ export class Clients {
 }
 
 /** The baseline: plain Yoga + graphql-ws + createPubSub, fed by the same NOTIFY (one row read per notification). */
-async function startBaseline(database: Awaited<ReturnType<typeof startInProcessServer>>['database']) {
+async function startBaseline(database: Database) {
+  let reads = 0;
   // A thousand listeners on one topic is the point here, not a leak.
   const eventTarget = new EventTarget();
   setMaxListeners(0, eventTarget);
@@ -173,6 +177,7 @@ async function startBaseline(database: Awaited<ReturnType<typeof startInProcessS
   const unlisten = await database.listen(EVENTS_CHANNEL, (payload) => {
     const at = payload.lastIndexOf(':');
     const [agentId, sequence] = [payload.slice(0, at), Number(payload.slice(at + 1))];
+    reads++;
     void database.pool
       .query(
         'SELECT agent_id AS "agentId", sequence::int AS sequence, stream, type, subject_id AS "subjectId", project, payload, occurred_at AS "occurredAt" FROM agent_events WHERE agent_id = $1 AND sequence = $2',
@@ -211,6 +216,9 @@ async function startBaseline(database: Awaited<ReturnType<typeof startInProcessS
     get open() {
       return open;
     },
+    get reads() {
+      return reads;
+    },
     async stop() {
       await unlisten();
       for (const client of wsServer.clients) client.terminate();
@@ -226,6 +234,14 @@ function forcedGc(): () => void {
   return runInNewContext('gc') as () => void;
 }
 
+/** A sample of the shipped server's Prometheus metrics (an operator may read /metrics on the main port). */
+async function metric(origin: string, token: string, name: string): Promise<number> {
+  const text = await (await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  if (!line) throw new Error(`fanout: /metrics has no ${name}`);
+  return Number(line.slice(name.length + 1));
+}
+
 export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
   const smoke = options.smoke;
   const SOCKETS = smoke ? 2 : 10;
@@ -237,14 +253,26 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
   const AGENT = 'fanout';
   const notes: string[] = [];
   const figures: BenchFigure[] = [];
-  const gc = forcedGc();
-
-  const bench = await startInProcessServer();
-  const { app, client, database } = bench;
   const clients = new Clients();
-  notes.push(`database: ${database.description}${options.databaseUrl && !process.env.BURROW_TEST_DATABASE_URL ? ' (databaseUrl is taken from BURROW_TEST_DATABASE_URL)' : ''}`);
-  notes.push('servers in this process (main thread); clients in a worker thread (own event loop and heap); latency = client arrival - occurredAt');
+  const tokensFor = async (client: { createApiToken: InProcessServer['client']['createApiToken'] }, count: number) =>
+    Promise.all(
+      Array.from({ length: count }, async (_, i) => {
+        const made = (await client.createApiToken({ input: { kind: 'OPERATOR', name: `fanout-${i}` } })).createApiToken;
+        if (made.__typename !== 'CreateApiTokenSuccess') throw new Error(`fanout: token not made: ${JSON.stringify(made)}`);
+        return made.secret;
+      }),
+    );
+  const sockets = (tokens: string[], agentFor: (socket: number, sub: number) => string, count: number, perSocket: number, after: () => number | null) =>
+    Array.from({ length: count }, (_, s) => ({
+      token: tokens[s],
+      subscriptions: Array.from({ length: perSocket }, (_, n) => ({ agentId: agentFor(s, n), after: after() })),
+    }));
+
+  const server = await startBenchServer();
+  notes.push(`database: ${server.description}`);
+  notes.push('Burrow in its own process; the baseline in this process; clients in a worker thread (own event loop and heap); latency = client arrival - occurredAt');
   try {
+    const { client } = server;
     await client.createAgent({ input: { agentId: AGENT, name: 'Fan-out' } });
     let revision = 1;
     const update = async () => {
@@ -254,7 +282,8 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       revision++;
       return { ms: performance.now() - started };
     };
-    const lastSequence = async () => Number((await database.pool.query('SELECT last_event_sequence AS s FROM agents WHERE id = $1', [AGENT])).rows[0].s);
+    const lastSequence = async () =>
+      (await client.request<{ agent: { lastEventSequence: number } }>('query ($id: String!) { agent(agentId: $id) { lastEventSequence } }', { id: AGENT })).agent.lastEventSequence;
     /** One update every INTERVAL_MS for `seconds` (never two at once); the mutation latencies. */
     const drive = async (seconds: number) => {
       const latencies: number[] = [];
@@ -266,76 +295,85 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       }
       return latencies;
     };
-    const tokens = await Promise.all(Array.from({ length: Math.max(SOCKETS, HELD_AGENTS) }, (_, i) => app.services.tokens.create({ kind: 'operator', name: `fanout-${i}` })));
-    const sockets = (agentFor: (socket: number, sub: number) => string, count: number, perSocket: number, after: () => number | null) =>
-      Array.from({ length: count }, (_, s) => ({
-        token: tokens[s].token,
-        subscriptions: Array.from({ length: perSocket }, (_, n) => ({ agentId: agentFor(s, n), after: after() })),
-      }));
+    const tokens = await tokensFor(client, SOCKETS);
 
     // Idle: the same writes with nobody subscribed.
     await drive(1);
     const idle = await drive(Math.max(2, SECONDS / 2));
 
     /** Subscribes, warms up until every subscriber has an event, then measures SECONDS of writes. */
-    const phase = async (url: string, isOpen: () => number, withAfter: boolean) => {
+    const phase = async (url: string, open: () => Promise<number>, reads: () => Promise<number>, withAfter: boolean) => {
       const start = await lastSequence();
       await clients.open(
         url,
         sockets(
+          tokens,
           () => AGENT,
           SOCKETS,
           PER_SOCKET,
           () => (withAfter ? start : null),
         ),
       );
-      for (let i = 0; i < 600 && isOpen() < SOCKETS * PER_SOCKET; i++) await sleep(50);
-      if (isOpen() < SOCKETS * PER_SOCKET) throw new Error(`only ${isOpen()} of ${SOCKETS * PER_SOCKET} subscriptions opened`);
+      for (let i = 0; i < 600 && (await open()) < SOCKETS * PER_SOCKET; i++) await sleep(50);
+      const opened = await open();
+      if (opened < SOCKETS * PER_SOCKET) throw new Error(`only ${opened} of ${SOCKETS * PER_SOCKET} subscriptions opened`);
       // Warm-up: until every subscriber has had an event after the start.
       for (let i = 0; i < 100 && (await clients.least(start + 1)) === 0; i++) await update();
       const from = (await lastSequence()) + 1;
-      const reads0 = app.services.hub.channelReads ?? 0;
-      const statements0 = { reads: 0 };
-      database.statements.onQuery = (query) => {
-        if (/^select\b[\s\S]*\bfrom "agent_events"/i.test(query)) statements0.reads++;
-      };
+      const reads0 = await reads();
       const writes = await drive(SECONDS);
       const to = await lastSequence();
       // Let the last event arrive everywhere (or give up after 30 s: it counts as missed).
       for (let i = 0; i < 600 && (await clients.least(from)) < to - from + 1; i++) await sleep(50);
-      database.statements.onQuery = undefined;
       const report = await clients.report(from, to);
+      const logReads = (await reads()) - reads0;
       await clients.close();
-      return { ...report, writes, events: to - from + 1, logReads: statements0.reads, channelReads: (app.services.hub.channelReads ?? 0) - reads0 };
+      return { ...report, writes, events: to - from + 1, logReads };
     };
 
-    const baselineServer = await startBaseline(database);
-    const baseline = await phase(baselineServer.url, () => baselineServer.open, false).finally(() => baselineServer.stop());
-    const burrow = await phase(`ws://127.0.0.1:${new URL(client.options.url).port}/graphql`, () => app.services.hub.openSubscriptions, true);
+    const baselineName = 'plain Yoga + graphql-ws + createPubSub fed by NOTIFY';
+    let baseline: Awaited<ReturnType<typeof phase>> | null = null;
+    if (server.database) {
+      const baselineServer = await startBaseline(server.database);
+      baseline = await phase(
+        baselineServer.url,
+        async () => baselineServer.open,
+        async () => baselineServer.reads,
+        false,
+      ).finally(() => baselineServer.stop());
+    } else {
+      notes.push(
+        "baseline skipped: the embedded database is PGlite inside the server's process, whose NOTIFY cannot feed another process; run with BURROW_TEST_DATABASE_URL for it",
+      );
+    }
+    const burrow = await phase(
+      server.wsUrl,
+      () => metric(server.origin, server.operatorToken, 'burrow_subscriptions_open'),
+      () => metric(server.origin, server.operatorToken, 'burrow_events_log_reads_total'),
+      true,
+    );
 
     const subscribers = SOCKETS * PER_SOCKET;
     const ratio = (a: number, b: number) => (b > 0 ? Number((a / b).toFixed(3)) : undefined);
-    const baselineName = 'plain Yoga + graphql-ws + createPubSub fed by NOTIFY';
+    const against = (value: (r: NonNullable<typeof baseline>) => number) => (baseline ? { baseline: baselineName, baselineValue: value(baseline) } : {});
     figures.push(
       {
         name: `delivery p50, ${subscribers} subscribers on one agent`,
         value: burrow.p50,
         unit: 'ms',
-        baseline: baselineName,
-        baselineValue: baseline.p50,
-        ratio: ratio(burrow.p50, baseline.p50),
+        ...against((b) => b.p50),
+        ...(baseline ? { ratio: ratio(burrow.p50, baseline.p50) } : {}),
       },
       {
         name: `delivery p99, ${subscribers} subscribers on one agent`,
         value: burrow.p99,
         unit: 'ms',
-        baseline: baselineName,
-        baselineValue: baseline.p99,
-        ratio: ratio(burrow.p99, baseline.p99),
+        ...against((b) => b.p99),
+        ...(baseline ? { ratio: ratio(burrow.p99, baseline.p99) } : {}),
         target: '<= 50 ms',
       },
-      { name: 'missed deliveries', value: burrow.missed, unit: 'deliveries', baseline: baselineName, baselineValue: baseline.missed, target: '0' },
-      { name: 'duplicated deliveries', value: burrow.duplicated, unit: 'deliveries', baseline: baselineName, baselineValue: baseline.duplicated, target: '0' },
+      { name: 'missed deliveries', value: burrow.missed, unit: 'deliveries', ...against((b) => b.missed), target: '0' },
+      { name: 'duplicated deliveries', value: burrow.duplicated, unit: 'deliveries', ...against((b) => b.duplicated), target: '0' },
       { name: 'out-of-order deliveries', value: burrow.outOfOrder, unit: 'deliveries', target: '0' },
       {
         name: 'updateProfileDocument p50 under fan-out',
@@ -357,13 +395,26 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       { name: 'event-log reads per event', value: Number((burrow.logReads / burrow.events).toFixed(3)), unit: 'reads', target: 'constant in subscribers (1)' },
     );
     notes.push(
-      `${burrow.events} events (one every ${INTERVAL_MS} ms for ${SECONDS} s), ${burrow.deliveries} deliveries to ${subscribers} subscribers (${SOCKETS} sockets x ${PER_SOCKET}); baseline: ${baseline.events} events, ${baseline.deliveries} deliveries, max ${fmt(baseline.max)}; Burrow max ${fmt(burrow.max)}`,
+      `${burrow.events} events (one every ${INTERVAL_MS} ms for ${SECONDS} s), ${burrow.deliveries} deliveries to ${subscribers} subscribers (${SOCKETS} sockets x ${PER_SOCKET}); ` +
+        (baseline ? `baseline: ${baseline.events} events, ${baseline.deliveries} deliveries, max ${fmt(baseline.max)}; ` : '') +
+        `Burrow max ${fmt(burrow.max)}`,
     );
-    if (burrow.errors || baseline.errors) notes.push(`stream errors: Burrow ${burrow.errors}, baseline ${baseline.errors}`);
+    if (burrow.errors || baseline?.errors) notes.push(`stream errors: Burrow ${burrow.errors}, baseline ${baseline?.errors ?? '-'}`);
+  } catch (error) {
+    await clients.terminate();
+    throw error;
+  } finally {
+    await server.stop();
+  }
 
-    // Held: subscriptions spread over agents, idle, and the server's heap per 1,000.
+  // Held: subscriptions spread over agents, idle, and the server's heap per 1,000 (in this process: a forced GC).
+  const gc = forcedGc();
+  const inProcess = await startInProcessServer();
+  try {
+    const { app, client } = inProcess;
     const held = Array.from({ length: HELD_AGENTS }, (_, i) => `held-${i}`);
     for (const id of held) await client.createAgent({ input: { agentId: id, name: id } });
+    const tokens = await tokensFor(client, HELD_AGENTS);
     gc();
     await sleep(100);
     gc();
@@ -371,8 +422,9 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     const total = HELD_AGENTS * HELD_PER_AGENT;
     // One socket per agent's worth: HELD_PER_AGENT subscriptions per socket, spread over all agents.
     await clients.open(
-      `ws://127.0.0.1:${new URL(client.options.url).port}/graphql`,
+      inProcess.url.replace(/^http/, 'ws'),
       sockets(
+        tokens,
         (s, n) => held[(s * HELD_PER_AGENT + n) % HELD_AGENTS],
         HELD_AGENTS,
         HELD_PER_AGENT,
@@ -392,11 +444,12 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       value: Number((((heapAfter - heapBefore) / 1024 / 1024) * (1000 / Math.max(1, opened))).toFixed(2)),
       unit: 'MB',
     });
-    notes.push(`heap (main thread, after forced GC): ${(heapBefore / 1048576).toFixed(1)} MB before, ${(heapAfter / 1048576).toFixed(1)} MB with ${opened} subscriptions held`);
+    notes.push(
+      `heap (a server in the bench's main thread, after forced GC): ${(heapBefore / 1048576).toFixed(1)} MB before, ${(heapAfter / 1048576).toFixed(1)} MB with ${opened} subscriptions held`,
+    );
   } finally {
-    database.statements.onQuery = undefined;
     await clients.terminate();
-    await bench.stop();
+    await inProcess.stop();
   }
   if (smoke) notes.push('smoke: a few subscribers for ~2 s; figures are not comparable to the targets');
   return { scenario: 'fanout', figures, notes };

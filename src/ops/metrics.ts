@@ -60,6 +60,19 @@ export function createMetrics(sources: MetricsSources) {
       this.set(hub.openSubscriptions);
     },
   });
+  // The hub's reads of the event log (one per batch of announced events, re-checks included): with
+  // many subscribers on one agent it stays one per event, which the bench's fan-out reads here.
+  let logReadsSeen = 0;
+  new client.Counter({
+    name: 'burrow_events_log_reads_total',
+    help: "Reads of the event log by this instance's event hub (one per batch of announced events, re-checks included)",
+    registers: [registry],
+    collect() {
+      const reads = hub.channelReads;
+      if (reads > logReadsSeen) this.inc(reads - logReadsSeen);
+      logReadsSeen = reads;
+    },
+  });
   new client.Gauge({
     name: 'burrow_events_listen_up',
     help: '1 while this instance LISTENs for events, 0 while it reconnects',
