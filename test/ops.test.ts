@@ -76,7 +76,9 @@ describe('metrics', () => {
     const metricsPort = server.app.metricsPort();
     expect(metricsPort).not.toBeNull();
     // The separate listener needs no token.
+    const readsBefore = server.app.services.hub.channelReads;
     const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const readsAfter = server.app.services.hub.channelReads;
     const value = (series: string) => {
       const line = text.split('\n').find((l) => l.startsWith(`${series} `));
       return line === undefined ? null : Number(line.slice(series.length + 1));
@@ -88,6 +90,9 @@ describe('metrics', () => {
     expect(value('burrow_subscriptions_open')).toBe(1);
     expect(value('burrow_events_listen_up')).toBe(1);
     expect(value('burrow_events_listen_reconnects_total')).toBe(0);
+    // The hub's own count of event-log reads, as it stood while the scrape ran.
+    expect(value('burrow_events_log_reads_total')).toBeGreaterThanOrEqual(readsBefore);
+    expect(value('burrow_events_log_reads_total')).toBeLessThanOrEqual(readsAfter);
     for (const state of ['in_use', 'idle', 'waiting']) expect(value(`burrow_db_pool_connections{state="${state}"}`)).not.toBeNull();
     expect(text).toContain('# TYPE burrow_event_delivery_lag_seconds histogram');
     expect(text).toContain('# TYPE burrow_background_job_runs_total counter');
