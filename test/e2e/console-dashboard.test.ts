@@ -18,6 +18,7 @@ import type { BurrowClient } from '../../clients/typescript/sdk.js';
 import { CONSOLE_CSP } from '../../src/console.js';
 import { ok, openOwner, type OwnerHandle } from '../support/continuity.js';
 import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { waitUntil } from '../support/harness.js';
 import { createShippedToken, operatorClient, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
 
 type Frame = { type: string; id?: string; payload?: any };
@@ -185,6 +186,20 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
   });
 
   it('shows an event live, and the counts follow it without polling', async () => {
+    // The page's live stream starts after the page has loaded and says nothing once the server
+    // has it: the barrier is a poke (an edit of quill's SOUL, which no count shows) repeated until
+    // one arrives on the page.
+    await waitUntil(async () => {
+      const soul = (await operator.agent({ id: 'quill' })).agent!.profile.find((d) => d.kind === 'SOUL')!;
+      const poked = await quill.updateProfileDocument({ input: { agentId: 'quill', kind: 'SOUL', content: `poke ${soul.revision + 1}`, expectedRevision: soul.revision } });
+      expect(poked.updateProfileDocument.__typename).toBe('UpdateProfileDocumentSuccess');
+      const sequence = (await operator.agent({ id: 'quill' })).agent!.lastEventSequence;
+      return page
+        .locator(`li[data-event="quill:${sequence}"]`)
+        .waitFor({ timeout: 1_000 })
+        .then(() => true)
+        .catch(() => false);
+    }, "the dashboard's live stream shows a poke");
     const before = (await operator.agent({ id: 'quill' })).agent!.lastEventSequence;
     const saved = await quill.brainSave({ input: { title: 'Live note', content: 'Appears on the dashboard.' } });
     expect(saved.brainSave.__typename).toBe('BrainSaveSuccess');

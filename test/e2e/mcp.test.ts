@@ -74,9 +74,11 @@ describe('MCP on the shipped build', () => {
       const record = ok(await call(client, 'memory_working_write', { kind: 'FINDING', title: 'over http', content: 'written through /mcp' })).record;
       expect(record).toMatchObject({ agentId: AGENT, project: RUNTIME.scope, sessionId: RUNTIME.session, conversationId: RUNTIME.conversation, kind: 'FINDING', revision: 1 });
       const found = ok(await call(client, 'memory_working_search', { query: 'through' })).records;
-      expect(found.map((r: { id: string; title: string }) => [r.id, r.title])).toEqual([[record.id, 'over http']]);
+      expect(found.map((r: { recordId: string; title: string }) => [r.recordId, r.title])).toEqual([[record.recordId, 'over http']]);
       // A refused write changes nothing.
-      expect(toolFailure(await call(client, 'memory_working_write', { id: record.id, expectedRevision: 2, kind: 'FINDING', title: 'stale', content: 'x' }))).toMatchObject({
+      expect(
+        toolFailure(await call(client, 'memory_working_write', { recordId: record.recordId, expectedRevision: 2, kind: 'FINDING', title: 'stale', content: 'x' })),
+      ).toMatchObject({
         code: 'REVISION_CONFLICT',
         currentRevision: 1,
       });
