@@ -186,6 +186,7 @@ describe('provider trouble falls back to lexical results, never an error', () =>
 
   it('on an unreachable provider', async () => {
     const lonely = await startServer({
+      database: await createTestDatabase({ embedded: true }),
       config: { embeddings: { url: 'http://127.0.0.1:9/v1', model: 'topic-embed', apiKey: null, timeoutMs: 300, indexIntervalMs: 0 } },
     });
     try {
