@@ -8,20 +8,7 @@ import type { GraphQLArgument, GraphQLEnumType, GraphQLInputField, GraphQLInputO
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { schema } from '../src/schema/index.js';
 import { startServer, type TestServer } from './support/harness.js';
-import { call, connectHttp, ok, selectionOf, toolFailure } from './support/mcp.js';
-
-const TOOL_NAMES = [
-  'brain_read',
-  'brain_remove',
-  'brain_save',
-  'brain_search',
-  'brain_update',
-  'memory_rolling_search',
-  'memory_working_search',
-  'memory_working_write',
-  'session_read_handoff',
-  'session_write_handoff',
-];
+import { call, connectHttp, ok, selectionOf, TOOL_NAMES, toolFailure } from './support/mcp.js';
 
 let server: TestServer;
 let mcpUrl: string;

@@ -11,21 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/harness.js';
-import { call, connectHttp, connectStdio, ok, toolFailure } from '../support/mcp.js';
+import { call, connectHttp, connectStdio, ok, TOOL_NAMES, toolFailure } from '../support/mcp.js';
 import { DEFAULT_LIFECYCLE, postGraphQL, startShipped, type ShippedServer } from '../support/shipped.js';
 
-const TOOL_NAMES = [
-  'brain_read',
-  'brain_remove',
-  'brain_save',
-  'brain_search',
-  'brain_update',
-  'memory_rolling_search',
-  'memory_working_search',
-  'memory_working_write',
-  'session_read_handoff',
-  'session_write_handoff',
-];
 const AGENT = 'mcp-e2e';
 const RUNTIME = { scope: 'proj-e2e', session: 'sess-e2e', conversation: 'conv-e2e' };
 

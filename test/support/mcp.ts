@@ -84,3 +84,17 @@ export function selectionOf(value: Record<string, unknown>): string {
     })
     .join(' ');
 }
+
+/** The MCP tools the server offers, sorted by name (docs/mcp.md lists the same ten). */
+export const TOOL_NAMES = [
+  'brain_read',
+  'brain_remove',
+  'brain_save',
+  'brain_search',
+  'brain_update',
+  'memory_rolling_search',
+  'memory_working_search',
+  'memory_working_write',
+  'session_read_handoff',
+  'session_write_handoff',
+];
