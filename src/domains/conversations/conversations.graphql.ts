@@ -10,16 +10,9 @@ import { bindingOf, cursorMicros, decodeCursor, decodePositionCursor, encodeCurs
 import { NotFoundError, RequestError, ValidationError, badRequest } from '../../lib/errors.js';
 import { charLength } from '../../lib/text.js';
 import { CONVERSATION_LIMITS } from './conversations.sql.js';
-import {
-  SessionArchivedError,
-  SessionNotArchivedError,
-  originalReference,
-  type ArchiveRow,
-  type NewestFirstKey,
-  type OriginalRow,
-  type SessionArchiveFilter,
-  type SessionRow,
-} from './conversations.service.js';
+import { SessionArchivedError, SessionNotArchivedError } from './conversations.errors.js';
+import { originalReference } from './conversations.references.js';
+import type { ArchiveRow, NewestFirstKey, OriginalRow, SessionArchiveFilter, SessionRow } from './conversations.types.js';
 
 /** "kind:id" as stored -> the Actor shape. */
 const actorOf = (stored: string) => {
