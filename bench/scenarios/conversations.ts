@@ -8,7 +8,7 @@
  * selective term matches exactly one). Then p50/p95 of conversationSearch through the server over
  * HTTP to the built server in its own process. With BURROW_TEST_DATABASE_URL it runs on a fresh
  * database of that real server (dropped after). The plans of the statements a search sends are
- * test/conversation-history.test.ts's business (the server's statements are not visible from
+ * test/conversation-history-search.test.ts's business (the server's statements are not visible from
  * outside its process).
  */
 import { createHash } from 'node:crypto';

@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BurrowError, ForbiddenError, NotFoundError, RevisionConflictError, ValidationError } from '../lib/errors.js';
 import { clientDataRefusal } from '../lib/error-masking.js';
 import type { Logger } from '../lib/logger.js';
-import type { WorkingRecordRow } from '../domains/working-memory/working-memory.service.js';
+import type { WorkingRecordRow } from '../domains/working-memory/working-memory.types.js';
 import type { HandoffRow } from '../domains/handoffs/handoffs.service.js';
 import type { BrainMemoryRow } from '../domains/brains/brains.memories.js';
 import type { BrainSearchResult } from '../domains/brains/brains.search.js';

@@ -6,6 +6,8 @@ import './errors.js';
 import './events.js';
 import '../domains/agents/agents.graphql.js';
 import '../domains/conversations/conversations.graphql.js';
+import '../domains/conversations/conversations.queries.graphql.js';
+import '../domains/conversations/conversations.mutations.graphql.js';
 import '../domains/working-memory/working-memory.graphql.js';
 import '../domains/handoffs/handoffs.graphql.js';
 import '../domains/retention/retention.graphql.js';

@@ -1,25 +1,20 @@
+/**
+ * The conversation types of the schema: originals, archive headers and sessions as nodes, the
+ * compaction result, the session errors, the archive filter and SourceOriginal. The queries are in
+ * conversations.queries.graphql.ts, the mutations in conversations.mutations.graphql.ts.
+ */
 import { builder } from '../../schema/builder.js';
 import { GLOBAL_ID_DESCRIPTION } from '../../schema/node-keys.js';
 import { ErrorInterface } from '../../schema/errors.js';
 import { ActorRef } from '../../schema/actor.js';
 import { connectionType, pageArgs, pagesPerKey } from '../../schema/connections.js';
 import { agentScopedKey, parseAgentScopedKey } from '../../schema/node-keys.js';
-import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
-import { assertAgentAccess } from '../../auth/viewer.js';
-import { bindingOf, cursorMicros, decodeCursor, decodePositionCursor, encodeCursor, pageSize, toConnection } from '../../lib/cursor.js';
-import { NotFoundError, RequestError, ValidationError, badRequest } from '../../lib/errors.js';
-import { charLength } from '../../lib/text.js';
+import { addAgentLink } from '../agents/agents.graphql.js';
+import { bindingOf, decodePositionCursor, encodeCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { CONVERSATION_LIMITS } from './conversations.sql.js';
-import {
-  SessionArchivedError,
-  SessionNotArchivedError,
-  originalReference,
-  type ArchiveRow,
-  type NewestFirstKey,
-  type OriginalRow,
-  type SessionArchiveFilter,
-  type SessionRow,
-} from './conversations.service.js';
+import { SessionArchivedError, SessionNotArchivedError } from './conversations.errors.js';
+import { originalReference } from './conversations.references.js';
+import type { ArchiveRow, OriginalRow, SessionRow } from './conversations.types.js';
 
 /** "kind:id" as stored -> the Actor shape. */
 const actorOf = (stored: string) => {
@@ -40,8 +35,8 @@ const sessionKeyOf = (key: string) => {
   return { agentId, sessionId: recordId };
 };
 
-const ConversationSessionRef = builder.objectRef<SessionRow>('ConversationSession');
-const ConversationArchiveRef = builder.objectRef<ArchiveRow>('ConversationArchive');
+export const ConversationSessionRef = builder.objectRef<SessionRow>('ConversationSession');
+export const ConversationArchiveRef = builder.objectRef<ArchiveRow>('ConversationArchive');
 
 const sessionLink = {
   type: ConversationSessionRef,
@@ -134,10 +129,10 @@ builder.node(ConversationArchiveRef, {
 });
 addAgentLink(ConversationArchiveRef, (a) => a.agentId);
 
-const OriginalConnection = connectionType(ConversationOriginalRef, 'ConversationOriginal');
-const SessionConnection = connectionType(ConversationSessionRef, 'ConversationSession');
+export const OriginalConnection = connectionType(ConversationOriginalRef, 'ConversationOriginal');
+export const SessionConnection = connectionType(ConversationSessionRef, 'ConversationSession');
 
-const ORIGINALS_PAGE = CONVERSATION_LIMITS.page;
+export const ORIGINALS_PAGE = CONVERSATION_LIMITS.page;
 const originalsBinding = (agentId: string | null | undefined, sessionId: string) => bindingOf('conversationOriginals', agentId, sessionId);
 
 builder.node(ConversationSessionRef, {
@@ -193,7 +188,7 @@ builder.node(ConversationSessionRef, {
 });
 addAgentLink(ConversationSessionRef, (s) => s.agentId);
 
-const ConversationCompactionRef = builder.objectRef<{ archive: ArchiveRow; summary: OriginalRow }>('ConversationCompaction').implement({
+export const ConversationCompactionRef = builder.objectRef<{ archive: ArchiveRow; summary: OriginalRow }>('ConversationCompaction').implement({
   description: 'What a compaction made',
   fields: (t) => ({
     archive: t.field({ type: ConversationArchiveRef, description: 'The new archive generation holding the replaced originals', resolve: (c) => c.archive }),
@@ -220,11 +215,7 @@ builder.objectType(SessionNotArchivedError, {
   fields: (t) => ({ sessionId: t.exposeString('sessionId', { description: 'The session id' }) }),
 });
 
-/** What each session write can answer with (no revisions, no ownership: nothing else can happen). */
-const SESSION_WRITE_ERRORS = [ValidationError, NotFoundError, SessionArchivedError];
-const UNARCHIVE_ERRORS = [NotFoundError, SessionNotArchivedError];
-
-const SessionArchiveFilterEnum = builder.enumType('ConversationSessionArchiveFilter', {
+export const SessionArchiveFilterEnum = builder.enumType('ConversationSessionArchiveFilter', {
   description: 'Which sessions a list holds',
   values: {
     EXCLUDE: { description: 'Sessions that are not archived (the default)' },
@@ -232,19 +223,6 @@ const SessionArchiveFilterEnum = builder.enumType('ConversationSessionArchiveFil
     ONLY: { description: 'Archived sessions only' },
   },
 });
-
-/** Decodes a newest-first cursor: [microseconds since the epoch, sessionId, position?]. */
-function newestFirstKey(position: unknown[] | null, withPosition: boolean): NewestFirstKey | null {
-  if (!position) return null;
-  const [micros, sessionId, entryPosition] = position;
-  const valid =
-    cursorMicros(micros) !== null &&
-    typeof sessionId === 'string' &&
-    position.length === (withPosition ? 3 : 2) &&
-    (!withPosition || (Number.isSafeInteger(entryPosition) && (entryPosition as number) >= 0));
-  if (!valid) throw new RequestError('BAD_CURSOR', 'the cursor is malformed');
-  return { micros: micros as string, sessionId: sessionId as string, position: withPosition ? (entryPosition as number) : undefined };
-}
 
 /** A resolved source reference: `original` is set when the reference cites a stored original. */
 export const SourceOriginalRef = builder.objectRef<{ ref: string; original: OriginalRow | null }>('SourceOriginal').implement({
@@ -254,250 +232,3 @@ export const SourceOriginalRef = builder.objectRef<{ ref: string; original: Orig
     original: t.field({ type: ConversationOriginalRef, nullable: true, description: 'The original it cites; null for other references', resolve: (s) => s.original }),
   }),
 });
-
-const SESSIONS_PAGE = CONVERSATION_LIMITS.sessionsPage;
-const sessionsBinding = (agentId: string | null | undefined, archived: SessionArchiveFilter) => bindingOf('conversationSessions', agentId, archived);
-
-builder.objectFields(AgentRef, (t) => ({
-  conversationSessions: t.loadable({
-    type: SessionConnection,
-    description: `The agent's conversation sessions, newest first (first append, then sessionId); pages of 1 to ${SESSIONS_PAGE}, 20 by default. Authorized like Query.conversationSessions; cursors are interchangeable with it.`,
-    args: {
-      archived: t.arg({ type: SessionArchiveFilterEnum, required: false, defaultValue: 'EXCLUDE', description: 'Which sessions: EXCLUDE archived ones by default' }),
-      ...pageArgs(t.arg, SESSIONS_PAGE),
-    },
-    byPath: true,
-    load: async (agentIds: string[], ctx, args) => {
-      const limit = pageSize(args.first, SESSIONS_PAGE, 20);
-      const archived = (args.archived ?? 'EXCLUDE') as SessionArchiveFilter;
-      return pagesPerKey(
-        agentIds,
-        (agentId) => {
-          assertAgentAccess(ctx.viewer, agentId);
-          return { agentId, after: newestFirstKey(decodeCursor(args.after, sessionsBinding(agentId, archived)), false) };
-        },
-        (agents) => ctx.services.conversations.sessionPagesForAgents(agents, archived, limit + 1),
-        (page, { agentId }) => {
-          const binding = sessionsBinding(agentId, archived);
-          return toConnection(page, limit, (s) => encodeCursor(binding, [s.micros, s.sessionId]), args.after);
-        },
-      );
-    },
-    resolve: (agent) => agent.id,
-  }),
-}));
-
-builder.queryFields((t) => ({
-  conversationOriginals: t.field({
-    type: OriginalConnection,
-    description: `Every original of a session, active and archived, in position order; pages of 1 to ${ORIGINALS_PAGE}, 50 by default; \`generation\` narrows it to one archive generation. Also \`ConversationSession.originals\`.`,
-    args: {
-      sessionId: t.arg.string({ required: true, description: 'The session id' }),
-      agentId: t.arg.string({ required: false, description: 'Operators name the agent; agent tokens read their own' }),
-      generation: t.arg.int({ required: false, description: 'Only the originals archived in this generation (e.g. what a summary stands for)' }),
-      ...pageArgs(t.arg, ORIGINALS_PAGE, 50),
-    },
-    resolve: async (_, args, ctx) => {
-      const limit = pageSize(args.first, CONVERSATION_LIMITS.page, 50);
-      const agentKey = ctx.viewer?.principal === 'AGENT' ? ctx.viewer.agentId : args.agentId;
-      // Without a generation the binding is what it always was, so existing cursors stay valid.
-      const binding =
-        args.generation == null
-          ? bindingOf('conversationOriginals', agentKey, args.sessionId)
-          : bindingOf('conversationOriginals', agentKey, args.sessionId, String(args.generation));
-      const afterPosition = decodePositionCursor(args.after, binding);
-      const { rows } = await ctx.services.conversations.originals(ctx.viewer, {
-        agentId: args.agentId,
-        sessionId: args.sessionId,
-        generation: args.generation,
-        afterPosition,
-        limit: limit + 1,
-      });
-      return toConnection(rows, limit, (o) => encodeCursor(binding, [o.position]), args.after);
-    },
-  }),
-  conversationHistory: t.field({
-    type: OriginalConnection,
-    description: `The active history of a session in historyPosition order: what a runtime continues from, with each compaction summary in place of the span it replaced; pages of 1 to ${ORIGINALS_PAGE}, 50 by default`,
-    args: {
-      sessionId: t.arg.string({ required: true, description: 'The session id' }),
-      agentId: t.arg.string({ required: false, description: 'Operators name the agent; agent tokens read their own' }),
-      ...pageArgs(t.arg, ORIGINALS_PAGE, 50),
-    },
-    resolve: async (_, args, ctx) => {
-      const limit = pageSize(args.first, CONVERSATION_LIMITS.page, 50);
-      const agentKey = ctx.viewer?.principal === 'AGENT' ? ctx.viewer.agentId : args.agentId;
-      const binding = bindingOf('conversationHistory', agentKey, args.sessionId);
-      const afterHistoryPosition = decodePositionCursor(args.after, binding);
-      const { rows } = await ctx.services.conversations.history(ctx.viewer, { agentId: args.agentId, sessionId: args.sessionId, afterHistoryPosition, limit: limit + 1 });
-      return toConnection(rows, limit, (o) => encodeCursor(binding, [o.historyPosition]), args.after);
-    },
-  }),
-  conversationSessions: t.field({
-    type: SessionConnection,
-    description: `An agent's conversation sessions, newest first (first append, then sessionId), with counts and archive generations. Archived sessions are left out unless \`archived\` says INCLUDE or ONLY. Pages of 1 to ${SESSIONS_PAGE}, 20 by default; cursors are bound to the agent and the filter. Also \`Agent.conversationSessions\`.`,
-    args: {
-      agentId: t.arg.string({ required: false, description: 'Operators name the agent; agent tokens read their own' }),
-      archived: t.arg({ type: SessionArchiveFilterEnum, required: false, defaultValue: 'EXCLUDE', description: 'Which sessions: EXCLUDE archived ones by default' }),
-      ...pageArgs(t.arg, SESSIONS_PAGE),
-    },
-    resolve: async (_, args, ctx) => {
-      const limit = pageSize(args.first, SESSIONS_PAGE, 20);
-      const archived = (args.archived ?? 'EXCLUDE') as SessionArchiveFilter;
-      const agentKey = ctx.viewer?.principal === 'AGENT' ? ctx.viewer.agentId : args.agentId;
-      const binding = sessionsBinding(agentKey, archived);
-      const after = newestFirstKey(decodeCursor(args.after, binding), false);
-      const { rows } = await ctx.services.conversations.sessions(ctx.viewer, { agentId: args.agentId, archived, after, limit: limit + 1 });
-      return toConnection(rows, limit, (s) => encodeCursor(binding, [s.micros, s.sessionId]), args.after);
-    },
-  }),
-  conversationSession: t.field({
-    type: ConversationSessionRef,
-    nullable: true,
-    description: 'One session of an agent (archived or not), or null',
-    args: {
-      sessionId: t.arg.string({ required: true, description: 'The session id' }),
-      agentId: t.arg.string({ required: false, description: 'Operators name the agent; agent tokens read their own' }),
-    },
-    resolve: (_, args, ctx) => ctx.services.conversations.session(ctx.viewer, args),
-  }),
-  conversationSearch: t.field({
-    type: OriginalConnection,
-    description:
-      "Case-insensitive substring search over an agent's originals, active and archived, in every session (archived sessions too): the query is matched against each payload's JSON text as stored. Newest first (createdAt, then sessionId and position, descending). At most 50 per page; cursors are bound to the agent, the query and every filter.",
-    args: {
-      query: t.arg.string({ required: true, description: `${3} to ${CONVERSATION_LIMITS.searchQuery} characters, matched literally (% and _ are not wildcards)` }),
-      agentId: t.arg.string({ required: false, description: 'Operators name the agent; agent tokens search their own' }),
-      sessionId: t.arg.string({ required: false, description: 'Only this session' }),
-      role: t.arg.string({ required: false, description: 'Exact role, e.g. user' }),
-      createdFrom: t.arg({ type: 'DateTime', required: false, description: 'Inclusive lower bound of createdAt' }),
-      createdBefore: t.arg({ type: 'DateTime', required: false, description: 'Exclusive upper bound of createdAt' }),
-      ...pageArgs(t.arg, CONVERSATION_LIMITS.searchPage),
-    },
-    resolve: async (_, args, ctx) => {
-      const limit = pageSize(args.first, CONVERSATION_LIMITS.searchPage, 20);
-      const length = charLength(args.query);
-      if (length < 3 || length > CONVERSATION_LIMITS.searchQuery) {
-        throw badRequest(`query must be 3 to ${CONVERSATION_LIMITS.searchQuery} characters (got ${length})`);
-      }
-      for (const [name, value] of [
-        ['query', args.query],
-        ['sessionId', args.sessionId],
-        ['role', args.role],
-      ] as const) {
-        if (value?.includes('\u0000')) throw badRequest(`${name} must not contain U+0000`);
-      }
-      if (args.createdFrom && args.createdBefore && args.createdFrom >= args.createdBefore) throw badRequest('createdFrom must be before createdBefore');
-      const agentKey = ctx.viewer?.principal === 'AGENT' ? ctx.viewer.agentId : args.agentId;
-      const binding = bindingOf('conversationSearch', agentKey, args.query, args.sessionId, args.role, args.createdFrom?.toISOString(), args.createdBefore?.toISOString());
-      const after = newestFirstKey(decodeCursor(args.after, binding), true);
-      const { rows } = await ctx.services.conversations.search(ctx.viewer, {
-        agentId: args.agentId,
-        query: args.query,
-        sessionId: args.sessionId,
-        role: args.role,
-        createdFrom: args.createdFrom,
-        createdBefore: args.createdBefore,
-        after,
-        limit: limit + 1,
-      });
-      return toConnection(rows, limit, (o) => encodeCursor(binding, [o.micros, o.sessionId, o.position]), args.after);
-    },
-  }),
-  conversationArchives: t.field({
-    type: [ConversationArchiveRef],
-    description: 'The archive generations of a session, oldest first (also `ConversationSession.archives`)',
-    args: {
-      sessionId: t.arg.string({ required: true, description: 'The session id' }),
-      agentId: t.arg.string({ required: false, description: 'Operators name the agent; agent tokens read their own' }),
-    },
-    resolve: (_, args, ctx) => ctx.services.conversations.archives(ctx.viewer, args),
-  }),
-}));
-
-const AppendConversationEntryInput = builder.inputType('AppendConversationEntryInput', {
-  description: 'One original for the runtime session',
-  fields: (t) => ({
-    payload: t.string({ required: true, description: 'The original message as JSON text; stored and returned byte for byte (at most 1,000,000 characters)' }),
-    role: t.string({
-      required: false,
-      description: 'The role as the model API names it, e.g. user, assistant, tool (1 to 64 characters; free text, not an enum, because model APIs differ)',
-    }),
-    agentId: t.string({ required: false, description: 'Operators only: the agent; agent tokens append as their agent' }),
-  }),
-});
-const CompactConversationInput = builder.inputType('CompactConversationInput', {
-  description: 'A span of the active history and the summary that replaces it',
-  fields: (t) => ({
-    sessionId: t.string({ required: false, description: 'Defaults to the runtime session; an agent token may only compact its runtime session' }),
-    fromPosition: t.int({ required: true, description: 'Position of the first active entry of the span' }),
-    toPosition: t.int({ required: true, description: 'Position of the last active entry of the span (the same entry or a later one in the active history)' }),
-    summary: t.string({ required: true, description: 'The summary entry as JSON text, stored byte for byte like any original (at most 1,000,000 characters)' }),
-    role: t.string({ required: false, description: "The summary entry's role (1 to 64 characters)" }),
-    agentId: t.string({ required: false, description: 'Operators name the agent; agent tokens act as their agent' }),
-  }),
-});
-const ArchiveConversationSessionInput = builder.inputType('ArchiveConversationSessionInput', {
-  description: 'The session to archive',
-  fields: (t) => ({
-    sessionId: t.string({ required: false, description: 'Defaults to the runtime session; an agent token may only archive its runtime session' }),
-    reason: t.string({ required: false, description: 'At most 2,000 characters' }),
-    agentId: t.string({ required: false, description: 'Operators name the agent; agent tokens act as their agent' }),
-  }),
-});
-const UnarchiveConversationSessionInput = builder.inputType('UnarchiveConversationSessionInput', {
-  description: 'The session to unarchive',
-  fields: (t) => ({
-    sessionId: t.string({ required: false, description: 'Defaults to the runtime session; an agent token may only unarchive its runtime session' }),
-    agentId: t.string({ required: false, description: 'Operators name the agent; agent tokens act as their agent' }),
-  }),
-});
-const ResetConversationInput = builder.inputType('ResetConversationInput', {
-  description: 'The session to reset',
-  fields: (t) => ({
-    sessionId: t.string({ required: false, description: 'Defaults to the runtime session; an agent token may only reset its runtime session' }),
-    reason: t.string({ required: false, description: 'At most 2,000 characters' }),
-    agentId: t.string({ required: false, description: 'Operators name the agent; agent tokens act as their agent' }),
-  }),
-});
-
-builder.mutationFields((t) => ({
-  appendConversationEntry: t.field({
-    type: ConversationOriginalRef,
-    description:
-      'Appends an original to the runtime session (Burrow-Session; SESSION_REQUIRED without it). Appends to one session are serialized by its row lock. An archived session refuses it (ConversationSessionArchived).',
-    errors: { types: SESSION_WRITE_ERRORS, dataField: { name: 'entry' } },
-    args: { input: t.arg({ type: AppendConversationEntryInput, required: true, description: 'What to do' }) },
-    resolve: (_, { input }, ctx) => ctx.services.conversations.append(ctx.viewer, input),
-  }),
-  resetConversation: t.field({
-    type: ConversationArchiveRef,
-    description: "Archives the session's active entries into a new archive generation and starts it empty. Nothing is erased.",
-    errors: { types: SESSION_WRITE_ERRORS, dataField: { name: 'archive' } },
-    args: { input: t.arg({ type: ResetConversationInput, required: true, description: 'What to do' }) },
-    resolve: (_, { input }, ctx) => ctx.services.conversations.reset(ctx.viewer, input),
-  }),
-  compactConversation: t.field({
-    type: ConversationCompactionRef,
-    description:
-      'Replaces a span of the active history with a summary entry. The replaced originals move into a new archive generation (kind COMPACTION, reason "compaction") exactly as a reset moves entries; nothing is erased. The summary takes the next position, stands in the span\'s place in conversationHistory and links to the generation (summarizesGeneration).',
-    errors: { types: SESSION_WRITE_ERRORS, dataField: { name: 'compaction' } },
-    args: { input: t.arg({ type: CompactConversationInput, required: true, description: 'What to do' }) },
-    resolve: (_, { input }, ctx) => ctx.services.conversations.compact(ctx.viewer, input),
-  }),
-  archiveConversationSession: t.field({
-    type: ConversationSessionRef,
-    description:
-      'Archives a session: a metadata change (archivedAt, archivedBy, reason). Every original stays; the session leaves the default session list and refuses appends, compactions and resets until unarchived.',
-    errors: { types: SESSION_WRITE_ERRORS, dataField: { name: 'session' } },
-    args: { input: t.arg({ type: ArchiveConversationSessionInput, required: true, description: 'What to do' }) },
-    resolve: (_, { input }, ctx) => ctx.services.conversations.archiveSession(ctx.viewer, input),
-  }),
-  unarchiveConversationSession: t.field({
-    type: ConversationSessionRef,
-    description: 'Reverses archiveConversationSession: the session accepts writes again and returns to the default session list.',
-    errors: { types: UNARCHIVE_ERRORS, dataField: { name: 'session' } },
-    args: { input: t.arg({ type: UnarchiveConversationSessionInput, required: true, description: 'What to do' }) },
-    resolve: (_, { input }, ctx) => ctx.services.conversations.unarchiveSession(ctx.viewer, input),
-  }),
-}));

@@ -6,7 +6,7 @@ import { handoffNodeKey, parseScopedRecordKey } from '../../schema/node-keys.js'
 import { resolveNodeRuntime } from '../../auth/runtime.js';
 import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
 import { SourceOriginalRef } from '../conversations/conversations.graphql.js';
-import { parseOriginalReference } from '../conversations/conversations.service.js';
+import { parseOriginalReference } from '../conversations/conversations.references.js';
 import { HANDOFF_EVIDENCE, HANDOFF_ORIGINS, type HandoffEvidence, type HandoffOrigin, type HandoffSourceRef } from './handoffs.sql.js';
 import type { AutomaticHandoffOutcome, HandoffRow } from './handoffs.service.js';
 import { agentHandoffsArgs, handoffReadArgs, handoffSourceRefInput, handoffWriteInput } from './handoffs.inputs.js';

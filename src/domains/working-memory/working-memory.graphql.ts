@@ -9,7 +9,7 @@ import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnecti
 import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
 import { SourceOriginalRef } from '../conversations/conversations.graphql.js';
 import { WORKING_KINDS, WORKING_LIMITS, WORKING_STATES, type WorkingKind, type WorkingState } from './working-memory.sql.js';
-import type { WorkingRecordRow } from './working-memory.service.js';
+import type { WorkingRecordRow } from './working-memory.types.js';
 import { workingSearchArgs, workingWriteInput } from './working-memory.inputs.js';
 import { argsFrom, inputFieldsFrom } from '../../schema/inputs.js';
 import { projectField } from '../../auth/runtime.inputs.js';

@@ -1,0 +1,79 @@
+/**
+ * The two-phase search over an agent's originals: the newest candidates matched in order first,
+ * the trigram index only for what the window could not fill.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { escapeLike } from '../../lib/text.js';
+import { resolveActingAgent, type Viewer } from '../../auth/viewer.js';
+import { ORIGINAL_COLUMNS, fromMicros, microsOf, toOriginal, type RawOriginal } from './conversations.rows.js';
+import type { ConversationDeps, NewestFirstKey, OriginalRow } from './conversations.types.js';
+
+/** Strictly after `key` in newest-first order (created_at, session_id, position descending). */
+const olderThan = (key: NewestFirstKey) => sql`(created_at, session_id, position) < (${fromMicros(key.micros)}, ${key.sessionId}, ${key.position ?? 0})`;
+/** How many of the newest candidates a search matches in order before it turns to the trigram index. */
+export const SEARCH_WINDOW = 2_000;
+
+export interface SearchInput {
+  agentId?: string | null;
+  query: string;
+  sessionId?: string | null;
+  role?: string | null;
+  createdFrom?: Date | null;
+  createdBefore?: Date | null;
+  after: NewestFirstKey | null;
+  limit: number;
+}
+
+/**
+ * Case-insensitive substring search over an agent's originals, active and archived (the union
+ * view), newest first. Two access paths, because the planner cannot know how common a term is:
+ * first the newest SEARCH_WINDOW candidates (after the filters and the cursor) are walked in
+ * order through the (agent_id, created_at, …) indexes and matched; a common term fills the page
+ * there. Only when the window holds fewer hits than the page and there are older candidates does
+ * a second statement look for the rest among those older ones, where the trigram index of each
+ * payload store finds a rare term without reading every row.
+ */
+export async function search(deps: ConversationDeps, viewer: Viewer | null, input: SearchInput): Promise<{ agentId: string; rows: (OriginalRow & { micros: string })[] }> {
+  const { agentId } = resolveActingAgent(viewer, input.agentId);
+  const pattern = `%${escapeLike(input.query)}%`;
+  const conditions: SQL[] = [sql`agent_id = ${agentId}`];
+  if (input.sessionId != null) conditions.push(sql`session_id = ${input.sessionId}`);
+  if (input.role != null) conditions.push(sql`role = ${input.role}`);
+  if (input.createdFrom) conditions.push(sql`created_at >= ${input.createdFrom}`);
+  if (input.createdBefore) conditions.push(sql`created_at < ${input.createdBefore}`);
+  if (input.after) conditions.push(olderThan(input.after));
+  const candidates = sql.join(conditions, sql` AND `);
+  type Hit = RawOriginal & { micros: string };
+
+  const windowed = await deps.db.execute<Hit>(sql`
+    SELECT * FROM (
+      SELECT ${ORIGINAL_COLUMNS}, ${microsOf('created_at')} AS micros
+        FROM conversation_original_rows
+       WHERE ${candidates}
+       ORDER BY created_at DESC, session_id DESC, position DESC
+       LIMIT ${SEARCH_WINDOW}
+    ) AS recent
+     WHERE payload ILIKE ${pattern}
+     ORDER BY created_at DESC, session_id DESC, position DESC
+     LIMIT ${input.limit}`);
+  const hits = windowed.rows;
+  if (hits.length < input.limit) {
+    const edge = await deps.db.execute<{ micros: string; session_id: string; position: string | number }>(sql`
+      SELECT ${microsOf('created_at')} AS micros, session_id, position
+        FROM conversation_original_rows
+       WHERE ${candidates}
+       ORDER BY created_at DESC, session_id DESC, position DESC
+       LIMIT 1 OFFSET ${SEARCH_WINDOW - 1}`);
+    if (edge.rows.length > 0) {
+      const oldest = { micros: edge.rows[0].micros, sessionId: edge.rows[0].session_id, position: Number(edge.rows[0].position) };
+      const older = await deps.db.execute<Hit>(sql`
+        SELECT ${ORIGINAL_COLUMNS}, ${microsOf('created_at')} AS micros
+          FROM conversation_original_rows
+         WHERE ${candidates} AND ${olderThan(oldest)} AND payload::text ILIKE ${pattern}
+         ORDER BY created_at DESC, session_id DESC, position DESC
+         LIMIT ${input.limit - hits.length}`);
+      hits.push(...older.rows);
+    }
+  }
+  return { agentId, rows: hits.map((r) => ({ ...toOriginal(r), micros: r.micros })) };
+}
