@@ -1,20 +1,12 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { createApi, describeError, takeTokenFromUrl, tokenStore, type Api } from './api';
-import { ConsoleAgentsDocument, ConsoleViewerDocument, type ConsoleAgentsQuery, type ConsoleViewerQuery } from './graphql/generated';
+import { createApi, describeError, takeTokenFromUrl, tokenStore } from './api';
+import { ConsoleAgentsDocument, ConsoleViewerDocument, type ConsoleViewerQuery } from './graphql/generated';
+import type { AgentSummary } from './page-props';
 import { BrainsPage } from './pages/Brains';
 import { DashboardPage } from './pages/Dashboard';
 import { ProfilesPage } from './pages/Profiles';
 import './styles.css';
-
-export type AgentSummary = ConsoleAgentsQuery['agents']['edges'][number]['node'];
-export interface PageProps {
-  api: Api;
-  agents: AgentSummary[];
-  /** More agents exist than the first 100 the console lists (and subscribes to). */
-  agentsMore: boolean;
-  announce: (message: string) => void;
-}
 
 const ROUTES = [
   { hash: '#/brains', label: 'Brains' },
