@@ -6,7 +6,12 @@ import type { AgentSummary } from './page-props';
 import { BrainsPage } from './pages/Brains';
 import { DashboardPage } from './pages/Dashboard';
 import { ProfilesPage } from './pages/Profiles';
-import './styles.css';
+// In this order: narrow.css overrides the layouts before it.
+import './styles/base.css';
+import './styles/records.css';
+import './styles/dashboard.css';
+import './styles/profiles.css';
+import './styles/narrow.css';
 
 const ROUTES = [
   { hash: '#/brains', label: 'Brains' },
