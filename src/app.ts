@@ -12,7 +12,7 @@ import { spliceSerializedPayloads } from './events/serialized-payloads.js';
 import type { BurrowConfig } from './config.js';
 import type { Context } from './context.js';
 import type { Database } from './db/database.js';
-import { authenticate as authenticateWith, connectionParamCredentials, headerCredentials, nodeHeaderCredentials, type Credentials } from './auth/authenticate.js';
+import { authenticate as authenticateWith, connectionParamCredentials, nodeHeaderCredentials, type Credentials } from './auth/authenticate.js';
 import { rateLimitedError } from './limits/rate-limit.js';
 import { TOKEN_ENDED_CLOSE_CODE, useEndStreamsWithToken } from './auth/token-watch.js';
 import { sharedNextPayload, useSharedEventExecution } from './events/shared-execution.js';
@@ -71,7 +71,7 @@ export function buildApp(deps: AppDeps) {
   const tracing = deps.tracing ?? null;
   const maskError = errorMasker(logger);
   const observability = createObservability(logger, metrics);
-  // Every transport's authentication (auth/authenticate.ts): the HTTP gate, the direct path, /metrics, graphql-ws.
+  // The one authentication (auth/authenticate.ts) of the HTTP gate, the direct path, /metrics and graphql-ws (MCP calls it too).
   const authenticate = (credentials: Credentials) => authenticateWith(services.tokens, credentials);
   const guards = limits.yogaLimits({
     config: deps.config,
