@@ -127,7 +127,7 @@ describe('HTTP on the shipped server', () => {
 
   it('an unauthenticated request answers the same bytes whichever path its shape chose (no token, no Bearer, an unknown token)', async () => {
     const query = { query: READ, variables: { id: 'http-yoga' } };
-    for (const headers of [{}, { authorization: server.operatorToken }, { authorization: 'Bearer brw_not-a-token' }]) {
+    for (const headers of [{}, { authorization: server.operatorToken }, { authorization: 'Bearer brw_not-a-token' }] as Record<string, string>[]) {
       const direct = await counted(postDirect(query, headers));
       const yoga = await counted(postViaYoga(query, headers));
       // The direct path hands a refused token to Yoga's gate, body unread: both are Yoga's answers.
