@@ -12,7 +12,7 @@ import { spliceSerializedPayloads } from './events/serialized-payloads.js';
 import type { BurrowConfig } from './config.js';
 import type { Context } from './context.js';
 import type { Database } from './db/database.js';
-import { bearerSecret, scopeFromHeaders } from './auth/tokens.service.js';
+import { authenticate as authenticateWith, connectionParamCredentials, nodeHeaderCredentials, type Credentials } from './auth/authenticate.js';
 import { rateLimitedError } from './limits/rate-limit.js';
 import { TOKEN_ENDED_CLOSE_CODE, useEndStreamsWithToken } from './auth/token-watch.js';
 import { sharedNextPayload, useSharedEventExecution } from './events/shared-execution.js';
@@ -71,14 +71,14 @@ export function buildApp(deps: AppDeps) {
   const tracing = deps.tracing ?? null;
   const maskError = errorMasker(logger);
   const observability = createObservability(logger, metrics);
-  // The HTTP gate's authentication, from the headers of a fetch Request or of a node:http request.
-  const authenticate = (header: (name: string) => string | null) => services.tokens.authenticate(bearerSecret(header('authorization')), scopeFromHeaders(header));
+  // The one authentication (auth/authenticate.ts) of the HTTP gate, the direct path, /metrics and graphql-ws (MCP calls it too).
+  const authenticate = (credentials: Credentials) => authenticateWith(services.tokens, credentials);
   const guards = limits.yogaLimits({
     config: deps.config,
     graphqlEndpoint: '/graphql',
     documents: deps.trustedDocuments,
     unauthenticatedMessage: unauthenticatedError().message,
-    authenticate: (request) => authenticate((name) => request.headers.get(name)),
+    authenticate,
   });
 
   const yoga = createYoga<Record<string, unknown>, Context>({
@@ -143,13 +143,7 @@ export function buildApp(deps: AppDeps) {
     next: (req, res) => (isMcpPath(req.url) ? void mcp(req, res) : isConsolePath(req.url) ? void operatorConsole(req, res) : direct.handle(req, res)),
     health,
     metrics,
-    isOperator: async (authorization) =>
-      (
-        await services.tokens.authenticate(
-          bearerSecret(authorization),
-          scopeFromHeaders(() => null),
-        )
-      )?.principal === 'OPERATOR',
+    isOperator: async (headers) => (await authenticate(nodeHeaderCredentials(headers)))?.principal === 'OPERATOR',
   });
   const server: Server = createServer(edge.listener);
   // An idle keep-alive connection stays open longer than clients and load balancers keep theirs
@@ -175,18 +169,7 @@ export function buildApp(deps: AppDeps) {
     {
       onConnect: async (ctx) => {
         if (limits.connectionInitTooLarge(ctx.extra.socket)) return false;
-        const params = ctx.connectionParams ?? {};
-        const raw = String(params.authorization ?? params.Authorization ?? params.token ?? '');
-        const secret = raw.toLowerCase().startsWith('bearer ') ? raw.slice(7).trim() : raw.trim();
-        const viewer = await services.tokens
-          .authenticate(
-            secret,
-            scopeFromHeaders((name) => {
-              const value = Object.entries(params).find(([key]) => key.toLowerCase() === name)?.[1];
-              return value == null ? null : String(value);
-            }),
-          )
-          .catch(closeReason);
+        const viewer = await authenticate(connectionParamCredentials(ctx.connectionParams ?? {})).catch(closeReason);
         if (!viewer) return false;
         ctx.extra.viewer = viewer;
         const untrack = services.tokenWatch.track(viewer.tokenId, () => ctx.extra.socket.close(TOKEN_ENDED_CLOSE_CODE, 'Forbidden: the token was revoked or has expired'));

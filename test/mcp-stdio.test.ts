@@ -29,7 +29,7 @@ let operatorToken: string;
 
 async function seed(services: Services, pool: { query: (sql: string, params?: unknown[]) => Promise<unknown> }) {
   const operator = await services.tokens.create({ kind: 'operator', name: 'stdio-operator' });
-  const viewer = await services.tokens.authenticate(operator.token, { scope: null, sessionId: null, conversationId: null });
+  const viewer = await services.tokens.lookup(operator.token, { scope: null, sessionId: null, conversationId: null });
   for (const id of ['st-a', 'st-b']) await services.agents.createAgent(viewer, { agentId: id, name: id });
   aToken = (await services.tokens.create({ kind: 'agent', name: 'stdio-a', agentId: 'st-a' })).token;
   operatorToken = operator.token;

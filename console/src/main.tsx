@@ -1,20 +1,17 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { createApi, describeError, takeTokenFromUrl, tokenStore, type Api } from './api';
-import { ConsoleAgentsDocument, ConsoleViewerDocument, type ConsoleAgentsQuery, type ConsoleViewerQuery } from './graphql/generated';
+import { createApi, describeError, takeTokenFromUrl, tokenStore } from './api';
+import { ConsoleAgentsDocument, ConsoleViewerDocument, type ConsoleViewerQuery } from './graphql/generated';
+import type { AgentSummary } from './page-props';
 import { BrainsPage } from './pages/Brains';
 import { DashboardPage } from './pages/Dashboard';
 import { ProfilesPage } from './pages/Profiles';
-import './styles.css';
-
-export type AgentSummary = ConsoleAgentsQuery['agents']['edges'][number]['node'];
-export interface PageProps {
-  api: Api;
-  agents: AgentSummary[];
-  /** More agents exist than the first 100 the console lists (and subscribes to). */
-  agentsMore: boolean;
-  announce: (message: string) => void;
-}
+// In this order: narrow.css overrides the layouts before it.
+import './styles/base.css';
+import './styles/records.css';
+import './styles/dashboard.css';
+import './styles/profiles.css';
+import './styles/narrow.css';
 
 const ROUTES = [
   { hash: '#/brains', label: 'Brains' },

@@ -8,7 +8,7 @@ import { assertCleanText } from '../lib/text-policy.js';
 import { apiTokens } from './auth.sql.js';
 import type { CachedToken, TokenCache } from './token-cache.js';
 import { TOKENS_CHANNEL } from './token-watch.js';
-import type { Viewer } from './viewer.js';
+import type { RuntimeScope, Viewer } from './viewer.js';
 
 const TOKEN_PREFIX = 'brw_';
 
@@ -30,12 +30,6 @@ export function parseLifetime(text: string): number | null {
   const amount = Number(match[1]);
   const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 's' | 'm' | 'h' | 'd'];
   return amount > 0 ? amount * unit : null;
-}
-
-export interface HeaderScope {
-  scope: string | null;
-  sessionId: string | null;
-  conversationId: string | null;
 }
 
 export class TokensService {
@@ -172,10 +166,11 @@ export class TokensService {
   }
 
   /**
-   * Bearer secret -> viewer, or null when unknown, revoked or expired. Notes the use (throttled).
-   * A token verified recently comes from the cache, with no statement.
+   * Token secret -> viewer, or null when unknown, revoked or expired. Notes the use (throttled).
+   * A token verified recently comes from the cache, with no statement. Transports call it
+   * through auth/authenticate.ts, which reads the secret and the scope.
    */
-  async authenticate(secret: string | null | undefined, scope: HeaderScope): Promise<Viewer | null> {
+  async lookup(secret: string | null | undefined, scope: RuntimeScope): Promise<Viewer | null> {
     if (!secret || !secret.startsWith(TOKEN_PREFIX)) return null;
     const hash = sha256Hex(secret);
     const now = this.clock.now();
@@ -223,22 +218,4 @@ function toRecord(row: typeof apiTokens.$inferSelect): TokenRecord {
     lastUsedAt: row.lastUsedAt,
     expiresAt: row.expiresAt,
   };
-}
-
-/** Reads the runtime-owned scope headers; blank values count as absent. */
-export function scopeFromHeaders(get: (name: string) => string | null | undefined): HeaderScope {
-  const read = (name: string) => {
-    const value = get(name)?.trim();
-    return value ? value : null;
-  };
-  return {
-    scope: read('burrow-continuity-scope'),
-    sessionId: read('burrow-session'),
-    conversationId: read('burrow-conversation'),
-  };
-}
-
-/** The secret of an `Authorization: Bearer <token>` header, or null. */
-export function bearerSecret(header: string | null | undefined): string | null {
-  return header && header.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : null;
 }

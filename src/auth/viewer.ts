@@ -17,6 +17,9 @@ export interface Viewer {
   conversationId: string | null;
 }
 
+/** The runtime-owned part of a viewer: read from headers, connection params or the stdio environment (auth/authenticate.ts). */
+export type RuntimeScope = Pick<Viewer, 'scope' | 'sessionId' | 'conversationId'>;
+
 /** The actor recorded on writes. */
 export interface Actor {
   kind: PrincipalKind;

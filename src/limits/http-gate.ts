@@ -4,6 +4,7 @@
  * Nothing is parsed or validated for a request refused here.
  */
 import type { Plugin } from 'graphql-yoga';
+import { headerCredentials, type Authenticate } from '../auth/authenticate.js';
 import type { Viewer } from '../auth/viewer.js';
 import { databaseUnavailableError } from '../lib/error-masking.js';
 import { isConnectionLoss } from '../lib/connection-errors.js';
@@ -27,7 +28,7 @@ export interface AuthenticatedContext {
 export interface HttpGateOptions {
   graphqlEndpoint: string;
   corsOrigins: string[];
-  authenticate(request: Request): Promise<Viewer | null>;
+  authenticate: Authenticate;
   unauthenticatedMessage: string;
 }
 
@@ -43,7 +44,7 @@ export function useHttpGate(options: HttpGateOptions): Plugin {
       try {
         // The direct JSON path (ops/direct-graphql.ts) hands over what it already found for these headers.
         const known = (serverContext as AuthenticatedContext).authenticatedViewer;
-        viewer = known !== undefined ? known : await options.authenticate(request);
+        viewer = known !== undefined ? known : await options.authenticate(headerCredentials((name) => request.headers.get(name)));
       } catch (error) {
         // The token lookup lost its connection: a retryable refusal, like any request that needed the database.
         if (!isConnectionLoss(error)) throw error;

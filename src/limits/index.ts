@@ -5,7 +5,7 @@
  */
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import type { Plugin } from 'graphql-yoga';
-import type { Viewer } from '../auth/viewer.js';
+import type { Authenticate } from '../auth/authenticate.js';
 import type { BurrowConfig } from '../config.js';
 import { useBodyLimit } from './body-limit.js';
 import { documentLimitPlugins } from './document-limits.js';
@@ -22,7 +22,7 @@ export { connectionInitTooLarge, guardConnectionInit, parseAndValidate, socketOp
 export interface LimitsDeps {
   config: Pick<BurrowConfig, 'limits' | 'security'>;
   graphqlEndpoint: string;
-  authenticate(request: Request): Promise<Viewer | null>;
+  authenticate: Authenticate;
   unauthenticatedMessage: string;
   documents?: TrustedDocuments;
 }

@@ -5,7 +5,7 @@
  * any request and nothing lives between requests.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bearerSecret, scopeFromHeaders } from '../auth/tokens.service.js';
+import { authenticate, nodeHeaderCredentials } from '../auth/authenticate.js';
 import { isConnectionLoss } from '../lib/connection-errors.js';
 import { databaseUnavailableError } from '../lib/error-masking.js';
 import type { Logger } from '../lib/logger.js';
@@ -37,11 +37,7 @@ export function createMcpHttpHandler(deps: { services: Services; logger: Logger 
       if (Number(req.headers['content-length'] ?? 0) > bodyLimit) {
         return refuse(res, 413, 'LIMIT_EXCEEDED', `the request body is larger than BURROW_MAX_BODY_BYTES (${bodyLimit} bytes)`, { connection: 'close' });
       }
-      const header = (name: string) => {
-        const value = req.headers[name];
-        return Array.isArray(value) ? value[0] : value;
-      };
-      const viewer = await services.tokens.authenticate(bearerSecret(header('authorization')), scopeFromHeaders(header));
+      const viewer = await authenticate(services.tokens, nodeHeaderCredentials(req.headers));
       if (!viewer) {
         return refuse(res, 401, 'UNAUTHENTICATED', 'a valid agent bearer token is required (Authorization: Bearer <token>)', { 'www-authenticate': 'Bearer' });
       }

@@ -4,6 +4,7 @@
  * environment (see loadMcpStdioIdentity); stdout carries only protocol messages, logs go to stderr.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { authenticate, stdioCredentials } from '../auth/authenticate.js';
 import type { McpStdioIdentity } from '../config.js';
 import { forbidden, unauthenticated } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
@@ -15,7 +16,7 @@ export async function serveMcpStdio(deps: { services: Services; logger: Logger; 
   const { services, logger, identity } = deps;
   // Authenticated per call as well as at start, so a revoked token stops working at once.
   const viewer = async () => {
-    const found = await services.tokens.authenticate(identity.token, identity);
+    const found = await authenticate(services.tokens, stdioCredentials(identity));
     if (!found) throw unauthenticated('BURROW_TOKEN is not a valid token (unknown or revoked)');
     if (found.principal !== 'AGENT') throw forbidden('MCP tools act as one agent: BURROW_TOKEN must be a token bound to the agent (token create --agent AGENT_ID)');
     return found;

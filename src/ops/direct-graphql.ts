@@ -21,9 +21,10 @@
  *
  * Not used with tracing: OpenTelemetry's HTTP spans come from Yoga's instrumentation.
  */
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLError } from 'graphql';
 import { createGraphQLError, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
+import { nodeHeader, nodeHeaderCredentials, type Authenticate } from '../auth/authenticate.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { AuthenticatedContext } from '../limits/http-gate.js';
 import type { SecurityConfig } from '../config.js';
@@ -56,8 +57,8 @@ export interface DirectGraphQLDeps {
   enabled: boolean;
   yoga: YogaServerInstance<Record<string, unknown>, Context>;
   graphqlEndpoint: string;
-  /** The HTTP gate's authentication (limits/http-gate.ts), from any header source. */
-  authenticate(header: (name: string) => string | null): Promise<Viewer | null>;
+  /** The HTTP gate's authentication (auth/authenticate.ts, as limits/http-gate.ts calls it). */
+  authenticate: Authenticate;
   documents: TrustedDocuments;
   trustedDocuments: SecurityConfig['trustedDocuments'];
   bodyBytes: number;
@@ -73,11 +74,6 @@ interface Operation {
   extensions: unknown;
 }
 
-const headerOf = (headers: IncomingHttpHeaders) => (name: string) => {
-  const value = headers[name];
-  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-};
-
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
@@ -90,7 +86,7 @@ class NodeRequestView {
   readonly headers: { get(name: string): string | null; has(name: string): boolean };
   constructor(req: IncomingMessage) {
     this.url = `http://${req.headers.host ?? 'localhost'}${req.url}`;
-    const get = headerOf(req.headers);
+    const get = nodeHeader(req.headers);
     this.headers = { get: (name) => get(name.toLowerCase()), has: (name) => req.headers[name.toLowerCase()] !== undefined };
   }
 }
@@ -134,7 +130,7 @@ export function createDirectGraphQL(deps: DirectGraphQLDeps) {
     deps.observability.begin(serverContext);
     let viewer: Viewer | null;
     try {
-      viewer = await deps.authenticate(headerOf(req.headers));
+      viewer = await deps.authenticate(nodeHeaderCredentials(req.headers));
     } catch {
       // The lookup failed: the gate tries again and answers (DATABASE_UNAVAILABLE), body unread.
       return toYoga(req, res);
@@ -191,7 +187,7 @@ export function createDirectGraphQL(deps: DirectGraphQLDeps) {
   /** Hands a request whose body was read to Yoga, which answers it as if it had read it itself. */
   async function viaYoga(req: IncomingMessage, res: ServerResponse, body: Buffer, viewer: Viewer): Promise<void> {
     const headers = new yoga.fetchAPI.Headers();
-    const header = headerOf(req.headers);
+    const header = nodeHeader(req.headers);
     for (const name of Object.keys(req.headers)) {
       const value = header(name);
       if (value !== null) headers.set(name, value);

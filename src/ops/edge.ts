@@ -2,7 +2,7 @@
  * The HTTP edge in front of Yoga: health probes, /metrics, in-flight request tracking and the
  * draining state of a graceful shutdown. Everything else goes to Yoga unchanged.
  */
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StartupError } from '../db/database.js';
 import type { createHealth } from './health.js';
@@ -12,8 +12,8 @@ export interface EdgeDeps {
   next: RequestListener;
   health: ReturnType<typeof createHealth>;
   metrics: Metrics;
-  /** Whether the request carries an operator token (for /metrics on the main port). */
-  isOperator(authorization: string | undefined): Promise<boolean>;
+  /** Whether the request's headers carry an operator token (for /metrics on the main port). */
+  isOperator(headers: IncomingHttpHeaders): Promise<boolean>;
 }
 
 function json(res: ServerResponse, status: number, body: unknown, extraHeaders: Record<string, string> = {}) {
@@ -54,7 +54,7 @@ export function createEdge(deps: EdgeDeps) {
       if (inFlight === 0) onIdle?.();
     });
     if (path === '/metrics') {
-      void deps.isOperator(req.headers.authorization).then(
+      void deps.isOperator(req.headers).then(
         (allowed) =>
           allowed
             ? serveMetrics(deps.metrics, res)

@@ -2,7 +2,7 @@
  * Queries and mutations over HTTP against the shipped server, on both of its paths: the direct
  * JSON path (one plain JSON POST to /graphql, src/ops/direct-graphql.ts) and Yoga's (a POST whose
  * Accept or media type the direct path leaves to Yoga; a GET, which Yoga's gate refuses). The same operation answers the same
- * bytes on both, and burrow_graphql_http_requests_total{path} (read from /metrics, as an operator
+ * bytes on both (a query, a scoped query, a mutation's refusal, an unauthenticated request), and burrow_graphql_http_requests_total{path} (read from /metrics, as an operator
  * would) counts each request on the path that answered it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,11 +49,16 @@ async function counted(send: () => Promise<Response>): Promise<Answer & { path: 
   return { ...answer, path: direct === 1 && yoga === 0 ? 'direct' : yoga === 1 && direct === 0 ? 'yoga' : 'unclear' };
 }
 
-/** One plain JSON POST: what the direct path serves. */
-const postDirect = (body: unknown) => () => fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', ...auth() }, body: JSON.stringify(body) });
+/** One plain JSON POST: what the direct path serves (`headers`: the token and runtime headers, the operator's by default). */
+const postDirect =
+  (body: unknown, headers: Record<string, string> = auth()) =>
+  () =>
+    fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 /** The same POST with an Accept that means the same to Yoga but that the direct path hands to it. */
-const postViaYoga = (body: unknown) => () =>
-  fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json;q=1', ...auth() }, body: JSON.stringify(body) });
+const postViaYoga =
+  (body: unknown, headers: Record<string, string> = auth()) =>
+  () =>
+    fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json;q=1', ...headers }, body: JSON.stringify(body) });
 /** The same POST with a media-type parameter the direct path does not serve: Yoga reads it. */
 const postCharsetViaYoga = (body: unknown) => () =>
   fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json; charset=UTF-8; x=1', ...auth() }, body: JSON.stringify(body) });
@@ -105,6 +110,35 @@ describe('HTTP on the shipped server', () => {
     expect(strip(byAccept)).toEqual(strip(direct));
     expect(strip(byMediaType)).toEqual(strip(direct));
     expect(direct.body).toBe(JSON.stringify({ data: { agent: { __typename: 'Agent', agentId: 'http-yoga', name: 'made through yoga' }, agents: { totalCount: 2 } } }));
+  });
+
+  it('a query with runtime scope headers answers the same bytes on both paths, the scope read from the headers', async () => {
+    const headers = { ...auth(), 'burrow-continuity-scope': ' proj-http ', 'burrow-session': 'sess-http', 'burrow-conversation': '  ' };
+    const query = { query: 'query V { viewer { principal tokenName project sessionId conversationId } }' };
+    const direct = await counted(postDirect(query, headers));
+    const yoga = await counted(postViaYoga(query, headers));
+    expect([direct.path, yoga.path]).toEqual(['direct', 'yoga']);
+    const strip = ({ path: _path, ...answer }: Answer & { path: string }) => answer;
+    expect(strip(yoga)).toEqual(strip(direct));
+    expect(JSON.parse(direct.body)).toEqual({
+      data: { viewer: { principal: 'OPERATOR', tokenName: expect.any(String) as string, project: 'proj-http', sessionId: 'sess-http', conversationId: null } },
+    });
+  });
+
+  it('an unauthenticated request answers the same bytes whichever path its shape chose (no token, no Bearer, an unknown token)', async () => {
+    const query = { query: READ, variables: { id: 'http-yoga' } };
+    for (const headers of [{}, { authorization: server.operatorToken }, { authorization: 'Bearer brw_not-a-token' }] as Record<string, string>[]) {
+      const direct = await counted(postDirect(query, headers));
+      const yoga = await counted(postViaYoga(query, headers));
+      // The direct path hands a refused token to Yoga's gate, body unread: both are Yoga's answers.
+      expect([direct.path, yoga.path]).toEqual(['yoga', 'yoga']);
+      const strip = ({ path: _path, ...answer }: Answer & { path: string }) => answer;
+      expect(strip(yoga)).toEqual(strip(direct));
+      expect([direct.status, JSON.parse(direct.body)]).toEqual([
+        401,
+        { errors: [{ message: 'a valid bearer token is required (Authorization: Bearer <token>)', extensions: { code: 'UNAUTHENTICATED' } }] },
+      ]);
+    }
   });
 
   it('a GET query or mutation goes to Yoga and is refused (405, POST only); the mutation creates nothing', async () => {

@@ -7,46 +7,14 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { describeError, handled } from '../api';
-import {
-  ConsoleBrainMemoriesDocument,
-  ConsoleBrainReadDocument,
-  ConsoleBrainRemoveDocument,
-  ConsoleBrainSaveDocument,
-  ConsoleBrainUpdateDocument,
-  ConsoleDeleteBrainMemoriesDocument,
-  type BrainDeletionStatus,
-  type ConsoleMemoryFragment,
-} from '../graphql/generated';
-import type { PageProps } from '../main';
+import { ConsoleBrainMemoriesDocument, ConsoleBrainReadDocument, ConsoleDeleteBrainMemoriesDocument, type BrainDeletionStatus } from '../graphql/generated';
+import type { PageProps } from '../page-props';
+import { DeletionResults } from './brains/DeletionResults';
+import { draftOf, focusEditor, type DeletionRow, type Editor, type Memory } from './brains/memory';
+import { MemoryEditor } from './brains/MemoryEditor';
 
 export const PAGE_SIZE = 10;
 const MIN_QUERY = 3;
-
-type Memory = ConsoleMemoryFragment;
-interface Draft {
-  title: string;
-  content: string;
-  sources: string;
-}
-type Editor =
-  | { mode: 'new'; draft: Draft }
-  | { mode: 'edit'; memory: Memory; draft: Draft; expectedRevision: number; conflict: { currentRevision: number; action: 'save' | 'delete' } | null; newer: Memory | null };
-interface DeletionRow {
-  id: string;
-  title: string;
-  status: BrainDeletionStatus;
-  message: string;
-  currentRevision: number | null;
-}
-
-/** Keyboard users land in the form they just opened (it renders below the list). */
-const focusEditor = () => requestAnimationFrame(() => document.getElementById('mem-title')?.focus());
-const draftOf = (m: Memory): Draft => ({ title: m.title, content: m.content, sources: m.sourceRefs.join('\n') });
-const sourcesOf = (text: string) =>
-  text
-    .split('\n')
-    .map((s) => s.trim())
-    .filter(Boolean);
 
 export function BrainsPage({ api, agents, announce }: PageProps) {
   const [agentId, setAgentId] = useState('');
@@ -176,80 +144,6 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
     focusEditor();
   }
 
-  async function save() {
-    if (!editor) return;
-    setBusy(true);
-    setError(null);
-    const { draft } = editor;
-    try {
-      if (editor.mode === 'new') {
-        const data = await api.request(ConsoleBrainSaveDocument, { input: { agentId, title: draft.title, content: draft.content, sourceRefs: sourcesOf(draft.sources) } });
-        const r = data.brainSave;
-        if (r.__typename !== 'BrainSaveSuccess') return setError(`${r.code}: ${r.message}`);
-        setEditor({ mode: 'edit', memory: r.memory, draft: draftOf(r.memory), expectedRevision: r.memory.revision, conflict: null, newer: null });
-        announce(`Saved “${r.memory.title}” (revision ${r.memory.revision}, operator-owned).`);
-      } else {
-        const data = await api.request(ConsoleBrainUpdateDocument, {
-          input: {
-            agentId,
-            memoryId: editor.memory.id,
-            expectedRevision: editor.expectedRevision,
-            title: draft.title,
-            content: draft.content,
-            sourceRefs: sourcesOf(draft.sources),
-          },
-        });
-        const r = data.brainUpdate;
-        if (r.__typename === 'RevisionConflict') {
-          setEditor({ ...editor, conflict: { currentRevision: r.currentRevision, action: 'save' }, newer: null });
-          return announce(`Not saved: another writer changed this memory to revision ${r.currentRevision}. Select Reload memory.`);
-        }
-        if (r.__typename !== 'BrainUpdateSuccess') return setError(`${r.code}: ${r.message}`);
-        setEditor({ mode: 'edit', memory: r.memory, draft: draftOf(r.memory), expectedRevision: r.memory.revision, conflict: null, newer: null });
-        announce(`Saved “${r.memory.title}” (revision ${r.memory.revision}).`);
-      }
-      await reloadPage();
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function remove() {
-    if (editor?.mode !== 'edit') return;
-    setBusy(true);
-    try {
-      const data = await api.request(ConsoleBrainRemoveDocument, { input: { agentId, memoryId: editor.memory.id, expectedRevision: editor.expectedRevision } });
-      const r = data.brainRemove;
-      if (r.__typename === 'RevisionConflict') {
-        setEditor({ ...editor, conflict: { currentRevision: r.currentRevision, action: 'delete' }, newer: null });
-        return announce(`Not deleted: another writer changed this memory to revision ${r.currentRevision}. Select Reload memory.`);
-      }
-      if (r.__typename !== 'BrainRemoveSuccess') return setError(`${r.code}: ${r.message}`);
-      announce(`Deleted “${editor.memory.title}”.`);
-      setEditor(null);
-      await reloadPage();
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  /** Keeps the draft, shows the newer content beside it, and makes the next save expect the newer revision. */
-  async function reloadMemory() {
-    if (editor?.mode !== 'edit') return;
-    const data = await api.request(ConsoleBrainReadDocument, { agentId, id: editor.memory.id });
-    if (!data.brainRead) {
-      setEditor(null);
-      return setError('That memory was removed by another writer.');
-    }
-    setEditor({ ...editor, memory: data.brainRead, expectedRevision: data.brainRead.revision, conflict: null, newer: data.brainRead });
-    announce(`Reloaded revision ${data.brainRead.revision}. Compare it with your draft, then save or delete again deliberately.`);
-  }
-
-  const setDraft = (patch: Partial<Draft>) => editor && setEditor({ ...editor, draft: { ...editor.draft, ...patch } } as Editor);
   const ownerChosen = agentId !== '';
 
   return (
@@ -354,153 +248,23 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
             </nav>
           </section>
 
-          {results && (
-            <section aria-labelledby="results-h" class="panel">
-              <h2 id="results-h">Deletion results</h2>
-              <div class="scroll">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Memory</th>
-                      <th scope="col">Result</th>
-                      <th scope="col">Detail</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {results.map((r) => (
-                      <tr data-status={r.status}>
-                        <td>{r.title}</td>
-                        <td>
-                          <span class={`status s-${r.status}`}>{r.status}</span>
-                        </td>
-                        <td>
-                          {r.message}
-                          {r.currentRevision !== null && r.status === 'REVISION_CONFLICT' ? ` (current revision ${r.currentRevision})` : ''}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              {results.some((r) => r.status === 'REVISION_CONFLICT') && (
-                <button type="button" onClick={handled(reloadConflicts, setError)}>
-                  Reload conflicts
-                </button>
-              )}
-            </section>
-          )}
+          {results && <DeletionResults results={results} onReloadConflicts={handled(reloadConflicts, setError)} />}
 
           {editor && (
-            <section aria-labelledby="editor-h" class="panel editor">
-              <h2 id="editor-h">{editor.mode === 'new' ? 'New memory' : `Memory: ${editor.memory.title}`}</h2>
-              {editor.mode === 'edit' && (
-                <p class="meta">
-                  Revision {editor.memory.revision} ·{' '}
-                  {editor.memory.ownership === 'OPERATOR' ? 'operator-owned: agents cannot update or remove it' : 'agent-owned: saving here makes it operator-owned'} · last written
-                  by {editor.memory.updatedBy.kind.toLowerCase()} {editor.memory.updatedBy.principalId}
-                </p>
-              )}
-              {editor.mode === 'edit' && editor.conflict && (
-                <div role="alert" class="conflict">
-                  <p>
-                    Another writer changed this memory: you read revision {editor.expectedRevision}, it is now revision {editor.conflict.currentRevision}. Nothing was{' '}
-                    {editor.conflict.action === 'save' ? 'saved' : 'deleted'}; a stale revision never overwrites newer work.
-                  </p>
-                  <button type="button" onClick={handled(reloadMemory, setError)}>
-                    Reload memory
-                  </button>
-                </div>
-              )}
-              <div class={editor.mode === 'edit' && editor.newer ? 'compare' : undefined}>
-                <form
-                  aria-label={editor.mode === 'edit' && editor.newer ? 'Your draft' : 'Memory'}
-                  onSubmit={(e) => {
-                    e.preventDefault();
-                    void save();
-                  }}
-                >
-                  {editor.mode === 'edit' && editor.newer && <h3>Your draft</h3>}
-                  <label for="mem-title">Title</label>
-                  <input id="mem-title" value={editor.draft.title} onInput={(e) => setDraft({ title: e.currentTarget.value })} required maxLength={240} />
-                  <label for="mem-content">Content</label>
-                  <textarea id="mem-content" rows={8} value={editor.draft.content} onInput={(e) => setDraft({ content: e.currentTarget.value })} required />
-                  <label for="mem-sources">Source references (optional, one per line)</label>
-                  <textarea id="mem-sources" rows={3} value={editor.draft.sources} onInput={(e) => setDraft({ sources: e.currentTarget.value })} />
-                  <div class="row">
-                    <button type="submit" disabled={busy}>
-                      {editor.mode === 'new' ? 'Save memory' : 'Save changes'}
-                    </button>
-                    {editor.mode === 'edit' && (
-                      <button type="button" class="danger" onClick={handled(remove, setError)} disabled={busy}>
-                        Delete memory
-                      </button>
-                    )}
-                    <button type="button" class="secondary" onClick={() => setEditor(null)}>
-                      Close
-                    </button>
-                  </div>
-                </form>
-                {editor.mode === 'edit' && editor.newer && (
-                  <section aria-labelledby="newer-h" class="newer">
-                    <h3 id="newer-h">Current revision {editor.newer.revision}</h3>
-                    <p class="meta">
-                      written by {editor.newer.updatedBy.kind.toLowerCase()} {editor.newer.updatedBy.principalId} at {editor.newer.updatedAt}
-                    </p>
-                    <dl>
-                      <dt>Title</dt>
-                      <dd>{editor.newer.title}</dd>
-                      <dt>Content</dt>
-                      <dd class="pre">{editor.newer.content}</dd>
-                      <dt>Source references</dt>
-                      <dd>{editor.newer.sourceRefs.length ? editor.newer.sourceRefs.join('\n') : 'none'}</dd>
-                    </dl>
-                    <button type="button" class="secondary" onClick={() => setEditor({ ...editor, draft: draftOf(editor.newer!), newer: null })}>
-                      Use this version
-                    </button>
-                  </section>
-                )}
-              </div>
-              {editor.mode === 'edit' && editor.memory.legacyMigration && <LegacyDetails memory={editor.memory} />}
-            </section>
+            <MemoryEditor
+              api={api}
+              agentId={agentId}
+              editor={editor}
+              setEditor={setEditor}
+              busy={busy}
+              setBusy={setBusy}
+              setError={setError}
+              announce={announce}
+              reloadPage={reloadPage}
+            />
           )}
         </>
       )}
     </div>
-  );
-}
-
-function LegacyDetails({ memory }: { memory: Memory }) {
-  const m = memory.legacyMigration!;
-  return (
-    <details class="legacy">
-      <summary>Legacy migration details</summary>
-      <dl>
-        <dt>Source</dt>
-        <dd>{m.source}</dd>
-        <dt>Legacy id</dt>
-        <dd>{m.legacyId}</dd>
-        <dt>Legacy scope</dt>
-        <dd>{m.legacyScope}</dd>
-        <dt>Legacy owner</dt>
-        <dd>{m.legacyOwnerAgentId ?? 'global (owned by hatchet after import)'}</dd>
-        <dt>Legacy status</dt>
-        <dd>{m.legacyStatus}</dd>
-        <dt>Operator corrected / deleted</dt>
-        <dd>
-          {m.operatorCorrected ? 'yes' : 'no'} / {m.operatorDeleted ? 'yes' : 'no'}
-        </dd>
-        <dt>Imported</dt>
-        <dd>
-          {m.importedAt} by {m.importedBy.kind.toLowerCase()} {m.importedBy.principalId}
-        </dd>
-        <dt>Evidence, snapshots</dt>
-        <dd>
-          {m.evidenceCount} evidence, {m.snapshotCount} revision snapshots
-        </dd>
-        <dt>Cut to Brains limits</dt>
-        <dd>{m.truncated ? 'yes (the legacy tables keep the original)' : 'no'}</dd>
-      </dl>
-      <pre class="json">{JSON.stringify(m.details, null, 2)}</pre>
-    </details>
   );
 }

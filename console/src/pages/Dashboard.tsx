@@ -9,7 +9,7 @@ import { describeError, handled } from '../api';
 import { loadAgentCounts, type AgentCounts } from '../counts';
 import { openEventStream, type ConsoleEvent, type StreamStatus } from '../events';
 import { ConsoleAgentDetailDocument, ConsoleScopeDocument, type ConsoleAgentDetailQuery, type ConsoleScopeQuery } from '../graphql/generated';
-import type { PageProps } from '../main';
+import type { PageProps } from '../page-props';
 
 const MAX_EVENTS = 50;
 const STATES = ['RUNNING', 'FINALIZING', 'INTERRUPTED', 'RECOVERY_PENDING', 'COMPLETED'] as const;

@@ -12,7 +12,7 @@ import {
   type ConsoleProfileDocumentQuery,
   type ProfileKind,
 } from '../graphql/generated';
-import type { PageProps } from '../main';
+import type { PageProps } from '../page-props';
 
 const KINDS: ProfileKind[] = ['SOUL', 'RULES', 'ORIENTATION', 'PREFERENCES', 'TOOLS', 'DREAM_MEMORY'];
 type Doc = NonNullable<ConsoleProfileDocumentQuery['profileDocument']>;
