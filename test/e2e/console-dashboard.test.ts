@@ -78,7 +78,9 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
 
   beforeAll(async () => {
     // The console's build is brought up to date by the global setup, before the server starts.
-    server = await startShipped();
+    // The background reconciler is off: the pages show runs as this test leaves them ('interrupted'),
+    // and on a slow machine its 30 s pass would otherwise move them to 'recovery pending' mid-test.
+    server = await startShipped({ env: { BURROW_CONTINUITY_RECONCILE_INTERVAL_SECONDS: '0' } });
     operator = operatorClient(server);
     base = consoleUrl(server.url);
     hatchet = await shippedAgentClient(server, 'hatchet', { scope: 'alpha', session: 'sess-1' });
