@@ -4,7 +4,7 @@
  * environment (see loadMcpStdioIdentity); stdout carries only protocol messages, logs go to stderr.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { McpStdioIdentity } from '../config.js';
+import type { McpStdioIdentity } from '../config.mcp-stdio.js';
 import { forbidden, unauthenticated } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import type { Services } from '../services.js';

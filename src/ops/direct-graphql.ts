@@ -26,7 +26,7 @@ import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLE
 import { createGraphQLError, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { Viewer } from '../auth/viewer.js';
 import type { AuthenticatedContext } from '../limits/http-gate.js';
-import type { SecurityConfig } from '../config.js';
+import type { SecurityConfig } from '../config.server.js';
 import type { Context } from '../context.js';
 import { parseAndValidate, resolveOperationText, type TrustedDocuments } from '../limits/index.js';
 import { SCHEMA_HASH, SCHEMA_HASH_HEADER } from '../schema/hash.js';
