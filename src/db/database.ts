@@ -35,7 +35,7 @@ export interface Database {
   /**
    * LISTEN on the instance's one listening connection, shared by all channels (external, see
    * db/listener.ts) or PGlite's own listener (embedded). `onLost` is called once if that
-   * connection dies; the caller re-listens (see events/hub.ts, auth/token-watch.ts).
+   * connection dies; the caller re-listens (see events/hub.listen.ts, auth/token-watch.ts).
    */
   listen(channel: string, onPayload: (payload: string) => void, onLost?: (error: Error) => void): Promise<() => Promise<void>>;
   /** This process's own notifications (db/notify-after-commit.ts), heard at commit; returns the removal. */
