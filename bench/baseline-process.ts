@@ -6,7 +6,7 @@
  * `listening <url>` once it serves, and stops on SIGTERM.
  */
 import pg from 'pg';
-import { openDatabase } from '../src/db/database.js';
+import { openDatabase } from '../src/db/database.open.js';
 import type { BenchDatabaseSpec } from './config.js';
 import { startBareHandler } from './scenarios/common.js';
 import { BASELINE_HANDLERS, type BaselineName } from './scenarios/baselines.js';

@@ -18,7 +18,7 @@ import type { Profiler } from 'node:inspector';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { percentile, startInProcessServer, type InProcessServer } from './config.js';
 import { load } from './load.js';
-import { Clients } from './scenarios/fanout.js';
+import { Clients } from './scenarios/fanout.clients.js';
 import { NESTED_QUERY } from './scenarios/nested.js';
 import { PROFILE_QUERY } from './scenarios/profile.js';
 import { agentId, seedAgents } from './scenarios/seed.js';

@@ -100,7 +100,7 @@ const commands: Record<string, () => Promise<void>> = {
   async mcp() {
     const { values } = parseArgs({ args: rest, options: { stdio: { type: 'boolean' } } });
     if (!values.stdio) throw new Error('burrow mcp needs --stdio (Streamable HTTP is served by `burrow serve` at /mcp)');
-    const identity = (await import('./config.js')).loadMcpStdioIdentity();
+    const identity = (await import('./config.mcp-stdio.js')).loadMcpStdioIdentity();
     // This process does not LISTEN for revocations: it looks its token up on every call instead.
     process.env.BURROW_TOKEN_CACHE_SECONDS = '0';
     const runtime = await openServerRuntime();

@@ -2,8 +2,10 @@
  * Opens what a command needs: config -> database (+ migrations). Every startup failure prints
  * what is wrong and how to fix it, without a stack trace.
  */
-import { ConfigError, loadConfig, type BurrowConfig } from './config.js';
-import { openDatabase, StartupError, type Database } from './db/database.js';
+import { loadConfig, type BurrowConfig } from './config.js';
+import { ConfigError } from './config.env.js';
+import { StartupError, type Database } from './db/database.js';
+import { openDatabase } from './db/database.open.js';
 import { claimEmbeddedDirectory } from './db/embedded-lock.js';
 import { MigrationError, migrate } from './db/migrator.js';
 import { createLogger, type Logger } from './lib/logger.js';

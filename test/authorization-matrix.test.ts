@@ -13,7 +13,7 @@
 import { isInterfaceType, isObjectType, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BurrowRequestError, type BurrowClient } from '../clients/typescript/sdk.js';
-import { DEFAULT_LIMITS } from '../src/config.js';
+import { DEFAULT_LIMITS } from '../src/config.server.js';
 import { schema as executable } from '../src/schema/index.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { ok, openOwner, type OwnerHandle } from './support/continuity.js';

@@ -228,7 +228,7 @@ describe('the compiled CLI (dist/)', () => {
 
 describe('one-shot commands on the embedded database', () => {
   it('start PostgreSQL with a small buffer cache; the server keeps the default, on the same data', async () => {
-    const { openDatabase } = await import('../src/db/database.js');
+    const { openDatabase } = await import('../src/db/database.open.js');
     const config = { lifecycle: 'embedded' as const, dataDir: embeddedEnv().BURROW_DATA_DIR };
     const settings = async (database: Awaited<ReturnType<typeof openDatabase>>) =>
       (await database.pool.query("SELECT current_setting('shared_buffers') AS buffers, current_setting('max_connections') AS connections")).rows[0];

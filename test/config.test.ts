@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config.js';
+import { ConfigError } from '../src/config.env.js';
 
 function problems(env: Record<string, string>): string[] {
   try {
@@ -294,8 +295,10 @@ describe('every numeric setting at its bounds', () => {
     { name: 'BURROW_POSTGRES_RESTART_LIMIT', min: 0, max: 100, env: { BURROW_POSTGRES_LIFECYCLE: 'managed' }, read: (c) => (c.database as { restartLimit: number }).restartLimit },
   ];
 
-  it('covers every whole-number variable config.ts reads', () => {
-    const source = readFileSync(fileURLToPath(new URL('../src/config.ts', import.meta.url)), 'utf8');
+  it('covers every whole-number variable config.ts and its parts (config.*.ts) read', () => {
+    const dir = fileURLToPath(new URL('../src/', import.meta.url));
+    const files = readdirSync(dir).filter((name) => /^config(\.[a-z-]+)?\.ts$/.test(name));
+    const source = files.map((name) => readFileSync(join(dir, name), 'utf8')).join('\n');
     const read = [...source.matchAll(/\bint\('([A-Z0-9_]+)'/g)].map((m) => m[1]).sort();
     expect(bounds.map((b) => b.name).sort()).toEqual(read);
   });

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
-import { DEFAULT_LIMITS } from '../src/config.js';
+import { DEFAULT_LIMITS } from '../src/config.server.js';
 import { CONTINUITY_LIMITS } from '../src/domains/continuity/continuity.sql.js';
 import { CONVERSATION_LIMITS } from '../src/domains/conversations/conversations.sql.js';
 import { PROFILE_CONTENT_LIMIT } from '../src/domains/agents/agents.sql.js';

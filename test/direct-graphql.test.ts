@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTrustedDocuments } from '../src/limits/trusted-documents.js';
-import { DEFAULT_LIMITS } from '../src/config.js';
+import { DEFAULT_LIMITS } from '../src/config.server.js';
 import { startServer, type TestServer } from './support/harness.js';
 
 interface Answer {

@@ -7,7 +7,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { openDatabase, StartupError } from '../src/db/database.js';
+import { StartupError } from '../src/db/database.js';
+import { openDatabase } from '../src/db/database.open.js';
 import { createTestDatabase, hasRealServer, NEEDS_REAL_SERVER, REAL_SERVER_URL, startServer, type TestDatabase } from './support/harness.js';
 
 async function serverMajor(): Promise<number> {

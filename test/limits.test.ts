@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parse } from 'graphql';
-import { DEFAULT_LIMITS } from '../src/config.js';
+import { DEFAULT_LIMITS } from '../src/config.server.js';
 import { analyzeOperation } from '../src/limits/operation-policy.js';
 import { schema } from '../src/schema/index.js';
 import { scaled, startServer, type TestServer } from './support/harness.js';

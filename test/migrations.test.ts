@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../src/db/database.js';
+import type { Database } from '../src/db/database.js';
+import { openDatabase } from '../src/db/database.open.js';
 import { DEFAULT_MIGRATIONS_DIR, loadMigrations, migrate, MigrationError } from '../src/db/migrator.js';
 import { createTestDatabase, hasRealServer, NEEDS_REAL_SERVER, type TestDatabase } from './support/harness.js';
 

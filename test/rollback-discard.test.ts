@@ -1,7 +1,7 @@
 /**
  * A connection whose ROLLBACK failed is discarded, never handed to another request: it may still
  * be inside the failed transaction. Drizzle's transaction() releases its client the same way
- * whether its rollback worked or not, so the pool does it for every holder (db/database.ts).
+ * whether its rollback worked or not, so the pool does it for every holder (db/database.pool.ts).
  *
  * On a real server: a write fails inside its transaction (an injected fault), and the ROLLBACK
  * that follows is made to fail before it reaches PostgreSQL, leaving that backend "idle in

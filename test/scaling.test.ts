@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../src/db/database.js';
+import type { Database } from '../src/db/database.js';
+import { openDatabase } from '../src/db/database.open.js';
 import { migrate } from '../src/db/migrator.js';
 import { createTestDatabase, type TestDatabase } from './support/harness.js';
 

@@ -8,7 +8,7 @@ import { createBurrowClient } from '../clients/typescript/sdk.js';
 import { documentHash } from '../clients/typescript/document-hash.js';
 import { loadConfig } from '../src/config.js';
 import { buildApp } from '../src/app.js';
-import { openDatabase } from '../src/db/database.js';
+import { openDatabase } from '../src/db/database.open.js';
 import { migrate } from '../src/db/migrator.js';
 import { createLogger } from '../src/lib/logger.js';
 import { faultSwitch, requestError, startServer, take, testConfig, type TestServer } from './support/harness.js';

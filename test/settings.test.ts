@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BurrowRequestError, type BurrowClient } from '../clients/typescript/sdk.js';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config.js';
+import { ConfigError } from '../src/config.env.js';
 import { decryptSecret, type SettingsKey } from '../src/domains/settings/settings.crypto.js';
 import { withStoredModelConnections } from '../src/domains/settings/settings.effective.js';
 import { createLogger } from '../src/lib/logger.js';

@@ -5,7 +5,7 @@
  * token up (TokensService.lookup).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { McpStdioIdentity } from '../config.js';
+import type { McpStdioIdentity } from '../config.mcp-stdio.js';
 import type { TokensService } from './tokens.service.js';
 import type { RuntimeScope, Viewer } from './viewer.js';
 

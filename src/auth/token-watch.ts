@@ -10,7 +10,7 @@ import { inArray } from 'drizzle-orm';
 import type { Plugin } from 'graphql-yoga';
 import { createGraphQLError } from 'graphql-yoga';
 import type { Database } from '../db/database.js';
-import { backoffDelay } from '../events/hub.js';
+import { backoffDelay } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import { describeError } from '../lib/connection-errors.js';
 import { IntervalJob } from '../lib/interval.js';

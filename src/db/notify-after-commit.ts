@@ -14,7 +14,7 @@
  * What is given up: a process that stops between a commit and its batch (a crash, a lost
  * connection while sending) never announces that commit. Listeners must treat a notification as
  * a hint and re-check on their own now and then; the event hub compares its agents' newest
- * sequences with what it has read every second (events/hub.ts). A token's revocation keeps its
+ * sequences with what it has read every second (events/hub.channels.ts). A token's revocation keeps its
  * `pg_notify` inside the revoking transaction (auth/tokens.service.ts): revocations are rare, and
  * other instances must drop the token from their caches without waiting for any re-check.
  */

@@ -11,7 +11,8 @@ import type { Database } from '../db/database.js';
 import { describeError, isConnectionLoss } from '../lib/connection-errors.js';
 import type { Logger } from '../lib/logger.js';
 import { readOperatorEvents, startingSnapshot, type AgentEventRow, type EventStream } from './events.service.js';
-import { backoffDelay, type EventHub } from './hub.js';
+import { backoffDelay } from '../lib/backoff.js';
+import type { EventHub } from './hub.js';
 import type { OperatorPosition } from './operator-cursor.js';
 
 const PAGE = 200;

@@ -25,7 +25,7 @@
 import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Viewer } from '../auth/viewer.js';
-import { isSharedEvent } from './hub.js';
+import { isSharedEvent } from './hub.channels.js';
 import { SerializedPayload } from './serialized-payloads.js';
 
 type Executed = ExecutionResult | Promise<ExecutionResult>;

@@ -9,7 +9,7 @@ import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { LimitsConfig } from '../config.js';
+import type { LimitsConfig } from '../config.server.js';
 import { limitExceeded } from './errors.js';
 
 /** armor reports "Syntax Error: Query depth limit of 12 exceeded, found 13."; we rethrow it typed. */

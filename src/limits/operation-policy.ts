@@ -19,7 +19,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import type { LimitsConfig, SecurityConfig } from '../config.js';
+import type { LimitsConfig, SecurityConfig } from '../config.server.js';
 import type { Viewer } from '../auth/viewer.js';
 import { limitExceeded } from './errors.js';
 

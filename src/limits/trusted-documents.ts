@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { GraphQLError } from 'graphql';
-import type { SecurityConfig } from '../config.js';
+import type { SecurityConfig } from '../config.server.js';
 import type { Viewer } from '../auth/viewer.js';
 import { packagePath } from '../lib/package-path.js';
 

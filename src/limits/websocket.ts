@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import { GraphQLError, type DocumentNode, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { WebSocket, WebSocketServer } from 'ws';
-import type { LimitsConfig } from '../config.js';
+import type { LimitsConfig } from '../config.server.js';
 import { limitExceeded } from './errors.js';
 import { originAllowed } from './origins.js';
 

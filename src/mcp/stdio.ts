@@ -5,7 +5,7 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { authenticate, stdioCredentials } from '../auth/authenticate.js';
-import type { McpStdioIdentity } from '../config.js';
+import type { McpStdioIdentity } from '../config.mcp-stdio.js';
 import { forbidden, unauthenticated } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import type { Services } from '../services.js';

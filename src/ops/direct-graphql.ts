@@ -27,7 +27,7 @@ import { createGraphQLError, processRegularResult, type YogaServerInstance } fro
 import { nodeHeader, nodeHeaderCredentials, type Authenticate } from '../auth/authenticate.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { AuthenticatedContext } from '../limits/http-gate.js';
-import type { SecurityConfig } from '../config.js';
+import type { SecurityConfig } from '../config.server.js';
 import type { Context } from '../context.js';
 import { parseAndValidate, resolveOperationText, type TrustedDocuments } from '../limits/index.js';
 import { SCHEMA_HASH, SCHEMA_HASH_HEADER } from '../schema/hash.js';

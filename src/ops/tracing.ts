@@ -4,7 +4,7 @@
  * and results are left out of spans (they carry user content).
  */
 import type { Plugin } from 'graphql-yoga';
-import type { OpsConfig } from '../config.js';
+import type { OpsConfig } from '../config.server.js';
 
 export interface Tracing {
   plugin: Plugin;

@@ -7,8 +7,11 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { buildApp, type App } from '../../src/app.js';
-import { DEFAULT_LIMITS, type BurrowConfig, type DatabaseConfig } from '../../src/config.js';
-import { openDatabase, type Database } from '../../src/db/database.js';
+import type { BurrowConfig } from '../../src/config.js';
+import type { DatabaseConfig } from '../../src/config.database.js';
+import { DEFAULT_LIMITS } from '../../src/config.server.js';
+import type { Database } from '../../src/db/database.js';
+import { openDatabase } from '../../src/db/database.open.js';
 import { migrate } from '../../src/db/migrator.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { InjectedFault, noFaults, type FaultInjector } from '../../src/lib/faults.js';

@@ -1,0 +1,103 @@
+/**
+ * The fan-out bench's subscribing clients: raw graphql-ws sockets on a worker thread of their own
+ * (own event loop and V8 heap), so the server's figures are not the clients' work.
+ */
+import { Worker } from 'node:worker_threads';
+
+const SUBSCRIPTION = 'subscription Fanout($agentId: String!, $after: Int) { agentEvents(agentId: $agentId, after: $after) { sequence type occurredAt payload } }';
+
+/** The clients: raw graphql-ws (graphql-transport-ws) sockets, arrivals timed on receipt. */
+const CLIENT_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const WebSocket = require('node:module').createRequire(workerData.base)('ws');
+let sockets = [];
+let subs = [];
+parentPort.on('message', async (msg) => {
+  if (msg.cmd === 'open') {
+    await Promise.all(msg.sockets.map((spec) => new Promise((resolve, reject) => {
+      const ws = new WebSocket(msg.url, 'graphql-transport-ws');
+      sockets.push(ws);
+      const local = spec.subscriptions.map(() => { const rec = { seqs: [], lat: [], errors: 0 }; subs.push(rec); return rec; });
+      ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: 'Bearer ' + spec.token } })));
+      ws.on('error', reject);
+      ws.on('message', (data) => {
+        const now = Date.now();
+        const m = JSON.parse(String(data));
+        if (m.type === 'connection_ack') {
+          spec.subscriptions.forEach((variables, i) => ws.send(JSON.stringify({ id: String(i), type: 'subscribe', payload: { query: msg.query, variables } })));
+          resolve();
+        } else if (m.type === 'next') {
+          const rec = local[Number(m.id)];
+          const event = m.payload && m.payload.data && m.payload.data.agentEvents;
+          if (!event) { rec.errors++; return; }
+          rec.seqs.push(event.sequence);
+          rec.lat.push(now - Date.parse(event.occurredAt));
+        } else if (m.type === 'error' || m.type === 'complete') {
+          local[Number(m.id)].errors++;
+        }
+      });
+    })));
+    parentPort.postMessage({ ok: true });
+  } else if (msg.cmd === 'least') {
+    // The fewest events any subscriber has at or after msg.from.
+    let least = Infinity;
+    for (const rec of subs) least = Math.min(least, rec.seqs.filter((s) => s >= msg.from).length);
+    parentPort.postMessage({ least: subs.length ? least : 0 });
+  } else if (msg.cmd === 'report') {
+    let missed = 0, duplicated = 0, outOfOrder = 0, errors = 0;
+    const lat = [];
+    for (const rec of subs) {
+      errors += rec.errors;
+      const inRange = [];
+      rec.seqs.forEach((s, i) => { if (s >= msg.from && s <= msg.to) { inRange.push(s); lat.push(rec.lat[i]); } });
+      const unique = new Set(inRange);
+      missed += (msg.to - msg.from + 1) - unique.size;
+      duplicated += inRange.length - unique.size;
+      for (let i = 1; i < inRange.length; i++) if (inRange[i] < inRange[i - 1]) outOfOrder++;
+    }
+    lat.sort((a, b) => a - b);
+    const at = (p) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))];
+    parentPort.postMessage({ missed, duplicated, outOfOrder, errors, deliveries: lat.length, p50: at(50), p99: at(99), max: lat[lat.length - 1] });
+  } else if (msg.cmd === 'close') {
+    await Promise.all(sockets.map((ws) => new Promise((resolve) => { if (ws.readyState === WebSocket.CLOSED) return resolve(); ws.once('close', resolve); ws.close(); })));
+    sockets = [];
+    subs = [];
+    parentPort.postMessage({ ok: true });
+  }
+});
+`;
+
+/** The subscribing clients on their own worker thread (also driven by bench/cpu-profile.ts's fanout mode). */
+export class Clients {
+  private readonly worker = new Worker(CLIENT_WORKER, { eval: true, workerData: { base: import.meta.url } });
+  private ask<T>(message: Record<string, unknown>): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const fail = (error: Error) => reject(error);
+      this.worker.once('error', fail);
+      this.worker.once('message', (answer: T) => {
+        this.worker.off('error', fail);
+        resolve(answer);
+      });
+      this.worker.postMessage(message);
+    });
+  }
+  open(url: string, sockets: { token: string; subscriptions: { agentId: string; after?: number | null }[] }[]) {
+    return this.ask({ cmd: 'open', url, query: SUBSCRIPTION, sockets });
+  }
+  async least(from: number) {
+    return (await this.ask<{ least: number }>({ cmd: 'least', from })).least;
+  }
+  report(from: number, to: number) {
+    return this.ask<{ missed: number; duplicated: number; outOfOrder: number; errors: number; deliveries: number; p50: number; p99: number; max: number }>({
+      cmd: 'report',
+      from,
+      to,
+    });
+  }
+  close() {
+    return this.ask({ cmd: 'close' });
+  }
+  terminate() {
+    return this.worker.terminate();
+  }
+}
