@@ -165,7 +165,7 @@ describe('security settings (docs/security.md)', () => {
  * The shipped defaults. The test harness writes its own config (testConfig), so without these
  * checks a changed default would pass every other test. The lifetimes that are constants rather
  * than configuration are pinned through behaviour elsewhere: handoffs 14 days
- * (handoffs.test.ts), rolling cards 90 days (tiddle.test.ts).
+ * (handoffs.test.ts), rolling cards 90 days (tiddle-cards.test.ts).
  */
 describe('shipped defaults', () => {
   it('gives every limit, lifetime and interval its default with nothing but the lifecycle set', () => {

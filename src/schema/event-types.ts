@@ -12,7 +12,7 @@ import type { ProfileKind } from '../domains/agents/agents.sql.js';
 import { WorkingRecordKindEnum, WorkingRecordStateEnum } from '../domains/working-memory/working-memory.graphql.js';
 import type { WorkingKind, WorkingState } from '../domains/working-memory/working-memory.sql.js';
 import { HandoffOriginEnum } from '../domains/handoffs/handoffs.graphql.js';
-import { ContinuityRunStateEnum } from '../domains/continuity/continuity.graphql.js';
+import { ContinuityRunStateEnum } from '../domains/continuity/continuity.types.graphql.js';
 import type { ContinuityRunState as RunState } from '../domains/continuity/continuity.sql.js';
 
 type Payload = Record<string, unknown>;

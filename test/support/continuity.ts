@@ -1,6 +1,6 @@
-/** Helpers for continuity tests: ownership sessions over the real subscription, and fences. */
+/** Helpers for continuity tests: ownership sessions over the real subscription, runs, and fences. */
 import type { BurrowClient } from '../../clients/typescript/sdk.js';
-import { waitUntil } from './harness.js';
+import { waitUntil, type TestServer } from './harness.js';
 
 export interface OwnerHandle {
   ownerId: string;
@@ -48,4 +48,28 @@ type Result = { __typename: string };
 export function ok<T extends Result, K extends string>(result: T, typename: K): Extract<T, { __typename: K }> {
   if (result.__typename !== typename) throw new Error(`expected ${typename}, got ${JSON.stringify(result)}`);
   return result as Extract<T, { __typename: K }>;
+}
+
+/** An agent's runtime client (scope proj, session sess-1) with a live owner session. */
+export async function ownedAgent(server: TestServer, id: string) {
+  const client = await server.agentClient(id, { scope: 'proj', session: 'sess-1' });
+  const owner = await openOwner(client);
+  return { client, owner };
+}
+
+export async function startRun(client: BurrowClient, owner: OwnerHandle, runId: string, head?: string) {
+  const result = await client.startContinuityRun({ input: { runId, ownerId: owner.ownerId, head } });
+  return ok(result.startContinuityRun, 'StartContinuityRunSuccess').run;
+}
+
+export async function fetchRun(client: BurrowClient, runId: string) {
+  const { continuityRun } = await client.continuityRun({ runId });
+  if (!continuityRun) throw new Error(`run ${runId} not found`);
+  return continuityRun;
+}
+
+/** Closes an owner and waits until the server sees it gone. */
+export async function abandonOwner(client: BurrowClient, agentId: string, owner: OwnerHandle) {
+  await owner.close();
+  await waitUntilOwnerGone(client, agentId, owner.ownerId);
 }

@@ -4,7 +4,7 @@
  */
 import { builder } from '../../schema/builder.js';
 import { requireViewer, resolveScope, type Viewer } from '../../auth/viewer.js';
-import { ContinuityRunStateEnum } from '../continuity/continuity.graphql.js';
+import { ContinuityRunStateEnum } from '../continuity/continuity.types.graphql.js';
 import { AgentRef } from './agents.graphql.js';
 import type { AgentCounts } from './agents.counts.js';
 import type { AgentRow } from './agents.service.js';

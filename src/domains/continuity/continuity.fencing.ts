@@ -12,7 +12,7 @@ import { continuityOwners, continuityState, type ContinuityRunState } from './co
 import { ContinuityFenceError } from './continuity.errors.js';
 import type { OwnershipSession } from './ownership.js';
 import { readRun, runColumns, type ContinuityRunRow } from './continuity.reads.js';
-import type { ContinuityDeps } from './continuity.service.js';
+import type { ContinuityDeps } from './continuity.deps.js';
 
 export interface Fence {
   agentId?: string | null;

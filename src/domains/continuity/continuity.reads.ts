@@ -7,7 +7,7 @@ import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, lt, lte, or, 
 import type { DbOrTx } from '../../db/database.js';
 import { resolveActingAgent, type Viewer } from '../../auth/viewer.js';
 import { continuityEffects, continuityLog, continuityOwners, continuityState, type ContinuityRunState } from './continuity.sql.js';
-import type { ContinuityDeps } from './continuity.service.js';
+import type { ContinuityDeps } from './continuity.deps.js';
 
 const { head: _head, finalResult: _finalResult, ...plainStateColumns } = getTableColumns(continuityState);
 /** The run row with its runtime documents as their exact stored text. */

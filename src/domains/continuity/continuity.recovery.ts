@@ -13,7 +13,7 @@ import { ContinuityFenceError } from './continuity.errors.js';
 import { effectsOf, readRun, runColumns, type ContinuityRunRow } from './continuity.reads.js';
 import { assertLiveOwner } from './continuity.fencing.js';
 import { bump, logTransition, writeManifest } from './continuity.transitions.js';
-import type { ContinuityDeps } from './continuity.service.js';
+import type { ContinuityDeps } from './continuity.deps.js';
 
 export interface ReconcileResult {
   ownersChecked: number;

@@ -14,7 +14,7 @@ import { CONTINUITY_LIMITS, continuityEffects, continuityState, type EffectOutco
 import { effectColumns, runColumns, type ContinuityEffectRow, type ContinuityRunRow } from './continuity.reads.js';
 import { assertLiveOwner, fenceAgent, fencedUpdate, type Fence } from './continuity.fencing.js';
 import { logTransition, stateBefore, writeManifest } from './continuity.transitions.js';
-import type { ContinuityDeps } from './continuity.service.js';
+import type { ContinuityDeps } from './continuity.deps.js';
 
 const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 

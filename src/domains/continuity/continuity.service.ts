@@ -14,7 +14,8 @@
  * This class is the domain's one entry point; the work lives in the files named for it:
  * continuity.runs.ts (a run under its owner), continuity.fencing.ts (owners and the fence),
  * continuity.transitions.ts (log, events, interruption manifest), continuity.recovery.ts
- * (reconciliation and recovery) and continuity.reads.ts (row shapes and reads).
+ * (reconciliation and recovery) and continuity.reads.ts (row shapes and reads); continuity.deps.ts
+ * holds the ContinuityDeps they all take.
  */
 import type { Db, DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
@@ -29,20 +30,7 @@ import { openOwnership, type Fence } from './continuity.fencing.js';
 import * as runs from './continuity.runs.js';
 import * as recovery from './continuity.recovery.js';
 import type { ReconcileResult } from './continuity.recovery.js';
-
-export type { ContinuityEffectRow, ContinuityLogRow, ContinuityOwnerRow, ContinuityRunRow, RunKey } from './continuity.reads.js';
-export type { Fence } from './continuity.fencing.js';
-export type { InterruptionManifest } from './continuity.transitions.js';
-export type { ReconcileResult, RecoveryQueueItem } from './continuity.recovery.js';
-
-/** What every continuity operation works with. */
-export interface ContinuityDeps {
-  db: Db;
-  clock: Clock;
-  faults: FaultInjector;
-  owners: OwnershipRegistry;
-  logger: Logger;
-}
+import type { ContinuityDeps } from './continuity.deps.js';
 
 export class ContinuityService {
   private readonly deps: ContinuityDeps;

@@ -1,17 +1,29 @@
 /**
  * Reads of rolling cards (the listing, memory_rolling_search, the cards a pass or synthesis is
- * shown) and the event every card change announces.
+ * shown), the insert of a new card a pass or synthesis proposed, and the event every card change
+ * announces.
  */
 import { and, asc, desc, eq, inArray, lte, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { appendEvent } from '../../events/events.service.js';
 import { ValidationError, forbidden } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
 import { assertCleanText } from '../../lib/text-policy.js';
 import { charLength, escapeLike } from '../../lib/text.js';
 import { assertAgentAccess, requireViewer, resolveScope, type Viewer } from '../../auth/viewer.js';
 import { tiddleCards } from './tiddle.sql.js';
 import { ROLLING_SEARCH_LIMITS } from './tiddle.inputs.js';
-import { CROSS_SCOPE_PROJECT, liveCard, cardSelection, checkScopedRead, type TiddleDeps, type CardRow, type CardIdentity } from './tiddle.model.js';
+import {
+  CROSS_SCOPE_PROJECT,
+  liveCard,
+  cardSelection,
+  checkScopedRead,
+  type TiddleDeps,
+  type CardRow,
+  type CardIdentity,
+  type CardDocument,
+  type PassOutcome,
+} from './tiddle.model.js';
 
 export async function listCards(
   deps: TiddleDeps,
@@ -135,4 +147,36 @@ export async function cardEvent(deps: TiddleDeps, tx: DbOrTx, type: string, iden
     project: identity.project,
     payload: { ...identity, ...payload },
   });
+}
+
+/**
+ * A new card at revision 1, created by a pass or synthesis: inserted, announced
+ * (rolling_card.created with its title, revision, pass id and `announced`) and added to the
+ * outcome's created cards.
+ */
+export async function createCard(
+  deps: TiddleDeps,
+  tx: DbOrTx,
+  outcome: PassOutcome,
+  card: { project: string; title: string; body: string; document: CardDocument },
+  now: Date,
+  announced: Record<string, unknown>,
+): Promise<void> {
+  const { agentId } = outcome;
+  const { project, title, body, document } = card;
+  const cardId = `card-${newId()}`;
+  await tx.insert(tiddleCards).values({
+    agentId,
+    project,
+    cardId,
+    title,
+    body,
+    card: document,
+    revision: 1,
+    createdAt: now,
+    updatedAt: now,
+    refreshedAt: now,
+  });
+  await cardEvent(deps, tx, 'rolling_card.created', { agentId, project, cardId }, { title, revision: 1, passId: outcome.passId, ...announced });
+  outcome.created.push(cardId);
 }

@@ -5,12 +5,11 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
-import { newId } from '../../lib/ids.js';
 import { charLength } from '../../lib/text.js';
 import type { RawProposal, ResidueView } from './tiddle.proposer.js';
 import { CARD_BODY_LIMIT, CARD_EVIDENCE_LIMIT, CARD_TITLE_LIMIT, tiddleCards } from './tiddle.sql.js';
 import { isRecord, withoutNul, recordable, liveCard, cardSelection, cardEvidence, type TiddleDeps, type CardDocument, type EvidenceRef, type PassOutcome } from './tiddle.model.js';
-import { cardEvent } from './tiddle.cards.js';
+import { cardEvent, createCard } from './tiddle.cards.js';
 
 const METADATA_LIMIT = 4_000;
 
@@ -92,22 +91,8 @@ export async function applyPassProposals(deps: TiddleDeps, tx: DbOrTx, outcome: 
         reject(proposal, `a card carries at most ${CARD_EVIDENCE_LIMIT} evidence references`);
         continue;
       }
-      const cardId = `card-${newId()}`;
       const document: CardDocument = { evidence, metadata: (metadata as Record<string, unknown>) ?? {} };
-      await tx.insert(tiddleCards).values({
-        agentId,
-        project,
-        cardId,
-        title,
-        body,
-        card: document,
-        revision: 1,
-        createdAt: now,
-        updatedAt: now,
-        refreshedAt: now,
-      });
-      await cardEvent(deps, tx, 'rolling_card.created', { agentId, project, cardId }, { title, revision: 1, passId: outcome.passId, evidence: evidence.map((e) => e.reference) });
-      outcome.created.push(cardId);
+      await createCard(deps, tx, outcome, { project, title, body, document }, now, { evidence: evidence.map((e) => e.reference) });
       continue;
     }
     // update: the exact identity (agent, project, card id) of a live card of this scope.

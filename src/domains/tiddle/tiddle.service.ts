@@ -51,7 +51,6 @@ export {
   type RejectedProposal,
   type ResidueRow,
 } from './tiddle.model.js';
-export { TiddleScheduler } from './tiddle.scheduler.js';
 
 export class TiddleService {
   readonly scheduler: TiddleScheduler;
@@ -59,7 +58,7 @@ export class TiddleService {
 
   constructor(db: Db, clock: Clock, faults: FaultInjector, agents: AgentsService, proposer: Proposer, logger: Logger, proposerTimeoutMs: number) {
     this.deps = { db, clock, faults, agents, proposer, logger, proposerTimeoutMs };
-    this.scheduler = new TiddleScheduler(this, logger);
+    this.scheduler = new TiddleScheduler(() => this.runDuePasses(), logger);
   }
 
   /** Replaces the proposer (tests of the service itself; the server uses the configured one). */

@@ -6,7 +6,6 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/database.js';
 import { LockClass, lockForTransaction } from '../../db/locks.js';
 import { daysBefore } from '../../lib/expiry.js';
-import { newId } from '../../lib/ids.js';
 import { charLength } from '../../lib/text.js';
 import type { RawProposal } from './tiddle.proposer.js';
 import { CARD_BODY_LIMIT, CARD_EVIDENCE_LIMIT, CARD_TITLE_LIMIT, CARD_TTL_DEFAULT_DAYS, tiddleCards, tiddleEnvelopes, tiddleSettings } from './tiddle.sql.js';
@@ -24,7 +23,7 @@ import {
   type CardDocument,
   type PassOutcome,
 } from './tiddle.model.js';
-import { liveCards, cardEvent } from './tiddle.cards.js';
+import { liveCards, createCard } from './tiddle.cards.js';
 import { markExpired } from './tiddle.ttl.js';
 import { emptyOutcome, statusEvent, appendHistory } from './tiddle.outcomes.js';
 
@@ -196,21 +195,7 @@ async function applySynthesisProposals(deps: TiddleDeps, tx: DbOrTx, outcome: Pa
       );
       continue;
     }
-    const cardId = `card-${newId()}`;
     const document: CardDocument = { evidence: [], metadata: {}, sources };
-    await tx.insert(tiddleCards).values({
-      agentId,
-      project: CROSS_SCOPE_PROJECT,
-      cardId,
-      title,
-      body,
-      card: document,
-      revision: 1,
-      createdAt: now,
-      updatedAt: now,
-      refreshedAt: now,
-    });
-    await cardEvent(deps, tx, 'rolling_card.created', { agentId, project: CROSS_SCOPE_PROJECT, cardId }, { title, revision: 1, passId: outcome.passId, sources });
-    outcome.created.push(cardId);
+    await createCard(deps, tx, outcome, { project: CROSS_SCOPE_PROJECT, title, body, document }, now, { sources });
   }
 }
