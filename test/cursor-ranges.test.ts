@@ -14,6 +14,7 @@ import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { collect, requestError, startServer, take, untilLive, type TestServer } from './support/harness.js';
 import { openOwner, ok, type OwnerHandle } from './support/continuity.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
+import { scaled, providerTimeoutMs } from './support/load.js';
 
 const AGENT = 'cursor-a';
 const SCOPE = 'cursor-scope';
@@ -47,7 +48,9 @@ let runId: string;
 
 beforeAll(async () => {
   chat = await startChatServer();
-  server = await startServer({ config: { tiddle: { scheduler: false, proposer: { kind: 'openai', url: chat.url, model: 't', apiKey: 'sk-test', timeoutMs: 5_000 } } } });
+  server = await startServer({
+    config: { tiddle: { scheduler: false, proposer: { kind: 'openai', url: chat.url, model: 't', apiKey: 'sk-test', timeoutMs: providerTimeoutMs() } } },
+  });
   const agent = await server.agentClient(AGENT, { scope: SCOPE, session: SESSION });
   op = await server.client({ scope: SCOPE, session: SESSION });
   for (let i = 0; i < 2; i++) {
@@ -88,7 +91,7 @@ beforeAll(async () => {
     const input = { agentId: AGENT, runId, generation: 1, ownerId: owner.ownerId, effectId, kind: 'k', request: '{}' };
     ok((await server.operator.recordContinuityEffect({ input })).recordContinuityEffect, 'RecordContinuityEffectSuccess');
   }
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   await owner?.close();

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, ManualClock } from '../src/lib/clock.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { createTestDatabase, onRealServer, startServer, type TestDatabase, type TestServer } from './support/harness.js';
+import { providerTimeoutMs } from './support/load.js';
 
 const ZONE = 'America/New_York';
 let server: TestServer;
@@ -18,7 +19,7 @@ const clock = new ManualClock('2026-01-01T00:00:00.000Z');
 
 beforeAll(async () => {
   chat = await startChatServer();
-  const config = { tiddle: { scheduler: false, proposer: { kind: 'openai' as const, url: chat.url, model: 'expiry-test', apiKey: 'sk-test', timeoutMs: 5_000 } } };
+  const config = { tiddle: { scheduler: false, proposer: { kind: 'openai' as const, url: chat.url, model: 'expiry-test', apiKey: 'sk-test', timeoutMs: providerTimeoutMs() } } };
   if (onRealServer) {
     // The zone is the database's default, so every pooled connection the server opens has it.
     database = await createTestDatabase();

@@ -9,6 +9,7 @@ import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { DAY_MS, HOUR_MS, ManualClock } from '../src/lib/clock.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { startServer, type TestServer } from './support/harness.js';
+import { providerTimeoutMs } from './support/load.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const clock = new ManualClock(new Date(T0));
@@ -22,7 +23,7 @@ beforeAll(async () => {
     config: {
       retention: { graceDays: 7, intervalSeconds: 0 },
       events: { retentionDays: 30, subscriberBufferEvents: 1000 },
-      tiddle: { scheduler: false, proposer: { kind: 'openai', url: chat.url, model: 'retention-test', apiKey: 'sk-test', timeoutMs: 5_000 } },
+      tiddle: { scheduler: false, proposer: { kind: 'openai', url: chat.url, model: 'retention-test', apiKey: 'sk-test', timeoutMs: providerTimeoutMs() } },
     },
   });
 });

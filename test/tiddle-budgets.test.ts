@@ -10,6 +10,7 @@ import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { DAY_MS, HOUR_MS } from '../src/lib/clock.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { startServer, type TestServer } from './support/harness.js';
+import { providerTimeoutMs } from './support/load.js';
 
 let server: TestServer;
 let chat: ChatServer;
@@ -17,7 +18,7 @@ let chat: ChatServer;
 beforeAll(async () => {
   chat = await startChatServer();
   server = await startServer({
-    config: { tiddle: { scheduler: false, proposer: { kind: 'openai', url: chat.url, model: 'budgets', apiKey: null, timeoutMs: 5_000 } } },
+    config: { tiddle: { scheduler: false, proposer: { kind: 'openai', url: chat.url, model: 'budgets', apiKey: null, timeoutMs: providerTimeoutMs() } } },
   });
 });
 afterAll(async () => {

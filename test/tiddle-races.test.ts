@@ -10,6 +10,7 @@ import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { HOUR_MS } from '../src/lib/clock.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { hasRealServer, NEEDS_REAL_SERVER, startServer, type TestServer } from './support/harness.js';
+import { providerTimeoutMs } from './support/load.js';
 
 describe.skipIf(!hasRealServer)(`concurrent Tiddle writers of one agent (${NEEDS_REAL_SERVER})`, () => {
   let server: TestServer;
@@ -18,7 +19,7 @@ describe.skipIf(!hasRealServer)(`concurrent Tiddle writers of one agent (${NEEDS
     chat = await startChatServer();
     server = await startServer({
       realServer: true,
-      config: { tiddle: { scheduler: false, proposer: { kind: 'openai', url: chat.url, model: 'races', apiKey: null, timeoutMs: 5_000 } } },
+      config: { tiddle: { scheduler: false, proposer: { kind: 'openai', url: chat.url, model: 'races', apiKey: null, timeoutMs: providerTimeoutMs() } } },
     });
   });
   afterAll(async () => {

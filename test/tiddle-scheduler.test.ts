@@ -11,6 +11,7 @@ import { HOUR_MS, ManualClock } from '../src/lib/clock.js';
 import { SCHEDULER_INTERVAL_MS, type PassOutcome } from '../src/domains/tiddle/tiddle.service.js';
 import { startChatServer, type ChatServer } from './support/chat-server.js';
 import { NEEDS_REAL_SERVER, collect, createTestDatabase, hasRealServer, onRealServer, startServer, take, type TestDatabase } from './support/harness.js';
+import { providerTimeoutMs } from './support/load.js';
 
 let chat: ChatServer;
 beforeAll(async () => {
@@ -19,7 +20,7 @@ beforeAll(async () => {
 afterAll(async () => chat?.close());
 
 const tiddleConfig = (scheduler: boolean): Partial<BurrowConfig> => ({
-  tiddle: { scheduler, proposer: { kind: 'openai', url: chat.url, model: 'tiddle-test', apiKey: null, timeoutMs: 5_000 } },
+  tiddle: { scheduler, proposer: { kind: 'openai', url: chat.url, model: 'tiddle-test', apiKey: null, timeoutMs: providerTimeoutMs() } },
 });
 
 /** A database that outlives one server: a data directory embedded, a fresh database on the real server. */

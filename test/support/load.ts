@@ -14,3 +14,13 @@ export function timeoutFactor(): number {
 export function scaled(ms: number): number {
   return Math.round(ms * timeoutFactor());
 }
+
+/**
+ * The request deadline tests give a model or embedding provider (the fake servers of test/support)
+ * when the test is not about that deadline: generous and stretched, so that a slow answer on a busy
+ * machine is never a failed Tiddle pass or an unindexed memory that the test did not ask for. A test
+ * about the deadline itself sets its own, with the provider's delay well past it.
+ */
+export function providerTimeoutMs(): number {
+  return Math.min(600_000, scaled(30_000));
+}

@@ -8,13 +8,14 @@ import type { FaultInjector } from '../../src/lib/faults.js';
 import type { PassOutcome } from '../../src/domains/tiddle/tiddle.service.js';
 import { startChatServer, type ChatServer } from './chat-server.js';
 import { startServer, type TestServer } from './harness.js';
+import { providerTimeoutMs } from './load.js';
 
 export async function startTiddleServer(faults?: FaultInjector): Promise<{ server: TestServer; chat: ChatServer }> {
   const chat = await startChatServer();
   const server = await startServer({
     faults,
     config: {
-      tiddle: { scheduler: false, proposer: { kind: 'openai', url: chat.url, model: 'tiddle-test', apiKey: 'sk-test', timeoutMs: 5_000 } },
+      tiddle: { scheduler: false, proposer: { kind: 'openai', url: chat.url, model: 'tiddle-test', apiKey: 'sk-test', timeoutMs: providerTimeoutMs() } },
     },
   });
   return { server, chat };
