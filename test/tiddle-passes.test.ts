@@ -12,9 +12,10 @@ import { append, expectRequestError, mine, startTiddleServer, tiddleHelpers } fr
 
 let server: TestServer;
 let chat: ChatServer;
+let proposerTimeoutMs: number;
 const faults = faultSwitch();
 beforeAll(async () => {
-  ({ server, chat } = await startTiddleServer(faults.inject));
+  ({ server, chat, proposerTimeoutMs } = await startTiddleServer(faults.inject));
 });
 afterAll(async () => {
   await server?.stop();
@@ -127,7 +128,7 @@ describe('scheduled passes', () => {
     expect(busy.tiddleRunPass.outcomes.map((o) => [o.status, o.error])).toEqual([['SKIPPED', 'another pass of this scope is running']]);
 
     // The lease is the proposer timeout plus a minute of business time; past it, the scope is free.
-    server.clock.advance(5_000 + 60_000 + 1);
+    server.clock.advance(proposerTimeoutMs + 60_000 + 1);
     const takeover = await server.operator.tiddleRunPass({ agentId, project: 'alpha' });
     if (takeover.tiddleRunPass.__typename !== 'TiddleRunPassSuccess') throw new Error(JSON.stringify(takeover));
     expect(takeover.tiddleRunPass.outcomes.map((o) => o.status)).toEqual(['SUCCEEDED']);

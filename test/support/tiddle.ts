@@ -10,15 +10,17 @@ import { startChatServer, type ChatServer } from './chat-server.js';
 import { startServer, type TestServer } from './harness.js';
 import { providerTimeoutMs } from './load.js';
 
-export async function startTiddleServer(faults?: FaultInjector): Promise<{ server: TestServer; chat: ChatServer }> {
+/** A server with the fake chat model as its Tiddle proposer; `proposerTimeoutMs` is the deadline it was given. */
+export async function startTiddleServer(faults?: FaultInjector): Promise<{ server: TestServer; chat: ChatServer; proposerTimeoutMs: number }> {
   const chat = await startChatServer();
+  const proposerTimeoutMs = providerTimeoutMs();
   const server = await startServer({
     faults,
     config: {
-      tiddle: { scheduler: false, proposer: { kind: 'openai', url: chat.url, model: 'tiddle-test', apiKey: 'sk-test', timeoutMs: providerTimeoutMs() } },
+      tiddle: { scheduler: false, proposer: { kind: 'openai', url: chat.url, model: 'tiddle-test', apiKey: 'sk-test', timeoutMs: proposerTimeoutMs } },
     },
   });
-  return { server, chat };
+  return { server, chat, proposerTimeoutMs };
 }
 
 /** The helpers that read through the file's server (given late: it starts in beforeAll). */
