@@ -191,7 +191,7 @@ beforeAll(async () => {
   );
   ok((await server.operator.setMcpConnection({ input: { name: 'matrix-mcp', url: 'http://127.0.0.1:9/mcp' } })).setMcpConnection, 'SetMcpConnectionSuccess');
   // A preference signal and an applied learning change, for the PreferenceSignal and ProfileAuditEntry nodes.
-  const signalId = await server.app.services.agents.recordPreferenceSignal(server.database.db, {
+  const signalId = await server.app.services.agents.preferences.recordPreferenceSignal(server.database.db, {
     agentId: VICTIM,
     source: 'tiddle',
     project: SCOPE,
