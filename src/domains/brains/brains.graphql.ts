@@ -9,7 +9,7 @@ import { agentScopedKey, brainMemoryNodeKey, parseAgentScopedKey, parsePositionK
 import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
 import type { ImportSummary } from './brains.albdruck-import.js';
 import { LIST_PAGE_MAX, listQuery } from './brains.listing.js';
-import { DELETE_BATCH_MAX, type BrainMemoryRow, type BrainRevisionRow, type DeletionResult } from './brains.memories.js';
+import { DELETE_BATCH_MAX, type BrainMemoryRow, type BrainRevisionRow, type DeletionResult } from './brains.types.js';
 import { QUERY_MAX_LENGTH, type BrainSearchHit, type BrainSearchResult } from './brains.search.js';
 import { agentBrainSearchArgs, brainReadGraphqlArgs, brainRemoveGraphqlInput, brainSaveInput, brainSearchGraphqlArgs, brainUpdateGraphqlInput } from './brains.inputs.js';
 import { argsFrom, inputFieldsFrom } from '../../schema/inputs.js';
