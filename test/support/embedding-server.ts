@@ -7,6 +7,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createTestDatabase, startServer, type TestServer } from './harness.js';
 
 export const TOPICS = ['cat', 'dog', 'car', 'train', 'food'] as const;
 const SYNONYMS: Record<string, Partial<Record<(typeof TOPICS)[number], number>>> = {
@@ -94,4 +95,15 @@ export async function startEmbeddingServer(slowMs = 2_000): Promise<EmbeddingSer
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
   return state;
+}
+
+/**
+ * A test server whose embedding provider is `provider`. Always on PGlite, which always has
+ * pgvector: the real servers of the test passes do not. The indexer runs only when a test runs a pass.
+ */
+export async function startEmbeddingTestServer(provider: EmbeddingServer): Promise<TestServer> {
+  return startServer({
+    database: await createTestDatabase({ embedded: true }),
+    config: { embeddings: { url: provider.url, model: 'topic-embed', apiKey: 'test-key', timeoutMs: 300, indexIntervalMs: 0 } },
+  });
 }
