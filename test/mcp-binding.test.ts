@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startServer, type TestServer } from './support/harness.js';
+import { saveMemory } from './support/brains.js';
 import { call, connectHttp, mcpAgentToken, ok, toolFailure } from './support/mcp.js';
 
 let server: TestServer;
@@ -20,6 +21,8 @@ beforeAll(async () => {
   aToken = await mcpAgentToken(server, 'mcp-a');
   bToken = await mcpAgentToken(server, 'mcp-b');
   a = await connectHttp(server.url, aToken, { scope: 'proj-1', session: 's-1', conversation: 'c-1' });
+  // An operator-owned memory of mcp-a (as mcp.test.ts's Brains tools leave one): unscoped Brains tools still find it.
+  await saveMemory(server, server.operator, { agentId: 'mcp-a', title: 'operator fact', content: 'set by the operator' });
 });
 afterAll(async () => {
   await a?.close();
