@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { startEmbeddingServer, type EmbeddingServer } from './support/embedding-server.js';
 import { createTestDatabase, startServer, type TestServer } from './support/harness.js';
+import { providerTimeoutMs } from './support/load.js';
 
 let provider: EmbeddingServer;
 let server: TestServer;
@@ -15,11 +16,11 @@ let pets: BurrowClient;
 let shelter: BurrowClient;
 
 beforeAll(async () => {
-  provider = await startEmbeddingServer(3_000);
+  provider = await startEmbeddingServer();
   // On PGlite, which always has pgvector (the real servers of the test passes do not).
   server = await startServer({
     database: await createTestDatabase({ embedded: true }),
-    config: { embeddings: { url: provider.url, model: 'topic-embed', apiKey: 'test-key', timeoutMs: 2_000, indexIntervalMs: 0 } },
+    config: { embeddings: { url: provider.url, model: 'topic-embed', apiKey: 'test-key', timeoutMs: providerTimeoutMs(), indexIntervalMs: 0 } },
   });
   pets = await server.agentClient('pets');
   shelter = await server.agentClient('shelter');

@@ -67,7 +67,7 @@ beforeAll(async () => {
       (await agent.updateProfileDocument({ input: { agentId: AGENT, kind: 'TOOLS', content: `tools ${i}`, expectedRevision: i + 1 } })).updateProfileDocument,
       'UpdateProfileDocumentSuccess',
     );
-    await server.app.services.agents.recordPreferenceSignal(server.database.db, { agentId: AGENT, source: 'tiddle', project: SCOPE, statement: `prefers ${i}`, evidence: [] });
+    await server.app.services.agents.preferences.recordPreferenceSignal(server.database.db, { agentId: AGENT, source: 'tiddle', project: SCOPE, statement: `prefers ${i}`, evidence: [] });
     ok(
       (await agent.applyPreferenceLearning({ input: { agentId: AGENT, content: `learned ${i}`, expectedRevision: i + 1, reason: 'r' } })).applyPreferenceLearning,
       'ApplyPreferenceLearningSuccess',

@@ -10,7 +10,7 @@ import { clientDataRefusal } from '../lib/error-masking.js';
 import type { Logger } from '../lib/logger.js';
 import type { WorkingRecordRow } from '../domains/working-memory/working-memory.types.js';
 import type { HandoffRow } from '../domains/handoffs/handoffs.service.js';
-import type { BrainMemoryRow } from '../domains/brains/brains.memories.js';
+import type { BrainMemoryRow } from '../domains/brains/brains.types.js';
 import type { BrainSearchResult } from '../domains/brains/brains.search.js';
 import { cardEvidence, cardExpiresAt, type CardRow } from '../domains/tiddle/tiddle.model.js';
 import { brainMemoryNodeKey, globalIdOf, handoffNodeKey, rollingCardNodeKey, workingRecordNodeKey } from '../schema/node-keys.js';

@@ -5,6 +5,7 @@ import './scalars.js';
 import './errors.js';
 import './events.js';
 import '../domains/agents/agents.graphql.js';
+import '../domains/agents/agents.preferences.graphql.js';
 import '../domains/conversations/conversations.graphql.js';
 import '../domains/conversations/conversations.queries.graphql.js';
 import '../domains/conversations/conversations.mutations.graphql.js';

@@ -1,12 +1,14 @@
 /**
  * A tiny OpenAI-compatible /v1/embeddings server on 127.0.0.1 with deterministic vectors: each
  * dimension is a topic, and words (with a few synonyms) add weight to their topic. The mode
- * switches between answering, failing with HTTP 500, answering too late, and answering a zero
+ * switches between answering, failing with HTTP 500, never answering (slow), and answering a zero
  * vector for every input; `zeroFor` answers a zero vector only for inputs containing it, and
  * `rejectFor` answers HTTP 400 to any request with an input containing it.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createTestDatabase, startServer, type TestServer } from './harness.js';
+import { providerTimeoutMs } from './load.js';
 
 export const TOPICS = ['cat', 'dog', 'car', 'train', 'food'] as const;
 const SYNONYMS: Record<string, Partial<Record<(typeof TOPICS)[number], number>>> = {
@@ -52,7 +54,7 @@ export interface EmbeddingServer {
   close(): Promise<void>;
 }
 
-export async function startEmbeddingServer(slowMs = 2_000): Promise<EmbeddingServer> {
+export async function startEmbeddingServer(): Promise<EmbeddingServer> {
   const state: EmbeddingServer = { url: '', mode: 'ok', zeroFor: null, rejectFor: null, requests: [], close: async () => {} };
   const server: Server = createServer((request, response) => {
     let body = '';
@@ -82,8 +84,7 @@ export async function startEmbeddingServer(slowMs = 2_000): Promise<EmbeddingSer
       } else if (state.mode === 'fail') {
         response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'provider down' } }));
       } else if (state.mode === 'slow') {
-        const timer = setTimeout(answer, slowMs);
-        response.on('close', () => clearTimeout(timer));
+        // Never answers: the caller's deadline decides, whatever the machine's speed.
       } else answer();
     });
   });
@@ -94,4 +95,15 @@ export async function startEmbeddingServer(slowMs = 2_000): Promise<EmbeddingSer
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
   return state;
+}
+
+/**
+ * A test server whose embedding provider is `provider`. Always on PGlite, which always has
+ * pgvector: the real servers of the test passes do not. The indexer runs only when a test runs a pass.
+ */
+export async function startEmbeddingTestServer(provider: EmbeddingServer, timeoutMs = providerTimeoutMs()): Promise<TestServer> {
+  return startServer({
+    database: await createTestDatabase({ embedded: true }),
+    config: { embeddings: { url: provider.url, model: 'topic-embed', apiKey: 'test-key', timeoutMs, indexIntervalMs: 0 } },
+  });
 }

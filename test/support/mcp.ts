@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { TestServer } from './harness.js';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -98,3 +99,9 @@ export const TOOL_NAMES = [
   'session_read_handoff',
   'session_write_handoff',
 ];
+
+/** An agent (created if absent) and a new agent token for it, as an MCP client sends it. */
+export async function mcpAgentToken(server: TestServer, agentId: string) {
+  await server.agentClient(agentId);
+  return (await server.app.services.tokens.create({ kind: 'agent', name: `mcp-${agentId}`, agentId })).token;
+}

@@ -7,7 +7,7 @@ import { requireViewer, resolveScope, type Viewer } from '../../auth/viewer.js';
 import { ContinuityRunStateEnum } from '../continuity/continuity.types.graphql.js';
 import { AgentRef } from './agents.graphql.js';
 import type { AgentCounts } from './agents.counts.js';
-import type { AgentRow } from './agents.service.js';
+import type { AgentRow } from './agents.types.js';
 
 const RunStateCountRef = builder.objectRef<AgentCounts['runsByState'][number]>('ContinuityRunStateCount').implement({
   description: 'How many continuity runs of an agent are in one state',

@@ -7,16 +7,8 @@ import { agentScopedKey, parseAgentScopedKey } from '../../schema/node-keys.js';
 import { assertAgentAccess, requireViewer, type Viewer } from '../../auth/viewer.js';
 import { bindingOf, decodePositionCursor, INT4_MAX, decodeTimeIdCursor, encodeCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
 import { AlreadyExistsError, NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
-import { PROFILE_KINDS, type PreferenceSignalStatus, type ProfileKind } from './agents.sql.js';
-import {
-  profileReference,
-  type AgentRow,
-  type PreferenceLearningStateRow,
-  type PreferenceSignalRow,
-  type ProfileAuditRow,
-  type ProfileDocumentRow,
-  type ProfileRevisionRow,
-} from './agents.service.js';
+import { PROFILE_KINDS, type ProfileKind } from './agents.sql.js';
+import { profileReference, type AgentRow, type ProfileDocumentRow, type ProfileRevisionRow } from './agents.types.js';
 
 const KIND_DESCRIPTIONS: Record<ProfileKind, string> = {
   SOUL: 'Who the agent is: character, voice and values',
@@ -40,7 +32,7 @@ builder.node(ProfileRevisionRef, {
     const [kind, revision] = recordId.split('/');
     assertAgentAccess(ctx.viewer, agentId);
     if (!PROFILE_KINDS.includes(kind as ProfileKind) || !/^[1-9]\d{0,8}$/.test(revision ?? '')) return null;
-    return ctx.services.agents.getRevision(ctx.viewer, agentId, kind, Number(revision));
+    return ctx.services.agents.documents.getRevision(ctx.viewer, agentId, kind, Number(revision));
   },
   fields: (t) => ({
     agentId: t.exposeString('agentId', { description: 'The agent id of the owner' }),
@@ -66,7 +58,7 @@ builder.node(ProfileDocumentRef, {
     const { agentId, recordId: kind } = parseAgentScopedKey(key);
     assertAgentAccess(ctx.viewer, agentId);
     if (!PROFILE_KINDS.includes(kind as ProfileKind)) return null;
-    return ctx.services.agents.getDocument(ctx.viewer, agentId, kind as ProfileKind);
+    return ctx.services.agents.documents.getDocument(ctx.viewer, agentId, kind as ProfileKind);
   },
   fields: (t) => ({
     agentId: t.exposeString('agentId', { description: 'The agent id of the owner' }),
@@ -88,7 +80,7 @@ builder.node(ProfileDocumentRef, {
         const binding = bindingOf('profile-revisions', d.agentId, d.kind);
         // revision is an integer column.
         const before = decodePositionCursor(args.after, binding, INT4_MAX);
-        const rows = await ctx.services.agents.revisions(d.agentId, d.kind, limit + 1, before);
+        const rows = await ctx.services.agents.documents.revisions(d.agentId, d.kind, limit + 1, before);
         return {
           ...toConnection(rows, limit, (r) => encodeCursor(binding, [r.revision]), args.after),
           totalCount: () => d.revision,
@@ -110,7 +102,7 @@ builder.node(AgentRef, {
     profile: t.loadableList({
       type: ProfileDocumentRef,
       description: 'The six profile documents in kind order (SOUL, RULES, ORIENTATION, PREFERENCES, TOOLS, DREAM_MEMORY)',
-      load: (agentIds: string[], ctx) => ctx.services.agents.documentsForAgents(agentIds),
+      load: (agentIds: string[], ctx) => ctx.services.agents.documents.documentsForAgents(agentIds),
       resolve: (agent) => agent.id,
     }),
     lastEventSequence: t.exposeInt('lastEventSequence', {
@@ -161,138 +153,9 @@ const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
   }),
 });
 
-// ---------------------------------------------------------------- preference learning
-
-const PreferenceSignalStatusEnum = builder.enumType('PreferenceSignalStatus', {
-  description: 'Where a preference signal is in the learning path',
-  values: {
-    PENDING: { value: 'pending', description: 'Waiting for the learning path to apply or dismiss it' },
-    APPLIED: { value: 'applied', description: 'A PREFERENCES change (applyPreferenceLearning) applied it' },
-    DISMISSED: { value: 'dismissed', description: 'Decided against; kept for the record' },
-  } satisfies Record<string, { value: PreferenceSignalStatus; description: string }>,
-});
-
-const PreferenceSignalSourceEnum = builder.enumType('PreferenceSignalSource', {
-  description: 'What recorded a preference signal',
-  values: { TIDDLE: { value: 'tiddle', description: "Tiddle's pass, from a behavioural correction in the residue" } },
-});
-
-export const PreferenceSignalRef = builder.objectRef<PreferenceSignalRow>('PreferenceSignal');
-builder.node(PreferenceSignalRef, {
-  description: 'An observed preference waiting for (or used by) the PREFERENCES learning path; never a profile rewrite by itself',
-  id: { description: 'The global id (node(id:))', resolve: (s) => agentScopedKey(s.agentId, s.id) },
-  loadOne: (key, ctx) => {
-    const { agentId, recordId } = parseAgentScopedKey(key);
-    return ctx.services.agents.getSignal(ctx.viewer, agentId, recordId);
-  },
-  fields: (t) => ({
-    signalId: t.exposeString('id', { description: 'The signal id within its agent; what `applyPreferenceLearning(signalIds:)` takes' }),
-    agentId: t.exposeString('agentId', { description: 'The agent id of the owner' }),
-    source: t.field({ type: PreferenceSignalSourceEnum, description: 'What recorded it', resolve: (s) => s.source as 'tiddle' }),
-    project: t.exposeString('project', { nullable: true, description: 'The continuity scope it was observed in; null when not scoped' }),
-    statement: t.exposeString('statement', { description: 'The preference in words, at most 2,000 characters' }),
-    evidence: t.expose('evidence', { type: 'JSON', description: 'What it was observed from, as the source recorded it (Tiddle: the residue turn references)' }),
-    status: t.field({ type: PreferenceSignalStatusEnum, description: 'Pending, applied or dismissed', resolve: (s) => s.status }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was recorded' }),
-  }),
-});
-addAgentLink(PreferenceSignalRef, (s) => s.agentId);
-const PreferenceSignalConnection = connectionType(PreferenceSignalRef, 'PreferenceSignal');
-
-const ProfileAuditActionEnum = builder.enumType('ProfileAuditAction', {
-  description: 'The kinds of automatic profile change the audit records',
-  values: { PREFERENCE_LEARNING: { value: 'preference_learning', description: 'A PREFERENCES change by applyPreferenceLearning' } },
-});
-
-const ProfileAuditEntryRef = builder.objectRef<ProfileAuditRow>('ProfileAuditEntry');
-builder.node(ProfileAuditEntryRef, {
-  description: 'The audit record of one automatic profile change, committed with the change itself',
-  id: { description: 'The global id (node(id:))', resolve: (a) => agentScopedKey(a.agentId, a.id) },
-  loadOne: (key, ctx) => {
-    const { agentId, recordId } = parseAgentScopedKey(key);
-    return ctx.services.agents.getAuditEntry(ctx.viewer, agentId, recordId);
-  },
-  fields: (t) => ({
-    auditEntryId: t.exposeString('id', { description: 'The audit entry id within its agent' }),
-    agentId: t.exposeString('agentId', { description: 'The agent id of the owner' }),
-    kind: t.field({ type: ProfileKindEnum, description: 'The document changed', resolve: (a) => a.kind as ProfileKind }),
-    action: t.field({ type: ProfileAuditActionEnum, description: 'What changed it', resolve: (a) => a.action as 'preference_learning' }),
-    fromRevision: t.exposeInt('fromRevision', { description: 'The revision the change replaced' }),
-    toRevision: t.exposeInt('toRevision', { description: 'The revision the change wrote' }),
-    actor: t.field({ type: ActorRef, description: 'Who applied it', resolve: (a) => ({ kind: a.actorKind, id: a.actorId }) }),
-    reason: t.string({ description: 'The reason given with the change', resolve: (a) => String((a.detail as { reason?: unknown }).reason ?? '') }),
-    signalIds: t.stringList({
-      description: 'The preference signals (`PreferenceSignal.signalId`) the change applied',
-      resolve: (a) => ((a.detail as { signalIds?: unknown }).signalIds as string[] | undefined) ?? [],
-    }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the change committed' }),
-  }),
-});
-const ProfileAuditConnection = connectionType(ProfileAuditEntryRef, 'ProfileAuditEntry', {
-  totalCount: 'Every audit entry of the agent',
-});
-
-interface LearningShape {
-  agentId: string;
-  state: PreferenceLearningStateRow | null;
-}
-
-const PreferenceLearningRef = builder.objectRef<LearningShape>('PreferenceLearning').implement({
-  description: 'The automatic PREFERENCES learning path of an agent: what was applied, its audit and the signals',
-  fields: (t) => ({
-    appliedCount: t.int({ description: 'How many automatic changes were applied (0 before any)', resolve: (l) => l.state?.appliedCount ?? 0 }),
-    lastAppliedRevision: t.int({
-      nullable: true,
-      description: 'The PREFERENCES revision the last automatic change wrote; null before any',
-      resolve: (l) => l.state?.lastAppliedRevision ?? null,
-    }),
-    lastAppliedAt: t.field({
-      type: 'DateTime',
-      nullable: true,
-      description: 'When the last automatic change was applied; null before any',
-      resolve: (l) => l.state?.lastAppliedAt ?? null,
-    }),
-    audit: t.field({
-      type: ProfileAuditConnection,
-      description: 'The audit of automatic changes, newest first',
-      args: pageArgs(t.arg, 200, 50),
-      resolve: async (l, args, ctx) => {
-        const limit = pageSize(args.first, 200, 50);
-        const binding = bindingOf('profile-audit', l.agentId);
-        const position = decodeTimeIdCursor(args.after, binding);
-        const rows = await ctx.services.agents.auditPage(l.agentId, { limit: limit + 1, after: position && { createdAt: position.at, id: position.id } });
-        return {
-          ...toConnection(rows, limit, (a) => encodeTimeIdCursor(binding, a.createdAt, a.id), args.after),
-          totalCount: () => ctx.services.agents.countAudit(l.agentId),
-        };
-      },
-    }),
-    signals: t.field({
-      type: PreferenceSignalConnection,
-      description: 'Preference signals, oldest first (the order the learning path works through them)',
-      args: {
-        statuses: t.arg({ type: [PreferenceSignalStatusEnum], required: false, description: 'Only these statuses; every status when absent' }),
-        ...pageArgs(t.arg, 200, 50),
-      },
-      resolve: async (l, args, ctx) => {
-        const limit = pageSize(args.first, 200, 50);
-        const statuses = args.statuses ? [...new Set(args.statuses)].sort() : null;
-        const binding = bindingOf('preference-signals', l.agentId, statuses?.join(','));
-        const position = decodeTimeIdCursor(args.after, binding);
-        const rows = await ctx.services.agents.signalsPage(l.agentId, {
-          limit: limit + 1,
-          after: position && { createdAt: position.at, id: position.id },
-          statuses,
-        });
-        return toConnection(rows, limit, (s) => encodeTimeIdCursor(binding, s.createdAt, s.id), args.after);
-      },
-    }),
-  }),
-});
-
 // ---------------------------------------------------------------- root fields
 
-const agentIdArg = (t: { arg: PothosSchemaTypes.FieldBuilder<Types, unknown>['arg'] }, description = 'The agent id (`Agent.agentId`)') =>
+export const agentIdArg = (t: { arg: PothosSchemaTypes.FieldBuilder<Types, unknown>['arg'] }, description = 'The agent id (`Agent.agentId`)') =>
   t.arg.string({ required: true, description });
 
 builder.queryFields((t) => ({
@@ -330,16 +193,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'One profile document of an agent; null when the agent does not exist',
     args: { agentId: agentIdArg(t), kind: t.arg({ type: ProfileKindEnum, required: true, description: 'Which of the six documents' }) },
-    resolve: (_, args, ctx) => ctx.services.agents.getDocument(ctx.viewer, args.agentId, args.kind),
-  }),
-  preferenceLearning: t.field({
-    type: PreferenceLearningRef,
-    description: 'The PREFERENCES learning path of an agent: applied changes, audit and signals',
-    args: { agentId: agentIdArg(t) },
-    resolve: async (_, args, ctx) => {
-      assertAgentAccess(ctx.viewer, args.agentId);
-      return { agentId: args.agentId, state: await ctx.services.agents.learningState(args.agentId) };
-    },
+    resolve: (_, args, ctx) => ctx.services.agents.documents.getDocument(ctx.viewer, args.agentId, args.kind),
   }),
 }));
 
@@ -353,7 +207,7 @@ const CreateAgentInput = builder.inputType('CreateAgentInput', {
     name: t.string({ required: true, description: 'A display name, 1 to 200 characters' }),
   }),
 });
-const expectedRevisionDescription = 'The revision the change was based on (`ProfileDocument.revision`); RevisionConflict when it is no longer current';
+export const expectedRevisionDescription = 'The revision the change was based on (`ProfileDocument.revision`); RevisionConflict when it is no longer current';
 const UpdateProfileDocumentInput = builder.inputType('UpdateProfileDocumentInput', {
   description: 'A new revision of one profile document',
   fields: (t) => ({
@@ -378,20 +232,6 @@ const ReplaceProfileInput = builder.inputType('ReplaceProfileInput', {
     documents: t.field({ type: [ProfileDocumentInput], required: true, description: 'Each of the six kinds exactly once' }),
   }),
 });
-const ApplyPreferenceLearningInput = builder.inputType('ApplyPreferenceLearningInput', {
-  description: 'An automatic PREFERENCES change, with its reason and the signals it applies',
-  fields: (t) => ({
-    agentId: t.string({ required: true, description: 'The agent id (`Agent.agentId`)' }),
-    content: t.string({ required: true, description: 'The new PREFERENCES document, at most 48,000 characters' }),
-    expectedRevision: t.int({ required: true, description: expectedRevisionDescription }),
-    reason: t.string({ required: true, description: 'Why, 1 to 2,000 characters; kept in the audit' }),
-    signalIds: t.stringList({
-      required: false,
-      description: 'Pending preference signals (`PreferenceSignal.signalId`) this change applies; each becomes APPLIED',
-    }),
-  }),
-});
-
 builder.mutationFields((t) => ({
   createAgent: t.field({
     type: AgentRef,
@@ -405,21 +245,14 @@ builder.mutationFields((t) => ({
     description: 'Writes one profile document if it is still at `expectedRevision`',
     errors: { types: [ValidationError, NotFoundError, RevisionConflictError], dataField: { name: 'document' } },
     args: { input: t.arg({ type: UpdateProfileDocumentInput, required: true, description: 'The document, its content and expected revision' }) },
-    resolve: (_, { input }, ctx) => ctx.services.agents.updateProfileDocument(ctx.viewer, input),
+    resolve: (_, { input }, ctx) => ctx.services.agents.documents.updateProfileDocument(ctx.viewer, input),
   }),
   replaceProfile: t.field({
     type: [ProfileDocumentRef],
     description: 'Replaces all six profile documents atomically; returns them in kind order',
     errors: { types: [ValidationError, NotFoundError, RevisionConflictError], dataField: { name: 'documents' } },
     args: { input: t.arg({ type: ReplaceProfileInput, required: true, description: 'The agent and its six documents' }) },
-    resolve: (_, { input }, ctx) => ctx.services.agents.replaceProfile(ctx.viewer, input),
-  }),
-  applyPreferenceLearning: t.field({
-    type: ProfileDocumentRef,
-    description: 'An automatic PREFERENCES change: document, learning state and audit commit together or not at all',
-    errors: { types: [ValidationError, NotFoundError, RevisionConflictError], dataField: { name: 'document' } },
-    args: { input: t.arg({ type: ApplyPreferenceLearningInput, required: true, description: 'The new document, reason and signals' }) },
-    resolve: (_, { input }, ctx) => ctx.services.agents.applyPreferenceLearning(ctx.viewer, input),
+    resolve: (_, { input }, ctx) => ctx.services.agents.documents.replaceProfile(ctx.viewer, input),
   }),
 }));
 

@@ -15,14 +15,13 @@ import {
   albdruckEvidence,
   albdruckKnowledge,
   albdruckRevisions,
-  brainMemories,
   BRAIN_CONTENT_LIMIT,
   BRAIN_SOURCE_REF_LENGTH_LIMIT,
   BRAIN_SOURCE_REFS_LIMIT,
   BRAIN_TITLE_LIMIT,
   MIGRATED_ALBDRUCK,
 } from './brains.sql.js';
-import { emitBrainEvent, recordRevision } from './brains.memories.js';
+import { emitBrainEvent, insertNewMemory, recordRevision } from './brains.writes.js';
 
 const HATCHET = 'hatchet';
 
@@ -149,28 +148,11 @@ export class AlbdruckImport {
         createdAgent = true;
       }
       const ownership = operatorOwned ? 'OPERATOR' : 'AGENT';
-      const [memory] = await tx
-        .insert(brainMemories)
-        .values({
-          agentId,
-          id: newId(),
-          title,
-          content,
-          sourceRefs,
-          revision: 1,
-          ownership,
-          createdByKind: actor.kind,
-          createdById: actor.id,
-          updatedByKind: actor.kind,
-          updatedById: actor.id,
-          createdAt: record.createdAt,
-          updatedAt: now,
-          deletedAt: deleted ? now : null,
-          label: MIGRATED_ALBDRUCK,
-          legacyKnowledgeId: record.id,
-          importedRevision: 1,
-          legacy,
-        })
+      const [memory] = await insertNewMemory(
+        tx,
+        { agentId, id: newId(), title, content, sourceRefs, ownership, actorKind: actor.kind, actorId: actor.id, createdAt: record.createdAt, updatedAt: now },
+        { deletedAt: deleted ? now : null, label: MIGRATED_ALBDRUCK, legacyKnowledgeId: record.id, importedRevision: 1, legacy },
+      )
         .onConflictDoNothing()
         .returning();
       if (!memory) return 'skipped' as const;

@@ -1,56 +1,24 @@
+/**
+ * The Brains root fields: Query.brainRead, brainSearch, brainMemories and brainEmbeddingStatus,
+ * Agent.brainMemories and Agent.brainSearch, the write mutations (with brainRemoveMany's results)
+ * and the Albdruck import. The memory and search types are in brains.memories.graphql.ts and
+ * brains.search.graphql.ts.
+ */
 import { builder } from '../../schema/builder.js';
-import { GLOBAL_ID_DESCRIPTION } from '../../schema/node-keys.js';
 import { OWNED_RECORD_WRITE_ERRORS } from '../../schema/errors.js';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
-import { ActorRef, type Principal } from '../../schema/actor.js';
-import { connectionType, pageArgs } from '../../schema/connections.js';
-import { agentScopedKey, brainMemoryNodeKey, parseAgentScopedKey, parsePositionKey } from '../../schema/node-keys.js';
-import { AgentRef, addAgentLink } from '../agents/agents.graphql.js';
+import { pageArgs } from '../../schema/connections.js';
+import { AgentRef } from '../agents/agents.graphql.js';
 import type { ImportSummary } from './brains.albdruck-import.js';
 import { LIST_PAGE_MAX, listQuery } from './brains.listing.js';
-import { DELETE_BATCH_MAX, type BrainMemoryRow, type BrainRevisionRow, type DeletionResult } from './brains.memories.js';
-import { QUERY_MAX_LENGTH, type BrainSearchHit, type BrainSearchResult } from './brains.search.js';
+import { DELETE_BATCH_MAX, type BrainMemoryRow, type DeletionResult } from './brains.types.js';
+import { QUERY_MAX_LENGTH } from './brains.search.js';
 import { agentBrainSearchArgs, brainReadGraphqlArgs, brainRemoveGraphqlInput, brainSaveInput, brainSearchGraphqlArgs, brainUpdateGraphqlInput } from './brains.inputs.js';
 import { argsFrom, inputFieldsFrom } from '../../schema/inputs.js';
+import { BrainMemoryConnection, BrainMemoryRef } from './brains.memories.graphql.js';
+import { BrainSearchResultRef, EmbeddingStatusRef } from './brains.search.graphql.js';
 
-const BrainOwnershipEnum = builder.enumType('BrainOwnership', {
-  description: 'Who owns a memory: once an operator wrote it, agents can neither update nor remove it',
-  values: {
-    OPERATOR: { description: 'Last written by an operator: agents can read it but neither update nor remove it' },
-    AGENT: { description: 'Written by its agent (or never touched by an operator): the agent may update and remove it' },
-  } satisfies Record<Principal, object>,
-});
-const BrainRevisionActionEnum = builder.enumType('BrainRevisionAction', {
-  description: 'What a revision of a memory did',
-  values: {
-    CREATED: { description: 'brainSave created the memory (revision 1)' },
-    UPDATED: { description: 'brainUpdate changed title, content or source references' },
-    REMOVED: { description: 'brainRemove or brainRemoveMany wrote the tombstone' },
-    IMPORTED: { description: 'The Albdruck import created the memory' },
-  },
-});
-const RetrievalModeEnum = builder.enumType('BrainRetrievalMode', {
-  description: 'How a search ranked its hits',
-  values: {
-    LEXICAL: { description: 'Word matches only (embeddings not configured or unavailable: see fallback)' },
-    HYBRID: { description: 'Word matches and cosine similarity of embeddings, merged' },
-  },
-});
-const RetrievalFallbackEnum = builder.enumType('BrainRetrievalFallback', {
-  description: 'Why a search that would have been hybrid answered with lexical results',
-  values: {
-    EMBEDDING_UNAVAILABLE: { description: 'Embeddings are configured but the provider failed or timed out: these are lexical results' },
-    VECTOR_UNAVAILABLE: { description: 'Embeddings are configured but this database has no pgvector: these are lexical results' },
-  },
-});
-const MatchKindEnum = builder.enumType('BrainMatchKind', {
-  description: 'What made a memory a hit',
-  values: {
-    LEXICAL: { description: 'At least one query word occurs in title or content' },
-    EMBEDDING: { description: 'Its embedding is similar to the query (cosine similarity above zero)' },
-  },
-});
 const DeletionStatusEnum = builder.enumType('BrainDeletionStatus', {
   description: 'The outcome of one item of brainRemoveMany',
   values: {
@@ -61,195 +29,6 @@ const DeletionStatusEnum = builder.enumType('BrainDeletionStatus', {
     INVALID: { description: 'The item itself is invalid (expectedRevision below 1). Nothing was written' },
   },
 });
-
-const BrainRevisionRef = builder.objectRef<BrainRevisionRow>('BrainMemoryRevision');
-builder.node(BrainRevisionRef, {
-  description: 'One revision of a memory as it was written: revisions are never changed or removed',
-  id: { description: GLOBAL_ID_DESCRIPTION, resolve: (r) => agentScopedKey(r.agentId, JSON.stringify([r.memoryId, r.revision])) },
-  // Read as brainRead reads its memory: another agent's token gets AGENT_MISMATCH; a removed memory's revisions are null.
-  loadOne: (key, ctx) => {
-    const { agentId, recordId } = parseAgentScopedKey(key);
-    const entry = parsePositionKey(recordId);
-    return entry ? ctx.services.brains.readRevision(ctx.viewer, { agentId, memoryId: entry.id, revision: entry.position }) : null;
-  },
-  fields: (t) => ({
-    memoryId: t.exposeString('memoryId', { description: 'The memory this revision belongs to (`BrainMemory.memoryId`)' }),
-    agentId: t.exposeString('agentId', { description: "The owning agent's id" }),
-    revision: t.exposeInt('revision', { description: 'The revision number, 1 for the first' }),
-    action: t.field({ type: BrainRevisionActionEnum, description: 'What this revision did', resolve: (r) => r.action.toUpperCase() as 'CREATED' }),
-    title: t.exposeString('title', { description: 'The title at this revision' }),
-    content: t.exposeString('content', { description: 'The content at this revision' }),
-    sourceRefs: t.exposeStringList('sourceRefs', { description: 'The source references at this revision' }),
-    ownership: t.field({ type: BrainOwnershipEnum, description: 'The ownership after this revision', resolve: (r) => r.ownership as Principal }),
-    actor: t.field({ type: ActorRef, description: 'Who wrote this revision', resolve: (r) => ({ kind: r.actorKind, id: r.actorId }) }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When this revision was written' }),
-  }),
-});
-
-interface LegacyDetails {
-  source: string;
-  knowledgeId: string;
-  scope: string;
-  legacyOwnerAgentId: string | null;
-  status: string;
-  operatorCorrected: boolean;
-  operatorDeleted: boolean;
-  importedAt: string;
-  importedBy: { kind: string; id: string };
-  truncated: { title: boolean; content: boolean; sourceRefs: boolean };
-  evidence: unknown[];
-  snapshots: unknown[];
-}
-
-const LegacyScopeEnum = builder.enumType('BrainLegacyScope', {
-  description: 'The scope a legacy Albdruck record had',
-  values: {
-    AGENT: { description: 'Owned by one agent in Albdruck; imported to that agent' },
-    GLOBAL: { description: 'Global in Albdruck; imported to the agent hatchet' },
-  },
-});
-
-const BrainLegacyMigrationRef = builder.objectRef<LegacyDetails>('BrainLegacyMigration').implement({
-  description: 'Legacy migration details of a memory imported from Albdruck',
-  fields: (t) => ({
-    source: t.exposeString('source', { description: 'Where the record came from (the legacy table)' }),
-    legacyId: t.exposeString('knowledgeId', { description: 'The record id in Albdruck' }),
-    legacyScope: t.field({
-      type: LegacyScopeEnum,
-      description: "The record's scope in Albdruck",
-      resolve: (d) => (d.scope === 'global' ? 'GLOBAL' : 'AGENT'),
-    }),
-    legacyOwnerAgentId: t.exposeString('legacyOwnerAgentId', { nullable: true, description: 'The owning agent in Albdruck; null for global records' }),
-    legacyStatus: t.exposeString('status', {
-      description: "The record's status in Albdruck, verbatim: legacy data, whose set of values Burrow does not control",
-    }),
-    operatorCorrected: t.exposeBoolean('operatorCorrected', { description: 'An operator had corrected the record in Albdruck: the memory is operator-owned' }),
-    operatorDeleted: t.exposeBoolean('operatorDeleted', { description: 'An operator had deleted the record in Albdruck: it was imported as removed' }),
-    importedAt: t.field({ type: 'DateTime', description: 'When the import copied the record', resolve: (d) => new Date(d.importedAt) }),
-    importedBy: t.field({ type: ActorRef, description: 'Who ran the import', resolve: (d) => d.importedBy }),
-    truncated: t.boolean({
-      description: 'Title, content or source references were cut to the Brains limits; the legacy tables keep the original',
-      resolve: (d) => d.truncated.title || d.truncated.content || d.truncated.sourceRefs,
-    }),
-    evidenceCount: t.int({ description: 'How many evidence entries the legacy record had (in `details`)', resolve: (d) => d.evidence.length }),
-    snapshotCount: t.int({ description: 'How many revision snapshots the legacy record had (in `details`)', resolve: (d) => d.snapshots.length }),
-    details: t.field({ type: 'JSON', description: 'Everything preserved from the legacy record: evidence and revision snapshots', resolve: (d) => d }),
-  }),
-});
-
-export const BrainMemoryRef = builder.objectRef<BrainMemoryRow>('BrainMemory');
-builder.node(BrainMemoryRef, {
-  description: 'An explicit saved memory: one owning agent, no TTL, never loaded into prompts automatically',
-  id: { description: GLOBAL_ID_DESCRIPTION, resolve: brainMemoryNodeKey },
-  // node(id) reads as brainRead does: an agent token of another agent gets AGENT_MISMATCH.
-  loadOne: (key, ctx) => {
-    const { agentId, recordId } = parseAgentScopedKey(key);
-    return ctx.services.brains.read(ctx.viewer, { agentId, id: recordId });
-  },
-  fields: (t) => ({
-    memoryId: t.exposeString('id', { description: 'The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent' }),
-    agentId: t.exposeString('agentId', { description: "The owning agent's id" }),
-    title: t.exposeString('title', { description: 'A short headline' }),
-    content: t.exposeString('content', { description: 'The memory itself' }),
-    sourceRefs: t.exposeStringList('sourceRefs', { description: 'References as given; a reference is not verification of current state' }),
-    revision: t.exposeInt('revision', { description: 'The current revision; brainUpdate and brainRemove need it as expectedRevision' }),
-    ownership: t.field({ type: BrainOwnershipEnum, description: 'Who owns it now', resolve: (m) => m.ownership as Principal }),
-    labels: t.stringList({
-      description: 'Labels of the memory: at most one today (the Albdruck import labels what it imported); a list so more can come without a breaking change',
-      resolve: (m) => (m.label ? [m.label] : []),
-    }),
-    createdBy: t.field({ type: ActorRef, description: 'Who created it', resolve: (m) => ({ kind: m.createdByKind, id: m.createdById }) }),
-    updatedBy: t.field({ type: ActorRef, description: 'Who wrote the current revision', resolve: (m) => ({ kind: m.updatedByKind, id: m.updatedById }) }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the current revision was written' }),
-    deleted: t.boolean({
-      description: 'True only on the result of a removal (removed memories are hidden everywhere else); kept so that result says what happened',
-      resolve: (m) => m.deletedAt !== null,
-    }),
-    legacyMigration: t.field({
-      type: BrainLegacyMigrationRef,
-      nullable: true,
-      description: 'Where an imported memory came from; null for memories saved in Burrow',
-      resolve: (m) => (m.legacy as LegacyDetails | null) ?? null,
-    }),
-    revisions: t.loadableList({
-      type: BrainRevisionRef,
-      description: 'Every revision, newest first, with its actor (batched: one statement for a whole page)',
-      args: { first: t.arg.int({ required: false, description: 'How many revisions: 1 to 500; 100 when absent' }) },
-      byPath: true,
-      load: (keys: string[], ctx, args) =>
-        ctx.services.brains.revisionsFor(
-          keys.map((key) => {
-            const { agentId, recordId } = parseAgentScopedKey(key);
-            return { agentId, memoryId: recordId };
-          }),
-          pageSize(args.first, 500, 100),
-        ),
-      resolve: (m) => agentScopedKey(m.agentId, m.id),
-    }),
-  }),
-});
-addAgentLink(BrainMemoryRef, (m) => m.agentId);
-addAgentLink(BrainRevisionRef, (r) => r.agentId);
-
-const BrainMemoryConnection = connectionType(BrainMemoryRef, 'BrainMemory');
-
-const RetrievalRef = builder.objectRef<BrainSearchResult['retrieval']>('BrainRetrieval').implement({
-  description: 'How a search ranked, and why it fell back to lexical when it did',
-  fields: (t) => ({
-    mode: t.field({ type: RetrievalModeEnum, description: 'Lexical or hybrid ranking', resolve: (r) => r.mode }),
-    fallback: t.field({ type: RetrievalFallbackEnum, nullable: true, description: 'Set when a hybrid search answered lexically', resolve: (r) => r.fallback }),
-    reason: t.exposeString('reason', { nullable: true, description: 'The provider or database problem behind the fallback, for operators' }),
-  }),
-});
-
-const SearchHitRef = builder.objectRef<BrainSearchHit>('BrainSearchHit').implement({
-  description: 'One memory found by a search, with how it matched',
-  fields: (t) => ({
-    memory: t.field({ type: BrainMemoryRef, description: 'The memory found', resolve: (h) => h.memory }),
-    matchedBy: t.field({ type: [MatchKindEnum], description: 'What matched this memory', resolve: (h) => h.matchedBy }),
-    matchedTerms: t.exposeStringList('matchedTerms', { description: 'Query terms found (case-insensitively) in title or content' }),
-    lexicalScore: t.exposeFloat('lexicalScore', {
-      description: 'Per query word: 2 for a title match plus 1 for a content match; with several words, 3 more when the whole phrase matches. 0 for embedding-only hits',
-    }),
-    similarity: t.exposeFloat('similarity', { nullable: true, description: 'Cosine similarity of the query and memory embeddings (-1 to 1); null when not compared' }),
-    score: t.exposeFloat('score', { description: 'The ranking score: lexicalScore in lexical mode; similarity + 0.3 × lexicalScore / best lexicalScore in hybrid mode' }),
-  }),
-});
-
-const BrainSearchResultRef = builder.objectRef<BrainSearchResult>('BrainSearchResult').implement({
-  description: 'The hits of one search, best first',
-  fields: (t) => ({
-    agentId: t.exposeString('agentId', { description: 'The agent whose memories were searched' }),
-    query: t.exposeString('query', { description: 'The query, trimmed' }),
-    retrieval: t.field({ type: RetrievalRef, description: 'How the hits were ranked', resolve: (r) => r.retrieval }),
-    hits: t.field({ type: [SearchHitRef], description: 'At most `first` hits, by score, then updatedAt newest first, then memoryId', resolve: (r) => r.hits }),
-  }),
-});
-addAgentLink(BrainSearchResultRef, (r) => r.agentId);
-
-const EmbeddingStatusRef = builder.simpleObject('BrainEmbeddingStatus', {
-  description: "The embedding index of one agent's memories",
-  fields: (t) => ({
-    agentId: t.string({ description: 'The agent' }),
-    enabled: t.boolean({ description: 'An embedding provider is configured (BURROW_EMBEDDINGS_*)' }),
-    model: t.string({ nullable: true, description: 'The embedding model; null when not enabled' }),
-    dimensions: t.int({ nullable: true, description: "Dimensions of the model's vectors; null when not enabled" }),
-    vectorSearch: t.boolean({ description: 'Embedding ranking can run (enabled and pgvector present)' }),
-    reason: t.string({ nullable: true, description: 'Why search is lexical only, when it is' }),
-    indexed: t.int({ description: 'Live memories with an embedding of their current revision' }),
-    pending: t.int({ description: 'Live memories whose current revision has not been tried yet' }),
-    failed: t.int({ description: 'Live memories whose current revision failed to embed; they are retried with backoff until they succeed' }),
-    backlog: t.int({ description: 'Live memories without a usable embedding of their current revision: pending + failed' }),
-    nextRetryAt: t.field({
-      type: 'DateTime',
-      nullable: true,
-      description: 'When the earliest failed memory is tried again (a time already past: the next indexer pass); null when none failed',
-    }),
-    lastError: t.string({ nullable: true, description: "The newest failure's message, for operators; null when none failed" }),
-  }),
-});
-
 const DeletionResultRef = builder.objectRef<DeletionResult>('BrainDeletionResult').implement({
   description: 'What brainRemoveMany did with one selected memory',
   fields: (t) => ({

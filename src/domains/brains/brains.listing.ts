@@ -8,7 +8,7 @@ import { RequestError } from '../../lib/errors.js';
 import { charLength, escapeLike } from '../../lib/text.js';
 import { assertAgentAccess, type Viewer } from '../../auth/viewer.js';
 import { brainMemories } from './brains.sql.js';
-import type { BrainMemoryRow } from './brains.memories.js';
+import type { BrainMemoryRow } from './brains.types.js';
 import { QUERY_MAX_LENGTH } from './brains.search.js';
 
 export const LIST_PAGE_MAX = 100;

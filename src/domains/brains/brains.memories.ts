@@ -8,45 +8,16 @@ import type { Clock } from '../../lib/clock.js';
 import { ForbiddenError, NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
-import { assertCleanText } from '../../lib/text-policy.js';
-import { charLength } from '../../lib/text.js';
 import { actorOf, resolveActingAgent, type Actor, type Viewer } from '../../auth/viewer.js';
-import { appendEvent, preparedEventWrite } from '../../events/events.service.js';
-import { brainMemories, brainMemoryRevisions, BRAIN_CONTENT_LIMIT, BRAIN_SOURCE_REF_LENGTH_LIMIT, BRAIN_SOURCE_REFS_LIMIT, BRAIN_TITLE_LIMIT } from './brains.sql.js';
+import { preparedEventWrite } from '../../events/events.service.js';
+import { brainMemories, brainMemoryRevisions } from './brains.sql.js';
 import { forExistingAgent } from '../../db/foreign-keys.js';
 import { brainMemoryNodeKey, globalIdOf } from '../../schema/node-keys.js';
+import { DELETE_BATCH_MAX, type BrainMemoryRow, type BrainRevisionRow, type DeletionResult, type SaveInput, type UpdateInput } from './brains.types.js';
+import { validateContent, validateRevision, validateSourceRefs, validateTitle } from './brains.validation.js';
+import { brainEvent, emitBrainEvent, insertNewMemory, insertRevision, recordRevision } from './brains.writes.js';
 
-export type BrainMemoryRow = typeof brainMemories.$inferSelect;
 type SaveValue = 'agentId' | 'id' | 'title' | 'content' | 'sourceRefs' | 'ownership' | 'actorKind' | 'actorId' | 'now';
-export type BrainRevisionRow = typeof brainMemoryRevisions.$inferSelect;
-
-export const DELETE_BATCH_MAX = 100;
-
-export type DeletionStatus = 'DELETED' | 'NOT_FOUND' | 'REVISION_CONFLICT' | 'FORBIDDEN' | 'INVALID';
-
-export interface DeletionResult {
-  id: string;
-  status: DeletionStatus;
-  message: string;
-  currentRevision: number | null;
-  memory: BrainMemoryRow | null;
-}
-
-export interface SaveInput {
-  agentId?: string | null;
-  title: string;
-  content: string;
-  sourceRefs?: string[] | null;
-}
-
-export interface UpdateInput {
-  agentId?: string | null;
-  id: string;
-  expectedRevision: number;
-  title?: string | null;
-  content?: string | null;
-  sourceRefs?: string[] | null;
-}
 
 export class BrainMemories {
   /**
@@ -64,40 +35,31 @@ export class BrainMemories {
   ) {
     this.saveStatement = preparedEventWrite<SaveValue>(db, 'burrow_brain_save', (p) => ({
       alongside: [
-        db
-          .insert(brainMemories)
-          .values({
-            agentId: p('agentId'),
-            id: p('id'),
-            title: p('title'),
-            content: p('content'),
-            sourceRefs: p('sourceRefs'),
-            revision: 1,
-            ownership: p('ownership'),
-            createdByKind: p('actorKind'),
-            createdById: p('actorId'),
-            updatedByKind: p('actorKind'),
-            updatedById: p('actorId'),
-            createdAt: p('now'),
-            updatedAt: p('now'),
-          })
-          .getSQL(),
-        db
-          .insert(brainMemoryRevisions)
-          .values({
-            agentId: p('agentId'),
-            memoryId: p('id'),
-            revision: 1,
-            action: 'created',
-            title: p('title'),
-            content: p('content'),
-            sourceRefs: p('sourceRefs'),
-            ownership: p('ownership'),
-            actorKind: p('actorKind'),
-            actorId: p('actorId'),
-            createdAt: p('now'),
-          })
-          .getSQL(),
+        insertNewMemory(db, {
+          agentId: p('agentId'),
+          id: p('id'),
+          title: p('title'),
+          content: p('content'),
+          sourceRefs: p('sourceRefs'),
+          ownership: p('ownership'),
+          actorKind: p('actorKind'),
+          actorId: p('actorId'),
+          createdAt: p('now'),
+          updatedAt: p('now'),
+        }).getSQL(),
+        insertRevision(db, {
+          agentId: p('agentId'),
+          memoryId: p('id'),
+          revision: 1,
+          action: 'created',
+          title: p('title'),
+          content: p('content'),
+          sourceRefs: p('sourceRefs'),
+          ownership: p('ownership'),
+          actorKind: p('actorKind'),
+          actorId: p('actorId'),
+          createdAt: p('now'),
+        }).getSQL(),
       ],
       event: { agentId: p('agentId'), stream: 'brain', type: 'brain.created', subjectId: p('id'), project: null },
     }));
@@ -333,79 +295,4 @@ export class BrainMemories {
     }
     return keys.map((k) => (byKey.get(`${k.agentId}/${k.memoryId}`) ?? []).sort((a, b) => b.revision - a.revision));
   }
-}
-
-/** One revision row per change (the Albdruck import records its own as 'imported'). */
-export async function recordRevision(tx: DbOrTx, clock: Clock, memory: BrainMemoryRow, action: 'created' | 'updated' | 'removed' | 'imported', actor: Actor) {
-  await revisionInsert(tx, clock, memory, action, actor);
-}
-
-function revisionInsert(tx: DbOrTx, clock: Clock, memory: BrainMemoryRow, action: 'created' | 'updated' | 'removed' | 'imported', actor: Actor) {
-  return tx.insert(brainMemoryRevisions).values({
-    agentId: memory.agentId,
-    memoryId: memory.id,
-    revision: memory.revision,
-    action,
-    title: memory.title,
-    content: memory.content,
-    sourceRefs: memory.sourceRefs,
-    ownership: memory.ownership,
-    actorKind: actor.kind,
-    actorId: actor.id,
-    createdAt: clock.now(),
-  });
-}
-
-/** The brain.* event of a change, appended in the same transaction. */
-export async function emitBrainEvent(tx: DbOrTx, clock: Clock, memory: BrainMemoryRow, type: string, actor: Actor, extra: Record<string, unknown> = {}) {
-  await appendEvent(tx, clock, brainEvent(memory, type, actor, extra));
-}
-
-function brainEvent(memory: BrainMemoryRow, type: string, actor: Actor, extra: Record<string, unknown> = {}) {
-  return {
-    agentId: memory.agentId,
-    stream: 'brain' as const,
-    type,
-    subjectId: memory.id,
-    payload: { id: memory.id, revision: memory.revision, title: memory.title, ownership: memory.ownership, actor, ...extra },
-  };
-}
-
-// ---------------------------------------------------------------- validation
-
-function validateTitle(title: string): string {
-  assertCleanText('title', title, BRAIN_TITLE_LIMIT);
-  const trimmed = title.trim();
-  if (trimmed.length === 0) throw new ValidationError('title', 'title must not be empty', BRAIN_TITLE_LIMIT);
-  const length = charLength(trimmed);
-  if (length > BRAIN_TITLE_LIMIT) throw new ValidationError('title', `title is limited to ${BRAIN_TITLE_LIMIT} characters (got ${length})`, BRAIN_TITLE_LIMIT);
-  return trimmed;
-}
-
-function validateContent(content: string): string {
-  assertCleanText('content', content, BRAIN_CONTENT_LIMIT);
-  const length = charLength(content);
-  if (length > BRAIN_CONTENT_LIMIT) {
-    throw new ValidationError('content', `content is limited to ${BRAIN_CONTENT_LIMIT} characters (got ${length})`, BRAIN_CONTENT_LIMIT);
-  }
-  return content;
-}
-
-function validateSourceRefs(refs: string[]): string[] {
-  if (refs.length > BRAIN_SOURCE_REFS_LIMIT) {
-    throw new ValidationError('sourceRefs', `at most ${BRAIN_SOURCE_REFS_LIMIT} source references (got ${refs.length})`, BRAIN_SOURCE_REFS_LIMIT);
-  }
-  return refs.map((ref, index) => {
-    assertCleanText(`sourceRefs.${index}`, ref, BRAIN_SOURCE_REF_LENGTH_LIMIT);
-    const trimmed = ref.trim();
-    if (trimmed.length === 0) throw new ValidationError(`sourceRefs.${index}`, 'a source reference must not be empty', BRAIN_SOURCE_REF_LENGTH_LIMIT);
-    if (charLength(trimmed) > BRAIN_SOURCE_REF_LENGTH_LIMIT) {
-      throw new ValidationError(`sourceRefs.${index}`, `a source reference is limited to ${BRAIN_SOURCE_REF_LENGTH_LIMIT} characters`, BRAIN_SOURCE_REF_LENGTH_LIMIT);
-    }
-    return trimmed;
-  });
-}
-
-function validateRevision(revision: number) {
-  if (!Number.isInteger(revision) || revision < 1) throw new ValidationError('expectedRevision', 'expectedRevision must be a positive integer', 1);
 }

@@ -10,7 +10,7 @@ import { RequestError } from '../../lib/errors.js';
 import { charLength, escapeLike } from '../../lib/text.js';
 import { assertAgentAccess, resolveActingAgent, type Viewer } from '../../auth/viewer.js';
 import { brainEmbeddings, brainMemories } from './brains.sql.js';
-import type { BrainMemoryRow } from './brains.memories.js';
+import type { BrainMemoryRow } from './brains.types.js';
 import { EmbeddingUnavailable, vectorLiteral, zeroVectorFault, type EmbeddingsClient } from './embeddings.js';
 
 export const SEARCH_LIMIT_MAX = 50;

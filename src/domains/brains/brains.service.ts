@@ -2,6 +2,9 @@
  * Brains: explicit saved memories. The one service object the rest of Burrow calls (GraphQL,
  * the CLI, the worker, tests); each responsibility lives in its own file beside this one:
  *   brains.memories.ts          saving, revision-checked updates, tombstones, revision history
+ *   brains.writes.ts            the new-memory insert (save and import), revision rows, brain.* events
+ *   brains.validation.ts        the input checks of memories
+ *   brains.types.ts             the row types and inputs shared by all of these
  *   brains.listing.ts           the operator list with its substring filter
  *   brains.search.ts            lexical and hybrid (embedding) ranking for brainSearch
  *   brains.embedding-indexer.ts the background embedding indexer and its status
@@ -16,7 +19,8 @@ import type { AgentsService } from '../agents/agents.service.js';
 import { AlbdruckImport } from './brains.albdruck-import.js';
 import { BrainEmbeddingIndexer } from './brains.embedding-indexer.js';
 import { BrainListing } from './brains.listing.js';
-import { BrainMemories, type SaveInput, type UpdateInput } from './brains.memories.js';
+import { BrainMemories } from './brains.memories.js';
+import type { SaveInput, UpdateInput } from './brains.types.js';
 import { BrainSearch } from './brains.search.js';
 import { EmbeddingsClient, type EmbeddingsConfig } from './embeddings.js';
 

@@ -186,7 +186,7 @@ export class ConfigurationTransfer {
         const [existing] = await tx.select().from(agents).where(eq(agents.id, agent.id));
         if (!existing) await this.agentsService.ensureAgent(tx, agent.id, agent.name.trim(), actor);
         const documents = Object.entries(agent.profile).map(([kind, content]) => ({ kind: kind as ProfileKind, content: content! }));
-        const written = await this.agentsService.writeChangedDocuments(tx, agent.id, documents, actor, 'import');
+        const written = await this.agentsService.documents.writeChangedDocuments(tx, agent.id, documents, actor, 'import');
         count('agents', !existing ? 'created' : written > 0 ? 'updated' : 'unchanged');
       }
       for (const m of document['model-connections'] ?? []) {

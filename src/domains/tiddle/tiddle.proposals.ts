@@ -52,7 +52,7 @@ export async function applyPassProposals(deps: TiddleDeps, tx: DbOrTx, outcome: 
         continue;
       }
       // A behavioural correction is a signal for the PREFERENCES learning path, never a profile rewrite.
-      const id = await deps.agents.recordPreferenceSignal(tx, {
+      const id = await deps.agents.preferences.recordPreferenceSignal(tx, {
         agentId,
         source: 'tiddle',
         project,
