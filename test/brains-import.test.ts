@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { hasRealServer, NEEDS_REAL_SERVER, startServer, take, type TestServer } from './support/harness.js';
 import { runNpm, userEnv } from './support/shipped.js';
-import { scaled } from './support/load.js';
 
 let server: TestServer;
 let ada: BurrowClient;
@@ -173,33 +172,29 @@ describe.skipIf(!hasRealServer)(`burrow import-albdruck (a second process on the
   });
   afterAll(async () => server?.stop());
 
-  it(
-    'prints a summary (no progress lines when stderr is not a terminal)',
-    async () => {
-      await insertLegacy(
-        [
-          { id: 'k1', owner: 'ada', title: 'Imported by the API', body: 'First.' },
-          { id: 'k7', owner: 'Bad Owner!', title: 'Unusable owner', body: 'Cannot be an agent id.' },
-        ],
-        server,
-      );
-      expect((await server.operator.importAlbdruck()).importAlbdruck).toMatchObject({ total: 2, imported: 1, failed: 1 });
-      await insertLegacy([{ id: 'k10', owner: 'ada', title: 'From the CLI', body: 'Imported by the command.' }], server);
-      const env = userEnv({
-        BURROW_POSTGRES_LIFECYCLE: 'external',
-        BURROW_POSTGRES_URL: server.testDatabase.url!,
-        BURROW_POSTGRES_REQUIRED_MAJOR: '13',
-        BURROW_LOG_LEVEL: 'silent',
-      });
-      const { stdout, stderr } = await runNpm(['run', 'burrow', '--', 'import-albdruck'], env);
-      expect(stdout).toContain('Albdruck import: 3 legacy records');
-      expect(stdout).toMatch(/imported:\s+1\n/);
-      expect(stdout).toMatch(/skipped:\s+1 /);
-      expect(stdout).toMatch(/deleted-on-import:\s+0 /);
-      expect(stdout).toContain('failed k7:');
-      expect(stderr).not.toContain('importing legacy Albdruck records');
-      expect(await memoryOf('k10', server)).toMatchObject({ agent_id: 'ada', label: 'migrated_albdruck' });
-    },
-    scaled(60_000),
-  );
+  it('prints a summary (no progress lines when stderr is not a terminal)', async () => {
+    await insertLegacy(
+      [
+        { id: 'k1', owner: 'ada', title: 'Imported by the API', body: 'First.' },
+        { id: 'k7', owner: 'Bad Owner!', title: 'Unusable owner', body: 'Cannot be an agent id.' },
+      ],
+      server,
+    );
+    expect((await server.operator.importAlbdruck()).importAlbdruck).toMatchObject({ total: 2, imported: 1, failed: 1 });
+    await insertLegacy([{ id: 'k10', owner: 'ada', title: 'From the CLI', body: 'Imported by the command.' }], server);
+    const env = userEnv({
+      BURROW_POSTGRES_LIFECYCLE: 'external',
+      BURROW_POSTGRES_URL: server.testDatabase.url!,
+      BURROW_POSTGRES_REQUIRED_MAJOR: '13',
+      BURROW_LOG_LEVEL: 'silent',
+    });
+    const { stdout, stderr } = await runNpm(['run', 'burrow', '--', 'import-albdruck'], env);
+    expect(stdout).toContain('Albdruck import: 3 legacy records');
+    expect(stdout).toMatch(/imported:\s+1\n/);
+    expect(stdout).toMatch(/skipped:\s+1 /);
+    expect(stdout).toMatch(/deleted-on-import:\s+0 /);
+    expect(stdout).toContain('failed k7:');
+    expect(stderr).not.toContain('importing legacy Albdruck records');
+    expect(await memoryOf('k10', server)).toMatchObject({ agent_id: 'ada', label: 'migrated_albdruck' });
+  });
 });

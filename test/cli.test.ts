@@ -10,7 +10,6 @@ import { describe, expect, it } from 'vitest';
 import { createBurrowClient } from '../clients/typescript/sdk.js';
 import { createTestDatabase, hasRealServer, NEEDS_REAL_SERVER, onRealServer, REAL_SERVER_URL, waitUntil } from './support/harness.js';
 import { ROOT, runNpm, spawnBurrow, userEnv, type CommandResult } from './support/shipped.js';
-import { scaled } from './support/load.js';
 
 type Run = CommandResult & { kill?: () => Promise<unknown> };
 
@@ -106,80 +105,72 @@ describe('startup errors', () => {
 });
 
 describe('commands on the database under test', () => {
-  it(
-    'migrates, then manages tokens: create prints once, list shows no secret, revoke',
-    async () => {
-      // Each command is its own process: on the real server they connect in a second; embedded,
-      // each boots PGlite on the same data directory in turn.
-      const database = onRealServer ? await createTestDatabase() : null;
-      const env: Record<string, string> = database
-        ? { BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: database.url!, BURROW_POSTGRES_REQUIRED_MAJOR: '13' }
-        : embeddedEnv();
-      try {
-        const migrated = await burrow(['migrate'], env);
-        expect(migrated.code).toBe(0);
-        expect(migrated.stdout).toMatch(/^applied: 0000_platform, 0001_extensions/);
-        expect((await burrow(['migrate'], env)).stdout).toBe('the database is up to date; nothing applied\n');
+  it('migrates, then manages tokens: create prints once, list shows no secret, revoke', async () => {
+    // Each command is its own process: on the real server they connect in a second; embedded,
+    // each boots PGlite on the same data directory in turn.
+    const database = onRealServer ? await createTestDatabase() : null;
+    const env: Record<string, string> = database
+      ? { BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: database.url!, BURROW_POSTGRES_REQUIRED_MAJOR: '13' }
+      : embeddedEnv();
+    try {
+      const migrated = await burrow(['migrate'], env);
+      expect(migrated.code).toBe(0);
+      expect(migrated.stdout).toMatch(/^applied: 0000_platform, 0001_extensions/);
+      expect((await burrow(['migrate'], env)).stdout).toBe('the database is up to date; nothing applied\n');
 
-        const created = await burrow(['token', 'create', '--operator', '--name', 'ops'], env);
-        expect(created.code).toBe(0);
-        const token = created.stdout.trim();
-        expect(token).toMatch(/^brw_[A-Za-z0-9_-]{40,}$/);
-        expect(created.stderr).toMatch(/created operator token .* "ops"; it is shown once/);
+      const created = await burrow(['token', 'create', '--operator', '--name', 'ops'], env);
+      expect(created.code).toBe(0);
+      const token = created.stdout.trim();
+      expect(token).toMatch(/^brw_[A-Za-z0-9_-]{40,}$/);
+      expect(created.stderr).toMatch(/created operator token .* "ops"; it is shown once/);
 
-        const agentless = await burrow(['token', 'create', '--agent', 'ghost', '--name', 'g'], env);
-        expect(agentless.code).toBe(1);
-        expect(agentless.stderr).toMatch(/no agent "ghost"/);
+      const agentless = await burrow(['token', 'create', '--agent', 'ghost', '--name', 'g'], env);
+      expect(agentless.code).toBe(1);
+      expect(agentless.stderr).toMatch(/no agent "ghost"/);
 
-        const listed = await burrow(['token', 'list'], env);
-        expect(listed.stdout).toMatch(/\toperator\t-\tops\tcreated .*\tactive\tlast used never\n/);
-        expect(listed.stdout).not.toContain(token);
-        const id = listed.stdout.split('\t')[0];
+      const listed = await burrow(['token', 'list'], env);
+      expect(listed.stdout).toMatch(/\toperator\t-\tops\tcreated .*\tactive\tlast used never\n/);
+      expect(listed.stdout).not.toContain(token);
+      const id = listed.stdout.split('\t')[0];
 
-        const badLifetime = await burrow(['token', 'create', '--operator', '--name', 'x', '--expires-in', '30 days'], env);
-        expect([badLifetime.code, badLifetime.stderr]).toEqual([
-          1,
-          expect.stringMatching(/--expires-in "30 days" must be a positive whole number with a unit: 3600s, 90m, 12h or 30d/),
-        ]);
-        const expiring = await burrow(['token', 'create', '--operator', '--name', 'month', '--expires-in', '30d'], env);
-        const expiresAt = /expiring (\S+); it is shown once/.exec(expiring.stderr)![1];
-        const lifetime =
-          new Date(expiresAt).getTime() -
-          new Date(/created (\S+)/.exec((await burrow(['token', 'list'], env)).stdout.split('\n').find((l) => l.includes('\tmonth\t'))!)![1]).getTime();
-        expect(lifetime).toBe(30 * 86_400_000);
+      const badLifetime = await burrow(['token', 'create', '--operator', '--name', 'x', '--expires-in', '30 days'], env);
+      expect([badLifetime.code, badLifetime.stderr]).toEqual([
+        1,
+        expect.stringMatching(/--expires-in "30 days" must be a positive whole number with a unit: 3600s, 90m, 12h or 30d/),
+      ]);
+      const expiring = await burrow(['token', 'create', '--operator', '--name', 'month', '--expires-in', '30d'], env);
+      const expiresAt = /expiring (\S+); it is shown once/.exec(expiring.stderr)![1];
+      const lifetime =
+        new Date(expiresAt).getTime() -
+        new Date(/created (\S+)/.exec((await burrow(['token', 'list'], env)).stdout.split('\n').find((l) => l.includes('\tmonth\t'))!)![1]).getTime();
+      expect(lifetime).toBe(30 * 86_400_000);
 
-        const revoked = await burrow(['token', 'revoke', id], env);
-        expect(revoked.stdout).toBe(`revoked ${id} "ops"\n`);
-        expect((await burrow(['token', 'list'], env)).stdout).toMatch(/\trevoked /);
-      } finally {
-        await database?.drop();
-      }
-    },
-    scaled(300_000),
-  );
+      const revoked = await burrow(['token', 'revoke', id], env);
+      expect(revoked.stdout).toBe(`revoked ${id} "ops"\n`);
+      expect((await burrow(['token', 'list'], env)).stdout).toMatch(/\trevoked /);
+    } finally {
+      await database?.drop();
+    }
+  });
 });
 
 describe('the quick start on the embedded database', () => {
-  it(
-    'serves with a banner naming the lifecycle and database and how to get an operator token',
-    async () => {
-      const env = { ...embeddedEnv(), BURROW_PORT: '0' };
-      const run = await burrow(['serve'], env, (out) => out.includes('operator token'));
-      try {
-        expect(run.stdout).toMatch(/serving GraphQL on http:\/\/127\.0\.0\.1:\d+\/graphql \(HTTP, SSE and graphql-ws\)/);
-        expect(run.stdout).toMatch(/lifecycle: embedded — embedded PGlite: its own PostgreSQL 1\d\.\d+ \(WASM\), not the PostgreSQL 17 of managed, in /);
-        const token = /operator token \(first start .*\): (brw_\S+)/.exec(run.stdout)![1];
-        const port = /127\.0\.0\.1:(\d+)\/graphql/.exec(run.stdout)![1];
-        const client = createBurrowClient({ url: `http://127.0.0.1:${port}/graphql`, token });
-        expect((await client.viewer()).viewer.principal).toBe('OPERATOR');
-        const page = await fetch(`http://127.0.0.1:${port}/graphql`, { headers: { accept: 'text/html' } });
-        expect(await page.text()).toContain('GraphiQL');
-      } finally {
-        await run.kill?.();
-      }
-    },
-    scaled(120_000),
-  );
+  it('serves with a banner naming the lifecycle and database and how to get an operator token', async () => {
+    const env = { ...embeddedEnv(), BURROW_PORT: '0' };
+    const run = await burrow(['serve'], env, (out) => out.includes('operator token'));
+    try {
+      expect(run.stdout).toMatch(/serving GraphQL on http:\/\/127\.0\.0\.1:\d+\/graphql \(HTTP, SSE and graphql-ws\)/);
+      expect(run.stdout).toMatch(/lifecycle: embedded — embedded PGlite: its own PostgreSQL 1\d\.\d+ \(WASM\), not the PostgreSQL 17 of managed, in /);
+      const token = /operator token \(first start .*\): (brw_\S+)/.exec(run.stdout)![1];
+      const port = /127\.0\.0\.1:(\d+)\/graphql/.exec(run.stdout)![1];
+      const client = createBurrowClient({ url: `http://127.0.0.1:${port}/graphql`, token });
+      expect((await client.viewer()).viewer.principal).toBe('OPERATOR');
+      const page = await fetch(`http://127.0.0.1:${port}/graphql`, { headers: { accept: 'text/html' } });
+      expect(await page.text()).toContain('GraphiQL');
+    } finally {
+      await run.kill?.();
+    }
+  });
 });
 
 describe.skipIf(!hasRealServer)(`commands on an external database${hasRealServer ? '' : ` (${NEEDS_REAL_SERVER})`}`, () => {
@@ -197,76 +188,64 @@ describe.skipIf(!hasRealServer)(`commands on an external database${hasRealServer
 
 /** What `npm start` and `npm run burrow` run is the esbuild bundle in dist/ (scripts/build.mjs), built by the test run's global setup. */
 describe('the compiled CLI (dist/)', () => {
-  it(
-    'serves queries whose execution checks graphql types (one copy of graphql in the bundle)',
-    async () => {
-      const run = await burrow(['serve'], { BURROW_PORT: '0', ...embeddedEnv() }, (out) => out.includes('operator token'));
-      try {
-        const token = /operator token \(first start .*\): (brw_\S+)/.exec(run.stdout)![1];
-        const port = /127\.0\.0\.1:(\d+)\/graphql/.exec(run.stdout)![1];
-        const client = createBurrowClient({ url: `http://127.0.0.1:${port}/graphql`, token });
-        expect((await client.createAgent({ input: { agentId: 'compiled', name: 'Compiled' } })).createAgent.__typename).toBe('CreateAgentSuccess');
-        const saved = (await client.brainSave({ input: { agentId: 'compiled', title: 'Kestrel sighting', content: 'A kestrel hovered over the build server.' } })).brainSave;
-        expect(saved.__typename).toBe('BrainSaveSuccess');
-        // __typename on an object type (what Apollo Client adds to every selection) failed from the
-        // bundle with "Cannot use GraphQLNonNull "String!" from another module or realm": graphql-jit
-        // took the meta field from a second copy of graphql.
-        const typenames = await fetch(`http://127.0.0.1:${port}/graphql`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            query: 'query($q: String!) { brainSearch(agentId: "compiled", query: $q, first: 5) { __typename hits { __typename } } }',
-            variables: { q: 'kestrel' },
-          }),
-        });
-        expect(await typenames.json()).toEqual({ data: { brainSearch: { __typename: 'BrainSearchResult', hits: [{ __typename: 'BrainSearchHit' }] } } });
-        const found = (await client.brainSearch({ agentId: 'compiled', query: 'kestrel', first: 5 })).brainSearch;
-        expect(found.hits.map((hit) => hit.memory.title)).toEqual(['Kestrel sighting']);
-        const listed = (await client.brainMemories({ agentId: 'compiled', query: 'KESTREL', first: 5 })).brainMemories;
-        expect(listed.edges.map((edge) => edge.node.title)).toEqual(['Kestrel sighting']);
-      } finally {
-        await run.kill?.();
-      }
-    },
-    scaled(120_000),
-  );
+  it('serves queries whose execution checks graphql types (one copy of graphql in the bundle)', async () => {
+    const run = await burrow(['serve'], { BURROW_PORT: '0', ...embeddedEnv() }, (out) => out.includes('operator token'));
+    try {
+      const token = /operator token \(first start .*\): (brw_\S+)/.exec(run.stdout)![1];
+      const port = /127\.0\.0\.1:(\d+)\/graphql/.exec(run.stdout)![1];
+      const client = createBurrowClient({ url: `http://127.0.0.1:${port}/graphql`, token });
+      expect((await client.createAgent({ input: { agentId: 'compiled', name: 'Compiled' } })).createAgent.__typename).toBe('CreateAgentSuccess');
+      const saved = (await client.brainSave({ input: { agentId: 'compiled', title: 'Kestrel sighting', content: 'A kestrel hovered over the build server.' } })).brainSave;
+      expect(saved.__typename).toBe('BrainSaveSuccess');
+      // __typename on an object type (what Apollo Client adds to every selection) failed from the
+      // bundle with "Cannot use GraphQLNonNull "String!" from another module or realm": graphql-jit
+      // took the meta field from a second copy of graphql.
+      const typenames = await fetch(`http://127.0.0.1:${port}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: 'query($q: String!) { brainSearch(agentId: "compiled", query: $q, first: 5) { __typename hits { __typename } } }',
+          variables: { q: 'kestrel' },
+        }),
+      });
+      expect(await typenames.json()).toEqual({ data: { brainSearch: { __typename: 'BrainSearchResult', hits: [{ __typename: 'BrainSearchHit' }] } } });
+      const found = (await client.brainSearch({ agentId: 'compiled', query: 'kestrel', first: 5 })).brainSearch;
+      expect(found.hits.map((hit) => hit.memory.title)).toEqual(['Kestrel sighting']);
+      const listed = (await client.brainMemories({ agentId: 'compiled', query: 'KESTREL', first: 5 })).brainMemories;
+      expect(listed.edges.map((edge) => edge.node.title)).toEqual(['Kestrel sighting']);
+    } finally {
+      await run.kill?.();
+    }
+  });
 
-  it(
-    'finds the migrations from dist/ (they ship beside it, not inside it)',
-    async () => {
-      const run = await burrow(['migrate'], embeddedEnv());
-      expect(run.stderr).toBe('');
-      expect(run.code).toBe(0);
-      expect(run.stdout).toMatch(/^applied: 0000_platform, 0001_extensions, /);
-    },
-    scaled(120_000),
-  );
+  it('finds the migrations from dist/ (they ship beside it, not inside it)', async () => {
+    const run = await burrow(['migrate'], embeddedEnv());
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^applied: 0000_platform, 0001_extensions, /);
+  });
 });
 
 describe('one-shot commands on the embedded database', () => {
-  it(
-    'start PostgreSQL with a small buffer cache; the server keeps the default, on the same data',
-    async () => {
-      const { openDatabase } = await import('../src/db/database.open.js');
-      const config = { lifecycle: 'embedded' as const, dataDir: embeddedEnv().BURROW_DATA_DIR };
-      const settings = async (database: Awaited<ReturnType<typeof openDatabase>>) =>
-        (await database.pool.query("SELECT current_setting('shared_buffers') AS buffers, current_setting('max_connections') AS connections")).rows[0];
+  it('start PostgreSQL with a small buffer cache; the server keeps the default, on the same data', async () => {
+    const { openDatabase } = await import('../src/db/database.open.js');
+    const config = { lifecycle: 'embedded' as const, dataDir: embeddedEnv().BURROW_DATA_DIR };
+    const settings = async (database: Awaited<ReturnType<typeof openDatabase>>) =>
+      (await database.pool.query("SELECT current_setting('shared_buffers') AS buffers, current_setting('max_connections') AS connections")).rows[0];
 
-      const command = await openDatabase(config, { oneShot: true });
-      try {
-        expect(await settings(command)).toEqual({ buffers: '16MB', connections: '5' });
-        await command.pool.query('CREATE TABLE written_by_a_command (n int); INSERT INTO written_by_a_command VALUES (7)');
-      } finally {
-        await command.close();
-      }
-      const server = await openDatabase(config);
-      try {
-        expect(await settings(server)).toEqual({ buffers: '128MB', connections: '100' });
-        expect((await server.pool.query('SELECT n FROM written_by_a_command')).rows).toEqual([{ n: 7 }]);
-      } finally {
-        await server.close();
-      }
-    },
-    scaled(60_000),
-  );
+    const command = await openDatabase(config, { oneShot: true });
+    try {
+      expect(await settings(command)).toEqual({ buffers: '16MB', connections: '5' });
+      await command.pool.query('CREATE TABLE written_by_a_command (n int); INSERT INTO written_by_a_command VALUES (7)');
+    } finally {
+      await command.close();
+    }
+    const server = await openDatabase(config);
+    try {
+      expect(await settings(server)).toEqual({ buffers: '128MB', connections: '100' });
+      expect((await server.pool.query('SELECT n FROM written_by_a_command')).rows).toEqual([{ n: 7 }]);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEnvelope, type SecretEnvelope } from '../src/domains/settings/settings.crypto.js';
 import { startServer, type TestServer } from './support/harness.js';
 import { newKey } from './support/settings.js';
-import { scaled } from './support/load.js';
 
 const API_KEY = 'sk-transfer-api-key-0c1d';
 const MCP_TOKEN = 'transfer-mcp-token-77e0';
@@ -33,7 +32,7 @@ beforeAll(async () => {
   await source.operator.setAgentSetting({ input: { agentId: 'alpha', name: 'search', value: { depth: 2 }, secret: AGENT_SECRET } });
   await source.operator.setAgentSetting({ input: { agentId: 'beta', name: 'style', value: 'terse' } });
   await source.operator.appendDreamDiaryEntry({ input: { agentId: 'alpha', body: 'not part of a configuration export' } });
-}, scaled(120_000));
+});
 
 afterAll(async () => {
   await source?.stop();

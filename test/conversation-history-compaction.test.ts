@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BurrowClient } from '../clients/typescript/sdk.js';
 import { startServer, hasRealServer, NEEDS_REAL_SERVER, type TestServer, faultSwitch, requestError } from './support/harness.js';
 import { append, compact, history, allOriginals, countRows, lastSequence } from './support/conversations.js';
-import { scaled } from './support/load.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -185,90 +184,82 @@ describe.skipIf(!hasRealServer)(`compaction and archive racing appends (${NEEDS_
   });
   afterAll(async () => server?.stop());
 
-  it(
-    'appends racing compactions lose nothing: every append lands exactly once, positions stay gap-free',
-    async () => {
-      const agent = 'ch-race';
-      await server.agentClient(agent);
-      const writers = await Promise.all(Array.from({ length: 6 }, () => server.client({ agentId: agent, session: 'r' })));
-      const compactor = await server.client({ agentId: agent, session: 'r' });
-      await append(writers[0], '{"seed":0}');
-      await append(writers[0], '{"seed":1}');
-      const perWriter = 15;
-      let compactions = 0;
-      let writing = writers.length;
-      await Promise.all([
-        ...writers.map(async (client, w) => {
-          for (let i = 0; i < perWriter; i++) await append(client, `{"w":${w},"i":${i}}`);
-          writing--;
-        }),
-        (async () => {
-          // Compact the two oldest entries of the active history over and over while the writers run.
-          while (writing > 0) {
-            const active = (await compactor.conversationHistory({ sessionId: 'r', first: 2 })).conversationHistory.edges.map((e) => e.node);
-            if (active.length >= 2) {
-              const result = (await compactor.compactConversation({ input: { fromPosition: active[0].position, toPosition: active[1].position, summary: `{"c":${compactions}}` } }))
-                .compactConversation;
-              if (result.__typename === 'CompactConversationSuccess') compactions++;
-              else expect(result).toMatchObject({ __typename: 'ValidationFailed' }); // the span moved under us: refused, nothing changed
-            }
+  it('appends racing compactions lose nothing: every append lands exactly once, positions stay gap-free', async () => {
+    const agent = 'ch-race';
+    await server.agentClient(agent);
+    const writers = await Promise.all(Array.from({ length: 6 }, () => server.client({ agentId: agent, session: 'r' })));
+    const compactor = await server.client({ agentId: agent, session: 'r' });
+    await append(writers[0], '{"seed":0}');
+    await append(writers[0], '{"seed":1}');
+    const perWriter = 15;
+    let compactions = 0;
+    let writing = writers.length;
+    await Promise.all([
+      ...writers.map(async (client, w) => {
+        for (let i = 0; i < perWriter; i++) await append(client, `{"w":${w},"i":${i}}`);
+        writing--;
+      }),
+      (async () => {
+        // Compact the two oldest entries of the active history over and over while the writers run.
+        while (writing > 0) {
+          const active = (await compactor.conversationHistory({ sessionId: 'r', first: 2 })).conversationHistory.edges.map((e) => e.node);
+          if (active.length >= 2) {
+            const result = (await compactor.compactConversation({ input: { fromPosition: active[0].position, toPosition: active[1].position, summary: `{"c":${compactions}}` } }))
+              .compactConversation;
+            if (result.__typename === 'CompactConversationSuccess') compactions++;
+            else expect(result).toMatchObject({ __typename: 'ValidationFailed' }); // the span moved under us: refused, nothing changed
           }
-        })(),
-      ]);
-      expect(compactions).toBeGreaterThan(0);
-      const all = await allOriginals(compactor, 'r');
-      const appended = 2 + writers.length * perWriter;
-      expect(all).toHaveLength(appended + compactions);
-      expect(all.map((o) => o.position)).toEqual(Array.from({ length: appended + compactions }, (_, i) => i + 1));
-      // Every writer's appends are there once each, in its own order.
-      const payloads = all.map((o) => JSON.parse(o.payload) as { w?: number; i?: number; c?: number });
-      for (let w = 0; w < writers.length; w++) {
-        expect(payloads.filter((p) => p.w === w).map((p) => p.i)).toEqual(Array.from({ length: perWriter }, (_, i) => i));
-      }
-      expect(payloads.filter((p) => p.c !== undefined).map((p) => p.c)).toEqual(Array.from({ length: compactions }, (_, i) => i));
-      // Exactly one summary is active and no original appended during the race was swallowed: every
-      // archived original sits in a compaction generation, and each generation's count matches its header.
-      const active = await history(compactor, 'r');
-      const session = (await compactor.conversationSession({ sessionId: 'r' })).conversationSession!;
-      expect(session).toMatchObject({ activeCount: active.length, archivedCount: appended + compactions - active.length, archiveGenerations: compactions });
-      expect(session.archives.reduce((sum, a) => sum + a.entryCount, 0)).toBe(session.archivedCount);
-      expect(session.archives.every((a) => a.kind === 'COMPACTION' && a.entryCount === 2)).toBe(true);
-      expect(active.filter((e) => e.summarizesGeneration !== null).map((e) => e.summarizesGeneration)).toEqual([compactions]);
-      expect(active.map((e) => e.historyPosition)).toEqual([...active.map((e) => e.historyPosition)].sort((x, y) => x - y));
-    },
-    scaled(60_000),
-  );
+        }
+      })(),
+    ]);
+    expect(compactions).toBeGreaterThan(0);
+    const all = await allOriginals(compactor, 'r');
+    const appended = 2 + writers.length * perWriter;
+    expect(all).toHaveLength(appended + compactions);
+    expect(all.map((o) => o.position)).toEqual(Array.from({ length: appended + compactions }, (_, i) => i + 1));
+    // Every writer's appends are there once each, in its own order.
+    const payloads = all.map((o) => JSON.parse(o.payload) as { w?: number; i?: number; c?: number });
+    for (let w = 0; w < writers.length; w++) {
+      expect(payloads.filter((p) => p.w === w).map((p) => p.i)).toEqual(Array.from({ length: perWriter }, (_, i) => i));
+    }
+    expect(payloads.filter((p) => p.c !== undefined).map((p) => p.c)).toEqual(Array.from({ length: compactions }, (_, i) => i));
+    // Exactly one summary is active and no original appended during the race was swallowed: every
+    // archived original sits in a compaction generation, and each generation's count matches its header.
+    const active = await history(compactor, 'r');
+    const session = (await compactor.conversationSession({ sessionId: 'r' })).conversationSession!;
+    expect(session).toMatchObject({ activeCount: active.length, archivedCount: appended + compactions - active.length, archiveGenerations: compactions });
+    expect(session.archives.reduce((sum, a) => sum + a.entryCount, 0)).toBe(session.archivedCount);
+    expect(session.archives.every((a) => a.kind === 'COMPACTION' && a.entryCount === 2)).toBe(true);
+    expect(active.filter((e) => e.summarizesGeneration !== null).map((e) => e.summarizesGeneration)).toEqual([compactions]);
+    expect(active.map((e) => e.historyPosition)).toEqual([...active.map((e) => e.historyPosition)].sort((x, y) => x - y));
+  });
 
-  it(
-    'an archive racing appends: each append either landed before it or was refused, nothing in between',
-    async () => {
-      const agent = 'ch-archive-race';
-      await server.agentClient(agent);
-      const writers = await Promise.all(Array.from({ length: 6 }, () => server.client({ agentId: agent, session: 'r' })));
-      await append(writers[0], '{"seed":true}');
-      let landed = 1;
-      let refused = 0;
-      await Promise.all([
-        ...writers.map(async (client, w) => {
-          for (let i = 0; i < 10; i++) {
-            const r = (await client.appendConversationEntry({ input: { payload: `{"w":${w},"i":${i}}` } })).appendConversationEntry;
-            if (r.__typename === 'AppendConversationEntrySuccess') landed++;
-            else {
-              expect(r).toMatchObject({ __typename: 'ConversationSessionArchived' });
-              refused++;
-            }
+  it('an archive racing appends: each append either landed before it or was refused, nothing in between', async () => {
+    const agent = 'ch-archive-race';
+    await server.agentClient(agent);
+    const writers = await Promise.all(Array.from({ length: 6 }, () => server.client({ agentId: agent, session: 'r' })));
+    await append(writers[0], '{"seed":true}');
+    let landed = 1;
+    let refused = 0;
+    await Promise.all([
+      ...writers.map(async (client, w) => {
+        for (let i = 0; i < 10; i++) {
+          const r = (await client.appendConversationEntry({ input: { payload: `{"w":${w},"i":${i}}` } })).appendConversationEntry;
+          if (r.__typename === 'AppendConversationEntrySuccess') landed++;
+          else {
+            expect(r).toMatchObject({ __typename: 'ConversationSessionArchived' });
+            refused++;
           }
-        }),
-        (async () => {
-          while (landed < 15) await new Promise((resolve) => setTimeout(resolve, 2));
-          expect((await writers[0].archiveConversationSession({ input: {} })).archiveConversationSession.__typename).toBe('ArchiveConversationSessionSuccess');
-        })(),
-      ]);
-      expect(landed + refused).toBe(61);
-      const all = await allOriginals(writers[0], 'r');
-      expect(all.map((o) => o.position)).toEqual(Array.from({ length: landed }, (_, i) => i + 1));
-      expect((await writers[0].conversationSession({ sessionId: 'r' })).conversationSession).toMatchObject({ archived: true, activeCount: landed, lastPosition: landed });
-    },
-    scaled(60_000),
-  );
+        }
+      }),
+      (async () => {
+        while (landed < 15) await new Promise((resolve) => setTimeout(resolve, 2));
+        expect((await writers[0].archiveConversationSession({ input: {} })).archiveConversationSession.__typename).toBe('ArchiveConversationSessionSuccess');
+      })(),
+    ]);
+    expect(landed + refused).toBe(61);
+    const all = await allOriginals(writers[0], 'r');
+    expect(all.map((o) => o.position)).toEqual(Array.from({ length: landed }, (_, i) => i + 1));
+    expect((await writers[0].conversationSession({ sessionId: 'r' })).conversationSession).toMatchObject({ archived: true, activeCount: landed, lastPosition: landed });
+  });
 });

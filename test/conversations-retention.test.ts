@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, hasRealServer, NEEDS_REAL_SERVER, waitUntil, type TestServer, requestError } from './support/harness.js';
 import { runNpm, userEnv } from './support/shipped.js';
 import { append, allOriginals } from './support/conversations.js';
-import { scaled } from './support/load.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -74,39 +73,35 @@ describe.skipIf(!hasRealServer)(`burrow retention run (${NEEDS_REAL_SERVER})`, (
   });
   afterAll(async () => server?.stop());
 
-  it(
-    'sweeps the configured database and reports per store',
-    async () => {
-      const client = await server.agentClient('cli-agent', { scope: 'p', session: 's' });
-      // Expired by the system clock the CLI uses: written "now" on a clock set far in the past.
-      const saved = server.clock.now();
-      server.clock.set('2000-01-01T00:00:00.000Z');
-      const r = (await client.memoryWorkingWrite({ input: { kind: 'FINDING', title: 'ancient', content: 'x', ttlDays: 1 } })).memoryWorkingWrite;
-      expect(r.__typename).toBe('MemoryWorkingWriteSuccess');
-      server.clock.set(saved);
-      const due = await server.database.pool.query(`SELECT count(*)::int AS n FROM working_records WHERE NOT pinned AND expires_at < now() - interval '7 days'`);
-      const dueHandoffs = await server.database.pool.query(`SELECT count(*)::int AS n FROM session_handoffs WHERE expires_at < now() - interval '7 days'`);
-      const { code, stdout } = await runNpm(
-        ['run', 'burrow', '--', 'retention', 'run'],
-        userEnv({
-          BURROW_POSTGRES_LIFECYCLE: 'external',
-          BURROW_POSTGRES_URL: server.testDatabase.url!,
-          BURROW_POSTGRES_REQUIRED_MAJOR: '13',
-          BURROW_RETENTION_GRACE_DAYS: '7',
-          BURROW_LOG_LEVEL: 'silent',
-        }),
-      );
-      expect(code).toBe(0);
-      expect(stdout).toMatch(/grace 7 days/);
-      expect(due.rows[0].n).toBeGreaterThanOrEqual(1);
-      expect(stdout).toContain(`working_records\t${due.rows[0].n} removed`);
-      expect(stdout).toContain(`session_handoffs\t${dueHandoffs.rows[0].n} removed`);
-      expect(stdout).toContain('brains and conversation originals are never removed');
-      const left = await server.database.pool.query(`SELECT count(*)::int AS n FROM working_records WHERE agent_id = 'cli-agent'`);
-      expect(left.rows[0].n).toBe(0);
-    },
-    scaled(60_000),
-  );
+  it('sweeps the configured database and reports per store', async () => {
+    const client = await server.agentClient('cli-agent', { scope: 'p', session: 's' });
+    // Expired by the system clock the CLI uses: written "now" on a clock set far in the past.
+    const saved = server.clock.now();
+    server.clock.set('2000-01-01T00:00:00.000Z');
+    const r = (await client.memoryWorkingWrite({ input: { kind: 'FINDING', title: 'ancient', content: 'x', ttlDays: 1 } })).memoryWorkingWrite;
+    expect(r.__typename).toBe('MemoryWorkingWriteSuccess');
+    server.clock.set(saved);
+    const due = await server.database.pool.query(`SELECT count(*)::int AS n FROM working_records WHERE NOT pinned AND expires_at < now() - interval '7 days'`);
+    const dueHandoffs = await server.database.pool.query(`SELECT count(*)::int AS n FROM session_handoffs WHERE expires_at < now() - interval '7 days'`);
+    const { code, stdout } = await runNpm(
+      ['run', 'burrow', '--', 'retention', 'run'],
+      userEnv({
+        BURROW_POSTGRES_LIFECYCLE: 'external',
+        BURROW_POSTGRES_URL: server.testDatabase.url!,
+        BURROW_POSTGRES_REQUIRED_MAJOR: '13',
+        BURROW_RETENTION_GRACE_DAYS: '7',
+        BURROW_LOG_LEVEL: 'silent',
+      }),
+    );
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/grace 7 days/);
+    expect(due.rows[0].n).toBeGreaterThanOrEqual(1);
+    expect(stdout).toContain(`working_records\t${due.rows[0].n} removed`);
+    expect(stdout).toContain(`session_handoffs\t${dueHandoffs.rows[0].n} removed`);
+    expect(stdout).toContain('brains and conversation originals are never removed');
+    const left = await server.database.pool.query(`SELECT count(*)::int AS n FROM working_records WHERE agent_id = 'cli-agent'`);
+    expect(left.rows[0].n).toBe(0);
+  });
 });
 
 describe.skipIf(!hasRealServer)(`the server's retention sweeper (${NEEDS_REAL_SERVER})`, () => {

@@ -67,7 +67,13 @@ beforeAll(async () => {
       (await agent.updateProfileDocument({ input: { agentId: AGENT, kind: 'TOOLS', content: `tools ${i}`, expectedRevision: i + 1 } })).updateProfileDocument,
       'UpdateProfileDocumentSuccess',
     );
-    await server.app.services.agents.preferences.recordPreferenceSignal(server.database.db, { agentId: AGENT, source: 'tiddle', project: SCOPE, statement: `prefers ${i}`, evidence: [] });
+    await server.app.services.agents.preferences.recordPreferenceSignal(server.database.db, {
+      agentId: AGENT,
+      source: 'tiddle',
+      project: SCOPE,
+      statement: `prefers ${i}`,
+      evidence: [],
+    });
     ok(
       (await agent.applyPreferenceLearning({ input: { agentId: AGENT, content: `learned ${i}`, expectedRevision: i + 1, reason: 'r' } })).applyPreferenceLearning,
       'ApplyPreferenceLearningSuccess',
@@ -91,7 +97,7 @@ beforeAll(async () => {
     const input = { agentId: AGENT, runId, generation: 1, ownerId: owner.ownerId, effectId, kind: 'k', request: '{}' };
     ok((await server.operator.recordContinuityEffect({ input })).recordContinuityEffect, 'RecordContinuityEffectSuccess');
   }
-}, scaled(120_000));
+});
 
 afterAll(async () => {
   await owner?.close();

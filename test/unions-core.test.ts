@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newKey } from './support/settings.js';
 import { startServer, type TestServer } from './support/harness.js';
 import { errorMembers, mutationUnionMembers, unionTally } from './support/unions.js';
-import { scaled } from './support/load.js';
 
 const MEMBERS: Record<string, string[]> = {
   createAgent: ['CreateAgentSuccess', 'ValidationFailed', 'AlreadyExists'],
@@ -48,7 +47,7 @@ beforeAll(async () => {
   server = await startServer({ config: { settings: { key: newKey(), newKey: null } } });
   keyless = await startServer();
   await server.operator.createAgent({ input: { agentId: 'unions-a', name: 'unions' } });
-}, scaled(120_000));
+});
 afterAll(async () => {
   await server?.stop();
   await keyless?.stop();

@@ -15,7 +15,6 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startShipped, type ShippedServer } from '../support/shipped.js';
-import { scaled } from '../support/load.js';
 
 const run = promisify(execFile);
 const PYTHON = process.env.BURROW_TEST_PYTHON?.trim() || 'python3';
@@ -66,34 +65,30 @@ afterAll(async () => {
 });
 
 describe.skipIf(!pythonVersion)(`the Python client from its README, against the shipped server${pythonVersion ? ` (${pythonVersion})` : ` (${NO_PYTHON})`}`, () => {
-  it(
-    'installs offline as the README says, and every example runs as written',
-    async () => {
-      const { install, examples } = readme();
-      // The README's two commands, with the virtual environment in a temporary directory.
-      expect(install).toEqual(['python3 -m venv .venv', '.venv/bin/pip install --no-index ./clients/python']);
-      const venv = join(work, '.venv');
-      await run(PYTHON, ['-m', 'venv', venv]);
-      await run(join(venv, 'bin/pip'), ['install', '--no-index', '--disable-pip-version-check', '-q', './clients/python'], { cwd: ROOT });
+  it('installs offline as the README says, and every example runs as written', async () => {
+    const { install, examples } = readme();
+    // The README's two commands, with the virtual environment in a temporary directory.
+    expect(install).toEqual(['python3 -m venv .venv', '.venv/bin/pip install --no-index ./clients/python']);
+    const venv = join(work, '.venv');
+    await run(PYTHON, ['-m', 'venv', venv]);
+    await run(join(venv, 'bin/pip'), ['install', '--no-index', '--disable-pip-version-check', '-q', './clients/python'], { cwd: ROOT });
 
-      expect(examples.length).toBe(3);
-      expect(examples.filter((e) => e.prints !== null).length).toBe(2);
-      for (const [index, example] of examples.entries()) {
-        expect(example.code.split('http://127.0.0.1:4000/graphql').length, 'the examples name the default URL at most once').toBeLessThanOrEqual(2);
-        const file = join(work, `example_${index}.py`);
-        writeFileSync(file, example.code.replace('http://127.0.0.1:4000/graphql', server.url));
-        // From outside the repository: the installed package, not the sources, is imported.
-        const { stdout, stderr } = await run(join(venv, 'bin/python'), [file], {
-          cwd: work,
-          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', BURROW_TOKEN: server.operatorToken },
-          timeout: 60_000,
-        }).catch((error: { stdout: string; stderr: string; message: string }) => {
-          throw new Error(`example ${index} failed: ${error.message}\n${error.stdout}\n${error.stderr}\n--- code ---\n${example.code}`);
-        });
-        if (example.prints !== null) expect(stdout, `example ${index}`).toBe(example.prints);
-        expect(stderr, `example ${index}`).toBe('');
-      }
-    },
-    scaled(180_000),
-  );
+    expect(examples.length).toBe(3);
+    expect(examples.filter((e) => e.prints !== null).length).toBe(2);
+    for (const [index, example] of examples.entries()) {
+      expect(example.code.split('http://127.0.0.1:4000/graphql').length, 'the examples name the default URL at most once').toBeLessThanOrEqual(2);
+      const file = join(work, `example_${index}.py`);
+      writeFileSync(file, example.code.replace('http://127.0.0.1:4000/graphql', server.url));
+      // From outside the repository: the installed package, not the sources, is imported.
+      const { stdout, stderr } = await run(join(venv, 'bin/python'), [file], {
+        cwd: work,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', BURROW_TOKEN: server.operatorToken },
+        timeout: 60_000,
+      }).catch((error: { stdout: string; stderr: string; message: string }) => {
+        throw new Error(`example ${index} failed: ${error.message}\n${error.stdout}\n${error.stderr}\n--- code ---\n${example.code}`);
+      });
+      if (example.prints !== null) expect(stdout, `example ${index}`).toBe(example.prints);
+      expect(stderr, `example ${index}`).toBe('');
+    }
+  });
 });

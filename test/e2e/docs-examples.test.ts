@@ -23,7 +23,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '../support/harness.js';
 import { postGraphQL, ROOT, startShipped, type ShippedServer } from '../support/shipped.js';
-import { scaled } from '../support/load.js';
 
 const DEFAULT_URL = 'http://127.0.0.1:4000/graphql';
 const NOT_RUN = /<!-- not run by test\/e2e\/docs-examples\.test\.ts: ([^>]+?) -->\n$/;
@@ -134,66 +133,62 @@ describe('the code blocks of README.md and docs/*.md', () => {
     expect(readFileSync(join(ROOT, 'test/e2e/client-python.test.ts'), 'utf8')).toContain('apt-get install -y python3 python3-venv');
   });
 
-  it(
-    'docs/quickstart.md runs as written, in order, in one shell',
-    async () => {
-      const quick = blocks().filter((b) => b.file === 'docs/quickstart.md' && b.lang === 'sh' && !b.notRun);
-      expect(quick.length).toBeGreaterThanOrEqual(18);
-      const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' };
-      let agentToken: string | null = null;
-      // What the reader's shell keeps: the exports and functions of the blocks before.
-      let prelude = '';
-      for (const block of quick) {
-        const code = block.code
-          .replace(DEFAULT_URL, server.url)
-          .replace('export TOKEN=brw_...', `export TOKEN=${server.operatorToken}`)
-          .replace('export AGENT_TOKEN=brw_...', `export AGENT_TOKEN=${agentToken ?? 'no-secret-yet'}`);
-        if (/^export |\(\) \{/m.test(code) && !code.includes('<<')) {
-          const defined = await bash(`set -e\n${prelude}\n${code}`, env);
-          expect(defined.code, `${where(block)}: ${defined.stderr}`).toBe(0);
-          prelude += `${code}\n`;
-          continue;
-        }
-        if (code.includes('text/event-stream')) {
-          // A stream never ends by itself: run it until its first event, poking one where it waits for a live one.
-          const stream = bash(`${prelude}\n${code}`, env, true);
-          let done = false;
-          void stream.then(() => (done = true));
-          if (code.includes('operatorEvents')) {
-            let n = 0;
-            await waitUntil(
-              async () => {
-                if (done) return true;
-                await postGraphQL(server, server.operatorToken, {
-                  query: 'mutation($i: BrainSaveInput!) { brainSave(input: $i) { __typename } }',
-                  variables: { i: { agentId: 'hatchet', title: `poke ${++n}`, content: 'a live event for the stream' } },
-                });
-                return done;
-              },
-              `the first operatorEvents event (${where(block)})`,
-              30_000,
-              300,
-            );
-          }
-          const { stdout } = await stream;
-          const data = /event: next\ndata: (.*)\n/.exec(stdout);
-          expect(data, `${where(block)}: ${stdout}`).not.toBeNull();
-          expectClean(JSON.parse(data![1]), block);
-          continue;
-        }
-        const ran = await bash(`${prelude}\n${code}`, env);
-        expect(ran.code, `${where(block)}: ${ran.stderr}`).toBe(0);
-        expect(ran.stderr, where(block)).toBe('');
-        const answer = JSON.parse(ran.stdout) as { data?: Record<string, any> };
-        if (block.answer) expect(answer, where(block)).toEqual(block.answer);
-        else expectClean(answer, block);
-        const secret = answer.data?.createApiToken?.secret as string | undefined;
-        if (secret) agentToken = secret;
+  it('docs/quickstart.md runs as written, in order, in one shell', async () => {
+    const quick = blocks().filter((b) => b.file === 'docs/quickstart.md' && b.lang === 'sh' && !b.notRun);
+    expect(quick.length).toBeGreaterThanOrEqual(18);
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' };
+    let agentToken: string | null = null;
+    // What the reader's shell keeps: the exports and functions of the blocks before.
+    let prelude = '';
+    for (const block of quick) {
+      const code = block.code
+        .replace(DEFAULT_URL, server.url)
+        .replace('export TOKEN=brw_...', `export TOKEN=${server.operatorToken}`)
+        .replace('export AGENT_TOKEN=brw_...', `export AGENT_TOKEN=${agentToken ?? 'no-secret-yet'}`);
+      if (/^export |\(\) \{/m.test(code) && !code.includes('<<')) {
+        const defined = await bash(`set -e\n${prelude}\n${code}`, env);
+        expect(defined.code, `${where(block)}: ${defined.stderr}`).toBe(0);
+        prelude += `${code}\n`;
+        continue;
       }
-      expect(agentToken, 'createApiToken gave the runtime its secret').toMatch(/^brw_/);
-    },
-    scaled(240_000),
-  );
+      if (code.includes('text/event-stream')) {
+        // A stream never ends by itself: run it until its first event, poking one where it waits for a live one.
+        const stream = bash(`${prelude}\n${code}`, env, true);
+        let done = false;
+        void stream.then(() => (done = true));
+        if (code.includes('operatorEvents')) {
+          let n = 0;
+          await waitUntil(
+            async () => {
+              if (done) return true;
+              await postGraphQL(server, server.operatorToken, {
+                query: 'mutation($i: BrainSaveInput!) { brainSave(input: $i) { __typename } }',
+                variables: { i: { agentId: 'hatchet', title: `poke ${++n}`, content: 'a live event for the stream' } },
+              });
+              return done;
+            },
+            `the first operatorEvents event (${where(block)})`,
+            30_000,
+            300,
+          );
+        }
+        const { stdout } = await stream;
+        const data = /event: next\ndata: (.*)\n/.exec(stdout);
+        expect(data, `${where(block)}: ${stdout}`).not.toBeNull();
+        expectClean(JSON.parse(data![1]), block);
+        continue;
+      }
+      const ran = await bash(`${prelude}\n${code}`, env);
+      expect(ran.code, `${where(block)}: ${ran.stderr}`).toBe(0);
+      expect(ran.stderr, where(block)).toBe('');
+      const answer = JSON.parse(ran.stdout) as { data?: Record<string, any> };
+      if (block.answer) expect(answer, where(block)).toEqual(block.answer);
+      else expectClean(answer, block);
+      const secret = answer.data?.createApiToken?.secret as string | undefined;
+      if (secret) agentToken = secret;
+    }
+    expect(agentToken, 'createApiToken gave the runtime its secret').toMatch(/^brw_/);
+  });
 
   it("docs/tiddle.md's residue mutation runs as the agent's runtime", async () => {
     const [block] = blocks().filter((b) => b.file === 'docs/tiddle.md' && b.lang === 'graphql');
@@ -203,33 +198,29 @@ describe('the code blocks of README.md and docs/*.md', () => {
     expect(answer.body.data.tiddleAppendResidue.append.entry.reference).toMatch(/turn-42/);
   });
 
-  it(
-    'the TypeScript snippets run with tsx from the repository root',
-    async () => {
-      const snippets = blocks().filter((b) => b.lang === 'ts' && !b.notRun);
-      expect(snippets.map((b) => b.file).sort()).toEqual(['README.md', 'docs/mcp.md', 'docs/quickstart.md']);
-      const mcpToken = await agentToken('docs-mcp');
-      for (const [index, block] of snippets.entries()) {
-        const file = join(ROOT, `.readme-snippet-docs-${process.pid}-${index}.ts`);
-        scratch.push(file);
-        writeFileSync(file, block.code.replace(DEFAULT_URL, server.url).replace('http://127.0.0.1:4000/mcp', `${server.origin}/mcp`));
-        const ran = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-          const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [file], {
-            cwd: ROOT,
-            env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', BURROW_TOKEN: server.operatorToken, AGENT_TOKEN: mcpToken },
-          });
-          let stdout = '';
-          let stderr = '';
-          child.stdout.on('data', (chunk) => (stdout += chunk));
-          child.stderr.on('data', (chunk) => (stderr += chunk));
-          child.on('error', reject);
-          child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  it('the TypeScript snippets run with tsx from the repository root', async () => {
+    const snippets = blocks().filter((b) => b.lang === 'ts' && !b.notRun);
+    expect(snippets.map((b) => b.file).sort()).toEqual(['README.md', 'docs/mcp.md', 'docs/quickstart.md']);
+    const mcpToken = await agentToken('docs-mcp');
+    for (const [index, block] of snippets.entries()) {
+      const file = join(ROOT, `.readme-snippet-docs-${process.pid}-${index}.ts`);
+      scratch.push(file);
+      writeFileSync(file, block.code.replace(DEFAULT_URL, server.url).replace('http://127.0.0.1:4000/mcp', `${server.origin}/mcp`));
+      const ran = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+        const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [file], {
+          cwd: ROOT,
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', BURROW_TOKEN: server.operatorToken, AGENT_TOKEN: mcpToken },
         });
-        expect(ran.code, `${where(block)}: ${ran.stderr}`).toBe(0);
-        expect(ran.stderr, where(block)).toBe('');
-        expect(ran.stdout.length, where(block)).toBeGreaterThan(0);
-      }
-    },
-    scaled(120_000),
-  );
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk) => (stdout += chunk));
+        child.stderr.on('data', (chunk) => (stderr += chunk));
+        child.on('error', reject);
+        child.on('exit', (code) => resolve({ code, stdout, stderr }));
+      });
+      expect(ran.code, `${where(block)}: ${ran.stderr}`).toBe(0);
+      expect(ran.stderr, where(block)).toBe('');
+      expect(ran.stdout.length, where(block)).toBeGreaterThan(0);
+    }
+  });
 });

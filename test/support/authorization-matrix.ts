@@ -117,7 +117,7 @@ export function setupMatrix() {
       (await server.operator.recordContinuityEffect({ input: { ...fence(fixture.runId), effectId: fixture.effectId, kind: 'matrix', request: '{}' } })).recordContinuityEffect,
       'RecordContinuityEffectSuccess',
     );
-  }, scaled(120_000));
+  });
 
   afterAll(async () => {
     await owner?.close();
