@@ -9,8 +9,8 @@ import { timeoutFactor } from './test/support/load.js';
 // (scripts/build.mjs) makes the same rule the other way round: everything is graphql's ESM build.
 const graphqlEntry = createRequire(import.meta.url).resolve('graphql');
 
-// Timeouts are deadlines that catch a hung test, never a judgement of speed: 5 minutes a test and
-// 10 a hook, stretched by the machine's load at the start of the run (test/support/load.ts), so a
+// Timeouts are deadlines that catch a hung test, never a judgement of speed: 10 minutes a test or
+// a hook, stretched by the machine's load at the start of the run (test/support/load.ts), so a
 // machine that gets busy later (load 25 on two cores, measured) still finishes conclusively; the
 // harness's waits stretch with the load at the moment they start waiting. A test states its own
 // timeout only when it needs more than these.
@@ -21,7 +21,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
-    testTimeout: Math.round(300_000 * factor),
+    testTimeout: Math.round(600_000 * factor),
     hookTimeout: Math.round(600_000 * factor),
     teardownTimeout: Math.round(60_000 * factor),
     pool: 'forks',

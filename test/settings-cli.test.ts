@@ -13,7 +13,6 @@ import { describe, expect, it } from 'vitest';
 import { keyIdOf, openEnvelope } from '../src/domains/settings/settings.crypto.js';
 import { createTestDatabase, onRealServer, REAL_SERVER_URL, startServer, waitUntil } from './support/harness.js';
 import { runNpm, spawnBurrow, userEnv, type CommandResult } from './support/shipped.js';
-import { scaled } from './support/load.js';
 
 const API_KEY = 'sk-cli-plaintext-api-key-3e9f';
 
@@ -68,83 +67,79 @@ describe('the settings key at startup', () => {
 });
 
 describe('settings, rotation, export and import on the command line', () => {
-  it(
-    'stores a secret from stdin, rotates the key, exports with a password and imports repeat-safely',
-    async () => {
-      const source = await commandDatabase();
-      const target = await commandDatabase();
-      const [keyA, keyB, keyC] = [key(), key(), key()];
-      const dir = tmp();
-      const passwordFile = join(dir, 'password');
-      writeFileSync(passwordFile, 'a long export password\n');
-      try {
-        const setModel = ['settings', 'set-model', 'BRAIN_EMBEDDINGS', '--url', 'http://127.0.0.1:9/v1', '--model', 'embed', '--api-key-stdin'];
-        const keyless = await burrow(setModel, source.env, { stdin: `${API_KEY}\n` });
-        expect(keyless.code).toBe(1);
-        expect(keyless.stderr).toMatch(/apiKey is a secret .* BURROW_SETTINGS_KEY/);
-        expect(keyless.stderr + keyless.stdout).not.toContain(API_KEY);
-        expect((await burrow(['settings', 'status'], source.env)).stdout).toMatch(/^settings key: none/);
+  it('stores a secret from stdin, rotates the key, exports with a password and imports repeat-safely', async () => {
+    const source = await commandDatabase();
+    const target = await commandDatabase();
+    const [keyA, keyB, keyC] = [key(), key(), key()];
+    const dir = tmp();
+    const passwordFile = join(dir, 'password');
+    writeFileSync(passwordFile, 'a long export password\n');
+    try {
+      const setModel = ['settings', 'set-model', 'BRAIN_EMBEDDINGS', '--url', 'http://127.0.0.1:9/v1', '--model', 'embed', '--api-key-stdin'];
+      const keyless = await burrow(setModel, source.env, { stdin: `${API_KEY}\n` });
+      expect(keyless.code).toBe(1);
+      expect(keyless.stderr).toMatch(/apiKey is a secret .* BURROW_SETTINGS_KEY/);
+      expect(keyless.stderr + keyless.stdout).not.toContain(API_KEY);
+      expect((await burrow(['settings', 'status'], source.env)).stdout).toMatch(/^settings key: none/);
 
-        const withA = { ...source.env, BURROW_SETTINGS_KEY: keyA };
-        const saved = await burrow(setModel, withA, { stdin: `${API_KEY}\n` });
-        expect(saved.stdout).toBe('model BRAIN_EMBEDDINGS saved at revision 1 (hasSecret true); it applies at the next start unless an env variable overrides it\n');
-        const listed = await burrow(['settings', 'list'], withA);
-        expect(listed.stdout).toBe('model BRAIN_EMBEDDINGS\thttp://127.0.0.1:9/v1\tembed\ttimeout 5000 ms\thasSecret true\trevision 1\n');
+      const withA = { ...source.env, BURROW_SETTINGS_KEY: keyA };
+      const saved = await burrow(setModel, withA, { stdin: `${API_KEY}\n` });
+      expect(saved.stdout).toBe('model BRAIN_EMBEDDINGS saved at revision 1 (hasSecret true); it applies at the next start unless an env variable overrides it\n');
+      const listed = await burrow(['settings', 'list'], withA);
+      expect(listed.stdout).toBe('model BRAIN_EMBEDDINGS\thttp://127.0.0.1:9/v1\tembed\ttimeout 5000 ms\thasSecret true\trevision 1\n');
 
-        expect((await burrow(['settings', 'rotate-key'], withA)).stderr).toMatch(/BURROW_SETTINGS_NEW_KEY/);
-        const rotating = { ...withA, BURROW_SETTINGS_NEW_KEY: keyB };
-        const rotated = await burrow(['settings', 'rotate-key'], rotating);
-        expect(rotated.stdout).toBe(`re-encrypted 1 secrets under key ${idOf(keyB)} (0 already were); now start Burrow with BURROW_SETTINGS_KEY set to the new key\n`);
-        // Repeat-safe: an interrupted or repeated rotation finishes without touching what is done.
-        expect((await burrow(['settings', 'rotate-key'], rotating)).stdout).toMatch(/^re-encrypted 0 secrets .* \(1 already were\)/);
+      expect((await burrow(['settings', 'rotate-key'], withA)).stderr).toMatch(/BURROW_SETTINGS_NEW_KEY/);
+      const rotating = { ...withA, BURROW_SETTINGS_NEW_KEY: keyB };
+      const rotated = await burrow(['settings', 'rotate-key'], rotating);
+      expect(rotated.stdout).toBe(`re-encrypted 1 secrets under key ${idOf(keyB)} (0 already were); now start Burrow with BURROW_SETTINGS_KEY set to the new key\n`);
+      // Repeat-safe: an interrupted or repeated rotation finishes without touching what is done.
+      expect((await burrow(['settings', 'rotate-key'], rotating)).stdout).toMatch(/^re-encrypted 0 secrets .* \(1 already were\)/);
 
-        const withB = { ...source.env, BURROW_SETTINGS_KEY: keyB };
-        const noPassword = await burrow(['export', '--include-secrets'], withB);
-        expect(noPassword.code).toBe(1);
-        expect(noPassword.stderr).toMatch(/--include-secrets requires a password/);
-        // The old key no longer opens the secret: it says which key made it.
-        const oldKey = await burrow(['export', '--include-secrets', '--password-file', passwordFile], withA);
-        expect(oldKey.code).toBe(1);
-        expect(oldKey.stderr).toContain(`encrypted with key ${idOf(keyB)}, not the configured key ${idOf(keyA)}`);
+      const withB = { ...source.env, BURROW_SETTINGS_KEY: keyB };
+      const noPassword = await burrow(['export', '--include-secrets'], withB);
+      expect(noPassword.code).toBe(1);
+      expect(noPassword.stderr).toMatch(/--include-secrets requires a password/);
+      // The old key no longer opens the secret: it says which key made it.
+      const oldKey = await burrow(['export', '--include-secrets', '--password-file', passwordFile], withA);
+      expect(oldKey.code).toBe(1);
+      expect(oldKey.stderr).toContain(`encrypted with key ${idOf(keyB)}, not the configured key ${idOf(keyA)}`);
 
-        const plain = await burrow(['export'], withB);
-        expect(plain.code).toBe(0);
-        expect(plain.stdout).not.toContain(API_KEY);
-        expect(JSON.parse(plain.stdout)).toMatchObject({ secrets: null, 'model-connections': [{ purpose: 'BRAIN_EMBEDDINGS', hasSecret: true }] });
-        const file = join(dir, 'export.json');
-        const written = await burrow(['export', '--include-secrets', '--password-file', passwordFile, '--out', file], withB);
-        expect(written.stderr).toMatch(/exported agents, settings, model-connections, mcp-connections to .* \(secrets in a password-encrypted envelope\)/);
-        expect(statSync(file).mode & 0o777).toBe(0o600);
-        const document = JSON.parse(readFileSync(file, 'utf8'));
-        expect(JSON.stringify(document)).not.toContain(API_KEY);
-        expect(openEnvelope('a long export password', document.secrets)).toEqual({ 'model-connections/BRAIN_EMBEDDINGS': API_KEY });
+      const plain = await burrow(['export'], withB);
+      expect(plain.code).toBe(0);
+      expect(plain.stdout).not.toContain(API_KEY);
+      expect(JSON.parse(plain.stdout)).toMatchObject({ secrets: null, 'model-connections': [{ purpose: 'BRAIN_EMBEDDINGS', hasSecret: true }] });
+      const file = join(dir, 'export.json');
+      const written = await burrow(['export', '--include-secrets', '--password-file', passwordFile, '--out', file], withB);
+      expect(written.stderr).toMatch(/exported agents, settings, model-connections, mcp-connections to .* \(secrets in a password-encrypted envelope\)/);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const document = JSON.parse(readFileSync(file, 'utf8'));
+      expect(JSON.stringify(document)).not.toContain(API_KEY);
+      expect(openEnvelope('a long export password', document.secrets)).toEqual({ 'model-connections/BRAIN_EMBEDDINGS': API_KEY });
 
-        // A starting server uses the stored connection, opened with the new key.
-        const served = await burrow(['serve'], { ...withB, BURROW_PORT: '0' }, { until: (out) => out.includes('operator token') });
-        served.kill?.();
-        expect(served.stdout).toMatch(/model connections: BRAIN_EMBEDDINGS stored, TIDDLE_PROPOSER off; settings key: [0-9a-f]{16}/);
-        // The data directory is free once the server has exited.
-        await served.exited;
+      // A starting server uses the stored connection, opened with the new key.
+      const served = await burrow(['serve'], { ...withB, BURROW_PORT: '0' }, { until: (out) => out.includes('operator token') });
+      served.kill?.();
+      expect(served.stdout).toMatch(/model connections: BRAIN_EMBEDDINGS stored, TIDDLE_PROPOSER off; settings key: [0-9a-f]{16}/);
+      // The data directory is free once the server has exited.
+      await served.exited;
 
-        const withC = { ...target.env, BURROW_SETTINGS_KEY: keyC };
-        const imported = await burrow(['import', file, '--password-file', passwordFile], withC);
-        expect(imported.stdout).toBe(
-          'agents\tcreated 0\tupdated 0\tunchanged 0\nsettings\tcreated 0\tupdated 0\tunchanged 0\nmodel-connections\tcreated 1\tupdated 0\tunchanged 0\nmcp-connections\tcreated 0\tupdated 0\tunchanged 0\n',
-        );
-        const again = await burrow(['import', file, '--password-file', passwordFile], withC);
-        expect(again.stdout).toContain('model-connections\tcreated 0\tupdated 0\tunchanged 1\n');
-        const reexported = await burrow(['export', '--include-secrets', '--password-stdin'], withC, { stdin: 'another long password\n' });
-        expect(openEnvelope('another long password', JSON.parse(reexported.stdout).secrets)).toEqual({ 'model-connections/BRAIN_EMBEDDINGS': API_KEY });
-        expect(printed.length).toBeGreaterThan(1000);
-        expect(printed).not.toContain(API_KEY);
-      } finally {
-        await source.drop();
-        await target.drop();
-      }
-      // Embedded, each of the ~14 commands boots PGlite in its own process: minutes on a busy machine.
-    },
-    scaled(600_000),
-  );
+      const withC = { ...target.env, BURROW_SETTINGS_KEY: keyC };
+      const imported = await burrow(['import', file, '--password-file', passwordFile], withC);
+      expect(imported.stdout).toBe(
+        'agents\tcreated 0\tupdated 0\tunchanged 0\nsettings\tcreated 0\tupdated 0\tunchanged 0\nmodel-connections\tcreated 1\tupdated 0\tunchanged 0\nmcp-connections\tcreated 0\tupdated 0\tunchanged 0\n',
+      );
+      const again = await burrow(['import', file, '--password-file', passwordFile], withC);
+      expect(again.stdout).toContain('model-connections\tcreated 0\tupdated 0\tunchanged 1\n');
+      const reexported = await burrow(['export', '--include-secrets', '--password-stdin'], withC, { stdin: 'another long password\n' });
+      expect(openEnvelope('another long password', JSON.parse(reexported.stdout).secrets)).toEqual({ 'model-connections/BRAIN_EMBEDDINGS': API_KEY });
+      expect(printed.length).toBeGreaterThan(1000);
+      expect(printed).not.toContain(API_KEY);
+    } finally {
+      await source.drop();
+      await target.drop();
+    }
+    // Embedded, each of the ~14 commands boots PGlite in its own process: minutes on a busy machine.
+  });
 });
 
 /**
