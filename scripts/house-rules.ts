@@ -1,5 +1,5 @@
 /**
- * The house rules (npm run lint:house, part of npm run lint), two checks over the hand-written code:
+ * The house rules (npm run lint:house, which npm run lint and CI run), two checks over the hand-written code:
  * - file size: every hand-written source file (code, styles, scripts; not generated files, migrations
  *   or docs) has at most MAX_LINES lines. A file that grows past it holds more than one job: split it
  *   by responsibility, do not squeeze it.
