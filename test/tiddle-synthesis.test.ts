@@ -81,9 +81,9 @@ describe('cross-scope synthesis', () => {
     expect(
       evening
         .filter((o) => o.kind === 'pass')
-        .map((o) => o.project)
+        .map((o) => `${o.project} ${o.status} ${o.error ?? ''}`.trim())
         .sort(),
-    ).toEqual(['a', 'old']);
+    ).toEqual(['a SUCCEEDED', 'old SUCCEEDED']);
     expect(evening.filter((o) => o.kind === 'synthesis').map((o) => o.status)).toEqual(['SUCCEEDED']);
     expect(chat.requestsFor(agentId, 'synthesis')).toEqual([]);
     expect((await server.operator.tiddleStatus({ agentId })).tiddleStatus.lastSynthesisDate).toBe(day);
