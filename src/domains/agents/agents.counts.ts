@@ -6,7 +6,7 @@
  * count must cover a whole page of agents in one statement, which no per-agent service method
  * does; "live" is each store's own definition, repeated here and pinned by test/counts.test.ts:
  *   - Brains: not tombstoned (deleted_at IS NULL), as the listing and search read them;
- *   - working records: pinned, or not yet expired (the working-memory service's `visible`);
+ *   - working records: pinned, or not yet expired (`visible` in working-memory.conditions.ts);
  *   - rolling cards: not marked expired and refreshed within the agent's persisted rolling TTL
  *     (tiddle.model.ts `liveCard`);
  *   - continuity runs: every run, by its current state (runs are never removed).
