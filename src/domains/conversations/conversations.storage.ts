@@ -36,6 +36,13 @@ export async function lockWritableSession(tx: DbOrTx, agentId: string, sessionId
   return row;
 }
 
+/** The session after a new active entry at `position` (an append, or a compaction's summary). */
+export async function countNewEntry(tx: DbOrTx, agentId: string, sessionId: string, position: number, now: Date): Promise<void> {
+  await tx.execute(sql`
+    UPDATE conversation_sessions SET last_position = ${position}, active_entry_count = active_entry_count + 1, updated_at = ${now}
+     WHERE agent_id = ${agentId} AND session_id = ${sessionId}`);
+}
+
 export async function insertEntry(
   tx: DbOrTx,
   e: {

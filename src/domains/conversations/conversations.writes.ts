@@ -15,7 +15,7 @@ import { SessionArchivedError, SessionNotArchivedError } from './conversations.e
 import { ORIGINAL_REF_PREFIX, originalReference } from './conversations.references.js';
 import { readSession } from './conversations.reads.js';
 import { toSession, type RawSession } from './conversations.rows.js';
-import { archiveActiveEntries, insertEntry, lockWritableSession } from './conversations.storage.js';
+import { archiveActiveEntries, countNewEntry, insertEntry, lockWritableSession } from './conversations.storage.js';
 import { validatePayload, validateReason, validateRole, withJsonErrors } from './conversations.validation.js';
 import type { ArchiveRow, ConversationDeps, OriginalRow, SessionRow } from './conversations.types.js';
 
@@ -42,9 +42,7 @@ export async function append(deps: ConversationDeps, viewer: Viewer | null, inpu
         const position = Number(locked.last_position) + 1;
         deps.faults('conversation.after_lock');
         const row = await insertEntry(tx, { agentId, sessionId, position, role: input.role ?? null, conversationId: v.conversationId, payload: input.payload, now });
-        await tx.execute(sql`
-        UPDATE conversation_sessions SET last_position = ${position}, active_entry_count = active_entry_count + 1, updated_at = ${now}
-         WHERE agent_id = ${agentId} AND session_id = ${sessionId}`);
+        await countNewEntry(tx, agentId, sessionId, position, now);
         await appendEvent(tx, deps.clock, {
           agentId,
           stream: 'conversation',
@@ -157,9 +155,7 @@ export async function compact(
         historyPosition: from,
       });
       deps.faults('conversation.after_summary');
-      await tx.execute(sql`
-        UPDATE conversation_sessions SET last_position = ${position}, active_entry_count = active_entry_count + 1, updated_at = ${now}
-         WHERE agent_id = ${agentId} AND session_id = ${sessionId}`);
+      await countNewEntry(tx, agentId, sessionId, position, now);
       await appendEvent(tx, deps.clock, {
         agentId,
         stream: 'conversation',
