@@ -19,6 +19,11 @@ export const agents = pgTable(
     createdBy: text('created_by').notNull(),
     /** Last allocated event sequence; bumping it row-locks the agent, which orders events. */
     lastEventSequence: bigint('last_event_sequence', { mode: 'number' }).notNull().default(0),
+    /**
+     * Set by the first step of an erasure: from then on the agent reads as absent everywhere,
+     * while later steps remove its stores in batches; a re-run finishes what a crash left.
+     */
+    erasureStartedAt: timestamptz('erasure_started_at'),
   },
   (t) => [check('agents_id_format', sql`${t.id} ~ '^[a-z0-9][a-z0-9_-]{0,62}$'`), check('agents_name_length', sql`char_length(${t.name}) BETWEEN 1 AND 200`)],
 );

@@ -93,6 +93,9 @@ export class BrainMemories {
       legacyKnowledgeId: null,
       importedRevision: null,
       legacy: null,
+      purgedAt: null,
+      purgedByKind: null,
+      purgedById: null,
     };
     return forExistingAgent(agentId, async () => {
       // Every value is known here, so nothing is read back (the revision's key to the memory is

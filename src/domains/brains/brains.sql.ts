@@ -41,11 +41,20 @@ export const brainMemories = pgTable(
     /** Revision the import wrote; a higher revision means someone edited it since. */
     importedRevision: integer('imported_revision'),
     legacy: jsonb('legacy'),
+    /**
+     * Set when an operator purged a tombstone: title, content and source refs of the memory and
+     * of every revision are emptied; the fact of the memory (id, times, actors) stays.
+     */
+    purgedAt: timestamptz('purged_at'),
+    purgedByKind: text('purged_by_kind'),
+    purgedById: text('purged_by_id'),
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.id] }),
     belongsToAgent('brain_memories', t.agentId),
-    check('brain_memories_title_length', sql`char_length(${t.title}) BETWEEN 1 AND 240`),
+    // A purged memory keeps no title; every other memory has one.
+    check('brain_memories_title_length', sql`char_length(${t.title}) BETWEEN 1 AND 240 OR (${t.purgedAt} IS NOT NULL AND ${t.title} = '')`),
+    check('brain_memories_purged_tombstone', sql`${t.purgedAt} IS NULL OR ${t.deletedAt} IS NOT NULL`),
     check('brain_memories_content_length', sql`char_length(${t.content}) <= 24000`),
     check('brain_memories_source_refs_count', sql`cardinality(${t.sourceRefs}) <= 12`),
     check('brain_memories_revision_positive', sql`${t.revision} >= 1`),
@@ -95,7 +104,8 @@ export const brainMemoryRevisions = pgTable(
     primaryKey({ columns: [t.agentId, t.memoryId, t.revision] }),
     memoryOf('brain_memory_revisions', t.agentId, t.memoryId),
     check('brain_memory_revisions_action', sql`${t.action} IN ('created', 'updated', 'removed', 'imported')`),
-    check('brain_memory_revisions_title_length', sql`char_length(${t.title}) BETWEEN 1 AND 240`),
+    // Empty only after a purge emptied the memory's revisions (brain_memories.purged_at).
+    check('brain_memory_revisions_title_length', sql`char_length(${t.title}) <= 240`),
     check('brain_memory_revisions_content_length', sql`char_length(${t.content}) <= 24000`),
     check('brain_memory_revisions_source_refs_count', sql`cardinality(${t.sourceRefs}) <= 12`),
   ],
