@@ -9,11 +9,11 @@ CREATE TABLE "data_removal_receipts" (
 	"started_at" timestamp with time zone NOT NULL,
 	"completed_at" timestamp with time zone,
 	"counts" jsonb DEFAULT '{}'::jsonb NOT NULL,
-	"content_hash" text,
+	"content_hash" text NOT NULL,
 	CONSTRAINT "data_removal_receipts_agent_id_id_pk" PRIMARY KEY("agent_id","id"),
 	CONSTRAINT "data_removal_receipts_kind" CHECK ("data_removal_receipts"."kind" IN ('AGENT_ERASURE', 'MEMORY_PURGE')),
 	CONSTRAINT "data_removal_receipts_subject" CHECK (("data_removal_receipts"."kind" = 'MEMORY_PURGE') = ("data_removal_receipts"."subject_id" IS NOT NULL)),
-	CONSTRAINT "data_removal_receipts_completed_hash" CHECK (("data_removal_receipts"."completed_at" IS NULL) = ("data_removal_receipts"."content_hash" IS NULL))
+	CONSTRAINT "data_removal_receipts_hash_format" CHECK ("data_removal_receipts"."content_hash" ~ '^[0-9a-f]{64}$')
 );
 --> statement-breakpoint
 ALTER TABLE "brain_memories" DROP CONSTRAINT "brain_memories_title_length";--> statement-breakpoint

@@ -29,6 +29,7 @@ import { IntervalJob } from './lib/interval.js';
 import { SettingsService } from './domains/settings/settings.service.js';
 import { ConfigurationTransfer } from './domains/settings/settings.transfer.js';
 import { DreamDiaryService } from './domains/dream-diary/dream-diary.service.js';
+import { RemovalReceipts } from './domains/data-rights/data-rights.service.js';
 
 export interface ServiceDeps {
   config: BurrowConfig;
@@ -61,6 +62,7 @@ export function createServices(deps: ServiceDeps) {
   const settings = new SettingsService(db, clock, config.settings.key);
   const transfer = new ConfigurationTransfer(db, clock, settings, agents);
   const dreamDiary = new DreamDiaryService(db, clock, config.dreamDiary.retentionDays, agentExists);
+  const receipts = new RemovalReceipts(db);
   const continuityLogger = logger.child({ component: 'continuity' });
   const owners = new OwnershipRegistry(database, clock, continuityLogger, { perAgent: config.owners.perAgent, total: config.owners.max });
   const continuity = new ContinuityService(db, clock, faults, owners, continuityLogger);
@@ -109,6 +111,7 @@ export function createServices(deps: ServiceDeps) {
     settings,
     transfer,
     dreamDiary,
+    receipts,
     background,
   };
 }

@@ -25,6 +25,7 @@ import '../domains/brains/brains.graphql.js';
 import '../auth/tokens.graphql.js';
 import '../domains/settings/settings.graphql.js';
 import '../domains/dream-diary/dream-diary.graphql.js';
+import '../domains/data-rights/data-rights.graphql.js';
 import '../events/events.graphql.js';
 import './event-types.js';
 

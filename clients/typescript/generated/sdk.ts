@@ -995,6 +995,7 @@ export type NodeQuery = { node:
     | { __typename: 'ConversationArchive', id: string }
     | { __typename: 'ConversationOriginal', id: string }
     | { __typename: 'ConversationSession', id: string }
+    | { __typename: 'DataRemovalReceipt', id: string }
     | { __typename: 'DreamDiaryEntry', entryId: string, agentId: string, entryDate: string, title: string, id: string }
     | { __typename: 'McpConnectionSetting', id: string }
     | { __typename: 'ModelConnectionSetting', id: string }
@@ -1283,6 +1284,7 @@ export type BrainMemoryNodeQuery = { node:
     | { __typename: 'ConversationArchive', id: string }
     | { __typename: 'ConversationOriginal', id: string }
     | { __typename: 'ConversationSession', id: string }
+    | { __typename: 'DataRemovalReceipt', id: string }
     | { __typename: 'DreamDiaryEntry', id: string }
     | { __typename: 'McpConnectionSetting', id: string }
     | { __typename: 'ModelConnectionSetting', id: string }
@@ -1383,6 +1385,7 @@ export type ContinuityNodeQuery = { node:
     | { __typename: 'ConversationArchive', id: string }
     | { __typename: 'ConversationOriginal', id: string }
     | { __typename: 'ConversationSession', id: string }
+    | { __typename: 'DataRemovalReceipt', id: string }
     | { __typename: 'DreamDiaryEntry', id: string }
     | { __typename: 'McpConnectionSetting', id: string }
     | { __typename: 'ModelConnectionSetting', id: string }
@@ -1845,6 +1848,7 @@ export type SettingsNodeQuery = { node:
     | { __typename: 'ConversationArchive', id: string }
     | { __typename: 'ConversationOriginal', id: string }
     | { __typename: 'ConversationSession', id: string }
+    | { __typename: 'DataRemovalReceipt', id: string }
     | { __typename: 'DreamDiaryEntry', id: string }
     | { __typename: 'McpConnectionSetting', id: string, name: string, url: string, transport: McpTransport, enabled: boolean, description: string, hasSecret: boolean, revision: number, updatedAt: string, updatedBy: string }
     | { __typename: 'ModelConnectionSetting', id: string, purpose: ModelPurpose, url: string, model: string, timeoutMs: number, hasSecret: boolean, revision: number, updatedAt: string, updatedBy: string }
@@ -2049,6 +2053,7 @@ export type TiddleNodeQuery = { node:
     | { __typename: 'ConversationArchive', id: string }
     | { __typename: 'ConversationOriginal', id: string }
     | { __typename: 'ConversationSession', id: string }
+    | { __typename: 'DataRemovalReceipt', id: string }
     | { __typename: 'DreamDiaryEntry', id: string }
     | { __typename: 'McpConnectionSetting', id: string }
     | { __typename: 'ModelConnectionSetting', id: string }
@@ -2226,6 +2231,7 @@ export type WorkingMemoryNodeQuery = { node:
     | { __typename: 'ConversationArchive', id: string }
     | { __typename: 'ConversationOriginal', id: string }
     | { __typename: 'ConversationSession', id: string }
+    | { __typename: 'DataRemovalReceipt', id: string }
     | { __typename: 'DreamDiaryEntry', id: string }
     | { __typename: 'McpConnectionSetting', id: string }
     | { __typename: 'ModelConnectionSetting', id: string }

@@ -28,14 +28,18 @@ export const dataRemovalReceipts = pgTable(
     completedAt: timestamptz('completed_at'),
     /** Rows removed per store, e.g. {"brain_memories": 12, "conversation_entries": 4000}. */
     counts: jsonb('counts').$type<Record<string, number>>().notNull().default({}),
-    /** SHA-256 (hex) over the removed rows in a fixed order; set when the removal completes. */
-    contentHash: text('content_hash'),
+    /**
+     * SHA-256 (hex) chained over the removed batches in the order they were removed: each batch
+     * that commits also folds its rows in here, so a removal resumed after a crash continues
+     * the same chain. Final once completed_at is set.
+     */
+    contentHash: text('content_hash').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.agentId, t.id] }),
     check('data_removal_receipts_kind', sql`${t.kind} IN ('AGENT_ERASURE', 'MEMORY_PURGE')`),
     check('data_removal_receipts_subject', sql`(${t.kind} = 'MEMORY_PURGE') = (${t.subjectId} IS NOT NULL)`),
-    check('data_removal_receipts_completed_hash', sql`(${t.completedAt} IS NULL) = (${t.contentHash} IS NULL)`),
+    check('data_removal_receipts_hash_format', sql`${t.contentHash} ~ '^[0-9a-f]{64}$'`),
     index('data_removal_receipts_started_idx').on(t.startedAt.desc(), t.id.desc()),
   ],
 );

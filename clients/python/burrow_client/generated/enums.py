@@ -127,6 +127,12 @@ class ConversationSessionArchiveFilter(str, Enum):
     ONLY = "ONLY"
 
 
+class DataRemovalKind(str, Enum):
+    """What a removal removed"""
+    AGENT_ERASURE = "AGENT_ERASURE"
+    MEMORY_PURGE = "MEMORY_PURGE"
+
+
 class ErrorCode(str, Enum):
     """Every code the API answers with: the `code` of a result-union member, and `extensions.code` of a request error. Upper case, except the two continuity scope codes the continuity contract spells in lower case."""
     AGENT_MISMATCH = "AGENT_MISMATCH"

@@ -1549,6 +1549,13 @@ class BrainMemoryNodeConversationSession(BurrowModel):
 
 
 @dataclass
+class BrainMemoryNodeDataRemovalReceipt(BurrowModel):
+    typename__: Literal["DataRemovalReceipt"] = field(metadata=wire("__typename"))
+    id: str = field(metadata=wire("id"))
+    """The global id (node(id:))"""
+
+
+@dataclass
 class BrainMemoryNodeDreamDiaryEntry(BurrowModel):
     typename__: Literal["DreamDiaryEntry"] = field(metadata=wire("__typename"))
     id: str = field(metadata=wire("id"))
@@ -1634,7 +1641,7 @@ class BrainMemoryNodeWorkingRecord(BurrowModel):
 
 @dataclass
 class BrainMemoryNodeResult(BurrowModel):
-    node: Optional[Union[BrainMemoryNodeAgent, BrainMemoryNodeAgentSetting, BrainMemoryNodeApiToken, BrainMemoryNodeBrainMemory, BrainMemoryNodeBrainMemoryRevision, BrainMemoryNodeContinuityEffect, BrainMemoryNodeContinuityOwner, BrainMemoryNodeContinuityRun, BrainMemoryNodeContinuityTransition, BrainMemoryNodeConversationArchive, BrainMemoryNodeConversationOriginal, BrainMemoryNodeConversationSession, BrainMemoryNodeDreamDiaryEntry, BrainMemoryNodeMcpConnectionSetting, BrainMemoryNodeModelConnectionSetting, BrainMemoryNodePreferenceSignal, BrainMemoryNodeProfileAuditEntry, BrainMemoryNodeProfileDocument, BrainMemoryNodeProfileDocumentRevision, BrainMemoryNodeRollingCard, BrainMemoryNodeSessionHandoff, BrainMemoryNodeTiddleHistoryEntry, BrainMemoryNodeTiddleResidue, BrainMemoryNodeWorkingRecord]] = field(metadata=wire("node"))
+    node: Optional[Union[BrainMemoryNodeAgent, BrainMemoryNodeAgentSetting, BrainMemoryNodeApiToken, BrainMemoryNodeBrainMemory, BrainMemoryNodeBrainMemoryRevision, BrainMemoryNodeContinuityEffect, BrainMemoryNodeContinuityOwner, BrainMemoryNodeContinuityRun, BrainMemoryNodeContinuityTransition, BrainMemoryNodeConversationArchive, BrainMemoryNodeConversationOriginal, BrainMemoryNodeConversationSession, BrainMemoryNodeDataRemovalReceipt, BrainMemoryNodeDreamDiaryEntry, BrainMemoryNodeMcpConnectionSetting, BrainMemoryNodeModelConnectionSetting, BrainMemoryNodePreferenceSignal, BrainMemoryNodeProfileAuditEntry, BrainMemoryNodeProfileDocument, BrainMemoryNodeProfileDocumentRevision, BrainMemoryNodeRollingCard, BrainMemoryNodeSessionHandoff, BrainMemoryNodeTiddleHistoryEntry, BrainMemoryNodeTiddleResidue, BrainMemoryNodeWorkingRecord]] = field(metadata=wire("node"))
     """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
@@ -2868,6 +2875,13 @@ class ContinuityNodeConversationSession(BurrowModel):
 
 
 @dataclass
+class ContinuityNodeDataRemovalReceipt(BurrowModel):
+    typename__: Literal["DataRemovalReceipt"] = field(metadata=wire("__typename"))
+    id: str = field(metadata=wire("id"))
+    """The global id (node(id:))"""
+
+
+@dataclass
 class ContinuityNodeDreamDiaryEntry(BurrowModel):
     typename__: Literal["DreamDiaryEntry"] = field(metadata=wire("__typename"))
     id: str = field(metadata=wire("id"))
@@ -2953,7 +2967,7 @@ class ContinuityNodeWorkingRecord(BurrowModel):
 
 @dataclass
 class ContinuityNodeResult(BurrowModel):
-    node: Optional[Union[ContinuityNodeAgent, ContinuityNodeAgentSetting, ContinuityNodeApiToken, ContinuityNodeBrainMemory, ContinuityNodeBrainMemoryRevision, ContinuityNodeContinuityEffect, ContinuityNodeContinuityOwner, ContinuityNodeContinuityRun, ContinuityNodeContinuityTransition, ContinuityNodeConversationArchive, ContinuityNodeConversationOriginal, ContinuityNodeConversationSession, ContinuityNodeDreamDiaryEntry, ContinuityNodeMcpConnectionSetting, ContinuityNodeModelConnectionSetting, ContinuityNodePreferenceSignal, ContinuityNodeProfileAuditEntry, ContinuityNodeProfileDocument, ContinuityNodeProfileDocumentRevision, ContinuityNodeRollingCard, ContinuityNodeSessionHandoff, ContinuityNodeTiddleHistoryEntry, ContinuityNodeTiddleResidue, ContinuityNodeWorkingRecord]] = field(metadata=wire("node"))
+    node: Optional[Union[ContinuityNodeAgent, ContinuityNodeAgentSetting, ContinuityNodeApiToken, ContinuityNodeBrainMemory, ContinuityNodeBrainMemoryRevision, ContinuityNodeContinuityEffect, ContinuityNodeContinuityOwner, ContinuityNodeContinuityRun, ContinuityNodeContinuityTransition, ContinuityNodeConversationArchive, ContinuityNodeConversationOriginal, ContinuityNodeConversationSession, ContinuityNodeDataRemovalReceipt, ContinuityNodeDreamDiaryEntry, ContinuityNodeMcpConnectionSetting, ContinuityNodeModelConnectionSetting, ContinuityNodePreferenceSignal, ContinuityNodeProfileAuditEntry, ContinuityNodeProfileDocument, ContinuityNodeProfileDocumentRevision, ContinuityNodeRollingCard, ContinuityNodeSessionHandoff, ContinuityNodeTiddleHistoryEntry, ContinuityNodeTiddleResidue, ContinuityNodeWorkingRecord]] = field(metadata=wire("node"))
     """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
@@ -4648,6 +4662,13 @@ class NodeConversationSession(BurrowModel):
 
 
 @dataclass
+class NodeDataRemovalReceipt(BurrowModel):
+    typename__: Literal["DataRemovalReceipt"] = field(metadata=wire("__typename"))
+    id: str = field(metadata=wire("id"))
+    """The global id (node(id:))"""
+
+
+@dataclass
 class NodeDreamDiaryEntry(BurrowModel):
     typename__: Literal["DreamDiaryEntry"] = field(metadata=wire("__typename"))
     id: str = field(metadata=wire("id"))
@@ -4757,7 +4778,7 @@ class NodeWorkingRecord(BurrowModel):
 
 @dataclass
 class NodeResult(BurrowModel):
-    node: Optional[Union[NodeAgent, NodeAgentSetting, NodeApiToken, NodeBrainMemory, NodeBrainMemoryRevision, NodeContinuityEffect, NodeContinuityOwner, NodeContinuityRun, NodeContinuityTransition, NodeConversationArchive, NodeConversationOriginal, NodeConversationSession, NodeDreamDiaryEntry, NodeMcpConnectionSetting, NodeModelConnectionSetting, NodePreferenceSignal, NodeProfileAuditEntry, NodeProfileDocument, NodeProfileDocumentRevision, NodeRollingCard, NodeSessionHandoff, NodeTiddleHistoryEntry, NodeTiddleResidue, NodeWorkingRecord]] = field(metadata=wire("node"))
+    node: Optional[Union[NodeAgent, NodeAgentSetting, NodeApiToken, NodeBrainMemory, NodeBrainMemoryRevision, NodeContinuityEffect, NodeContinuityOwner, NodeContinuityRun, NodeContinuityTransition, NodeConversationArchive, NodeConversationOriginal, NodeConversationSession, NodeDataRemovalReceipt, NodeDreamDiaryEntry, NodeMcpConnectionSetting, NodeModelConnectionSetting, NodePreferenceSignal, NodeProfileAuditEntry, NodeProfileDocument, NodeProfileDocumentRevision, NodeRollingCard, NodeSessionHandoff, NodeTiddleHistoryEntry, NodeTiddleResidue, NodeWorkingRecord]] = field(metadata=wire("node"))
     """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
@@ -6976,6 +6997,13 @@ class SettingsNodeConversationSession(BurrowModel):
 
 
 @dataclass
+class SettingsNodeDataRemovalReceipt(BurrowModel):
+    typename__: Literal["DataRemovalReceipt"] = field(metadata=wire("__typename"))
+    id: str = field(metadata=wire("id"))
+    """The global id (node(id:))"""
+
+
+@dataclass
 class SettingsNodeDreamDiaryEntry(BurrowModel):
     typename__: Literal["DreamDiaryEntry"] = field(metadata=wire("__typename"))
     id: str = field(metadata=wire("id"))
@@ -7095,7 +7123,7 @@ class SettingsNodeWorkingRecord(BurrowModel):
 
 @dataclass
 class SettingsNodeResult(BurrowModel):
-    node: Optional[Union[SettingsNodeAgent, SettingsNodeAgentSetting, SettingsNodeApiToken, SettingsNodeBrainMemory, SettingsNodeBrainMemoryRevision, SettingsNodeContinuityEffect, SettingsNodeContinuityOwner, SettingsNodeContinuityRun, SettingsNodeContinuityTransition, SettingsNodeConversationArchive, SettingsNodeConversationOriginal, SettingsNodeConversationSession, SettingsNodeDreamDiaryEntry, SettingsNodeMcpConnectionSetting, SettingsNodeModelConnectionSetting, SettingsNodePreferenceSignal, SettingsNodeProfileAuditEntry, SettingsNodeProfileDocument, SettingsNodeProfileDocumentRevision, SettingsNodeRollingCard, SettingsNodeSessionHandoff, SettingsNodeTiddleHistoryEntry, SettingsNodeTiddleResidue, SettingsNodeWorkingRecord]] = field(metadata=wire("node"))
+    node: Optional[Union[SettingsNodeAgent, SettingsNodeAgentSetting, SettingsNodeApiToken, SettingsNodeBrainMemory, SettingsNodeBrainMemoryRevision, SettingsNodeContinuityEffect, SettingsNodeContinuityOwner, SettingsNodeContinuityRun, SettingsNodeContinuityTransition, SettingsNodeConversationArchive, SettingsNodeConversationOriginal, SettingsNodeConversationSession, SettingsNodeDataRemovalReceipt, SettingsNodeDreamDiaryEntry, SettingsNodeMcpConnectionSetting, SettingsNodeModelConnectionSetting, SettingsNodePreferenceSignal, SettingsNodeProfileAuditEntry, SettingsNodeProfileDocument, SettingsNodeProfileDocumentRevision, SettingsNodeRollingCard, SettingsNodeSessionHandoff, SettingsNodeTiddleHistoryEntry, SettingsNodeTiddleResidue, SettingsNodeWorkingRecord]] = field(metadata=wire("node"))
     """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
@@ -7544,6 +7572,13 @@ class TiddleNodeConversationSession(BurrowModel):
 
 
 @dataclass
+class TiddleNodeDataRemovalReceipt(BurrowModel):
+    typename__: Literal["DataRemovalReceipt"] = field(metadata=wire("__typename"))
+    id: str = field(metadata=wire("id"))
+    """The global id (node(id:))"""
+
+
+@dataclass
 class TiddleNodeDreamDiaryEntry(BurrowModel):
     typename__: Literal["DreamDiaryEntry"] = field(metadata=wire("__typename"))
     id: str = field(metadata=wire("id"))
@@ -7687,7 +7722,7 @@ class TiddleNodeWorkingRecord(BurrowModel):
 
 @dataclass
 class TiddleNodeResult(BurrowModel):
-    node: Optional[Union[TiddleNodeAgent, TiddleNodeAgentSetting, TiddleNodeApiToken, TiddleNodeBrainMemory, TiddleNodeBrainMemoryRevision, TiddleNodeContinuityEffect, TiddleNodeContinuityOwner, TiddleNodeContinuityRun, TiddleNodeContinuityTransition, TiddleNodeConversationArchive, TiddleNodeConversationOriginal, TiddleNodeConversationSession, TiddleNodeDreamDiaryEntry, TiddleNodeMcpConnectionSetting, TiddleNodeModelConnectionSetting, TiddleNodePreferenceSignal, TiddleNodeProfileAuditEntry, TiddleNodeProfileDocument, TiddleNodeProfileDocumentRevision, TiddleNodeRollingCard, TiddleNodeSessionHandoff, TiddleNodeTiddleHistoryEntry, TiddleNodeTiddleResidue, TiddleNodeWorkingRecord]] = field(metadata=wire("node"))
+    node: Optional[Union[TiddleNodeAgent, TiddleNodeAgentSetting, TiddleNodeApiToken, TiddleNodeBrainMemory, TiddleNodeBrainMemoryRevision, TiddleNodeContinuityEffect, TiddleNodeContinuityOwner, TiddleNodeContinuityRun, TiddleNodeContinuityTransition, TiddleNodeConversationArchive, TiddleNodeConversationOriginal, TiddleNodeConversationSession, TiddleNodeDataRemovalReceipt, TiddleNodeDreamDiaryEntry, TiddleNodeMcpConnectionSetting, TiddleNodeModelConnectionSetting, TiddleNodePreferenceSignal, TiddleNodeProfileAuditEntry, TiddleNodeProfileDocument, TiddleNodeProfileDocumentRevision, TiddleNodeRollingCard, TiddleNodeSessionHandoff, TiddleNodeTiddleHistoryEntry, TiddleNodeTiddleResidue, TiddleNodeWorkingRecord]] = field(metadata=wire("node"))
     """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
@@ -8445,6 +8480,13 @@ class WorkingMemoryNodeConversationSession(BurrowModel):
 
 
 @dataclass
+class WorkingMemoryNodeDataRemovalReceipt(BurrowModel):
+    typename__: Literal["DataRemovalReceipt"] = field(metadata=wire("__typename"))
+    id: str = field(metadata=wire("id"))
+    """The global id (node(id:))"""
+
+
+@dataclass
 class WorkingMemoryNodeDreamDiaryEntry(BurrowModel):
     typename__: Literal["DreamDiaryEntry"] = field(metadata=wire("__typename"))
     id: str = field(metadata=wire("id"))
@@ -8542,7 +8584,7 @@ class WorkingMemoryNodeWorkingRecord(BurrowModel):
 
 @dataclass
 class WorkingMemoryNodeResult(BurrowModel):
-    node: Optional[Union[WorkingMemoryNodeAgent, WorkingMemoryNodeAgentSetting, WorkingMemoryNodeApiToken, WorkingMemoryNodeBrainMemory, WorkingMemoryNodeBrainMemoryRevision, WorkingMemoryNodeContinuityEffect, WorkingMemoryNodeContinuityOwner, WorkingMemoryNodeContinuityRun, WorkingMemoryNodeContinuityTransition, WorkingMemoryNodeConversationArchive, WorkingMemoryNodeConversationOriginal, WorkingMemoryNodeConversationSession, WorkingMemoryNodeDreamDiaryEntry, WorkingMemoryNodeMcpConnectionSetting, WorkingMemoryNodeModelConnectionSetting, WorkingMemoryNodePreferenceSignal, WorkingMemoryNodeProfileAuditEntry, WorkingMemoryNodeProfileDocument, WorkingMemoryNodeProfileDocumentRevision, WorkingMemoryNodeRollingCard, WorkingMemoryNodeSessionHandoff, WorkingMemoryNodeTiddleHistoryEntry, WorkingMemoryNodeTiddleResidue, WorkingMemoryNodeWorkingRecord]] = field(metadata=wire("node"))
+    node: Optional[Union[WorkingMemoryNodeAgent, WorkingMemoryNodeAgentSetting, WorkingMemoryNodeApiToken, WorkingMemoryNodeBrainMemory, WorkingMemoryNodeBrainMemoryRevision, WorkingMemoryNodeContinuityEffect, WorkingMemoryNodeContinuityOwner, WorkingMemoryNodeContinuityRun, WorkingMemoryNodeContinuityTransition, WorkingMemoryNodeConversationArchive, WorkingMemoryNodeConversationOriginal, WorkingMemoryNodeConversationSession, WorkingMemoryNodeDataRemovalReceipt, WorkingMemoryNodeDreamDiaryEntry, WorkingMemoryNodeMcpConnectionSetting, WorkingMemoryNodeModelConnectionSetting, WorkingMemoryNodePreferenceSignal, WorkingMemoryNodeProfileAuditEntry, WorkingMemoryNodeProfileDocument, WorkingMemoryNodeProfileDocumentRevision, WorkingMemoryNodeRollingCard, WorkingMemoryNodeSessionHandoff, WorkingMemoryNodeTiddleHistoryEntry, WorkingMemoryNodeTiddleResidue, WorkingMemoryNodeWorkingRecord]] = field(metadata=wire("node"))
     """Any entity by its global id, authorized as the root field that reads it; null when there is none"""
 
 
