@@ -51,11 +51,11 @@ builder.objectRef<AgentEventRow>('ProfileEvent').implement({
 
 builder.objectRef<AgentEventRow>('BrainMemoryEvent').implement({
   ...asEvent('BrainMemoryEvent'),
-  description: 'BRAIN_CREATED, BRAIN_UPDATED or BRAIN_REMOVED',
+  description: 'BRAIN_CREATED, BRAIN_UPDATED, BRAIN_REMOVED or BRAIN_PURGED',
   fields: (t) => ({
     memoryId: t.string({ description: 'The memory', resolve: (e) => e.subjectId }),
     revision: t.int({ nullable: true, description: "The memory's revision after the change", resolve: (e) => int(e, 'revision') }),
-    title: t.string({ nullable: true, description: 'The title after the change', resolve: (e) => str(e, 'title') }),
+    title: t.string({ nullable: true, description: 'The title after the change; null on BRAIN_PURGED and on every event of a purged memory', resolve: (e) => str(e, 'title') }),
     ownership: t.field({ type: PrincipalKindEnum, description: 'OPERATOR once an operator wrote it', resolve: (e) => (str(e, 'ownership') ?? 'AGENT') as Principal }),
     actor: t.field({ type: ActorRef, nullable: true, description: 'Who made the change', resolve: (e) => (payloadOf(e).actor as ActorShape | undefined) ?? null }),
     label: t.string({ nullable: true, description: 'migrated_albdruck on imported memories', resolve: (e) => str(e, 'label') }),

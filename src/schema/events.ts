@@ -12,7 +12,7 @@ export const EventStreamEnum = builder.enumType('EventStream', {
   description: 'The family of an event, and the event type it is delivered as',
   values: {
     PROFILE: { value: 'profile', description: 'Agent creation and profile document updates (ProfileEvent)' },
-    BRAIN: { value: 'brain', description: 'Brain memories saved, updated or removed (BrainMemoryEvent)' },
+    BRAIN: { value: 'brain', description: 'Brain memories saved, updated, removed or purged (BrainMemoryEvent)' },
     WORKING: { value: 'working', description: 'Working records written or changing state (WorkingRecordEvent)' },
     HANDOFF: { value: 'handoff', description: 'Session handoffs written (HandoffEvent)' },
     CONVERSATION: { value: 'conversation', description: 'Conversation originals appended, sessions reset, compacted, archived (ConversationEvent)' },
@@ -29,6 +29,7 @@ const EVENT_TYPES = {
   BRAIN_CREATED: ['brain.created', 'A memory was saved (or imported)'],
   BRAIN_UPDATED: ['brain.updated', 'A memory got a new revision'],
   BRAIN_REMOVED: ['brain.removed', 'A memory was removed (tombstoned)'],
+  BRAIN_PURGED: ['brain.purged', "A removed memory's content was purged by an operator (brainPurge); the event carries no title"],
   WORKING_CREATED: ['working.created', 'A working record was written'],
   WORKING_UPDATED: ['working.updated', 'A working record got a new revision'],
   WORKING_RESOLVED: ['working.resolved', 'A working record was resolved'],

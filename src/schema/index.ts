@@ -22,6 +22,7 @@ import '../domains/tiddle/tiddle.queries.graphql.js';
 import '../domains/tiddle/tiddle.mutations.graphql.js';
 import '../domains/tiddle/tiddle.subscriptions.graphql.js';
 import '../domains/brains/brains.graphql.js';
+import '../domains/brains/brains.purge.graphql.js';
 import '../auth/tokens.graphql.js';
 import '../domains/settings/settings.graphql.js';
 import '../domains/dream-diary/dream-diary.graphql.js';

@@ -9,6 +9,8 @@ export type AgentEventType =
   | 'AGENT_CREATED'
   /** A memory was saved (or imported) */
   | 'BRAIN_CREATED'
+  /** A removed memory's content was purged by an operator (brainPurge); the event carries no title */
+  | 'BRAIN_PURGED'
   /** A memory was removed (tombstoned) */
   | 'BRAIN_REMOVED'
   /** A memory got a new revision */
@@ -221,7 +223,7 @@ export type ErrorCode =
 
 /** The family of an event, and the event type it is delivered as */
 export type EventStream =
-  /** Brain memories saved, updated or removed (BrainMemoryEvent) */
+  /** Brain memories saved, updated, removed or purged (BrainMemoryEvent) */
   | 'BRAIN'
   /** Continuity run state transitions (ContinuityRunEvent) */
   | 'CONTINUITY'

@@ -132,6 +132,17 @@ builder.node(BrainMemoryRef, {
       description: 'True only on the result of a removal (removed memories are hidden everywhere else); kept so that result says what happened',
       resolve: (m) => m.deletedAt !== null,
     }),
+    purgedAt: t.expose('purgedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When an operator purged this removed memory (brainPurge): title, content and source references of it and every revision are empty since; null otherwise',
+    }),
+    purgedBy: t.field({
+      type: ActorRef,
+      nullable: true,
+      description: 'The operator who purged it; null unless purged',
+      resolve: (m) => (m.purgedByKind && m.purgedById ? { kind: m.purgedByKind, id: m.purgedById } : null),
+    }),
     legacyMigration: t.field({
       type: BrainLegacyMigrationRef,
       nullable: true,

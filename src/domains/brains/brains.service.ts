@@ -2,6 +2,7 @@
  * Brains: explicit saved memories. The one service object the rest of Burrow calls (GraphQL,
  * the CLI, the worker, tests); each responsibility lives in its own file beside this one:
  *   brains.memories.ts          saving, revision-checked updates, tombstones, revision history
+ *   brains.purge.ts             an operator's purge of a tombstone's content, with its removal receipt
  *   brains.writes.ts            the new-memory insert (save and import), revision rows, brain.* events
  *   brains.validation.ts        the input checks of memories
  *   brains.types.ts             the row types and inputs shared by all of these
@@ -20,6 +21,7 @@ import { AlbdruckImport } from './brains.albdruck-import.js';
 import { BrainEmbeddingIndexer } from './brains.embedding-indexer.js';
 import { BrainListing } from './brains.listing.js';
 import { BrainMemories } from './brains.memories.js';
+import { BrainPurge } from './brains.purge.js';
 import type { SaveInput, UpdateInput } from './brains.types.js';
 import { BrainSearch } from './brains.search.js';
 import { EmbeddingsClient, type EmbeddingsConfig } from './embeddings.js';
@@ -27,6 +29,7 @@ import { EmbeddingsClient, type EmbeddingsConfig } from './embeddings.js';
 export class BrainsService {
   private readonly embeddings: EmbeddingsClient | null;
   private readonly memories: BrainMemories;
+  private readonly purger: BrainPurge;
   private readonly listing: BrainListing;
   private readonly searcher: BrainSearch;
   private readonly indexer: BrainEmbeddingIndexer;
@@ -35,6 +38,7 @@ export class BrainsService {
   constructor(db: Db, clock: Clock, faults: FaultInjector, logger: Logger, capabilities: Capabilities, embeddingsConfig: EmbeddingsConfig | null, agents: AgentsService) {
     this.embeddings = embeddingsConfig ? new EmbeddingsClient(embeddingsConfig, clock) : null;
     this.memories = new BrainMemories(db, clock, faults);
+    this.purger = new BrainPurge(db, clock);
     this.listing = new BrainListing(db);
     this.searcher = new BrainSearch(db, capabilities, this.embeddings);
     this.indexer = new BrainEmbeddingIndexer(db, clock, logger, capabilities, this.embeddings);
@@ -57,6 +61,11 @@ export class BrainsService {
 
   deleteMany(viewer: Viewer | null, input: { agentId: string; items: { id: string; expectedRevision: number }[] }) {
     return this.memories.deleteMany(viewer, input);
+  }
+
+  /** Operators only: empties a tombstone's content and every revision's, with a removal receipt. */
+  purge(viewer: Viewer | null, input: { agentId: string; memoryId: string }) {
+    return this.purger.purge(viewer, input);
   }
 
   read(viewer: Viewer | null, input: { agentId?: string | null; id: string }) {

@@ -104,6 +104,18 @@ export async function unfinishedReceipt(db: DbOrTx, agentId: string, kind: DataR
   return row ?? null;
 }
 
+/** The newest receipt of a removal of this kind and subject (a purged memory's: the one that purged it). */
+export async function receiptOfSubject(db: DbOrTx, agentId: string, kind: DataRemovalKind, subjectId: string): Promise<DataRemovalReceiptRow | null> {
+  const r = dataRemovalReceipts;
+  const [row] = await db
+    .select()
+    .from(r)
+    .where(and(eq(r.agentId, agentId), eq(r.kind, kind), eq(r.subjectId, subjectId)))
+    .orderBy(desc(r.startedAt), desc(r.id))
+    .limit(1);
+  return row ?? null;
+}
+
 export async function receiptById(db: DbOrTx, key: ReceiptKey): Promise<DataRemovalReceiptRow | null> {
   const r = dataRemovalReceipts;
   const [row] = await db

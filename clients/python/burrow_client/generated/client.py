@@ -134,6 +134,11 @@ _BRAIN_MEMORY_NODE = Operation(
     hash="8a71b157dea9083a899acc5e1896cb8f1a96edf46b3f57f6fd72fdf5de0c0f86",
     text="query brainMemoryNode($id: ID!) {\n  node(id: $id) {\n    __typename\n    id\n    ... on BrainMemory {\n      memoryId\n      agentId\n      title\n      agent {\n        agentId\n      }\n    }\n  }\n}",
 )
+_BRAIN_PURGE = Operation(
+    name="brainPurge",
+    hash="7b246ec62ef979549402c3205ee398e59276aa5a37b3a4deaef99986b85c1c90",
+    text="mutation brainPurge($input: BrainPurgeInput!) {\n  brainPurge(input: $input) {\n    __typename\n    ... on BrainPurgeSuccess {\n      alreadyPurged\n      memory {\n        ...BrainMemoryFields\n        purgedAt\n        purgedBy {\n          kind\n          principalId\n        }\n        revisions {\n          revision\n          action\n          title\n          content\n          sourceRefs\n          ownership\n          actor {\n            kind\n            principalId\n          }\n          createdAt\n        }\n      }\n      receipt {\n        ...DataRemovalReceiptFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}\n\nfragment DataRemovalReceiptFields on DataRemovalReceipt {\n  id\n  receiptId\n  kind\n  agentId\n  memoryId\n  actor {\n    kind\n    principalId\n  }\n  forced\n  startedAt\n  completedAt\n  counts {\n    store\n    rows\n  }\n  contentHash\n}",
+)
 _BRAIN_READ = Operation(
     name="brainRead",
     hash="dbb5bede20665797e60c91219a5858992e9ccde2a0f0dcf8f31dd7150e522c39",
@@ -253,6 +258,11 @@ _CREATE_API_TOKEN = Operation(
     name="createApiToken",
     hash="39f788ed2420c9bc86d290db723dfd671793f20c29c4733b908c6c2727c9cd0b",
     text="mutation createApiToken($input: CreateApiTokenInput!) {\n  createApiToken(input: $input) {\n    __typename\n    ... on CreateApiTokenSuccess {\n      secret\n      token {\n        ...ApiTokenFields\n      }\n    }\n    ... on ValidationFailed {\n      code\n      message\n      field\n      limit\n    }\n    ... on NotFound {\n      code\n      message\n      resource\n      resourceId\n    }\n  }\n}\n\nfragment ApiTokenFields on ApiToken {\n  id\n  tokenId\n  name\n  kind\n  agentId\n  createdAt\n  expiresAt\n  lastUsedAt\n  revokedAt\n  active\n}",
+)
+_DATA_REMOVAL_RECEIPTS = Operation(
+    name="dataRemovalReceipts",
+    hash="526b77230ca89ed91bb3205c550b3f7f540121b4b0957bbb35a19c200fe7503f",
+    text="query dataRemovalReceipts($agentId: String, $first: Int, $after: String) {\n  dataRemovalReceipts(agentId: $agentId, first: $first, after: $after) {\n    edges {\n      cursor\n      node {\n        ...DataRemovalReceiptFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}\n\nfragment DataRemovalReceiptFields on DataRemovalReceipt {\n  id\n  receiptId\n  kind\n  agentId\n  memoryId\n  actor {\n    kind\n    principalId\n  }\n  forced\n  startedAt\n  completedAt\n  counts {\n    store\n    rows\n  }\n  contentHash\n}",
 )
 _DELETE_AGENT_SETTING = Operation(
     name="deleteAgentSetting",
@@ -616,6 +626,9 @@ class BurrowClient(BurrowTransport):
     async def brain_memory_node(self, *, id: Union[str, int]) -> BrainMemoryNodeResult:
         return parse(BrainMemoryNodeResult, await self._execute(_BRAIN_MEMORY_NODE, {"id": id}))
 
+    async def brain_purge(self, *, input: BrainPurgeInput) -> BrainPurgeResult:
+        return parse(BrainPurgeResult, await self._execute(_BRAIN_PURGE, {"input": input}))
+
     async def brain_read(self, *, memory_id: str, agent_id: Optional[str] = None, revisions: Optional[int] = None) -> BrainReadResult:
         return parse(BrainReadResult, await self._execute(_BRAIN_READ, {"memoryId": memory_id, "agentId": agent_id, "revisions": revisions}))
 
@@ -688,6 +701,9 @@ class BurrowClient(BurrowTransport):
 
     async def create_api_token(self, *, input: CreateApiTokenInput) -> CreateApiTokenResult:
         return parse(CreateApiTokenResult, await self._execute(_CREATE_API_TOKEN, {"input": input}))
+
+    async def data_removal_receipts(self, *, agent_id: Optional[str] = None, first: Optional[int] = None, after: Optional[str] = None) -> DataRemovalReceiptsResult:
+        return parse(DataRemovalReceiptsResult, await self._execute(_DATA_REMOVAL_RECEIPTS, {"agentId": agent_id, "first": first, "after": after}))
 
     async def delete_agent_setting(self, *, agent_id: str, name: str) -> DeleteAgentSettingResult:
         return parse(DeleteAgentSettingResult, await self._execute(_DELETE_AGENT_SETTING, {"agentId": agent_id, "name": name}))

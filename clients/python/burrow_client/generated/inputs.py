@@ -59,6 +59,15 @@ class ArchiveConversationSessionInput(BurrowModel):
 
 
 @dataclass
+class BrainPurgeInput(BurrowModel):
+    """The removed memory whose content to purge"""
+    agent_id: str = field(metadata=wire("agentId"))
+    """The owning agent"""
+    memory_id: str = field(metadata=wire("memoryId"))
+    """The memory (`BrainMemory.memoryId`); it must be removed (brainRemove) first"""
+
+
+@dataclass
 class BrainRemoveInput(BurrowModel):
     """A revision-checked removal (tombstone) of one memory"""
     expected_revision: int = field(metadata=wire("expectedRevision"))

@@ -1646,6 +1646,181 @@ class BrainMemoryNodeResult(BurrowModel):
 
 
 @dataclass
+class BrainPurgeActor(BurrowModel):
+    kind: PrincipalKind = field(metadata=wire("kind"))
+    """Operator or agent"""
+    principal_id: str = field(metadata=wire("principalId"))
+    """The agent id for an agent; the token name for an operator"""
+
+
+@dataclass
+class BrainPurgeBrainLegacyMigration(BurrowModel):
+    source: str = field(metadata=wire("source"))
+    """Where the record came from (the legacy table)"""
+    legacy_id: str = field(metadata=wire("legacyId"))
+    """The record id in Albdruck"""
+    legacy_scope: BrainLegacyScope = field(metadata=wire("legacyScope"))
+    """The record's scope in Albdruck"""
+    legacy_owner_agent_id: Optional[str] = field(metadata=wire("legacyOwnerAgentId"))
+    """The owning agent in Albdruck; null for global records"""
+    legacy_status: str = field(metadata=wire("legacyStatus"))
+    """The record's status in Albdruck, verbatim: legacy data, whose set of values Burrow does not control"""
+    operator_corrected: bool = field(metadata=wire("operatorCorrected"))
+    """An operator had corrected the record in Albdruck: the memory is operator-owned"""
+    operator_deleted: bool = field(metadata=wire("operatorDeleted"))
+    """An operator had deleted the record in Albdruck: it was imported as removed"""
+    imported_at: str = field(metadata=wire("importedAt"))
+    """When the import copied the record"""
+    imported_by: BrainPurgeActor = field(metadata=wire("importedBy"))
+    """Who ran the import"""
+    truncated: bool = field(metadata=wire("truncated"))
+    """Title, content or source references were cut to the Brains limits; the legacy tables keep the original"""
+    evidence_count: int = field(metadata=wire("evidenceCount"))
+    """How many evidence entries the legacy record had (in `details`)"""
+    snapshot_count: int = field(metadata=wire("snapshotCount"))
+    """How many revision snapshots the legacy record had (in `details`)"""
+    details: Any = field(metadata=wire("details"))
+    """Everything preserved from the legacy record: evidence and revision snapshots"""
+
+
+@dataclass
+class BrainPurgeBrainMemoryRevision(BurrowModel):
+    revision: int = field(metadata=wire("revision"))
+    """The revision number, 1 for the first"""
+    action: BrainRevisionAction = field(metadata=wire("action"))
+    """What this revision did"""
+    title: str = field(metadata=wire("title"))
+    """The title at this revision"""
+    content: str = field(metadata=wire("content"))
+    """The content at this revision"""
+    source_refs: List[str] = field(metadata=wire("sourceRefs"))
+    """The source references at this revision"""
+    ownership: BrainOwnership = field(metadata=wire("ownership"))
+    """The ownership after this revision"""
+    actor: BrainPurgeActor = field(metadata=wire("actor"))
+    """Who wrote this revision"""
+    created_at: str = field(metadata=wire("createdAt"))
+    """When this revision was written"""
+
+
+@dataclass
+class BrainPurgeBrainMemory(BurrowModel):
+    id: str = field(metadata=wire("id"))
+    """The global id: pass it to `node(id:)` to read this record again (the short id is a field of its own)"""
+    memory_id: str = field(metadata=wire("memoryId"))
+    """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
+    agent_id: str = field(metadata=wire("agentId"))
+    """The owning agent's id"""
+    title: str = field(metadata=wire("title"))
+    """A short headline"""
+    content: str = field(metadata=wire("content"))
+    """The memory itself"""
+    source_refs: List[str] = field(metadata=wire("sourceRefs"))
+    """References as given; a reference is not verification of current state"""
+    revision: int = field(metadata=wire("revision"))
+    """The current revision; brainUpdate and brainRemove need it as expectedRevision"""
+    ownership: BrainOwnership = field(metadata=wire("ownership"))
+    """Who owns it now"""
+    labels: List[str] = field(metadata=wire("labels"))
+    """Labels of the memory: at most one today (the Albdruck import labels what it imported); a list so more can come without a breaking change"""
+    deleted: bool = field(metadata=wire("deleted"))
+    """True only on the result of a removal (removed memories are hidden everywhere else); kept so that result says what happened"""
+    created_at: str = field(metadata=wire("createdAt"))
+    """When it was created"""
+    updated_at: str = field(metadata=wire("updatedAt"))
+    """When the current revision was written"""
+    created_by: BrainPurgeActor = field(metadata=wire("createdBy"))
+    """Who created it"""
+    updated_by: BrainPurgeActor = field(metadata=wire("updatedBy"))
+    """Who wrote the current revision"""
+    legacy_migration: Optional[BrainPurgeBrainLegacyMigration] = field(metadata=wire("legacyMigration"))
+    """Where an imported memory came from; null for memories saved in Burrow"""
+    purged_at: Optional[str] = field(metadata=wire("purgedAt"))
+    """When an operator purged this removed memory (brainPurge): title, content and source references of it and every revision are empty since; null otherwise"""
+    purged_by: Optional[BrainPurgeActor] = field(metadata=wire("purgedBy"))
+    """The operator who purged it; null unless purged"""
+    revisions: List[BrainPurgeBrainMemoryRevision] = field(metadata=wire("revisions"))
+    """Every revision, newest first, with its actor (batched: one statement for a whole page)"""
+
+
+@dataclass
+class BrainPurgeStoreRowCount(BurrowModel):
+    store: str = field(metadata=wire("store"))
+    """The store: its table name, e.g. brain_memories"""
+    rows: int = field(metadata=wire("rows"))
+    """Rows removed or emptied there"""
+
+
+@dataclass
+class BrainPurgeDataRemovalReceipt(BurrowModel):
+    id: str = field(metadata=wire("id"))
+    """The global id (node(id:))"""
+    receipt_id: str = field(metadata=wire("receiptId"))
+    """The receipt id within its agent"""
+    kind: DataRemovalKind = field(metadata=wire("kind"))
+    """What was removed"""
+    agent_id: str = field(metadata=wire("agentId"))
+    """The agent the removal was about (it may no longer exist)"""
+    memory_id: Optional[str] = field(metadata=wire("memoryId"))
+    """The purged memory; null for an agent erasure"""
+    actor: BrainPurgeActor = field(metadata=wire("actor"))
+    """The operator who removed it"""
+    forced: bool = field(metadata=wire("forced"))
+    """An erasure that went ahead although a runtime owner was live"""
+    started_at: str = field(metadata=wire("startedAt"))
+    """When the removal started"""
+    completed_at: Optional[str] = field(metadata=wire("completedAt"))
+    """When it finished; null while it is still running (or a crash stopped it: re-run it)"""
+    counts: List[BrainPurgeStoreRowCount] = field(metadata=wire("counts"))
+    """Rows removed per store, by store name"""
+    content_hash: str = field(metadata=wire("contentHash"))
+    """SHA-256 (hex) chained over the removed rows, batch by batch in removal order; final once completedAt is set"""
+
+
+@dataclass
+class BrainPurgeSuccess(BurrowModel):
+    typename__: Literal["BrainPurgeSuccess"] = field(metadata=wire("__typename"))
+    already_purged: bool = field(metadata=wire("alreadyPurged"))
+    """True when an earlier purge had already done it: nothing changed, and `receipt` is that purge’s receipt"""
+    memory: BrainPurgeBrainMemory = field(metadata=wire("memory"))
+    """The purged memory: purgedAt and purgedBy set, every revision emptied"""
+    receipt: BrainPurgeDataRemovalReceipt = field(metadata=wire("receipt"))
+    """The removal receipt (kind MEMORY_PURGE): rows per store and the hash of what was removed"""
+
+
+@dataclass
+class BrainPurgeNotFound(BurrowModel):
+    typename__: Literal["NotFound"] = field(metadata=wire("__typename"))
+    message: str = field(metadata=wire("message"))
+    """What went wrong, for people; match on `code`, not on this text"""
+    code: ErrorCode = field(metadata=wire("code"))
+    """What went wrong, for programs"""
+    resource: str = field(metadata=wire("resource"))
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = field(metadata=wire("resourceId"))
+    """The short id the input named (not a global id)"""
+
+
+@dataclass
+class BrainPurgeValidationFailed(BurrowModel):
+    typename__: Literal["ValidationFailed"] = field(metadata=wire("__typename"))
+    message: str = field(metadata=wire("message"))
+    """What went wrong, for people; match on `code`, not on this text"""
+    code: ErrorCode = field(metadata=wire("code"))
+    """What went wrong, for programs"""
+    field_: str = field(metadata=wire("field"))
+    """The input field (a dotted path inside lists and documents)"""
+    limit: Optional[int] = field(metadata=wire("limit"))
+    """The bound that was crossed, when there is one"""
+
+
+@dataclass
+class BrainPurgeResult(BurrowModel):
+    brain_purge: Union[BrainPurgeSuccess, BrainPurgeNotFound, BrainPurgeValidationFailed] = field(metadata=wire("brainPurge"))
+    """Operators only. Purges a removed memory: its title, content and source references and every revision's are emptied, its embedding deleted, the title taken out of its events, in one transaction with a DataRemovalReceipt; the id, times, actors and tombstone stay. A live memory is refused (ValidationFailed on memoryId); purging a purged memory changes nothing and answers its receipt (alreadyPurged). Conversation originals are not touched (docs/data-purge.md)."""
+
+
+@dataclass
 class BrainReadActor(BurrowModel):
     kind: PrincipalKind = field(metadata=wire("kind"))
     """Operator or agent"""
@@ -3770,6 +3945,72 @@ class CreateApiTokenResult(BurrowModel):
 
 
 @dataclass
+class DataRemovalReceiptsActor(BurrowModel):
+    kind: PrincipalKind = field(metadata=wire("kind"))
+    """Operator or agent"""
+    principal_id: str = field(metadata=wire("principalId"))
+    """The agent id for an agent; the token name for an operator"""
+
+
+@dataclass
+class DataRemovalReceiptsStoreRowCount(BurrowModel):
+    store: str = field(metadata=wire("store"))
+    """The store: its table name, e.g. brain_memories"""
+    rows: int = field(metadata=wire("rows"))
+    """Rows removed or emptied there"""
+
+
+@dataclass
+class DataRemovalReceiptsDataRemovalReceipt(BurrowModel):
+    id: str = field(metadata=wire("id"))
+    """The global id (node(id:))"""
+    receipt_id: str = field(metadata=wire("receiptId"))
+    """The receipt id within its agent"""
+    kind: DataRemovalKind = field(metadata=wire("kind"))
+    """What was removed"""
+    agent_id: str = field(metadata=wire("agentId"))
+    """The agent the removal was about (it may no longer exist)"""
+    memory_id: Optional[str] = field(metadata=wire("memoryId"))
+    """The purged memory; null for an agent erasure"""
+    actor: DataRemovalReceiptsActor = field(metadata=wire("actor"))
+    """The operator who removed it"""
+    forced: bool = field(metadata=wire("forced"))
+    """An erasure that went ahead although a runtime owner was live"""
+    started_at: str = field(metadata=wire("startedAt"))
+    """When the removal started"""
+    completed_at: Optional[str] = field(metadata=wire("completedAt"))
+    """When it finished; null while it is still running (or a crash stopped it: re-run it)"""
+    counts: List[DataRemovalReceiptsStoreRowCount] = field(metadata=wire("counts"))
+    """Rows removed per store, by store name"""
+    content_hash: str = field(metadata=wire("contentHash"))
+    """SHA-256 (hex) chained over the removed rows, batch by batch in removal order; final once completedAt is set"""
+
+
+@dataclass
+class DataRemovalReceiptsDataRemovalReceiptEdge(BurrowModel):
+    cursor: str = field(metadata=wire("cursor"))
+    node: DataRemovalReceiptsDataRemovalReceipt = field(metadata=wire("node"))
+
+
+@dataclass
+class DataRemovalReceiptsPageInfo(BurrowModel):
+    has_next_page: bool = field(metadata=wire("hasNextPage"))
+    end_cursor: Optional[str] = field(metadata=wire("endCursor"))
+
+
+@dataclass
+class DataRemovalReceiptsDataRemovalReceiptConnection(BurrowModel):
+    edges: List[DataRemovalReceiptsDataRemovalReceiptEdge] = field(metadata=wire("edges"))
+    page_info: DataRemovalReceiptsPageInfo = field(metadata=wire("pageInfo"))
+
+
+@dataclass
+class DataRemovalReceiptsResult(BurrowModel):
+    data_removal_receipts: DataRemovalReceiptsDataRemovalReceiptConnection = field(metadata=wire("dataRemovalReceipts"))
+    """Operators only. Removal receipts, newest first; of one agent (which may no longer exist) or of all."""
+
+
+@dataclass
 class DeleteAgentSettingDeleted(BurrowModel):
     deleted: bool = field(metadata=wire("deleted"))
     """false when there was nothing to delete"""
@@ -4816,7 +5057,7 @@ class OperatorEventsBrainMemoryEvent(BurrowModel):
     revision: Optional[int] = field(metadata=wire("revision"))
     """The memory's revision after the change"""
     title: Optional[str] = field(metadata=wire("title"))
-    """The title after the change"""
+    """The title after the change; null on BRAIN_PURGED and on every event of a purged memory"""
     ownership: PrincipalKind = field(metadata=wire("ownership"))
     """OPERATOR once an operator wrote it"""
     actor: Optional[OperatorEventsActor] = field(metadata=wire("actor"))
@@ -7946,7 +8187,7 @@ class TypedAgentEventsBrainMemoryEvent(BurrowModel):
     revision: Optional[int] = field(metadata=wire("revision"))
     """The memory's revision after the change"""
     title: Optional[str] = field(metadata=wire("title"))
-    """The title after the change"""
+    """The title after the change; null on BRAIN_PURGED and on every event of a purged memory"""
     ownership: PrincipalKind = field(metadata=wire("ownership"))
     """OPERATOR once an operator wrote it"""
     actor: Optional[TypedAgentEventsActor] = field(metadata=wire("actor"))
