@@ -92,6 +92,8 @@ const PINNED: Record<string, { other?: Outcome; operator?: Outcome; why: string 
   'mutation deleteAgentSetting': { other: 'FORBIDDEN', why: 'operators only, even for the agent itself' },
   'query dreamDiary': { other: 'FORBIDDEN', why: 'operator-facing memory: never readable by an agent' },
   'mutation appendDreamDiaryEntry': { other: 'FORBIDDEN', why: 'operator-facing memory: never written by an agent' },
+  'query dataRemovalReceipts': { other: 'FORBIDDEN', why: 'operators only: removal receipts are never read by an agent, not even its own' },
+  'mutation brainPurge': { other: 'FORBIDDEN', why: 'operators only: an agent removes (tombstones), only an operator purges' },
 };
 
 /**
@@ -109,6 +111,8 @@ const HIDDEN: Record<string, Outcome> = {
   'mutation brainUpdate': 'NotFound',
   'mutation brainRemove': 'NotFound',
   'mutation brainRemoveMany': 'ok: NOT_FOUND',
+  // Operators only: refused before the memory is looked at.
+  'mutation brainPurge': 'FORBIDDEN',
   'mutation resolveWorkingRecord': 'NotFound',
   // The superseding record (also the victim's) is checked first, with the same answer as a missing one.
   'mutation supersedeWorkingRecord': 'ValidationFailed',
@@ -241,6 +245,8 @@ describe('node(id) of another agent is refused; the operator is allowed', () => 
     AgentSetting: async () => (await server.operator.agentSettings({ agentId: VICTIM })).agentSettings.find((s) => s.name === 'matrix-setting')!.id,
     ModelConnectionSetting: async () => (await server.operator.modelConnections()).modelConnections[0].id,
     McpConnectionSetting: async () => (await server.operator.mcpConnections()).mcpConnections[0].id,
+    // The receipt of the memory the fixture purged.
+    DataRemovalReceipt: async () => (await server.operator.dataRemovalReceipts({ agentId: VICTIM, first: 1 })).dataRemovalReceipts.edges[0].node.id,
     ConversationArchive: async () =>
       (
         await server.operator.request<{ conversationArchives: { id: string }[] }>('query($a: String, $s: String!) { conversationArchives(agentId: $a, sessionId: $s) { id } }', {
@@ -257,6 +263,8 @@ describe('node(id) of another agent is refused; the operator is allowed', () => 
     AgentSetting: 'FORBIDDEN',
     ModelConnectionSetting: 'FORBIDDEN',
     McpConnectionSetting: 'FORBIDDEN',
+    // Removal receipts are operators only.
+    DataRemovalReceipt: 'FORBIDDEN',
   };
 
   it('knows every type that implements Node', () => {

@@ -80,6 +80,10 @@ beforeAll(async () => {
     );
     ok((await agent.tiddleAppendResidue({ input: { turnRef: `t${i}`, excerpts: [{ role: 'USER', text: `turn ${i}` }] } })).tiddleAppendResidue, 'TiddleAppendResidueSuccess');
   }
+  // A purged memory, so that dataRemovalReceipts has a receipt.
+  const removed = ok((await op.brainSave({ input: { agentId: AGENT, title: 'purged', content: 'purged' } })).brainSave, 'BrainSaveSuccess').memory.memoryId;
+  ok((await op.brainRemove({ input: { agentId: AGENT, memoryId: removed, expectedRevision: 1 } })).brainRemove, 'BrainRemoveSuccess');
+  ok((await op.brainPurge({ input: { agentId: AGENT, memoryId: removed } })).brainPurge, 'BrainPurgeSuccess');
   // A second session, so that session lists have two entries.
   const other = await server.client({ agentId: AGENT, scope: SCOPE, session: `${SESSION}-2` });
   ok(
@@ -170,6 +174,7 @@ const FIELDS: { field: string; query: string; at: string[]; forged: unknown[][] 
       ['0000-01-01', '2026-06-01T12:00:00.000Z', 'x'],
     ],
   },
+  { field: 'Query.dataRemovalReceipts', query: `dataRemovalReceipts(agentId: "${AGENT}", first: 1, after: $after) { ${PAGE} }`, at: ['dataRemovalReceipts'], forged: TIME_ID },
   {
     field: 'Query.conversationSessions',
     query: `conversationSessions(agentId: "${AGENT}", first: 1, after: $after) { ${PAGE} }`,

@@ -77,6 +77,9 @@ export function setupMatrix() {
     ok((await victim.resetConversation({ input: { reason: SECRET } })).resetConversation, 'ResetConversationSuccess');
     ok((await victim.appendConversationEntry({ input: { payload: JSON.stringify({ text: SECRET }) } })).appendConversationEntry, 'AppendConversationEntrySuccess');
 
+    // A purged memory, for a removal receipt (DataRemovalReceipt, dataRemovalReceipts).
+    ok((await server.operator.brainPurge({ input: { agentId: VICTIM, memoryId: await freshTombstone() } })).brainPurge, 'BrainPurgeSuccess');
+
     // Operator-only stores: a per-agent setting and a Dream diary entry.
     ok((await server.operator.setAgentSetting({ input: { agentId: VICTIM, name: 'matrix-setting', value: SECRET } })).setAgentSetting, 'SetAgentSettingSuccess');
     ok((await server.operator.appendDreamDiaryEntry({ input: { agentId: VICTIM, body: SECRET } })).appendDreamDiaryEntry, 'AppendDreamDiaryEntrySuccess');
@@ -136,6 +139,12 @@ export async function startRun(runId = `fresh-run-${++runs}`) {
 export async function freshBrain() {
   return recorded(ok((await server.operator.brainSave({ input: { agentId: VICTIM, title: `${SECRET} fresh`, content: SECRET } })).brainSave, 'BrainSaveSuccess').memory.memoryId);
 }
+/** A removed memory of the victim: what brainPurge takes. */
+export async function freshTombstone() {
+  const memoryId = await freshBrain();
+  ok((await server.operator.brainRemove({ input: { agentId: VICTIM, memoryId, expectedRevision: 1 } })).brainRemove, 'BrainRemoveSuccess');
+  return memoryId;
+}
 export async function freshWorking() {
   const input = { agentId: VICTIM, kind: 'FINDING' as const, title: `${SECRET} fresh`, content: SECRET };
   return recorded(ok((await operator.memoryWorkingWrite({ input })).memoryWorkingWrite, 'MemoryWorkingWriteSuccess').record.recordId);
@@ -169,6 +178,7 @@ export const OVERRIDES: Record<string, () => Promise<Record<string, unknown>>> =
   'query workingRecord': async () => ({ recordId: fixture.workingId }),
   'mutation brainUpdate': async () => ({ input: { memoryId: await freshBrain(), title: 'matrix' } }),
   'mutation brainRemove': async () => ({ input: { memoryId: await freshBrain() } }),
+  'mutation brainPurge': async () => ({ input: { memoryId: await freshTombstone() } }),
   'mutation brainRemoveMany': async () => ({ items: [{ memoryId: await freshBrain(), expectedRevision: 1 }] }),
   'mutation resolveWorkingRecord': async () => ({ input: { recordId: await freshWorking() } }),
   'mutation supersedeWorkingRecord': async () => ({ input: { recordId: await freshWorking(), supersededById: await freshWorking() } }),
