@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
-import { collect, requestError, startServer, take, type TestServer } from './support/harness.js';
+import { collect, faultSwitch, requestError, startServer, take, type TestServer } from './support/harness.js';
 import { saveMemory } from './support/brains.js';
 import { ok } from './support/continuity.js';
 import { mutationUnionMembers } from './support/unions.js';
@@ -238,6 +238,27 @@ describe('refusals change nothing', () => {
     expect(await state(memoryId)).toEqual(before);
     expect(before.memory.title).toBe('Mine');
     expect((await requestError(ada.dataRemovalReceipts({ agentId: AGENT }))).code).toBe('FORBIDDEN');
+  });
+
+  it('a purge that fails before its end leaves no trace: no receipt, no event, the tombstone as it was', async () => {
+    const faults = faultSwitch();
+    const own = await startServer({ faults: faults.inject });
+    try {
+      const client = await own.agentClient(AGENT);
+      const memoryId = await tombstone(own, client, { title: 'Doomed purge', content: 'kept content' });
+      const before = await purgeState(own, AGENT, memoryId, ['Doomed purge']);
+      faults.arm('brains.purge.before_complete');
+      await expect(own.operator.brainPurge({ input: { agentId: AGENT, memoryId } })).rejects.toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
+      faults.arm(null);
+      const after = await purgeState(own, AGENT, memoryId, ['Doomed purge']);
+      expect(after).toEqual(before);
+      expect([after.receipts, after.textAnywhere]).toEqual([0, 7]);
+      expect((await own.operator.dataRemovalReceipts({})).dataRemovalReceipts.edges).toEqual([]);
+      // Run again, it purges.
+      expect(ok((await own.operator.brainPurge({ input: { agentId: AGENT, memoryId } })).brainPurge, 'BrainPurgeSuccess').alreadyPurged).toBe(false);
+    } finally {
+      await own.stop();
+    }
   });
 
   it('the result union lists exactly what can happen', () => {

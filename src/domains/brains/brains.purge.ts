@@ -9,6 +9,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
+import type { FaultInjector } from '../../lib/faults.js';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { actorOf, requireOperator, type Actor, type Viewer } from '../../auth/viewer.js';
 import { appendEvent } from '../../events/events.service.js';
@@ -28,6 +29,7 @@ export class BrainPurge {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly faults: FaultInjector,
   ) {}
 
   async purge(viewer: Viewer | null, input: { agentId: string; memoryId: string }): Promise<PurgeResult> {
@@ -66,6 +68,8 @@ export class BrainPurge {
         // No title: the event says that, and by whom, never what.
         payload: { id: memoryId, revision: purged.revision, ownership: purged.ownership, actor, receiptId: opened.id },
       });
+      // Everything is written but the receipt's completion: a failure here must undo it all.
+      this.faults('brains.purge.before_complete');
       const receipt = await completeReceipt(tx, key, now);
       return { memory: purged, receipt, alreadyPurged: false };
     });

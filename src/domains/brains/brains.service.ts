@@ -38,7 +38,7 @@ export class BrainsService {
   constructor(db: Db, clock: Clock, faults: FaultInjector, logger: Logger, capabilities: Capabilities, embeddingsConfig: EmbeddingsConfig | null, agents: AgentsService) {
     this.embeddings = embeddingsConfig ? new EmbeddingsClient(embeddingsConfig, clock) : null;
     this.memories = new BrainMemories(db, clock, faults);
-    this.purger = new BrainPurge(db, clock);
+    this.purger = new BrainPurge(db, clock, faults);
     this.listing = new BrainListing(db);
     this.searcher = new BrainSearch(db, capabilities, this.embeddings);
     this.indexer = new BrainEmbeddingIndexer(db, clock, logger, capabilities, this.embeddings);
