@@ -122,6 +122,7 @@ describe('purging a tombstone', () => {
     // Reads: a tombstone stays hidden, purged or not.
     expect(await readBack(memoryId)).toBeNull();
     expect((await ada.brainRead({ memoryId })).brainRead).toBeNull();
+    expect((await server.operator.brainMemoryNode({ id: result.memory.id })).node).toBeNull();
     expect((await server.operator.brainMemories({ agentId: AGENT })).brainMemories.edges.map((e) => e.node.memoryId)).not.toContain(memoryId);
   });
 
