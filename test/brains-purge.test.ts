@@ -11,6 +11,11 @@ import { saveMemory } from './support/brains.js';
 import { ok } from './support/continuity.js';
 import { mutationUnionMembers } from './support/unions.js';
 import { purgeState, tombstone } from './support/purge.js';
+import { and, asc, eq } from 'drizzle-orm';
+import { agentEvents } from '../src/events/events.sql.js';
+import { brainEmbeddings, brainMemories, brainMemoryRevisions } from '../src/domains/brains/brains.sql.js';
+import { foldBatch } from '../src/domains/data-rights/data-rights.receipts.js';
+import { sha256Hex } from '../src/lib/ids.js';
 
 let server: TestServer;
 let ada: BurrowClient;
@@ -26,6 +31,47 @@ const purge = (client: BurrowClient, memoryId: string, agentId = AGENT) => clien
 const state = (memoryId: string, needles: string[] = []) => purgeState(server, AGENT, memoryId, needles);
 const readBack = (memoryId: string) => server.operator.brainRead({ agentId: AGENT, memoryId, revisions: 10 }).then((r) => r.brainRead);
 
+/** A memory's rows as the purge reads them (Drizzle, the tables' column order), in removal order. */
+async function rowsAsStored(memoryId: string): Promise<[string, unknown[]][]> {
+  const db = server.database.db;
+  const m = brainMemories;
+  const r = brainMemoryRevisions;
+  const e = brainEmbeddings;
+  const v = agentEvents;
+  return [
+    [
+      'brain_memories',
+      await db
+        .select()
+        .from(m)
+        .where(and(eq(m.agentId, AGENT), eq(m.id, memoryId))),
+    ],
+    [
+      'brain_memory_revisions',
+      await db
+        .select()
+        .from(r)
+        .where(and(eq(r.agentId, AGENT), eq(r.memoryId, memoryId)))
+        .orderBy(asc(r.revision)),
+    ],
+    [
+      'brain_embeddings',
+      await db
+        .select()
+        .from(e)
+        .where(and(eq(e.agentId, AGENT), eq(e.memoryId, memoryId))),
+    ],
+    [
+      'agent_events',
+      await db
+        .select()
+        .from(v)
+        .where(and(eq(v.agentId, AGENT), eq(v.stream, 'brain'), eq(v.subjectId, memoryId)))
+        .orderBy(asc(v.sequence)),
+    ],
+  ];
+}
+
 describe('purging a tombstone', () => {
   it('empties the memory and every revision, deletes its embedding, scrubs its events and receipts each store exactly', async () => {
     const memoryId = await tombstone(server, ada, { title: 'Purge me', content: 'secret content', sourceRefs: ['conv:1'] });
@@ -36,6 +82,7 @@ describe('purging a tombstone', () => {
     );
     const needles = ['Purge me', 'secret content', 'conv:1'];
     const before = await state(memoryId, needles);
+    const removedRows = await rowsAsStored(memoryId);
     server.clock.advance(60_000);
     const purgedAt = server.clock.now().toISOString();
     const result = ok(await purge(server.operator, memoryId), 'BrainPurgeSuccess');
@@ -77,6 +124,11 @@ describe('purging a tombstone', () => {
       ],
     });
     expect(result.receipt.contentHash).toMatch(/^[0-9a-f]{64}$/);
+    // The chain over the rows as they were before the purge, store by store in removal order: an
+    // auditor holding a copy of them can recompute it.
+    let expected = sha256Hex(JSON.stringify(['burrow-removal', 'MEMORY_PURGE', AGENT, memoryId, result.receipt.receiptId]));
+    for (const [store, rows] of removedRows) expected = foldBatch(expected, store, rows);
+    expect(result.receipt.contentHash).toBe(expected);
     const { dataRemovalReceipts } = await server.operator.dataRemovalReceipts({ agentId: AGENT });
     expect(dataRemovalReceipts.edges.map((e) => e.node)).toEqual([result.receipt]);
 
