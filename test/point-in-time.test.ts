@@ -223,7 +223,7 @@ describe('profile documents as of an instant', () => {
     expect((await soulAt(shown.createdAt))?.revision).toBe(3);
   });
 
-  it('Agent.profile(asOf:) gives all six of that time, one statement for a page of agents', async () => {
+  it('Agent.profile(asOf:) gives all six of that time; it and Agent.brainMemories(asOf:) take one statement each for a page of agents', async () => {
     const profileAt = async (asOf: string) => (await server.operator.agentProfile({ agentId: 'pit-profile', asOf })).agent!.profile.map((d) => [d.kind, d.revision]);
     expect(await profileAt(before(createdAt))).toEqual([]);
     expect(await profileAt(writes[0])).toEqual([
@@ -234,11 +234,18 @@ describe('profile documents as of an instant', () => {
       ['TOOLS', 1],
       ['DREAM_MEMORY', 1],
     ]);
-    const query = 'query ($asOf: DateTime, $first: Int) { agents(first: $first) { edges { node { agentId profile(asOf: $asOf) { kind revision } } } } }';
+    const query =
+      'query ($asOf: DateTime, $first: Int) { agents(first: $first) { edges { node { agentId profile(asOf: $asOf) { kind revision } brainMemories(asOf: $asOf, first: 5) { edges { node { memoryId } } } } } } }';
     const statements = async (first: number) => {
       const start = server.database.statements.count;
-      const answer = await server.operator.request<{ agents: { edges: { node: { profile: unknown[] } }[] } }>(query, { asOf: writes[1], first });
+      const answer = await server.operator.request<{ agents: { edges: { node: { agentId: string; profile: unknown[]; brainMemories: { edges: unknown[] } } }[] } }>(query, {
+        asOf: writes[1],
+        first,
+      });
       expect(answer.agents.edges).toHaveLength(first);
+      // Each agent gets its own page: pit's two memories (the tombstone and the later one), none for the others.
+      for (const { node } of answer.agents.edges)
+        expect([node.agentId, node.profile.length, node.brainMemories.edges.length]).toEqual([node.agentId, 6, node.agentId === AGENT ? 2 : 0]);
       return server.database.statements.count - start;
     };
     expect(await statements(2)).toBe(await statements(1));
