@@ -127,6 +127,14 @@ describe('limits and argument shapes', () => {
       field: 'sourceRefs.0.evidence',
     });
     expect(toolFailure(await call(a, 'brain_save', { title: 'nul', content: 'a\u0000b' })).code).toBe('VALIDATION_FAILED');
+    // asOf is an ISO-8601 instant (a string), checked before the tool runs.
+    expect(toolFailure(await call(a, 'brain_read', { memoryId: 'm', asOf: 1_780_000_000_000 }))).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      field: 'asOf',
+      message: 'asOf must be an ISO-8601 date and time (a string)',
+    });
+    expect(toolFailure(await call(a, 'brain_read', { memoryId: 'm', asOf: 'next week' }))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'asOf' });
+    expect(toolFailure(await call(a, 'brain_read', { id: 'm' })).message).toBe('unknown argument "id"; the accepted arguments are memoryId, agentId, asOf');
     await expect(call(a, 'brain_forget', {})).rejects.toThrow(/unknown tool "brain_forget"/);
   });
 });

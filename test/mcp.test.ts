@@ -71,7 +71,7 @@ const GRAPHQL_INPUT: Record<string, () => Record<string, GraphQLArgument | Graph
   brain_remove: () => inputFields('BrainRemoveInput'),
 };
 
-const SCALAR_JSON_TYPE: Record<string, string> = { String: 'string', ID: 'string', Int: 'integer', Boolean: 'boolean' };
+const SCALAR_JSON_TYPE: Record<string, string> = { String: 'string', ID: 'string', Int: 'integer', Boolean: 'boolean', DateTime: 'string' };
 
 /** Every tool takes GraphQL's argument names as they are (`recordId`, `memoryId`, `first`, ...). */
 function expectSameAsGraphql(properties: Record<string, any>, required: string[], graphql: Record<string, GraphQLArgument | GraphQLInputField>) {

@@ -4,6 +4,7 @@
  * both built from these descriptors, and the limits in them are the constants the services
  * enforce, so no transport carries its own copy. No graphql import here: services may use it.
  */
+import { parseInstant } from './as-of.js';
 import { ValidationError } from './errors.js';
 
 interface Common {
@@ -17,6 +18,8 @@ export type InputField =
   | (Common & { type: 'id' })
   | (Common & { type: 'int'; minimum?: number; maximum?: number; default?: number })
   | (Common & { type: 'boolean' })
+  /** GraphQL's DateTime; an ISO-8601 string in JSON, parsed to a Date. */
+  | (Common & { type: 'dateTime' })
   | (Common & { type: 'enum'; values: readonly string[] })
   | (Common & { type: 'stringList'; maxItems?: number; itemMinLength?: number; itemMaxLength?: number })
   | (Common & { type: 'objectList'; maxItems?: number; fields: InputFields });
@@ -29,13 +32,15 @@ export type ValueOf<F extends InputField> = F extends { type: 'string' | 'id' }
     ? number
     : F extends { type: 'boolean' }
       ? boolean
-      : F extends { type: 'enum'; values: readonly (infer V)[] }
-        ? V
-        : F extends { type: 'stringList' }
-          ? string[]
-          : F extends { type: 'objectList'; fields: infer Inner extends InputFields }
-            ? InputOf<Inner>[]
-            : never;
+      : F extends { type: 'dateTime' }
+        ? Date
+        : F extends { type: 'enum'; values: readonly (infer V)[] }
+          ? V
+          : F extends { type: 'stringList' }
+            ? string[]
+            : F extends { type: 'objectList'; fields: infer Inner extends InputFields }
+              ? InputOf<Inner>[]
+              : never;
 
 /** The value a verb receives: required fields present, optional ones possibly null or absent. */
 export type InputOf<F extends InputFields> = {
@@ -87,6 +92,9 @@ function parseValue(field: InputField, value: unknown, at: string): unknown {
     case 'boolean':
       if (typeof value !== 'boolean') throw wrong('true or false');
       return value;
+    case 'dateTime':
+      if (typeof value !== 'string') throw wrong('an ISO-8601 date and time (a string)');
+      return parseInstant(value, at);
     case 'enum':
       if (typeof value !== 'string' || !field.values.includes(value)) throw wrong(`one of ${field.values.join(', ')}`);
       return value;

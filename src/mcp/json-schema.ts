@@ -33,6 +33,8 @@ function fieldSchema(field: InputField): Record<string, unknown> {
       return { type: 'integer', ...bounds({ minimum: field.minimum, maximum: field.maximum, default: field.default }), ...base };
     case 'boolean':
       return { type: 'boolean', ...base };
+    case 'dateTime':
+      return { type: 'string', format: 'date-time', ...base };
     case 'enum':
       return { type: 'string', enum: [...field.values], ...base };
     case 'stringList':

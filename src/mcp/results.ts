@@ -81,6 +81,7 @@ export const brainMemoryJson = (m: BrainMemoryRow) => ({
   createdAt: iso(m.createdAt),
   updatedAt: iso(m.updatedAt),
   deleted: m.deletedAt !== null,
+  deletedAt: iso(m.deletedAt),
 });
 
 /**

@@ -100,11 +100,12 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'brain_read',
     title: 'Read a saved memory',
     description:
-      'Read one of your saved memories by memoryId, with its current revision (brain_update and brain_remove need it). NOT_FOUND when the id is unknown, removed or not yours. Returns { memory }.',
+      'Read one of your saved memories by memoryId, with its current revision (brain_update and brain_remove need it). NOT_FOUND when the id is unknown, removed or not yours. ' +
+      'With asOf (an ISO-8601 time) you get the memory as it was then, from its revisions: NOT_FOUND if it did not exist yet, its tombstone (deleted true, deletedAt) if it had been removed. Returns { memory }.',
     input: brainReadGraphqlArgs,
     readOnly: true,
-    run: async (services, viewer, { memoryId, ...rest }) => {
-      const memory = await services.brains.read(viewer, { ...rest, id: memoryId });
+    run: async (services, viewer, { memoryId, asOf, ...rest }) => {
+      const memory = asOf ? await services.brains.readAsOf(viewer, { ...rest, id: memoryId, asOf }) : await services.brains.read(viewer, { ...rest, id: memoryId });
       if (!memory) throw new NotFoundError('BrainMemory', memoryId);
       return { memory: brainMemoryJson(memory) };
     },

@@ -44,6 +44,9 @@ function build(maker: FieldMaker, fields: InputFields, types: Record<string, unk
       case 'stringList':
         out[name] = maker[field.type](options);
         break;
+      case 'dateTime':
+        out[name] = typed({ ...options, type: 'DateTime' });
+        break;
       case 'enum':
         out[name] = typed({ ...options, type: types[name] });
         break;

@@ -11,7 +11,9 @@
  *   would (the placeholders `brw_...` become the operator token the banner printed and the secret
  *   createApiToken returned, and port 4000 the server's), the `agentEvents` / `operatorEvents` SSE
  *   streams until their first event; the TypeScript snippets with tsx from the repository root;
- *   docs/tiddle.md's GraphQL operation as the agent's runtime.
+ *   docs/tiddle.md's GraphQL operation as the agent's runtime; docs/point-in-time.md's GraphQL
+ *   operations in order as the operator, each with the values of its variables' names in the
+ *   answers before it.
  *
  * A block that fits none of these fails the test, so a new example is run or says why not. Every
  * GraphQL answer must carry no `errors` and no error member (`code`), unless the doc shows the
@@ -118,6 +120,7 @@ describe('the code blocks of README.md and docs/*.md', () => {
     const runnable = (b: Block) =>
       (b.file === 'docs/quickstart.md' && (b.lang === 'sh' || b.lang === 'ts')) ||
       (b.file === 'docs/tiddle.md' && b.lang === 'graphql') ||
+      (b.file === 'docs/point-in-time.md' && (b.lang === 'graphql' || b.lang === 'ts')) ||
       (b.file === 'docs/mcp.md' && b.lang === 'ts') ||
       (b.file === 'README.md' && b.lang === 'ts');
     const unaccounted = blocks().filter((b) => !b.notRun && b.lang !== 'text' && !b.isAnswer && !runnable(b));
@@ -198,9 +201,51 @@ describe('the code blocks of README.md and docs/*.md', () => {
     expect(answer.body.data.tiddleAppendResidue.append.entry.reference).toMatch(/turn-42/);
   });
 
+  it("docs/point-in-time.md's operations run in order, each with the values the answers before it named", async () => {
+    await agentToken('docs-point-in-time');
+    const operations = blocks().filter((b) => b.file === 'docs/point-in-time.md' && b.lang === 'graphql' && !b.notRun);
+    expect(operations).toHaveLength(6);
+    const named: Record<string, unknown> = {};
+    const remember = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(remember);
+      else if (value && typeof value === 'object') {
+        for (const [key, inner] of Object.entries(value)) {
+          if (inner !== null && typeof inner !== 'object') named[key] = inner;
+          else remember(inner);
+        }
+      }
+    };
+    const answers: Record<string, any>[] = [];
+    for (const block of operations) {
+      const variables = Object.fromEntries([...block.code.matchAll(/\$(\w+)\s*:/g)].map(([, name]) => [name, named[name]]));
+      // A reader's operations are never within one millisecond of each other; the doc's are not either.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const answer = await postGraphQL(server, server.operatorToken, { query: block.code, variables });
+      expectClean(answer.body, block);
+      remember(answer.body.data);
+      answers.push(answer.body.data);
+    }
+    const { memoryId, savedAt, editedAt, removedAt } = named;
+    expect([savedAt, editedAt, removedAt].every((at) => typeof at === 'string')).toBe(true);
+    expect(answers[3]).toEqual({
+      whenSaved: { revision: 1, content: 'The release freeze starts on the 12th.', deleted: false },
+      whenEdited: { revision: 2, content: 'The release freeze starts on the 19th.', deleted: false },
+      whenRemoved: { revision: 3, deleted: true, deletedAt: removedAt },
+      now: null,
+    });
+    expect(answers[4]).toEqual({
+      whenSaved: { edges: [{ node: { memoryId, revision: 1, deleted: false } }] },
+      whenEdited: { edges: [] },
+      whenRemoved: { edges: [{ node: { memoryId, revision: 3, deleted: true, deletedAt: removedAt } }] },
+      now: { edges: [] },
+    });
+    expect(answers[5].agent.profile.map((d: { kind: string }) => d.kind)).toEqual(['SOUL', 'RULES', 'ORIENTATION', 'PREFERENCES', 'TOOLS', 'DREAM_MEMORY']);
+    expect(answers[5].beforeHatchet).toBeNull();
+  });
+
   it('the TypeScript snippets run with tsx from the repository root', async () => {
     const snippets = blocks().filter((b) => b.lang === 'ts' && !b.notRun);
-    expect(snippets.map((b) => b.file).sort()).toEqual(['README.md', 'docs/mcp.md', 'docs/quickstart.md']);
+    expect(snippets.map((b) => b.file).sort()).toEqual(['README.md', 'docs/mcp.md', 'docs/point-in-time.md', 'docs/quickstart.md']);
     const mcpToken = await agentToken('docs-mcp');
     for (const [index, block] of snippets.entries()) {
       const file = join(ROOT, `.readme-snippet-docs-${process.pid}-${index}.ts`);

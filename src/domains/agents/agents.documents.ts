@@ -3,9 +3,10 @@
  * Every change is revision-checked in one statement, keeps a revision row with its actor, and
  * appends a profile event in the same transaction.
  */
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
 import { preparedSelect } from '../../db/prepared-select.js';
+import { asOfBound } from '../../lib/as-of.js';
 import type { Clock } from '../../lib/clock.js';
 import { NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
 import { actorOf, assertAgentAccess, type Actor, type Viewer } from '../../auth/viewer.js';
@@ -50,6 +51,38 @@ export class ProfileDocuments {
       const slots = byAgent.get(id)!;
       return (slots.includes(undefined) ? slots.filter((row) => row !== undefined) : slots) as ProfileDocumentRow[];
     });
+  }
+
+  /**
+   * The profiles of many agents as of an instant, in one statement (Agent.profile(asOf:)): each
+   * document at its latest revision written at or before asOf (`created_at < asOf + 1 ms`, see
+   * asOfBound), in kind order. A document's revisions carry the time of each write, the same
+   * instant as its updatedAt, so a time the API showed finds the revision written then. An agent
+   * that did not exist yet has no documents.
+   */
+  async documentsForAgentsAsOf(agentIds: readonly string[], asOf: Date): Promise<ProfileDocumentRow[][]> {
+    if (agentIds.length === 0) return [];
+    const r = agentProfileRevisions;
+    const rows = await this.db
+      .selectDistinctOn([r.agentId, r.kind])
+      .from(r)
+      .where(and(inArray(r.agentId, [...agentIds]), lt(r.createdAt, asOfBound(asOf))))
+      .orderBy(asc(r.agentId), asc(r.kind), desc(r.revision));
+    const byAgent = new Map<string, ProfileDocumentRow[]>(agentIds.map((id) => [id, []]));
+    for (const row of rows) byAgent.get(row.agentId)?.push(documentAsOf(row));
+    return agentIds.map((id) => byAgent.get(id)!.sort((a, b) => KIND_SLOT.get(a.kind)! - KIND_SLOT.get(b.kind)!));
+  }
+
+  /** One document as of an instant (profileDocument(asOf:)): null when its agent did not exist yet. */
+  async getDocumentAsOf(viewer: Viewer | null, agentId: string, kind: ProfileKind, asOf: Date): Promise<ProfileDocumentRow | null> {
+    assertAgentAccess(viewer, agentId);
+    const [row] = await this.db
+      .select()
+      .from(agentProfileRevisions)
+      .where(and(eq(agentProfileRevisions.agentId, agentId), eq(agentProfileRevisions.kind, kind), lt(agentProfileRevisions.createdAt, asOfBound(asOf))))
+      .orderBy(desc(agentProfileRevisions.revision))
+      .limit(1);
+    return row ? documentAsOf(row) : null;
   }
 
   async getDocument(viewer: Viewer | null, agentId: string, kind: ProfileKind): Promise<ProfileDocumentRow | null> {
@@ -185,3 +218,14 @@ export class ProfileDocuments {
     return updated;
   }
 }
+
+/** A document as one of its revisions left it: its content, number, writer and time. */
+const documentAsOf = (r: ProfileRevisionRow): ProfileDocumentRow => ({
+  agentId: r.agentId,
+  kind: r.kind as ProfileKind,
+  content: r.content,
+  revision: r.revision,
+  updatedAt: r.createdAt,
+  updatedByKind: r.actorKind,
+  updatedById: r.actorId,
+});

@@ -73,13 +73,14 @@ builder.node(ProfileDocumentRef, {
     }),
     revisions: t.field({
       type: ProfileRevisionConnection,
-      description: 'Every revision, newest first, with its actor',
+      description: 'Every revision up to this one, newest first, with its actor (on a document read with `asOf`: those written by then)',
       args: pageArgs(t.arg, 500, 100),
       resolve: async (d, args, ctx) => {
         const limit = pageSize(args.first, 500, 100);
         const binding = bindingOf('profile-revisions', d.agentId, d.kind);
         // revision is an integer column.
-        const before = decodePositionCursor(args.after, binding, INT4_MAX);
+        // Up to this document's revision: a document read with asOf lists the revisions written by then.
+        const before = Math.min(decodePositionCursor(args.after, binding, INT4_MAX) ?? INT4_MAX, d.revision + 1);
         const rows = await ctx.services.agents.documents.revisions(d.agentId, d.kind, limit + 1, before);
         return {
           ...toConnection(rows, limit, (r) => encodeCursor(binding, [r.revision]), args.after),
@@ -89,6 +90,14 @@ builder.node(ProfileDocumentRef, {
     }),
   }),
 });
+
+const profileAsOfArg = (arg: PothosSchemaTypes.FieldBuilder<Types, unknown>['arg']) =>
+  arg({
+    type: 'DateTime',
+    required: false,
+    description:
+      'Read as of this instant: the latest revision written at or before it (a time the API showed, such as updatedAt, includes the revision written then). Absent: now.',
+  });
 
 export const AgentRef = builder.objectRef<AgentRow>('Agent');
 builder.node(AgentRef, {
@@ -101,8 +110,12 @@ builder.node(AgentRef, {
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the agent was created' }),
     profile: t.loadableList({
       type: ProfileDocumentRef,
-      description: 'The six profile documents in kind order (SOUL, RULES, ORIENTATION, PREFERENCES, TOOLS, DREAM_MEMORY)',
-      load: (agentIds: string[], ctx) => ctx.services.agents.documents.documentsForAgents(agentIds),
+      description:
+        'The six profile documents in kind order (SOUL, RULES, ORIENTATION, PREFERENCES, TOOLS, DREAM_MEMORY). With `asOf`: each as it was then, from its revisions (none before the agent existed); one statement for every agent of the page.',
+      args: { asOf: profileAsOfArg(t.arg) },
+      byPath: true,
+      load: (agentIds: string[], ctx, args) =>
+        args.asOf ? ctx.services.agents.documents.documentsForAgentsAsOf(agentIds, args.asOf) : ctx.services.agents.documents.documentsForAgents(agentIds),
       resolve: (agent) => agent.id,
     }),
     lastEventSequence: t.exposeInt('lastEventSequence', {
@@ -191,9 +204,16 @@ builder.queryFields((t) => ({
   profileDocument: t.field({
     type: ProfileDocumentRef,
     nullable: true,
-    description: 'One profile document of an agent; null when the agent does not exist',
-    args: { agentId: agentIdArg(t), kind: t.arg({ type: ProfileKindEnum, required: true, description: 'Which of the six documents' }) },
-    resolve: (_, args, ctx) => ctx.services.agents.documents.getDocument(ctx.viewer, args.agentId, args.kind),
+    description: 'One profile document of an agent; null when the agent does not exist (with `asOf`: did not exist yet)',
+    args: {
+      agentId: agentIdArg(t),
+      kind: t.arg({ type: ProfileKindEnum, required: true, description: 'Which of the six documents' }),
+      asOf: profileAsOfArg(t.arg),
+    },
+    resolve: (_, args, ctx) =>
+      args.asOf
+        ? ctx.services.agents.documents.getDocumentAsOf(ctx.viewer, args.agentId, args.kind, args.asOf)
+        : ctx.services.agents.documents.getDocument(ctx.viewer, args.agentId, args.kind),
   }),
 }));
 

@@ -156,7 +156,7 @@ export class AlbdruckImport {
         .onConflictDoNothing()
         .returning();
       if (!memory) return 'skipped' as const;
-      await recordRevision(tx, this.clock, memory, 'imported', actor);
+      await recordRevision(tx, memory, 'imported', actor);
       if (!deleted) await emitBrainEvent(tx, this.clock, memory, 'brain.created', actor, { label: MIGRATED_ALBDRUCK });
       return deleted ? ('imported_deleted' as const) : ('imported' as const);
     });

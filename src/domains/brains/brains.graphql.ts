@@ -69,13 +69,29 @@ const listQueryArg = (arg: Parameters<Parameters<typeof builder.queryFields>[0]>
     description: `Only memories whose title or content contains this text (case-insensitive substring, any length up to ${QUERY_MAX_LENGTH} characters: "CI" and "Go" too); absent or blank lists every live memory`,
   });
 
+const listAsOfArg = (arg: Parameters<Parameters<typeof builder.queryFields>[0]>[0]['arg']) =>
+  arg({
+    type: 'DateTime',
+    required: false,
+    description:
+      'List the memories as they were at this instant (each at its latest revision written at or before it; a time the API showed includes the revision written then): memories created later are absent, removed ones are listed as tombstones (deleted, deletedAt). Absent: the live memories now.',
+  });
+
+/** A list's cursors are bound to its agent, query and asOf: a page of another list cannot continue this one. */
+const listBinding = (agentId: string, query: string | null, asOf: Date | null | undefined) =>
+  asOf ? bindingOf('brainMemories', agentId, query, asOf.toISOString()) : bindingOf('brainMemories', agentId, query);
+
 builder.queryFields((t) => ({
   brainRead: t.field({
     type: BrainMemoryRef,
     nullable: true,
-    description: 'A live memory of the acting agent; null when unknown or removed',
+    description:
+      'A live memory of the acting agent; null when unknown or removed. With `asOf`: the memory as it was then (from its revisions), null when it did not exist yet, its tombstone when it had been removed.',
     args: argsFrom(t.arg, brainReadGraphqlArgs, {}),
-    resolve: (_, args, ctx) => ctx.services.brains.read(ctx.viewer, { agentId: args.agentId, id: String(args.memoryId) }),
+    resolve: (_, args, ctx) =>
+      args.asOf
+        ? ctx.services.brains.readAsOf(ctx.viewer, { agentId: args.agentId, id: String(args.memoryId), asOf: args.asOf })
+        : ctx.services.brains.read(ctx.viewer, { agentId: args.agentId, id: String(args.memoryId) }),
   }),
   brainSearch: t.field({
     type: BrainSearchResultRef,
@@ -87,19 +103,23 @@ builder.queryFields((t) => ({
   }),
   brainMemories: t.field({
     type: BrainMemoryConnection,
-    description: "An agent's live memories, newest first (createdAt, then memoryId), optionally filtered by substring. Cursors are bound to the agent and the query.",
+    description:
+      "An agent's live memories, newest first (createdAt, then memoryId), optionally filtered by substring. With `asOf`: the memories as they were then, tombstones of that time included. Cursors are bound to the agent, the query and asOf.",
     args: {
       agentId: t.arg.string({ required: true, description: 'The agent whose memories to list (an agent token: itself)' }),
       query: listQueryArg(t.arg),
+      asOf: listAsOfArg(t.arg),
       ...pageArgs(t.arg, LIST_PAGE_MAX),
     },
     resolve: async (_, args, ctx) => {
       const limit = pageSize(args.first, LIST_PAGE_MAX, 20);
       const query = listQuery(args.query);
-      const binding = bindingOf('brainMemories', args.agentId, query);
+      const binding = listBinding(args.agentId, query, args.asOf);
       const position = decodeTimeIdCursor(args.after, binding);
       const after = position && { createdAt: position.at, id: position.id };
-      const rows = await ctx.services.brains.list(ctx.viewer, { agentId: args.agentId, query, limit: limit + 1, after });
+      const rows = args.asOf
+        ? (await ctx.services.brains.listPagesAsOf(ctx.viewer, [args.agentId], { query, limit: limit + 1, after, asOf: args.asOf }))[0]
+        : await ctx.services.brains.list(ctx.viewer, { agentId: args.agentId, query, limit: limit + 1, after });
       return toConnection(rows, limit, (m) => encodeTimeIdCursor(binding, m.createdAt, m.id), args.after);
     },
   }),
@@ -120,8 +140,8 @@ builder.queryFields((t) => ({
 builder.objectFields(AgentRef, (t) => ({
   brainMemories: t.loadable({
     type: BrainMemoryConnection,
-    description: "This agent's live memories, newest first: the same list and cursors as Query.brainMemories",
-    args: { query: listQueryArg(t.arg), ...pageArgs(t.arg, LIST_PAGE_MAX) },
+    description: "This agent's live memories, newest first (with `asOf`: as they were then): the same list and cursors as Query.brainMemories",
+    args: { query: listQueryArg(t.arg), asOf: listAsOfArg(t.arg), ...pageArgs(t.arg, LIST_PAGE_MAX) },
     byPath: true,
     load: async (agentIds: string[], ctx, args) => {
       const limit = pageSize(args.first, LIST_PAGE_MAX, 20);
@@ -131,7 +151,7 @@ builder.objectFields(AgentRef, (t) => ({
       let after: { createdAt: Date; id: string } | null = null;
       agentIds.forEach((agentId, index) => {
         try {
-          const binding = bindingOf('brainMemories', agentId, query);
+          const binding = listBinding(agentId, query, args.asOf);
           // A cursor belongs to one agent's list: under another agent it is CURSOR_MISMATCH.
           const position = decodeTimeIdCursor(args.after, binding);
           after = position && { createdAt: position.at, id: position.id };
@@ -140,11 +160,10 @@ builder.objectFields(AgentRef, (t) => ({
           results[index] = error as Error;
         }
       });
-      const pages = await ctx.services.brains.listPages(
-        ctx.viewer,
-        readable.map((r) => r.agentId),
-        { query, limit: limit + 1, after },
-      );
+      const ids = readable.map((r) => r.agentId);
+      const pages = args.asOf
+        ? await ctx.services.brains.listPagesAsOf(ctx.viewer, ids, { query, limit: limit + 1, after, asOf: args.asOf })
+        : await ctx.services.brains.listPages(ctx.viewer, ids, { query, limit: limit + 1, after });
       readable.forEach(({ index, binding }, i) => {
         results[index] = toConnection(pages[i], limit, (m) => encodeTimeIdCursor(binding, m.createdAt, m.id), args.after);
       });

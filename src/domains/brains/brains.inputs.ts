@@ -45,7 +45,15 @@ export const brainSearchArgs = {
   agentId: agentIdField,
 } as const satisfies InputFields;
 
-export const brainReadArgs = { id: idField, agentId: agentIdField } as const satisfies InputFields;
+/** Reading the past: the memory as it was at an instant, from its revisions. */
+export const asOfField = {
+  type: 'dateTime',
+  description:
+    'Read the memory as it was at this instant (ISO-8601, e.g. 2026-06-01T12:00:00.000Z; a time the API showed, such as updatedAt, includes the revision written then): ' +
+    'its latest revision written at or before asOf. Not found when it did not exist yet; a removed memory comes back as its tombstone (deleted true, deletedAt set). Absent: the current memory.',
+} as const;
+
+export const brainReadArgs = { id: idField, agentId: agentIdField, asOf: asOfField } as const satisfies InputFields;
 
 export const brainSaveInput = {
   agentId: agentIdField,

@@ -129,7 +129,8 @@ builder.node(BrainMemoryRef, {
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the current revision was written' }),
     deleted: t.boolean({
-      description: 'True only on the result of a removal (removed memories are hidden everywhere else); kept so that result says what happened',
+      description:
+        'True on the result of a removal and on a tombstone read with `asOf` (removed memories are hidden from every read without it); kept so that result says what happened',
       resolve: (m) => m.deletedAt !== null,
     }),
     purgedAt: t.expose('purgedAt', {
@@ -143,6 +144,11 @@ builder.node(BrainMemoryRef, {
       description: 'The operator who purged it; null unless purged',
       resolve: (m) => (m.purgedByKind && m.purgedById ? { kind: m.purgedByKind, id: m.purgedById } : null),
     }),
+    deletedAt: t.expose('deletedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the memory was removed (its tombstone), as of the read: null while it is live; set on the result of a removal and on tombstones read with `asOf`',
+    }),
     legacyMigration: t.field({
       type: BrainLegacyMigrationRef,
       nullable: true,
@@ -151,18 +157,21 @@ builder.node(BrainMemoryRef, {
     }),
     revisions: t.loadableList({
       type: BrainRevisionRef,
-      description: 'Every revision, newest first, with its actor (batched: one statement for a whole page)',
+      description:
+        'Every revision up to this one (`revision`), newest first, with its actor (batched: one statement for a whole page). On a memory read with `asOf`, the revisions written by then.',
       args: { first: t.arg.int({ required: false, description: 'How many revisions: 1 to 500; 100 when absent' }) },
       byPath: true,
       load: (keys: string[], ctx, args) =>
         ctx.services.brains.revisionsFor(
           keys.map((key) => {
             const { agentId, recordId } = parseAgentScopedKey(key);
-            return { agentId, memoryId: recordId };
+            const entry = parsePositionKey(recordId)!;
+            return { agentId, memoryId: entry.id, upTo: entry.position };
           }),
           pageSize(args.first, 500, 100),
         ),
-      resolve: (m) => agentScopedKey(m.agentId, m.id),
+      // The revision is part of the key: the same memory read now and as of an earlier time has other revisions.
+      resolve: (m) => agentScopedKey(m.agentId, JSON.stringify([m.id, m.revision])),
     }),
   }),
 });

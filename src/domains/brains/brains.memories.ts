@@ -140,7 +140,7 @@ export class BrainMemories {
         .where(this.writable(agentId, input.id, input.expectedRevision, actor))
         .returning();
       if (!memory) throw await this.explainRejectedWrite(tx, agentId, input.id, input.expectedRevision, actor);
-      await recordRevision(tx, this.clock, memory, 'updated', actor);
+      await recordRevision(tx, memory, 'updated', actor);
       this.faults('brains.update.after_revision');
       await emitBrainEvent(tx, this.clock, memory, 'brain.updated', actor);
       return memory;
@@ -198,7 +198,7 @@ export class BrainMemories {
         .where(this.writable(agentId, id, expectedRevision, actor))
         .returning();
       if (!memory) throw await this.explainRejectedWrite(tx, agentId, id, expectedRevision, actor);
-      await recordRevision(tx, this.clock, memory, 'removed', actor);
+      await recordRevision(tx, memory, 'removed', actor);
       this.faults('brains.remove.after_revision');
       await emitBrainEvent(tx, this.clock, memory, 'brain.removed', actor);
       return memory;
@@ -274,20 +274,25 @@ export class BrainMemories {
     return row?.revision ?? null;
   }
 
-  /** Revisions of many memories in one statement (the DataLoader batch), newest first. */
-  async revisionsFor(keys: readonly { agentId: string; memoryId: string }[], limit: number): Promise<BrainRevisionRow[][]> {
+  /**
+   * Revisions of many memories in one statement (the DataLoader batch), newest first: the newest
+   * `limit` up to revision `upTo`, the revision of the memory as it was read (as of `asOf` too).
+   */
+  async revisionsFor(keys: readonly { agentId: string; memoryId: string; upTo: number }[], limit: number): Promise<BrainRevisionRow[][]> {
     if (keys.length === 0) return [];
-    const agentIds = [...new Set(keys.map((k) => k.agentId))];
-    const memoryIds = [...new Set(keys.map((k) => k.memoryId))];
-    // Revisions of a memory are gap-free (1..current), so "the newest N" is a range on revision.
+    const r = brainMemoryRevisions;
+    const [agentIds, memoryIds, upTo] = [keys.map((k) => k.agentId), keys.map((k) => k.memoryId), keys.map((k) => k.upTo)];
+    // Revisions of a memory are gap-free (1..current), so "the newest N up to upTo" is a range on
+    // revision; the IN lists let the primary key find the memories' rows.
     const rows = await this.db
       .select()
-      .from(brainMemoryRevisions)
+      .from(r)
       .where(
         and(
-          inArray(brainMemoryRevisions.agentId, agentIds),
-          inArray(brainMemoryRevisions.memoryId, memoryIds),
-          sql`${brainMemoryRevisions.revision} > (SELECT m.revision FROM brain_memories m WHERE m.agent_id = ${brainMemoryRevisions.agentId} AND m.id = ${brainMemoryRevisions.memoryId}) - ${limit}`,
+          inArray(r.agentId, [...new Set(agentIds)]),
+          inArray(r.memoryId, [...new Set(memoryIds)]),
+          sql`EXISTS (SELECT 1 FROM unnest(${sql.param(agentIds)}::text[], ${sql.param(memoryIds)}::text[], ${sql.param(upTo)}::int[]) AS k(agent_id, memory_id, up_to)
+            WHERE k.agent_id = ${r.agentId} AND k.memory_id = ${r.memoryId} AND ${r.revision} <= k.up_to AND ${r.revision} > k.up_to - ${limit})`,
         ),
       );
     const byKey = new Map<string, BrainRevisionRow[]>();
@@ -296,6 +301,8 @@ export class BrainMemories {
       if (!byKey.has(key)) byKey.set(key, []);
       byKey.get(key)!.push(row);
     }
-    return keys.map((k) => (byKey.get(`${k.agentId}/${k.memoryId}`) ?? []).sort((a, b) => b.revision - a.revision));
+    return keys.map((k) =>
+      (byKey.get(`${k.agentId}/${k.memoryId}`) ?? []).filter((row) => row.revision <= k.upTo && row.revision > k.upTo - limit).sort((a, b) => b.revision - a.revision),
+    );
   }
 }

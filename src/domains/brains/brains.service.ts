@@ -7,6 +7,7 @@
  *   brains.validation.ts        the input checks of memories
  *   brains.types.ts             the row types and inputs shared by all of these
  *   brains.listing.ts           the operator list with its substring filter
+ *   brains.as-of.ts             point-in-time reads and lists (asOf), from the revisions
  *   brains.search.ts            lexical and hybrid (embedding) ranking for brainSearch
  *   brains.embedding-indexer.ts the background embedding indexer and its status
  *   brains.albdruck-import.ts   the repeat-safe Albdruck import
@@ -19,6 +20,7 @@ import type { Actor, Viewer } from '../../auth/viewer.js';
 import type { AgentsService } from '../agents/agents.service.js';
 import { AlbdruckImport } from './brains.albdruck-import.js';
 import { BrainEmbeddingIndexer } from './brains.embedding-indexer.js';
+import { BrainHistory } from './brains.as-of.js';
 import { BrainListing } from './brains.listing.js';
 import { BrainMemories } from './brains.memories.js';
 import { BrainPurge } from './brains.purge.js';
@@ -31,6 +33,7 @@ export class BrainsService {
   private readonly memories: BrainMemories;
   private readonly purger: BrainPurge;
   private readonly listing: BrainListing;
+  private readonly history: BrainHistory;
   private readonly searcher: BrainSearch;
   private readonly indexer: BrainEmbeddingIndexer;
   private readonly albdruck: AlbdruckImport;
@@ -40,6 +43,7 @@ export class BrainsService {
     this.memories = new BrainMemories(db, clock, faults);
     this.purger = new BrainPurge(db, clock, faults);
     this.listing = new BrainListing(db);
+    this.history = new BrainHistory(db);
     this.searcher = new BrainSearch(db, capabilities, this.embeddings);
     this.indexer = new BrainEmbeddingIndexer(db, clock, logger, capabilities, this.embeddings);
     this.albdruck = new AlbdruckImport(db, clock, logger, agents);
@@ -72,11 +76,16 @@ export class BrainsService {
     return this.memories.read(viewer, input);
   }
 
+  /** A memory as of an instant, from its revisions: null before it existed, a tombstone once removed. */
+  readAsOf(viewer: Viewer | null, input: { agentId?: string | null; id: string; asOf: Date }) {
+    return this.history.read(viewer, input);
+  }
+
   readRevision(viewer: Viewer | null, input: { agentId: string; memoryId: string; revision: number }) {
     return this.memories.readRevision(viewer, input);
   }
 
-  revisionsFor(keys: readonly { agentId: string; memoryId: string }[], limit: number) {
+  revisionsFor(keys: readonly { agentId: string; memoryId: string; upTo: number }[], limit: number) {
     return this.memories.revisionsFor(keys, limit);
   }
 
@@ -89,6 +98,11 @@ export class BrainsService {
   /** One page of each agent's list in one statement (Agent.brainMemories). */
   listPages(viewer: Viewer | null, agentIds: readonly string[], input: { query: string | null; limit: number; after: { createdAt: Date; id: string } | null }) {
     return this.listing.pages(viewer, agentIds, input);
+  }
+
+  /** Each agent's list as of an instant, tombstones of that time included, in one statement. */
+  listPagesAsOf(viewer: Viewer | null, agentIds: readonly string[], input: { query: string | null; limit: number; after: { createdAt: Date; id: string } | null; asOf: Date }) {
+    return this.history.pages(viewer, agentIds, input);
   }
 
   search(viewer: Viewer | null, input: { agentId?: string | null; query: string; limit?: number | null }) {

@@ -71,8 +71,12 @@ export function insertRevision(db: DbOrTx, revision: NewRevision) {
   return db.insert(brainMemoryRevisions).values(revision);
 }
 
-/** One revision row per change (the Albdruck import records its own as 'imported'). */
-export async function recordRevision(tx: DbOrTx, clock: Clock, memory: BrainMemoryRow, action: RevisionAction, actor: Actor) {
+/**
+ * One revision row per change (the Albdruck import records its own as 'imported'). Its time is
+ * the memory's updatedAt, not another reading of the clock: a point-in-time read (asOf) at a
+ * memory's updatedAt then finds exactly this revision.
+ */
+export async function recordRevision(tx: DbOrTx, memory: BrainMemoryRow, action: RevisionAction, actor: Actor) {
   await insertRevision(tx, {
     agentId: memory.agentId,
     memoryId: memory.id,
@@ -84,7 +88,7 @@ export async function recordRevision(tx: DbOrTx, clock: Clock, memory: BrainMemo
     ownership: memory.ownership,
     actorKind: actor.kind,
     actorId: actor.id,
-    createdAt: clock.now(),
+    createdAt: memory.updatedAt,
   });
 }
 

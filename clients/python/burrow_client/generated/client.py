@@ -16,8 +16,8 @@ _AGENT = Operation(
 )
 _AGENT_BRAIN_MEMORIES = Operation(
     name="agentBrainMemories",
-    hash="8d7b158ba6351fe25077d4c69592afe30fee46781dc303396ae6b1e9f4fdcd12",
-    text="query agentBrainMemories($agentId: String!, $first: Int, $after: String, $query: String) {\n  agent(agentId: $agentId) {\n    agentId\n    brainMemories(first: $first, after: $after, query: $query) {\n      edges {\n        cursor\n        node {\n          memoryId\n          title\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n}",
+    hash="4514d5a46ddc7d9936715e12395a29195bf1493c914e473e43f90a8fd907bd44",
+    text="query agentBrainMemories($agentId: String!, $first: Int, $after: String, $query: String, $asOf: DateTime) {\n  agent(agentId: $agentId) {\n    agentId\n    brainMemories(first: $first, after: $after, query: $query, asOf: $asOf) {\n      edges {\n        cursor\n        node {\n          memoryId\n          title\n          revision\n          deleted\n          deletedAt\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n}",
 )
 _AGENT_COUNTS = Operation(
     name="agentCounts",
@@ -33,6 +33,11 @@ _AGENT_EVENTS = Operation(
     name="agentEvents",
     hash="500dfabf29ce71f3a9af500eface8c2cd3a8586534ed5108a9263227b7995a81",
     text="subscription agentEvents($agentId: String!, $after: Int) {\n  agentEvents(agentId: $agentId, after: $after) {\n    ...AgentEventFields\n  }\n}\n\nfragment AgentEventFields on AgentEvent {\n  sequence\n  agentId\n  stream\n  type\n  subjectId\n  project\n  occurredAt\n  payload\n}",
+)
+_AGENT_PROFILE = Operation(
+    name="agentProfile",
+    hash="1a51c6812d34589c5d6c170822905f9ef69bd4eef9718f5e7a404d84b2d071d2",
+    text="query agentProfile($agentId: String!, $asOf: DateTime) {\n  agent(agentId: $agentId) {\n    agentId\n    profile(asOf: $asOf) {\n      ...ProfileDocumentFields\n    }\n  }\n}\n\nfragment ProfileDocumentFields on ProfileDocument {\n  id\n  agentId\n  kind\n  content\n  revision\n  updatedAt\n  updatedBy {\n    kind\n    principalId\n  }\n  reference\n}",
 )
 _AGENTS = Operation(
     name="agents",
@@ -121,8 +126,8 @@ _BRAIN_EVENTS = Operation(
 )
 _BRAIN_MEMORIES = Operation(
     name="brainMemories",
-    hash="2e00540d788642e3fb73a38e6af1bde138dc17f0b12527c78359953a0d6e119c",
-    text="query brainMemories($agentId: String!, $query: String, $first: Int, $after: String) {\n  brainMemories(agentId: $agentId, query: $query, first: $first, after: $after) {\n    edges {\n      cursor\n      node {\n        ...BrainMemoryFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
+    hash="2ecc5034884b029cc5d1c069af3d4e500f966e8666ee06a52b5a81191dd0107a",
+    text="query brainMemories($agentId: String!, $query: String, $first: Int, $after: String, $asOf: DateTime) {\n  brainMemories(\n    agentId: $agentId\n    query: $query\n    first: $first\n    after: $after\n    asOf: $asOf\n  ) {\n    edges {\n      cursor\n      node {\n        ...BrainMemoryFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  deletedAt\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
 )
 _BRAIN_MEMORIES_WITH_REVISIONS = Operation(
     name="brainMemoriesWithRevisions",
@@ -136,18 +141,18 @@ _BRAIN_MEMORY_NODE = Operation(
 )
 _BRAIN_PURGE = Operation(
     name="brainPurge",
-    hash="7b246ec62ef979549402c3205ee398e59276aa5a37b3a4deaef99986b85c1c90",
-    text="mutation brainPurge($input: BrainPurgeInput!) {\n  brainPurge(input: $input) {\n    __typename\n    ... on BrainPurgeSuccess {\n      alreadyPurged\n      memory {\n        ...BrainMemoryFields\n        purgedAt\n        purgedBy {\n          kind\n          principalId\n        }\n        revisions {\n          revision\n          action\n          title\n          content\n          sourceRefs\n          ownership\n          actor {\n            kind\n            principalId\n          }\n          createdAt\n        }\n      }\n      receipt {\n        ...DataRemovalReceiptFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}\n\nfragment DataRemovalReceiptFields on DataRemovalReceipt {\n  id\n  receiptId\n  kind\n  agentId\n  memoryId\n  actor {\n    kind\n    principalId\n  }\n  forced\n  startedAt\n  completedAt\n  counts {\n    store\n    rows\n  }\n  contentHash\n}",
+    hash="b6986a47ded90a2f3cef505f6e7a4efb46b91375667f6e6651f58a83f7b824ce",
+    text="mutation brainPurge($input: BrainPurgeInput!) {\n  brainPurge(input: $input) {\n    __typename\n    ... on BrainPurgeSuccess {\n      alreadyPurged\n      memory {\n        ...BrainMemoryFields\n        purgedAt\n        purgedBy {\n          kind\n          principalId\n        }\n        revisions {\n          revision\n          action\n          title\n          content\n          sourceRefs\n          ownership\n          actor {\n            kind\n            principalId\n          }\n          createdAt\n        }\n      }\n      receipt {\n        ...DataRemovalReceiptFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  deletedAt\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}\n\nfragment DataRemovalReceiptFields on DataRemovalReceipt {\n  id\n  receiptId\n  kind\n  agentId\n  memoryId\n  actor {\n    kind\n    principalId\n  }\n  forced\n  startedAt\n  completedAt\n  counts {\n    store\n    rows\n  }\n  contentHash\n}",
 )
 _BRAIN_READ = Operation(
     name="brainRead",
-    hash="dbb5bede20665797e60c91219a5858992e9ccde2a0f0dcf8f31dd7150e522c39",
-    text="query brainRead($memoryId: String!, $agentId: String, $revisions: Int) {\n  brainRead(memoryId: $memoryId, agentId: $agentId) {\n    ...BrainMemoryFields\n    revisions(first: $revisions) {\n      revision\n      action\n      title\n      content\n      sourceRefs\n      ownership\n      actor {\n        kind\n        principalId\n      }\n      createdAt\n    }\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
+    hash="eba12f8dc39e0f060e3681d44cb516657e8802b101c096f246fe46b56999ace6",
+    text="query brainRead($memoryId: String!, $agentId: String, $revisions: Int, $asOf: DateTime) {\n  brainRead(memoryId: $memoryId, agentId: $agentId, asOf: $asOf) {\n    ...BrainMemoryFields\n    revisions(first: $revisions) {\n      revision\n      action\n      title\n      content\n      sourceRefs\n      ownership\n      actor {\n        kind\n        principalId\n      }\n      createdAt\n    }\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  deletedAt\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
 )
 _BRAIN_REMOVE = Operation(
     name="brainRemove",
-    hash="4b111ce3998bf0f14305e597a4720d3e76a199a67efaac6765464123420a2b55",
-    text="mutation brainRemove($input: BrainRemoveInput!) {\n  brainRemove(input: $input) {\n    __typename\n    ... on BrainRemoveSuccess {\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
+    hash="6e9d61e5b2697021b29bfd1f6bcd1f10dc91f2f30eda48e552038db309e51259",
+    text="mutation brainRemove($input: BrainRemoveInput!) {\n  brainRemove(input: $input) {\n    __typename\n    ... on BrainRemoveSuccess {\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  deletedAt\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
 )
 _BRAIN_REMOVE_MANY = Operation(
     name="brainRemoveMany",
@@ -156,18 +161,18 @@ _BRAIN_REMOVE_MANY = Operation(
 )
 _BRAIN_SAVE = Operation(
     name="brainSave",
-    hash="5c0d8d3a112a5151be1c5e6b838a05aa0803ba804138982fb5cce99e9573bf17",
-    text="mutation brainSave($input: BrainSaveInput!) {\n  brainSave(input: $input) {\n    __typename\n    ... on BrainSaveSuccess {\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
+    hash="9ec81a2a96f430d60637742c2fd7038a189acd9fdca56ecbea751ea852269fd8",
+    text="mutation brainSave($input: BrainSaveInput!) {\n  brainSave(input: $input) {\n    __typename\n    ... on BrainSaveSuccess {\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  deletedAt\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
 )
 _BRAIN_SEARCH = Operation(
     name="brainSearch",
-    hash="bef6a563999b5345a1601aa2dd790b31a6889046581f0350bdce3c3ae60294bf",
-    text="query brainSearch($query: String!, $first: Int, $agentId: String) {\n  brainSearch(query: $query, first: $first, agentId: $agentId) {\n    agentId\n    query\n    retrieval {\n      mode\n      fallback\n      reason\n    }\n    hits {\n      matchedBy\n      matchedTerms\n      lexicalScore\n      similarity\n      score\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
+    hash="c9f31593e231a7d5900997d515e9bf03e63409f9c68879e99ffc241fdf1302a8",
+    text="query brainSearch($query: String!, $first: Int, $agentId: String) {\n  brainSearch(query: $query, first: $first, agentId: $agentId) {\n    agentId\n    query\n    retrieval {\n      mode\n      fallback\n      reason\n    }\n    hits {\n      matchedBy\n      matchedTerms\n      lexicalScore\n      similarity\n      score\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  deletedAt\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
 )
 _BRAIN_UPDATE = Operation(
     name="brainUpdate",
-    hash="b002a7bbe430f97834ccfa5c3d2df3cb3b736dd986938a205ca70f445c073260",
-    text="mutation brainUpdate($input: BrainUpdateInput!) {\n  brainUpdate(input: $input) {\n    __typename\n    ... on BrainUpdateSuccess {\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
+    hash="ce969e9a0c53869369252ff9b783da366e66404a7c4059d2df156fca6ec425df",
+    text="mutation brainUpdate($input: BrainUpdateInput!) {\n  brainUpdate(input: $input) {\n    __typename\n    ... on BrainUpdateSuccess {\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  deletedAt\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
 )
 _CLAIM_CONTINUITY_RECOVERY = Operation(
     name="claimContinuityRecovery",
@@ -356,8 +361,8 @@ _PREFERENCE_LEARNING = Operation(
 )
 _PROFILE_DOCUMENT = Operation(
     name="profileDocument",
-    hash="e48574948dd470c1bb4ec81fadc54aeb3c51c32ebff8a3040f571e3aad0cc4b2",
-    text="query profileDocument($agentId: String!, $kind: ProfileKind!, $revisions: Int, $after: String) {\n  profileDocument(agentId: $agentId, kind: $kind) {\n    ...ProfileDocumentFields\n    revisions(first: $revisions, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          id\n          revision\n          content\n          reason\n          createdAt\n          actor {\n            kind\n            principalId\n          }\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n}\n\nfragment ProfileDocumentFields on ProfileDocument {\n  id\n  agentId\n  kind\n  content\n  revision\n  updatedAt\n  updatedBy {\n    kind\n    principalId\n  }\n  reference\n}",
+    hash="5157adaff542cc44d38b6bf9245f48c04882b7029ca885c5831eda71496202bf",
+    text="query profileDocument($agentId: String!, $kind: ProfileKind!, $revisions: Int, $after: String, $asOf: DateTime) {\n  profileDocument(agentId: $agentId, kind: $kind, asOf: $asOf) {\n    ...ProfileDocumentFields\n    revisions(first: $revisions, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          id\n          revision\n          content\n          reason\n          createdAt\n          actor {\n            kind\n            principalId\n          }\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n}\n\nfragment ProfileDocumentFields on ProfileDocument {\n  id\n  agentId\n  kind\n  content\n  revision\n  updatedAt\n  updatedBy {\n    kind\n    principalId\n  }\n  reference\n}",
 )
 _REACTIVATE_WORKING_RECORD = Operation(
     name="reactivateWorkingRecord",
@@ -552,8 +557,8 @@ class BurrowClient(BurrowTransport):
     async def agent(self, *, id: str) -> AgentResult:
         return parse(AgentResult, await self._execute(_AGENT, {"id": id}))
 
-    async def agent_brain_memories(self, *, agent_id: str, first: Optional[int] = None, after: Optional[str] = None, query: Optional[str] = None) -> AgentBrainMemoriesResult:
-        return parse(AgentBrainMemoriesResult, await self._execute(_AGENT_BRAIN_MEMORIES, {"agentId": agent_id, "first": first, "after": after, "query": query}))
+    async def agent_brain_memories(self, *, agent_id: str, first: Optional[int] = None, after: Optional[str] = None, query: Optional[str] = None, as_of: Optional[str] = None) -> AgentBrainMemoriesResult:
+        return parse(AgentBrainMemoriesResult, await self._execute(_AGENT_BRAIN_MEMORIES, {"agentId": agent_id, "first": first, "after": after, "query": query, "asOf": as_of}))
 
     async def agent_counts(self, *, agent_id: str) -> AgentCountsResult:
         return parse(AgentCountsResult, await self._execute(_AGENT_COUNTS, {"agentId": agent_id}))
@@ -564,6 +569,9 @@ class BurrowClient(BurrowTransport):
     async def agent_events(self, *, agent_id: str, after: Optional[int] = None) -> AsyncIterator[AgentEventsResult]:
         async for data in self._subscribe(_AGENT_EVENTS, {"agentId": agent_id, "after": after}, resume="agentEvents"):
             yield parse(AgentEventsResult, data)
+
+    async def agent_profile(self, *, agent_id: str, as_of: Optional[str] = None) -> AgentProfileResult:
+        return parse(AgentProfileResult, await self._execute(_AGENT_PROFILE, {"agentId": agent_id, "asOf": as_of}))
 
     async def agents(self, *, first: Optional[int] = None, after: Optional[str] = None) -> AgentsResult:
         return parse(AgentsResult, await self._execute(_AGENTS, {"first": first, "after": after}))
@@ -617,8 +625,8 @@ class BurrowClient(BurrowTransport):
         async for data in self._subscribe(_BRAIN_EVENTS, {"agentId": agent_id, "after": after}, resume="agentEvents"):
             yield parse(BrainEventsResult, data)
 
-    async def brain_memories(self, *, agent_id: str, query: Optional[str] = None, first: Optional[int] = None, after: Optional[str] = None) -> BrainMemoriesResult:
-        return parse(BrainMemoriesResult, await self._execute(_BRAIN_MEMORIES, {"agentId": agent_id, "query": query, "first": first, "after": after}))
+    async def brain_memories(self, *, agent_id: str, query: Optional[str] = None, first: Optional[int] = None, after: Optional[str] = None, as_of: Optional[str] = None) -> BrainMemoriesResult:
+        return parse(BrainMemoriesResult, await self._execute(_BRAIN_MEMORIES, {"agentId": agent_id, "query": query, "first": first, "after": after, "asOf": as_of}))
 
     async def brain_memories_with_revisions(self, *, agent_id: str, query: Optional[str] = None, first: Optional[int] = None, after: Optional[str] = None) -> BrainMemoriesWithRevisionsResult:
         return parse(BrainMemoriesWithRevisionsResult, await self._execute(_BRAIN_MEMORIES_WITH_REVISIONS, {"agentId": agent_id, "query": query, "first": first, "after": after}))
@@ -629,8 +637,8 @@ class BurrowClient(BurrowTransport):
     async def brain_purge(self, *, input: BrainPurgeInput) -> BrainPurgeResult:
         return parse(BrainPurgeResult, await self._execute(_BRAIN_PURGE, {"input": input}))
 
-    async def brain_read(self, *, memory_id: str, agent_id: Optional[str] = None, revisions: Optional[int] = None) -> BrainReadResult:
-        return parse(BrainReadResult, await self._execute(_BRAIN_READ, {"memoryId": memory_id, "agentId": agent_id, "revisions": revisions}))
+    async def brain_read(self, *, memory_id: str, agent_id: Optional[str] = None, revisions: Optional[int] = None, as_of: Optional[str] = None) -> BrainReadResult:
+        return parse(BrainReadResult, await self._execute(_BRAIN_READ, {"memoryId": memory_id, "agentId": agent_id, "revisions": revisions, "asOf": as_of}))
 
     async def brain_remove(self, *, input: BrainRemoveInput) -> BrainRemoveResult:
         return parse(BrainRemoveResult, await self._execute(_BRAIN_REMOVE, {"input": input}))
@@ -760,8 +768,8 @@ class BurrowClient(BurrowTransport):
     async def preference_learning(self, *, agent_id: str, first: Optional[int] = None, after: Optional[str] = None, statuses: Optional[List[PreferenceSignalStatus]] = None) -> PreferenceLearningResult:
         return parse(PreferenceLearningResult, await self._execute(_PREFERENCE_LEARNING, {"agentId": agent_id, "first": first, "after": after, "statuses": statuses}))
 
-    async def profile_document(self, *, agent_id: str, kind: ProfileKind, revisions: Optional[int] = None, after: Optional[str] = None) -> ProfileDocumentResult:
-        return parse(ProfileDocumentResult, await self._execute(_PROFILE_DOCUMENT, {"agentId": agent_id, "kind": kind, "revisions": revisions, "after": after}))
+    async def profile_document(self, *, agent_id: str, kind: ProfileKind, revisions: Optional[int] = None, after: Optional[str] = None, as_of: Optional[str] = None) -> ProfileDocumentResult:
+        return parse(ProfileDocumentResult, await self._execute(_PROFILE_DOCUMENT, {"agentId": agent_id, "kind": kind, "revisions": revisions, "after": after, "asOf": as_of}))
 
     async def reactivate_working_record(self, *, input: WorkingRecordStateChangeInput) -> ReactivateWorkingRecordResult:
         return parse(ReactivateWorkingRecordResult, await self._execute(_REACTIVATE_WORKING_RECORD, {"input": input}))

@@ -49,7 +49,7 @@ class Agent(BurrowModel):
     last_event_sequence: int = field(metadata=wire("lastEventSequence"))
     """The sequence of the agent's newest event (0 before any); `agentEvents(after:)` resumes from it"""
     profile: List[AgentProfileDocument] = field(metadata=wire("profile"))
-    """The six profile documents in kind order (SOUL, RULES, ORIENTATION, PREFERENCES, TOOLS, DREAM_MEMORY)"""
+    """The six profile documents in kind order (SOUL, RULES, ORIENTATION, PREFERENCES, TOOLS, DREAM_MEMORY). With `asOf`: each as it was then, from its revisions (none before the agent existed); one statement for every agent of the page."""
 
 
 @dataclass
@@ -64,6 +64,12 @@ class AgentBrainMemoriesBrainMemory(BurrowModel):
     """The memory id every brain verb takes (`memoryId:`); generated, immutable, unique within its agent"""
     title: str = field(metadata=wire("title"))
     """A short headline"""
+    revision: int = field(metadata=wire("revision"))
+    """The current revision; brainUpdate and brainRemove need it as expectedRevision"""
+    deleted: bool = field(metadata=wire("deleted"))
+    """True on the result of a removal and on a tombstone read with `asOf` (removed memories are hidden from every read without it); kept so that result says what happened"""
+    deleted_at: Optional[str] = field(metadata=wire("deletedAt"))
+    """When the memory was removed (its tombstone), as of the read: null while it is live; set on the result of a removal and on tombstones read with `asOf`"""
 
 
 @dataclass
@@ -90,7 +96,7 @@ class AgentBrainMemoriesAgent(BurrowModel):
     agent_id: str = field(metadata=wire("agentId"))
     """The agent id used in every other argument (the node id is global)"""
     brain_memories: AgentBrainMemoriesBrainMemoryConnection = field(metadata=wire("brainMemories"))
-    """This agent's live memories, newest first: the same list and cursors as Query.brainMemories"""
+    """This agent's live memories, newest first (with `asOf`: as they were then): the same list and cursors as Query.brainMemories"""
 
 
 @dataclass
@@ -203,6 +209,48 @@ class AgentEventsResult(BurrowModel):
 
 
 @dataclass
+class AgentProfileActor(BurrowModel):
+    kind: PrincipalKind = field(metadata=wire("kind"))
+    """Operator or agent"""
+    principal_id: str = field(metadata=wire("principalId"))
+    """The agent id for an agent; the token name for an operator"""
+
+
+@dataclass
+class AgentProfileDocument2(BurrowModel):
+    id: str = field(metadata=wire("id"))
+    """The global id (node(id:))"""
+    agent_id: str = field(metadata=wire("agentId"))
+    """The agent id of the owner"""
+    kind: ProfileKind = field(metadata=wire("kind"))
+    """Which of the six documents"""
+    content: str = field(metadata=wire("content"))
+    """The current content, at most 48,000 characters; empty at creation"""
+    revision: int = field(metadata=wire("revision"))
+    """The current revision; every write names it as `expectedRevision`"""
+    updated_at: str = field(metadata=wire("updatedAt"))
+    """When the current revision was written"""
+    updated_by: AgentProfileActor = field(metadata=wire("updatedBy"))
+    """Who wrote the current revision"""
+    reference: str = field(metadata=wire("reference"))
+    """Virtual file-like reference (postgres:agent_profile_documents/<agentId>/<kind>); not a file on disk"""
+
+
+@dataclass
+class AgentProfileAgent(BurrowModel):
+    agent_id: str = field(metadata=wire("agentId"))
+    """The agent id used in every other argument (the node id is global)"""
+    profile: List[AgentProfileDocument2] = field(metadata=wire("profile"))
+    """The six profile documents in kind order (SOUL, RULES, ORIENTATION, PREFERENCES, TOOLS, DREAM_MEMORY). With `asOf`: each as it was then, from its revisions (none before the agent existed); one statement for every agent of the page."""
+
+
+@dataclass
+class AgentProfileResult(BurrowModel):
+    agent: Optional[AgentProfileAgent] = field(metadata=wire("agent"))
+    """One agent by its agent id (`Agent.agentId`); null when there is none. `node(id:)` takes the global `Agent.id`."""
+
+
+@dataclass
 class AgentsProfileDocument(BurrowModel):
     kind: ProfileKind = field(metadata=wire("kind"))
     """Which of the six documents"""
@@ -219,7 +267,7 @@ class AgentsAgent(BurrowModel):
     name: str = field(metadata=wire("name"))
     """A display name, 1 to 200 characters"""
     profile: List[AgentsProfileDocument] = field(metadata=wire("profile"))
-    """The six profile documents in kind order (SOUL, RULES, ORIENTATION, PREFERENCES, TOOLS, DREAM_MEMORY)"""
+    """The six profile documents in kind order (SOUL, RULES, ORIENTATION, PREFERENCES, TOOLS, DREAM_MEMORY). With `asOf`: each as it was then, from its revisions (none before the agent existed); one statement for every agent of the page."""
 
 
 @dataclass
@@ -314,7 +362,7 @@ class AgentsBrainsAgent(BurrowModel):
     agent_id: str = field(metadata=wire("agentId"))
     """The agent id used in every other argument (the node id is global)"""
     brain_memories: AgentsBrainsBrainMemoryConnection = field(metadata=wire("brainMemories"))
-    """This agent's live memories, newest first: the same list and cursors as Query.brainMemories"""
+    """This agent's live memories, newest first (with `asOf`: as they were then): the same list and cursors as Query.brainMemories"""
     brain_search: AgentsBrainsBrainSearchResult = field(metadata=wire("brainSearch"))
     """Search of this agent's memories, ranked exactly as Query.brainSearch"""
 
@@ -1357,7 +1405,9 @@ class BrainMemoriesBrainMemory(BurrowModel):
     labels: List[str] = field(metadata=wire("labels"))
     """Labels of the memory: at most one today (the Albdruck import labels what it imported); a list so more can come without a breaking change"""
     deleted: bool = field(metadata=wire("deleted"))
-    """True only on the result of a removal (removed memories are hidden everywhere else); kept so that result says what happened"""
+    """True on the result of a removal and on a tombstone read with `asOf` (removed memories are hidden from every read without it); kept so that result says what happened"""
+    deleted_at: Optional[str] = field(metadata=wire("deletedAt"))
+    """When the memory was removed (its tombstone), as of the read: null while it is live; set on the result of a removal and on tombstones read with `asOf`"""
     created_at: str = field(metadata=wire("createdAt"))
     """When it was created"""
     updated_at: str = field(metadata=wire("updatedAt"))
@@ -1391,7 +1441,7 @@ class BrainMemoriesBrainMemoryConnection(BurrowModel):
 @dataclass
 class BrainMemoriesResult(BurrowModel):
     brain_memories: BrainMemoriesBrainMemoryConnection = field(metadata=wire("brainMemories"))
-    """An agent's live memories, newest first (createdAt, then memoryId), optionally filtered by substring. Cursors are bound to the agent and the query."""
+    """An agent's live memories, newest first (createdAt, then memoryId), optionally filtered by substring. With `asOf`: the memories as they were then, tombstones of that time included. Cursors are bound to the agent, the query and asOf."""
 
 
 @dataclass
@@ -1423,7 +1473,7 @@ class BrainMemoriesWithRevisionsBrainMemory(BurrowModel):
     revision: int = field(metadata=wire("revision"))
     """The current revision; brainUpdate and brainRemove need it as expectedRevision"""
     revisions: List[BrainMemoriesWithRevisionsBrainMemoryRevision] = field(metadata=wire("revisions"))
-    """Every revision, newest first, with its actor (batched: one statement for a whole page)"""
+    """Every revision up to this one (`revision`), newest first, with its actor (batched: one statement for a whole page). On a memory read with `asOf`, the revisions written by then."""
 
 
 @dataclass
@@ -1447,7 +1497,7 @@ class BrainMemoriesWithRevisionsBrainMemoryConnection(BurrowModel):
 @dataclass
 class BrainMemoriesWithRevisionsResult(BurrowModel):
     brain_memories: BrainMemoriesWithRevisionsBrainMemoryConnection = field(metadata=wire("brainMemories"))
-    """An agent's live memories, newest first (createdAt, then memoryId), optionally filtered by substring. Cursors are bound to the agent and the query."""
+    """An agent's live memories, newest first (createdAt, then memoryId), optionally filtered by substring. With `asOf`: the memories as they were then, tombstones of that time included. Cursors are bound to the agent, the query and asOf."""
 
 
 @dataclass
@@ -1724,7 +1774,9 @@ class BrainPurgeBrainMemory(BurrowModel):
     labels: List[str] = field(metadata=wire("labels"))
     """Labels of the memory: at most one today (the Albdruck import labels what it imported); a list so more can come without a breaking change"""
     deleted: bool = field(metadata=wire("deleted"))
-    """True only on the result of a removal (removed memories are hidden everywhere else); kept so that result says what happened"""
+    """True on the result of a removal and on a tombstone read with `asOf` (removed memories are hidden from every read without it); kept so that result says what happened"""
+    deleted_at: Optional[str] = field(metadata=wire("deletedAt"))
+    """When the memory was removed (its tombstone), as of the read: null while it is live; set on the result of a removal and on tombstones read with `asOf`"""
     created_at: str = field(metadata=wire("createdAt"))
     """When it was created"""
     updated_at: str = field(metadata=wire("updatedAt"))
@@ -1740,7 +1792,7 @@ class BrainPurgeBrainMemory(BurrowModel):
     purged_by: Optional[BrainPurgeActor] = field(metadata=wire("purgedBy"))
     """The operator who purged it; null unless purged"""
     revisions: List[BrainPurgeBrainMemoryRevision] = field(metadata=wire("revisions"))
-    """Every revision, newest first, with its actor (batched: one statement for a whole page)"""
+    """Every revision up to this one (`revision`), newest first, with its actor (batched: one statement for a whole page). On a memory read with `asOf`, the revisions written by then."""
 
 
 @dataclass
@@ -1899,7 +1951,9 @@ class BrainReadBrainMemory(BurrowModel):
     labels: List[str] = field(metadata=wire("labels"))
     """Labels of the memory: at most one today (the Albdruck import labels what it imported); a list so more can come without a breaking change"""
     deleted: bool = field(metadata=wire("deleted"))
-    """True only on the result of a removal (removed memories are hidden everywhere else); kept so that result says what happened"""
+    """True on the result of a removal and on a tombstone read with `asOf` (removed memories are hidden from every read without it); kept so that result says what happened"""
+    deleted_at: Optional[str] = field(metadata=wire("deletedAt"))
+    """When the memory was removed (its tombstone), as of the read: null while it is live; set on the result of a removal and on tombstones read with `asOf`"""
     created_at: str = field(metadata=wire("createdAt"))
     """When it was created"""
     updated_at: str = field(metadata=wire("updatedAt"))
@@ -1911,13 +1965,13 @@ class BrainReadBrainMemory(BurrowModel):
     legacy_migration: Optional[BrainReadBrainLegacyMigration] = field(metadata=wire("legacyMigration"))
     """Where an imported memory came from; null for memories saved in Burrow"""
     revisions: List[BrainReadBrainMemoryRevision] = field(metadata=wire("revisions"))
-    """Every revision, newest first, with its actor (batched: one statement for a whole page)"""
+    """Every revision up to this one (`revision`), newest first, with its actor (batched: one statement for a whole page). On a memory read with `asOf`, the revisions written by then."""
 
 
 @dataclass
 class BrainReadResult(BurrowModel):
     brain_read: Optional[BrainReadBrainMemory] = field(metadata=wire("brainRead"))
-    """A live memory of the acting agent; null when unknown or removed"""
+    """A live memory of the acting agent; null when unknown or removed. With `asOf`: the memory as it was then (from its revisions), null when it did not exist yet, its tombstone when it had been removed."""
 
 
 @dataclass
@@ -1979,7 +2033,9 @@ class BrainRemoveBrainMemory(BurrowModel):
     labels: List[str] = field(metadata=wire("labels"))
     """Labels of the memory: at most one today (the Albdruck import labels what it imported); a list so more can come without a breaking change"""
     deleted: bool = field(metadata=wire("deleted"))
-    """True only on the result of a removal (removed memories are hidden everywhere else); kept so that result says what happened"""
+    """True on the result of a removal and on a tombstone read with `asOf` (removed memories are hidden from every read without it); kept so that result says what happened"""
+    deleted_at: Optional[str] = field(metadata=wire("deletedAt"))
+    """When the memory was removed (its tombstone), as of the read: null while it is live; set on the result of a removal and on tombstones read with `asOf`"""
     created_at: str = field(metadata=wire("createdAt"))
     """When it was created"""
     updated_at: str = field(metadata=wire("updatedAt"))
@@ -2065,7 +2121,7 @@ class BrainRemoveManyBrainMemory(BurrowModel):
     revision: int = field(metadata=wire("revision"))
     """The current revision; brainUpdate and brainRemove need it as expectedRevision"""
     deleted: bool = field(metadata=wire("deleted"))
-    """True only on the result of a removal (removed memories are hidden everywhere else); kept so that result says what happened"""
+    """True on the result of a removal and on a tombstone read with `asOf` (removed memories are hidden from every read without it); kept so that result says what happened"""
 
 
 @dataclass
@@ -2166,7 +2222,9 @@ class BrainSaveBrainMemory(BurrowModel):
     labels: List[str] = field(metadata=wire("labels"))
     """Labels of the memory: at most one today (the Albdruck import labels what it imported); a list so more can come without a breaking change"""
     deleted: bool = field(metadata=wire("deleted"))
-    """True only on the result of a removal (removed memories are hidden everywhere else); kept so that result says what happened"""
+    """True on the result of a removal and on a tombstone read with `asOf` (removed memories are hidden from every read without it); kept so that result says what happened"""
+    deleted_at: Optional[str] = field(metadata=wire("deletedAt"))
+    """When the memory was removed (its tombstone), as of the read: null while it is live; set on the result of a removal and on tombstones read with `asOf`"""
     created_at: str = field(metadata=wire("createdAt"))
     """When it was created"""
     updated_at: str = field(metadata=wire("updatedAt"))
@@ -2286,7 +2344,9 @@ class BrainSearchBrainMemory(BurrowModel):
     labels: List[str] = field(metadata=wire("labels"))
     """Labels of the memory: at most one today (the Albdruck import labels what it imported); a list so more can come without a breaking change"""
     deleted: bool = field(metadata=wire("deleted"))
-    """True only on the result of a removal (removed memories are hidden everywhere else); kept so that result says what happened"""
+    """True on the result of a removal and on a tombstone read with `asOf` (removed memories are hidden from every read without it); kept so that result says what happened"""
+    deleted_at: Optional[str] = field(metadata=wire("deletedAt"))
+    """When the memory was removed (its tombstone), as of the read: null while it is live; set on the result of a removal and on tombstones read with `asOf`"""
     created_at: str = field(metadata=wire("createdAt"))
     """When it was created"""
     updated_at: str = field(metadata=wire("updatedAt"))
@@ -2392,7 +2452,9 @@ class BrainUpdateBrainMemory(BurrowModel):
     labels: List[str] = field(metadata=wire("labels"))
     """Labels of the memory: at most one today (the Albdruck import labels what it imported); a list so more can come without a breaking change"""
     deleted: bool = field(metadata=wire("deleted"))
-    """True only on the result of a removal (removed memories are hidden everywhere else); kept so that result says what happened"""
+    """True on the result of a removal and on a tombstone read with `asOf` (removed memories are hidden from every read without it); kept so that result says what happened"""
+    deleted_at: Optional[str] = field(metadata=wire("deletedAt"))
+    """When the memory was removed (its tombstone), as of the read: null while it is live; set on the result of a removal and on tombstones read with `asOf`"""
     created_at: str = field(metadata=wire("createdAt"))
     """When it was created"""
     updated_at: str = field(metadata=wire("updatedAt"))
@@ -3851,7 +3913,7 @@ class CreateAgentAgent(BurrowModel):
     created_at: str = field(metadata=wire("createdAt"))
     """When the agent was created"""
     profile: List[CreateAgentProfileDocument] = field(metadata=wire("profile"))
-    """The six profile documents in kind order (SOUL, RULES, ORIENTATION, PREFERENCES, TOOLS, DREAM_MEMORY)"""
+    """The six profile documents in kind order (SOUL, RULES, ORIENTATION, PREFERENCES, TOOLS, DREAM_MEMORY). With `asOf`: each as it was then, from its revisions (none before the agent existed); one statement for every agent of the page."""
 
 
 @dataclass
@@ -5529,13 +5591,13 @@ class ProfileDocument(BurrowModel):
     reference: str = field(metadata=wire("reference"))
     """Virtual file-like reference (postgres:agent_profile_documents/<agentId>/<kind>); not a file on disk"""
     revisions: ProfileDocumentRevisionConnection = field(metadata=wire("revisions"))
-    """Every revision, newest first, with its actor"""
+    """Every revision up to this one, newest first, with its actor (on a document read with `asOf`: those written by then)"""
 
 
 @dataclass
 class ProfileDocumentResult(BurrowModel):
     profile_document: Optional[ProfileDocument] = field(metadata=wire("profileDocument"))
-    """One profile document of an agent; null when the agent does not exist"""
+    """One profile document of an agent; null when the agent does not exist (with `asOf`: did not exist yet)"""
 
 
 @dataclass
