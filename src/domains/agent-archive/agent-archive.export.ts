@@ -90,10 +90,9 @@ export async function exportAgentArchive(pool: pg.Pool, agentId: string, sink: W
         after = JSON.parse(page.rows[page.rows.length - 1].k) as unknown[];
       }
     }
-    const { rows: left } = await client.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM agent_settings WHERE agent_id = $1 AND value IS NULL AND secret IS NOT NULL',
-      [agentId],
-    );
+    const { rows: left } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM agent_settings WHERE agent_id = $1 AND value IS NULL AND secret IS NOT NULL', [
+      agentId,
+    ]);
     const sha256 = hash.digest('hex');
     const trailer: ArchiveTrailer = { end: true, counts, secretOnlySettingsLeftOut: left[0].n, sha256 };
     gzip.end(`${JSON.stringify(trailer)}\n`);

@@ -40,6 +40,8 @@ function columnExpression(table: string, column: string, columns: string[]): str
   if (column === agentColumnOf(table)) return '$2::text';
   const pair = column.endsWith('_id') ? `${column.slice(0, -3)}_kind` : null;
   if (pair && columns.includes(pair)) return `CASE WHEN x.${ident(pair)} = 'AGENT' AND x.${ident(column)} = $3::text THEN $2::text ELSE x.${ident(column)} END`;
+  // Event subjects name the agent for agent and profile events (`id`, `postgres:agent_profile_documents/id/KIND`, `id/project`).
+  if (table === EVENTS_TABLE && column === 'subject_id') return `regexp_replace(x.subject_id, '(^|[:/])' || $3::text || '(/|$)', '\\1' || $2::text || '\\2')`;
   if (table === EVENTS_TABLE && column === 'payload') {
     const actor = `CASE WHEN x.payload->'actor'->>'kind' = 'AGENT' AND x.payload->'actor'->>'id' = $3::text THEN jsonb_set(x.payload, '{actor,id}', to_jsonb($2::text)) ELSE x.payload END`;
     return `(SELECT CASE WHEN p->>'agentId' = $3::text THEN jsonb_set(p, '{agentId}', to_jsonb($2::text)) ELSE p END FROM (SELECT ${actor} AS p) y)`;
@@ -61,7 +63,10 @@ function insertStatement(table: string, columns: string[], replace: boolean): st
 }
 
 async function checkColumns(pool: pg.Pool, header: ArchiveHeader): Promise<void> {
-  const shapes = await tableShapes(pool, header.tables.map((t) => t.name));
+  const shapes = await tableShapes(
+    pool,
+    header.tables.map((t) => t.name),
+  );
   for (const t of header.tables) {
     const here = new Set(shapes.get(t.name)!.columns);
     const unknown = t.columns.filter((c) => !here.has(c));
@@ -142,7 +147,8 @@ export async function importAgentArchive(pool: pg.Pool, open: () => Readable, op
       throw new AgentArchiveError('ALREADY_EXISTS', `agent "${agentId}" already exists: import with replace to overwrite it`);
     }
     // PostgreSQL refusing the archive's data: a value or a key it does not accept. Nothing is written.
-    if (code.startsWith('22') || code.startsWith('23')) throw badArchive(`this database refused the archive's rows (SQLSTATE ${code}${(error as { table?: string }).table ? ` in ${(error as { table?: string }).table}` : ''})`);
+    if (code.startsWith('22') || code.startsWith('23'))
+      throw badArchive(`this database refused the archive's rows (SQLSTATE ${code}${(error as { table?: string }).table ? ` in ${(error as { table?: string }).table}` : ''})`);
     throw error;
   } finally {
     if (open_) await client.query('ROLLBACK').catch(() => {});
