@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
+import { exportAgentArchive, importAgentArchive } from '../clients/typescript/sdk.js';
 import { DEFAULT_LIMITS } from '../src/config.server.js';
 import { countsOf } from './support/agent-archive.js';
 import { ok } from './support/continuity.js';
@@ -77,5 +78,21 @@ describe('agent archive over HTTP', () => {
     expect(await refusal(await fetch(archiveUrl('from-big'), { method: 'POST', headers: auth(operatorToken), body: big }))).toMatchObject({ status: 413, code: 'TOO_LARGE' });
     expect(await refusal(await fetch(archiveUrl('Bad%20Id'), { method: 'POST', headers: auth(operatorToken), body: 'x' }))).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
     expect(await countsOf(server.database.pool)).toEqual(counts);
+  });
+});
+
+describe('the TypeScript client', () => {
+  it('streams an export into an import under a new id, and reports a refusal with its code', async () => {
+    const target = { url: server.url, token: operatorToken };
+    const stream = await exportAgentArchive(target, 'archived', { includeEvents: true });
+    expect(await importAgentArchive(target, 'archived-by-client', stream)).toMatchObject({ agentId: 'archived-by-client', fromAgentId: 'archived', replaced: false });
+    const memories = await server.operator.brainMemories({ agentId: 'archived-by-client' });
+    expect(memories.brainMemories.edges.map((e) => e.node.title)).toEqual(['kept']);
+
+    const bytes = new Uint8Array(await new Response(await exportAgentArchive(target, 'archived')).arrayBuffer());
+    await expect(importAgentArchive(target, 'archived-by-client', bytes)).rejects.toMatchObject({ name: 'AgentArchiveError', code: 'ALREADY_EXISTS', status: 409 });
+    expect(await importAgentArchive(target, 'archived-by-client', bytes, { replace: true })).toMatchObject({ replaced: true });
+    await expect(exportAgentArchive({ url: server.url, token: agentToken }, 'archived')).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403 });
+    await expect(exportAgentArchive(target, 'nobody')).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
   });
 });

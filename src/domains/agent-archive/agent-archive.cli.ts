@@ -2,7 +2,7 @@
  * `burrow agent export|import`: one agent as a portable archive file (docs/agent-archive.md).
  * Progress goes to stderr every PROGRESS_ROWS rows; the summary to stdout.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, openSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
@@ -36,7 +36,8 @@ export async function agentCommand(args: string[], pool: pg.Pool): Promise<void>
   });
   if (action === 'export') {
     if (!values.agent || !values.out) throw new Error('agent export needs --agent ID and --out FILE');
-    const out = createWriteStream(values.out, { flags: 'wx' });
+    // Opened before anything is read: an existing file is refused (EEXIST) and left as it is.
+    const out = createWriteStream(values.out, { fd: openSync(values.out, 'wx') });
     try {
       const summary = await exportAgentArchive(pool, values.agent, out, { includeEvents: values['include-events'], onProgress: progress('exported') });
       process.stdout.write(`exported agent ${values.agent}: ${summary.rows} rows to ${values.out} (sha256 ${summary.sha256})\n`);
