@@ -188,6 +188,13 @@ describe('agent archive', () => {
     ]);
   });
 
+  it('ends an export whose receiver goes away, releasing its connection', async () => {
+    const sink = new Writable({ highWaterMark: 1, write: (_chunk, _encoding, done) => setImmediate(() => (sink.destroy(), done())) });
+    await expect(exportAgentArchive(server.database.pool, VICTIM, sink, { includeEvents: true })).rejects.toThrow('the archive receiver closed before the end');
+    // Embedded, the pool has one connection: this answers only if the export gave it back.
+    expect((await server.database.pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
+
   it('refuses an unknown agent on export and a bad new id on import', async () => {
     const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
     await expect(exportAgentArchive(server.database.pool, 'no-such-agent', sink)).rejects.toMatchObject({ code: 'NOT_FOUND' });

@@ -45,9 +45,24 @@ function pageQuery(shape: TableShape, after: boolean): string {
 export async function exportAgentArchive(pool: pg.Pool, agentId: string, sink: Writable, options: ExportOptions = {}): Promise<ExportSummary> {
   const client = await pool.connect();
   const gzip = createGzip();
-  const piped = gzip.pipe(sink);
-  const finished = once(piped, 'finish');
-  finished.catch(() => {}); // awaited below; a failure before then is reported by the throw
+  gzip.pipe(sink);
+  // The export ends with the first failure of either stream: a receiver that goes away (an HTTP
+  // client hanging up, a full disk) stops it instead of leaving it waiting for a drain that never
+  // comes with its transaction open. Every 'error' has a listener, so none reaches the process.
+  let failure: Error | null = null;
+  let finished = false;
+  const ended = new Promise<void>((resolve, reject) => {
+    const fail = (error: Error) => {
+      failure ??= error;
+      reject(failure);
+      gzip.destroy();
+    };
+    gzip.on('error', fail);
+    sink.on('error', fail);
+    sink.once('finish', () => ((finished = true), resolve()));
+    sink.once('close', () => finished || fail(new Error('the archive receiver closed before the end')));
+  });
+  ended.catch(() => {}); // awaited at the end; an earlier failure is thrown by the next write
   let opened = false;
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -62,8 +77,9 @@ export async function exportAgentArchive(pool: pg.Pool, agentId: string, sink: W
     const shapes = await tableShapes(client, tables);
     const hash = createHash('sha256');
     const write = async (text: string) => {
+      if (failure) throw failure;
       hash.update(text);
-      if (!gzip.write(text)) await once(gzip, 'drain');
+      if (!gzip.write(text)) await Promise.race([once(gzip, 'drain'), ended]);
     };
     const header: ArchiveHeader = {
       format: ARCHIVE_FORMAT,
@@ -96,7 +112,7 @@ export async function exportAgentArchive(pool: pg.Pool, agentId: string, sink: W
     const sha256 = hash.digest('hex');
     const trailer: ArchiveTrailer = { end: true, counts, secretOnlySettingsLeftOut: left[0].n, sha256 };
     gzip.end(`${JSON.stringify(trailer)}\n`);
-    await finished;
+    await ended;
     await client.query('COMMIT');
     opened = false;
     return { counts, rows, sha256 };
