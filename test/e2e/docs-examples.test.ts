@@ -120,7 +120,7 @@ describe('the code blocks of README.md and docs/*.md', () => {
       (b.file === 'docs/quickstart.md' && (b.lang === 'sh' || b.lang === 'ts')) ||
       (b.file === 'docs/tiddle.md' && b.lang === 'graphql') ||
       (b.file === 'docs/mcp.md' && b.lang === 'ts') ||
-      (b.file === 'docs/agent-archive.md' && b.lang === 'sh') ||
+      (b.file === 'docs/agent-archive.md' && (b.lang === 'sh' || b.lang === 'ts')) ||
       (b.file === 'README.md' && b.lang === 'ts');
     const unaccounted = blocks().filter((b) => !b.notRun && b.lang !== 'text' && !b.isAnswer && !runnable(b));
     expect(unaccounted.map(where)).toEqual([]);
@@ -220,7 +220,7 @@ describe('the code blocks of README.md and docs/*.md', () => {
 
   it('the TypeScript snippets run with tsx from the repository root', async () => {
     const snippets = blocks().filter((b) => b.lang === 'ts' && !b.notRun);
-    expect(snippets.map((b) => b.file).sort()).toEqual(['README.md', 'docs/mcp.md', 'docs/quickstart.md']);
+    expect(snippets.map((b) => b.file).sort()).toEqual(['README.md', 'docs/agent-archive.md', 'docs/mcp.md', 'docs/quickstart.md']);
     const mcpToken = await agentToken('docs-mcp');
     for (const [index, block] of snippets.entries()) {
       const file = join(ROOT, `.readme-snippet-docs-${process.pid}-${index}.ts`);
