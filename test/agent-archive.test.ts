@@ -8,8 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
 import { exportAgentArchive } from '../src/domains/agent-archive/agent-archive.export.js';
+import { importAgentArchive } from '../src/domains/agent-archive/agent-archive.import.js';
 import { ARCHIVE_TABLES, EVENTS_TABLE, EXCLUDED_TABLES, uncoveredTables } from '../src/domains/agent-archive/agent-archive.tables.js';
 import { agentFields, call, chat, fixture, keyOf, SCOPE, server, SESSION, setupMatrix, variablesFor, VICTIM } from './support/authorization-matrix.js';
 import { countsOf, exportToFile, importFile, linesOfFile, rowsOf, tempPath, writeLines } from './support/agent-archive.js';
@@ -150,6 +151,12 @@ describe('agent archive', () => {
     writeFileSync(cases[cases.length - 1][0], gzipSync(''));
     for (const [path, message] of cases) {
       await expect(importFile(pool, path, { agentId: 'never-written' }), path).rejects.toMatchObject({ code: 'BAD_ARCHIVE', message: expect.stringMatching(message) });
+    }
+    // A file swapped between the verifying pass and the importing one: rolled back.
+    for (const swapped of [writeLines(edited), writeLines(lines.map((line, i) => (i === 3 ? line.slice(0, -5) : line)))]) {
+      const reads = [archive, swapped];
+      const changing = importAgentArchive(pool, () => createReadStream(reads.shift()!), { agentId: 'never-written' });
+      await expect(changing).rejects.toMatchObject({ code: 'BAD_ARCHIVE', message: 'the file changed between verifying and importing it' });
     }
     expect(await countsOf(pool)).toEqual(counts);
   });

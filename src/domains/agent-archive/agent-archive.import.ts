@@ -142,6 +142,8 @@ export async function importAgentArchive(pool: pg.Pool, open: () => Readable, op
     open_ = false;
     return { agentId, fromAgentId: header.agentId, replaced, counts, rows };
   } catch (error) {
+    // Only a file changed after its verification can fail to parse here.
+    if (error instanceof SyntaxError) throw badArchive('the file changed between verifying and importing it');
     const code = (error as { code?: string }).code ?? '';
     if (code === '23505' && (error as { constraint?: string }).constraint === 'agents_pkey') {
       throw new AgentArchiveError('ALREADY_EXISTS', `agent "${agentId}" already exists: import with replace to overwrite it`);
