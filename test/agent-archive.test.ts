@@ -12,7 +12,7 @@ import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
 import { exportAgentArchive } from '../src/domains/agent-archive/agent-archive.export.js';
 import { importAgentArchive } from '../src/domains/agent-archive/agent-archive.import.js';
 import { ARCHIVE_TABLES, EVENTS_TABLE, EXCLUDED_TABLES, uncoveredTables } from '../src/domains/agent-archive/agent-archive.tables.js';
-import { agentFields, call, chat, fixture, keyOf, SCOPE, server, SESSION, setupMatrix, variablesFor, VICTIM } from './support/authorization-matrix.js';
+import { agentFields, call, chat, fixture, keyOf, SCOPE, server, SESSION, setupMatrix, variablesFor, VICTIM, withAgent } from './support/authorization-matrix.js';
 import { countsOf, exportToFile, importFile, linesOfFile, rowsOf, tempPath, writeLines } from './support/agent-archive.js';
 import { ok } from './support/continuity.js';
 import { startServer, type TestServer } from './support/harness.js';
@@ -28,6 +28,20 @@ const withoutTokens = (text: string) =>
     JSON.parse(text, (key, value: unknown) => {
       if ((value as { __typename?: string } | null)?.__typename === 'ApiTokenConnection') return 'tokens do not travel';
       return key === 'live' ? 'per server' : value;
+    }),
+  );
+/** Both agents' ids as one, in plain strings and inside base64 node ids and cursors (whose binding hashes the agent). */
+const sameAgent = (text: string) =>
+  JSON.stringify(
+    JSON.parse(text, (_key, value: unknown) => {
+      if (typeof value !== 'string') return value;
+      const decoded = Buffer.from(value, 'base64').toString('utf8');
+      const plain = Buffer.from(decoded, 'utf8').toString('base64').replace(/=+$/, '') === value.replace(/=+$/, '') && /[:/"]/.test(decoded) ? decoded : value;
+      // A cursor's binding ("b") is a hash over what it was issued for, the agent included.
+      return plain
+        .replaceAll('matrix-copy', 'AGENT')
+        .replaceAll(VICTIM, 'AGENT')
+        .replace(/^\{"b":"[0-9a-f]+",/, '{"b":"binding",');
     }),
   );
 const runtime = { scope: SCOPE, session: SESSION, conversation: 'matrix-conversation' };
@@ -122,6 +136,19 @@ describe('agent archive', () => {
     expect(JSON.stringify({ ...copy, agents: [] }).replace(`{\\"name\\": \\"${VICTIM}\\"}`, '')).not.toContain(VICTIM);
     const read = await server.operator.agent({ id: 'matrix-copy' });
     expect(read.agent).toMatchObject({ agentId: 'matrix-copy', name: VICTIM });
+
+    // Through the API: every agent query reads the copy as it reads the original, once the agent id
+    // (also inside node ids and cursors, which encode it) reads the same on both sides.
+    const operator = await server.client(runtime);
+    let answered = 0;
+    for (const root of agentFields.filter((r) => r.kind === 'query')) {
+      const variables = await variablesFor(root);
+      const a = await call(operator, root, variables, 10_000);
+      const b = await call(operator, root, withAgent(variables, root, 'matrix-copy'), 10_000);
+      expect(sameAgent(withoutTokens(b.text)), keyOf(root)).toBe(sameAgent(withoutTokens(a.text)));
+      if (a.outcome === 'ok') answered += 1;
+    }
+    expect(answered).toBeGreaterThan(15);
   });
 
   it('refuses a tampered, truncated or foreign file with nothing written', async () => {
