@@ -94,5 +94,15 @@ describe('the TypeScript client', () => {
     expect(await importAgentArchive(target, 'archived-by-client', bytes, { replace: true })).toMatchObject({ replaced: true });
     await expect(exportAgentArchive({ url: server.url, token: agentToken }, 'archived')).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403 });
     await expect(exportAgentArchive(target, 'nobody')).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    // A streamed (chunked) upload has no length to check first: it is counted as it arrives.
+    const counts = await countsOf(server.database.pool);
+    const oversized = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 4; i++) controller.enqueue(randomBytes(LIMIT / 2));
+        controller.close();
+      },
+    });
+    await expect(importAgentArchive(target, 'streamed-too-large', oversized)).rejects.toMatchObject({ code: 'TOO_LARGE', status: 413 });
+    expect(await countsOf(server.database.pool)).toEqual(counts);
   });
 });
