@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --scenario nested|profile|fanout|writes|search|conversations ...] [--json] [--smoke]
+ * npm run bench [-- --scenario nested|profile|fanout|writes|search|conversations|archive ...] [--json] [--smoke]
  *
  * Each scenario seeds its own throwaway database (embedded, or a fresh database of the server in
  * BURROW_TEST_DATABASE_URL), starts the built server as users do (npm start, npm run burrow --

@@ -25,6 +25,7 @@ import type { Logger } from './lib/logger.js';
 import { graphiqlOptions, renderBurrowGraphiQL } from './graphiql.js';
 import { createMcpHttpHandler, isMcpPath } from './mcp/http.js';
 import { createConsoleHandler, isConsolePath } from './console.js';
+import { createArchiveHttpHandler, isArchivePath } from './domains/agent-archive/agent-archive.http.js';
 import { schema } from './schema/index.js';
 import { useCompiledOperations } from './schema/compiled-operations.js';
 import { useValidationCache } from './schema/validation-cache.js';
@@ -136,11 +137,20 @@ export function buildApp(deps: AppDeps) {
   const health = createHealth({ pool: deps.database.pool, hub: services.hub, isDraining: () => edge.draining, supervisor: deps.database.supervisor });
   const mcp = createMcpHttpHandler({ services, logger: logger.child({ component: 'mcp' }) });
   const operatorConsole = createConsoleHandler();
+  const archives = createArchiveHttpHandler({ services, pool: deps.database.pool, logger: logger.child({ component: 'agent-archive' }) });
   const edge = createEdge({
-    // MCP (Streamable HTTP) and the operator console share the port: /mcp goes to the MCP server,
-    // /console to the console's built assets, everything else to the direct JSON path, which
-    // hands what it does not serve to Yoga.
-    next: (req, res) => (isMcpPath(req.url) ? void mcp(req, res) : isConsolePath(req.url) ? void operatorConsole(req, res) : direct.handle(req, res)),
+    // MCP (Streamable HTTP), the operator console and agent archives share the port: /mcp goes to
+    // the MCP server, /console to the console's built assets, /agents/{id}/archive to the
+    // archive handler, everything else to the direct JSON path, which hands what it does not
+    // serve to Yoga.
+    next: (req, res) =>
+      isMcpPath(req.url)
+        ? void mcp(req, res)
+        : isConsolePath(req.url)
+          ? void operatorConsole(req, res)
+          : isArchivePath(req.url)
+            ? void archives(req, res)
+            : direct.handle(req, res),
     health,
     metrics,
     isOperator: async (headers) => (await authenticate(nodeHeaderCredentials(headers)))?.principal === 'OPERATOR',

@@ -33,6 +33,7 @@ const usage = async () => `usage: burrow <command>
   import-albdruck                           copy legacy Albdruck knowledge into Brains (repeat-safe)
 ${(await import('./domains/brains/brains.cli.js')).BRAIN_USAGE}
 ${(await import('./domains/settings/settings.cli.js')).SETTINGS_USAGE}
+${(await import('./domains/agent-archive/agent-archive.cli.js')).AGENT_ARCHIVE_USAGE}
   mcp --stdio                               the MCP tools over stdin/stdout for a runtime on this machine:
                                             BURROW_TOKEN (agent token, required), BURROW_CONTINUITY_SCOPE,
                                             BURROW_SESSION, BURROW_CONVERSATION (see docs/mcp.md)
@@ -197,6 +198,14 @@ commands.settings = withServices(async (services) => (await settingsCli()).setti
 commands.export = withServices(async (services) => (await settingsCli()).exportCommand(rest, services.transfer));
 commands.brain = withServices(async (services) => (await import('./domains/brains/brains.cli.js')).brainCommand(rest, services.brains));
 commands.import = withServices(async (services) => (await settingsCli()).importCommand(rest, services.transfer));
+commands.agent = async () => {
+  const runtime = await openCommandRuntime();
+  try {
+    await (await import('./domains/agent-archive/agent-archive.cli.js')).agentCommand(rest, runtime.database.pool);
+  } finally {
+    await runtime.close();
+  }
+};
 
 /**
  * Copies legacy Albdruck knowledge into Brains. Repeat-safe: records imported before are

@@ -17,6 +17,8 @@ export interface OpsConfig {
 /** Request limits, enforced in src/limits on every transport (docs/security.md lists them). */
 export interface LimitsConfig {
   bodyBytes: number;
+  /** The largest agent archive POST /agents/{id}/archive accepts (docs/agent-archive.md). */
+  archiveBytes: number;
   maxTokens: number;
   maxDepth: number;
   maxAliases: number;
@@ -44,6 +46,8 @@ export const DEFAULT_LIMITS: LimitsConfig = {
   // 4 MiB: the largest content limit (a conversation payload or summary, 1,000,000 characters)
   // still fits when every character takes four bytes of UTF-8, with room for the request around it.
   bodyBytes: 4_194_304,
+  // 1 GiB: an upload is spooled to a temporary file and read twice, never held in memory.
+  archiveBytes: 1_073_741_824,
   maxTokens: 2000,
   maxDepth: 12,
   maxAliases: 15,
@@ -73,6 +77,7 @@ export function readSecurity(read: EnvReaders['read'], int: EnvReaders['int'], b
   const d = DEFAULT_LIMITS;
   const limits: LimitsConfig = {
     bodyBytes: int('BURROW_MAX_BODY_BYTES', d.bodyBytes, 1024, 1_073_741_824),
+    archiveBytes: int('BURROW_ARCHIVE_MAX_BYTES', d.archiveBytes, 1024, 1_099_511_627_776),
     maxTokens: int('BURROW_MAX_TOKENS', d.maxTokens, 10, 1_000_000),
     maxDepth: int('BURROW_MAX_DEPTH', d.maxDepth, 1, 1000),
     maxAliases: int('BURROW_MAX_ALIASES', d.maxAliases, 0, 100_000),

@@ -185,6 +185,7 @@ describe('shipped defaults', () => {
       ops: { shutdownGraceMs: 10_000, metrics: null, tracing: null },
       limits: {
         bodyBytes: 4_194_304,
+        archiveBytes: 1_073_741_824,
         maxTokens: 2000,
         maxDepth: 12,
         maxAliases: 15,
@@ -274,6 +275,7 @@ describe('every numeric setting at its bounds', () => {
     { name: 'BURROW_SHUTDOWN_GRACE_MS', min: 0, max: 600_000, env: embedded, read: (c) => c.ops.shutdownGraceMs },
     { name: 'BURROW_METRICS_PORT', min: 0, max: 65_535, env: embedded, read: (c) => c.ops.metrics!.port },
     { name: 'BURROW_MAX_BODY_BYTES', min: 1024, max: 1_073_741_824, env: embedded, read: (c) => c.limits.bodyBytes },
+    { name: 'BURROW_ARCHIVE_MAX_BYTES', min: 1024, max: 1_099_511_627_776, env: embedded, read: (c) => c.limits.archiveBytes },
     { name: 'BURROW_MAX_TOKENS', min: 10, max: 1_000_000, env: embedded, read: (c) => c.limits.maxTokens },
     { name: 'BURROW_MAX_DEPTH', min: 1, max: 1000, env: embedded, read: (c) => c.limits.maxDepth },
     { name: 'BURROW_MAX_ALIASES', min: 0, max: 100_000, env: embedded, read: (c) => c.limits.maxAliases },

@@ -225,3 +225,70 @@ export function createBurrowClient(options: BurrowClientOptions) {
 }
 
 export type BurrowClient = ReturnType<typeof createBurrowClient>;
+
+/** Where an agent archive request goes: the GraphQL endpoint's server, with an operator token. */
+export interface ArchiveTarget {
+  /** The GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql; archives live at /agents/{id}/archive beside it. */
+  url: string;
+  token: string;
+}
+
+/** What an import answers (docs/agent-archive.md). */
+export interface AgentArchiveImport {
+  agentId: string;
+  fromAgentId: string;
+  replaced: boolean;
+  counts: Record<string, number>;
+  rows: number;
+}
+
+/** A refused archive request: `code` is BAD_ARCHIVE, ALREADY_EXISTS, NOT_FOUND, TOO_LARGE, FORBIDDEN, … */
+export class AgentArchiveError extends Error {
+  constructor(
+    readonly code: string,
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AgentArchiveError';
+  }
+}
+
+function archiveUrl(target: ArchiveTarget, agentId: string, query: Record<string, boolean | undefined>): URL {
+  const url = new URL(target.url);
+  url.pathname = `${url.pathname.replace(/\/graphql\/?$/, '')}/agents/${encodeURIComponent(agentId)}/archive`;
+  url.search = '';
+  for (const [name, value] of Object.entries(query)) if (value) url.searchParams.set(name, 'true');
+  return url;
+}
+
+async function archiveErrorOf(response: Response): Promise<AgentArchiveError> {
+  const text = await response.text();
+  try {
+    const { error } = JSON.parse(text) as { error: { code: string; message: string } };
+    return new AgentArchiveError(error.code, response.status, error.message);
+  } catch {
+    return new AgentArchiveError('HTTP_ERROR', response.status, `HTTP ${response.status}: ${text.slice(0, 200)}`);
+  }
+}
+
+/** Downloads one agent's archive (operators only) as a stream of the file's bytes, e.g. to pipe into a file. */
+export async function exportAgentArchive(target: ArchiveTarget, agentId: string, options: { includeEvents?: boolean } = {}): Promise<ReadableStream<Uint8Array>> {
+  const response = await fetch(archiveUrl(target, agentId, { includeEvents: options.includeEvents }), { headers: { authorization: `Bearer ${target.token}` } });
+  if (!response.ok || !response.body) throw await archiveErrorOf(response);
+  return response.body;
+}
+
+/** Uploads an archive (bytes or a stream of them) and imports it as `agentId`; `replace` overwrites an existing agent. */
+export async function importAgentArchive(
+  target: ArchiveTarget,
+  agentId: string,
+  body: Uint8Array | ReadableStream<Uint8Array>,
+  options: { replace?: boolean } = {},
+): Promise<AgentArchiveImport> {
+  // A stream is sent as it is read (duplex: 'half', which Node's fetch requires for a stream body).
+  const init = { method: 'POST', headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/gzip' }, body, duplex: 'half' };
+  const response = await fetch(archiveUrl(target, agentId, { replace: options.replace }), init as RequestInit);
+  if (!response.ok) throw await archiveErrorOf(response);
+  return (await response.json()) as AgentArchiveImport;
+}

@@ -20,7 +20,8 @@
  * error it answers.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '../support/harness.js';
@@ -111,7 +112,7 @@ beforeAll(async () => {
   server = await startShipped();
 });
 afterAll(async () => {
-  for (const file of scratch) rmSync(file, { force: true });
+  for (const file of scratch) rmSync(file, { force: true, recursive: true });
   if (server) expect((await server.stop()).code).toBe(0);
 });
 
@@ -122,6 +123,7 @@ describe('the code blocks of README.md and docs/*.md', () => {
       (b.file === 'docs/tiddle.md' && b.lang === 'graphql') ||
       (b.file === 'docs/point-in-time.md' && (b.lang === 'graphql' || b.lang === 'ts')) ||
       (b.file === 'docs/mcp.md' && b.lang === 'ts') ||
+      (b.file === 'docs/agent-archive.md' && (b.lang === 'sh' || b.lang === 'ts')) ||
       (b.file === 'README.md' && b.lang === 'ts');
     const unaccounted = blocks().filter((b) => !b.notRun && b.lang !== 'text' && !b.isAnswer && !runnable(b));
     expect(unaccounted.map(where)).toEqual([]);
@@ -243,9 +245,27 @@ describe('the code blocks of README.md and docs/*.md', () => {
     expect(answers[5].beforeHatchet).toBeNull();
   });
 
+  it("docs/agent-archive.md's HTTP examples run in order, in one shell, against the shipped server", async () => {
+    const shell = blocks().filter((b) => b.file === 'docs/agent-archive.md' && b.lang === 'sh' && !b.notRun);
+    expect(shell).toHaveLength(2);
+    await agentToken('docs-archive');
+    const dir = mkdtempSync(join(tmpdir(), 'burrow-docs-archive-'));
+    scratch.push(dir);
+    const script = shell.map((b) => b.code.replaceAll('http://127.0.0.1:4000', server.origin).replace('export TOKEN=brw_...', `export TOKEN=${server.operatorToken}`));
+    const ran = await bash(`set -e\ncd ${dir}\n${script.join('\n')}`, { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' });
+    expect(ran.code, ran.stderr).toBe(0);
+    // curl prints each answer without a newline of its own.
+    const answers = JSON.parse(`[${ran.stdout.trim().replace(/\}\s*\{"/g, '},{"')}]`) as Record<string, unknown>[];
+    expect(answers).toEqual([
+      expect.objectContaining({ agentId: 'hatchet-copy', fromAgentId: 'hatchet', replaced: false }),
+      { error: { code: 'ALREADY_EXISTS', message: 'agent "hatchet-copy" already exists: import with replace to overwrite it' } },
+      expect.objectContaining({ agentId: 'hatchet-copy', replaced: true }),
+    ]);
+  });
+
   it('the TypeScript snippets run with tsx from the repository root', async () => {
     const snippets = blocks().filter((b) => b.lang === 'ts' && !b.notRun);
-    expect(snippets.map((b) => b.file).sort()).toEqual(['README.md', 'docs/mcp.md', 'docs/point-in-time.md', 'docs/quickstart.md']);
+    expect(snippets.map((b) => b.file).sort()).toEqual(['README.md', 'docs/agent-archive.md', 'docs/mcp.md', 'docs/point-in-time.md', 'docs/quickstart.md']);
     const mcpToken = await agentToken('docs-mcp');
     for (const [index, block] of snippets.entries()) {
       const file = join(ROOT, `.readme-snippet-docs-${process.pid}-${index}.ts`);
