@@ -30,6 +30,7 @@ import { SettingsService } from './domains/settings/settings.service.js';
 import { ConfigurationTransfer } from './domains/settings/settings.transfer.js';
 import { DreamDiaryService } from './domains/dream-diary/dream-diary.service.js';
 import { RemovalReceipts } from './domains/data-rights/data-rights.service.js';
+import { AgentErasure } from './domains/data-rights/agent-erasure.js';
 
 export interface ServiceDeps {
   config: BurrowConfig;
@@ -65,6 +66,7 @@ export function createServices(deps: ServiceDeps) {
   const receipts = new RemovalReceipts(db);
   const continuityLogger = logger.child({ component: 'continuity' });
   const owners = new OwnershipRegistry(database, clock, continuityLogger, { perAgent: config.owners.perAgent, total: config.owners.max });
+  const erasure = new AgentErasure(db, clock, owners, faults);
   const continuity = new ContinuityService(db, clock, faults, owners, continuityLogger);
   const proposer = config.tiddle.proposer;
   const tiddle = new TiddleService(
@@ -112,6 +114,7 @@ export function createServices(deps: ServiceDeps) {
     transfer,
     dreamDiary,
     receipts,
+    erasure,
     background,
   };
 }

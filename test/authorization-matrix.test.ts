@@ -92,6 +92,7 @@ const PINNED: Record<string, { other?: Outcome; operator?: Outcome; why: string 
   'mutation deleteAgentSetting': { other: 'FORBIDDEN', why: 'operators only, even for the agent itself' },
   'query dreamDiary': { other: 'FORBIDDEN', why: 'operator-facing memory: never readable by an agent' },
   'mutation appendDreamDiaryEntry': { other: 'FORBIDDEN', why: 'operator-facing memory: never written by an agent' },
+  'mutation agentErase': { other: 'FORBIDDEN', operator: 'OwnerLive', why: 'operators only, even for the agent itself; the victim has a live owner, so nothing is erased' },
 };
 
 /**

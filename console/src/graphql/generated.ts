@@ -7,6 +7,8 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
 export type AgentEventType =
   /** The agent was created */
   | 'AGENT_CREATED'
+  /** The agent's erasure started: the last event of its log; every subscriber of the agent gets it, then its stream completes */
+  | 'AGENT_ERASED'
   /** A memory was saved (or imported) */
   | 'BRAIN_CREATED'
   /** A memory was removed (tombstoned) */
@@ -178,6 +180,8 @@ export type ErrorCode =
   | 'OWNER_CAPACITY_REACHED'
   /** an agent already has the most ownership sessions allowed */
   | 'OWNER_LIMIT_REACHED'
+  /** agentErase without force while a runtime owner of the agent is live */
+  | 'OWNER_LIVE'
   /** a continuity write named an ownership session that has ended (or another agent's) */
   | 'OWNER_NOT_LIVE'
   /** a persisted-document hash the server does not know */
@@ -454,6 +458,8 @@ type ConsoleError_Forbidden_Fragment = { __typename: 'Forbidden', code: ErrorCod
 
 type ConsoleError_NotFound_Fragment = { __typename: 'NotFound', code: ErrorCode, message: string };
 
+type ConsoleError_OwnerLive_Fragment = { __typename: 'OwnerLive', code: ErrorCode, message: string };
+
 type ConsoleError_RevisionConflict_Fragment = { __typename: 'RevisionConflict', expectedRevision: number, currentRevision: number, currentContent: string | null, currentValue: unknown, code: ErrorCode, message: string };
 
 type ConsoleError_SecretUnreadable_Fragment = { __typename: 'SecretUnreadable', code: ErrorCode, message: string };
@@ -469,6 +475,7 @@ export type ConsoleErrorFragment =
   | ConsoleError_ConversationSessionNotArchived_Fragment
   | ConsoleError_Forbidden_Fragment
   | ConsoleError_NotFound_Fragment
+  | ConsoleError_OwnerLive_Fragment
   | ConsoleError_RevisionConflict_Fragment
   | ConsoleError_SecretUnreadable_Fragment
   | ConsoleError_SettingsKeyRequired_Fragment

@@ -34,6 +34,12 @@ class OperatorOwned(BurrowError):
     kind = "member"
 
 
+class OwnerLive(BurrowError):
+    """member: agentErase without force while a runtime owner of the agent is live"""
+
+    kind = "member"
+
+
 class OwnerNotLive(BurrowError):
     """member: a continuity write named an ownership session that has ended (or another agent's)"""
 
@@ -238,6 +244,7 @@ BY_CODE: Dict[str, Type[BurrowError]] = {
     "ALREADY_EXISTS": AlreadyExists,
     "REVISION_CONFLICT": RevisionConflict,
     "OPERATOR_OWNED": OperatorOwned,
+    "OWNER_LIVE": OwnerLive,
     "OWNER_NOT_LIVE": OwnerNotLive,
     "RECEIPT_RECORDED": ReceiptRecorded,
     "STALE_GENERATION": StaleGeneration,
