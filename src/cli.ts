@@ -31,6 +31,7 @@ const usage = async () => `usage: burrow <command>
   retention run                             remove working records, handoffs and rolling cards expired longer than
                                             BURROW_RETENTION_GRACE_DAYS ago, and report per store
   import-albdruck                           copy legacy Albdruck knowledge into Brains (repeat-safe)
+${(await import('./domains/data-rights/agent-erasure.cli.js')).AGENT_USAGE}
 ${(await import('./domains/settings/settings.cli.js')).SETTINGS_USAGE}
   mcp --stdio                               the MCP tools over stdin/stdout for a runtime on this machine:
                                             BURROW_TOKEN (agent token, required), BURROW_CONTINUITY_SCOPE,
@@ -194,6 +195,7 @@ const withServices = (body: (services: Services) => Promise<void>) => async () =
 const settingsCli = () => import('./domains/settings/settings.cli.js');
 commands.settings = withServices(async (services) => (await settingsCli()).settingsCommand(rest, services.settings, services.config.settings.newKey));
 commands.export = withServices(async (services) => (await settingsCli()).exportCommand(rest, services.transfer));
+commands.agent = withServices(async (services) => (await import('./domains/data-rights/agent-erasure.cli.js')).agentCommand(rest, services.erasure));
 commands.import = withServices(async (services) => (await settingsCli()).importCommand(rest, services.transfer));
 
 /**

@@ -43,3 +43,21 @@ export async function openSocket(server: TestServer, token: string, agentId: str
   if (!viewer) throw new Error('no viewer');
   return { state, dispose: () => client.dispose() };
 }
+
+/**
+ * `count` originals of one session of an existing agent, in one INSERT … generate_series (the
+ * API would take minutes for a million). The session's counters match, as appends keep them.
+ */
+export async function seedOriginalsSql(query: (text: string, values: unknown[]) => Promise<unknown>, agentId: string, sessionId: string, count: number) {
+  await query(
+    `INSERT INTO conversation_sessions (agent_id, session_id, last_position, active_entry_count, created_at, updated_at)
+     VALUES ($1, $2, $3::bigint, $3::int, now(), now())`,
+    [agentId, sessionId, count],
+  );
+  await query(
+    `INSERT INTO conversation_entries (agent_id, session_id, id, position, role, payload, created_at)
+     SELECT $1, $2, 'seed-' || lpad(i::text, 8, '0'), i, 'user', json_build_object('text', 'seeded original ' || i), now()
+       FROM generate_series(1, $3::int) AS i`,
+    [agentId, sessionId, count],
+  );
+}
