@@ -103,6 +103,7 @@ describe('agentErase', () => {
     const client = await server.agentClient(id, { scope: 'crash', session: 'crash-session' });
     await client.brainSave({ input: { title: 'crash memory', content: 'crash' } });
     await seedOriginals(client, 23);
+    await server.operator.setAgentSetting({ input: { agentId: id, name: 'crash-setting', value: 2 } });
     const seeded = await rowsPerStore(server, id);
     let batches = 0;
     const crashing = new AgentErasure(
@@ -126,6 +127,16 @@ describe('agentErase', () => {
     const refused = await server.operator.brainSave({ input: { agentId: id, title: 'late', content: 'late' } });
     expect(refused.brainSave).toMatchObject({ __typename: 'NotFound', resourceId: id });
     expect((await requestError(client.viewer())).code).toBe('UNAUTHENTICATED');
+    await server.operator.setAgentSetting({ input: { agentId: 'matrix-agent', name: 'crash-check', value: 1 } });
+    const exported = (await server.operator.exportConfiguration({ input: { categories: ['AGENTS', 'SETTINGS'] } })).exportConfiguration;
+    if (exported.__typename !== 'ExportConfigurationSuccess') throw new Error(JSON.stringify(exported));
+    const document = exported.document as { agents: { id: string }[]; settings: { agentId: string }[] };
+    expect(document.agents.map((a) => a.id)).not.toContain(id);
+    expect(document.agents.map((a) => a.id)).toContain('matrix-agent');
+    expect(document.settings.map((s) => s.agentId)).toContain('matrix-agent');
+    expect(document.settings.map((s) => s.agentId)).not.toContain(id);
+    const refusedSetting = await server.operator.setAgentSetting({ input: { agentId: id, name: 'late', value: 1 } });
+    expect(refusedSetting.setAgentSetting).toMatchObject({ __typename: 'NotFound', resourceId: id });
 
     const { agentErase } = await server.operator.agentErase({ input: { agentId: id } });
     if (agentErase.__typename !== 'AgentEraseSuccess') throw new Error(JSON.stringify(agentErase));
