@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentErasure } from '../src/domains/data-rights/agent-erasure.js';
 import { ERASURE_ORDER, KEPT_AGENT_TABLES } from '../src/domains/data-rights/agent-erasure.stores.js';
 import { InjectedFault } from '../src/lib/faults.js';
-import { agent, AGENT, owner, SECRET, server, setupMatrix, VICTIM } from './support/authorization-matrix.js';
+import { agent, AGENT, owner, SCOPE, SECRET, server, setupMatrix, VICTIM } from './support/authorization-matrix.js';
 import { requestError, take, waitUntil } from './support/harness.js';
 import { openSocket, rowsPerStore, seedOriginals } from './support/agent-erase.js';
 
@@ -60,10 +60,12 @@ describe('agentErase', () => {
     const subscribed = server.app.services.hub.openSubscriptions;
     const victimToken = await server.app.services.tokens.create({ kind: 'agent', name: 'erase-socket', agentId: VICTIM });
     const socket = await openSocket(server, victimToken.token, VICTIM);
+    const sequence = (await server.operator.agent({ id: VICTIM })).agent!.lastEventSequence;
     const watching = server.operator.typedAgentEvents({ agentId: VICTIM });
     const delivered = take(watching, 2, 15_000);
-    const sequence = (await server.operator.agent({ id: VICTIM })).agent!.lastEventSequence;
-    await waitUntil(() => server.app.services.hub.openSubscriptions >= subscribed + 2, 'both subscriptions to join');
+    // Filtered to rolling cards of one scope: agent.erased reaches it all the same.
+    const cards = take(server.operator.rollingCardEvents({ agentId: VICTIM, project: SCOPE, after: sequence }), 2, 15_000);
+    await waitUntil(() => server.app.services.hub.openSubscriptions >= subscribed + 3, 'the three subscriptions to join');
 
     const { agentErase } = await server.operator.agentErase({ input: { agentId: VICTIM, force: true } });
     if (agentErase.__typename !== 'AgentEraseSuccess') throw new Error(JSON.stringify(agentErase));
@@ -86,6 +88,7 @@ describe('agentErase', () => {
     // The subscriber got agent.erased as its last event, and its stream completed.
     // take() returns early only when the stream completes (it fails on a timeout).
     expect((await delivered).map((e) => [e.agentEvents.type, e.agentEvents.sequence])).toEqual([['AGENT_ERASED', sequence + 1]]);
+    expect((await cards).map((e) => [e.rollingCardEvents.type, e.rollingCardEvents.stream, e.rollingCardEvents.sequence])).toEqual([['AGENT_ERASED', 'PROFILE', sequence + 1]]);
     // The agent's own socket was closed as its token was revoked.
     await waitUntil(() => socket.state.closed !== null, 'the agent socket to close');
     expect(socket.state.closed?.code).toBe(4403);
