@@ -130,6 +130,14 @@ describe('agentErase', () => {
     const refused = await server.operator.brainSave({ input: { agentId: id, title: 'late', content: 'late' } });
     expect(refused.brainSave).toMatchObject({ __typename: 'NotFound', resourceId: id });
     expect((await requestError(client.viewer())).code).toBe('UNAUTHENTICATED');
+    // Root reads that name the agent answer NotFound instead of what the batches left (at once in
+    // this process; other instances when the NOTIFY arrives).
+    await waitUntil(() => server.app.services.erasingAgents.has(id), 'the erasure to be heard');
+    expect(await requestError(server.operator.brainMemories({ agentId: id, first: 10 }))).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await requestError(server.operator.profileDocument({ agentId: id, kind: 'SOUL' }))).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await requestError(server.operator.conversationOriginals({ agentId: id, sessionId: 'crash-session', first: 10 }))).toMatchObject({ code: 'NOT_FOUND' });
+    await expect(server.operator.typedAgentEvents({ agentId: id })[Symbol.asyncIterator]().next()).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await server.operator.dataRemovalReceipts({ agentId: id })).dataRemovalReceipts.edges.map((e) => e.node.completedAt)).toEqual([null]);
     await server.operator.setAgentSetting({ input: { agentId: 'matrix-agent', name: 'crash-check', value: 1 } });
     const exported = (await server.operator.exportConfiguration({ input: { categories: ['AGENTS', 'SETTINGS'] } })).exportConfiguration;
     if (exported.__typename !== 'ExportConfigurationSuccess') throw new Error(JSON.stringify(exported));
@@ -151,5 +159,11 @@ describe('agentErase', () => {
     const late = { brain_memories: seeded.brain_memories + 1, brain_memory_revisions: seeded.brain_memory_revisions + 1 };
     expect(counts).toEqual(Object.fromEntries(Object.entries({ ...seeded, ...late, agent_events: seeded.agent_events + 1, agents: 1 }).filter(([, n]) => n > 0)));
     expect(agentErase.receipt.forced).toBe(false);
+
+    // The id is free again: an agent created with it is not taken for the erased one.
+    await waitUntil(() => !server.app.services.erasingAgents.has(id), 'the end of the erasure to be heard');
+    await server.operator.createAgent({ input: { agentId: id, name: 'born again' } });
+    expect((await server.operator.agent({ id })).agent?.name).toBe('born again');
+    expect((await server.operator.brainMemories({ agentId: id, first: 10 })).brainMemories.edges).toEqual([]);
   });
 });

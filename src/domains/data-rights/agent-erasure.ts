@@ -19,7 +19,6 @@
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
-import { notifyAfterCommit } from '../../db/notify-after-commit.js';
 import type { Clock } from '../../lib/clock.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { FaultInjector } from '../../lib/faults.js';
@@ -32,6 +31,7 @@ import { continuityOwners } from '../continuity/continuity.sql.js';
 import { completeReceipt, openReceipt, recordRemovedBatch, unfinishedReceipt, type DataRemovalReceiptRow, type ReceiptKey } from './data-rights.receipts.js';
 import { dataRemovalReceipts } from './data-rights.sql.js';
 import { OwnerLiveError } from './data-rights.errors.js';
+import { ERASURES_CHANNEL } from './erasing-agents.js';
 import { deleteBatch, ERASURE_ORDER, keyOf, storeKeys, type StoreKey } from './agent-erasure.stores.js';
 
 /** Rows per transaction: a batch of originals takes tens of milliseconds, never minutes. */
@@ -134,7 +134,10 @@ export class AgentErasure {
       .set({ revokedAt: now })
       .where(and(eq(apiTokens.agentId, agentId), isNull(apiTokens.revokedAt)))
       .returning({ id: apiTokens.id });
-    for (const token of revoked) notifyAfterCommit(tx, TOKENS_CHANNEL, token.id);
+    // Inside the transaction, as TokensService.revoke does: every instance must drop these tokens
+    // and hide this agent (ErasingAgents) without waiting for a re-check; erasures are rare.
+    for (const token of revoked) await tx.execute(sql`SELECT pg_notify(${TOKENS_CHANNEL}, ${token.id})`);
+    await tx.execute(sql`SELECT pg_notify(${ERASURES_CHANNEL}, ${agentId})`);
     return { receipt, resumed: false };
   }
 
@@ -162,6 +165,8 @@ export class AgentErasure {
       }
       const gone = await tx.execute<Record<string, unknown>>(sql`DELETE FROM agents WHERE id = ${key.agentId} RETURNING *`);
       await recordRemovedBatch(tx, key, 'agents', gone.rows);
+      // The id is free again: a new agent of that name must not read as erasing.
+      await tx.execute(sql`SELECT pg_notify(${ERASURES_CHANNEL}, ${key.agentId})`);
     }
     return completeReceipt(tx, key, this.clock.now());
   }
