@@ -57,6 +57,9 @@ describe.runIf(hasRealServer)('agentErase on a real server', () => {
     expect(halfway.conversation_entries).toBeGreaterThan(0);
     expect(halfway.conversation_entries).toBeLessThan(ORIGINALS);
     expect((await server.operator.agent({ id })).agent).toBeNull();
+    // The server heard the CLI's first step: root reads naming the agent answer NOT_FOUND.
+    await waitUntil(() => server.app.services.erasingAgents.has(id), "the server to hear the CLI's erasure");
+    await expect(server.operator.conversationOriginals({ agentId: id, sessionId: 'bulk-session', first: 5 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const [unfinished] = (await server.operator.dataRemovalReceipts({ agentId: id })).dataRemovalReceipts.edges.map((e) => e.node);
     expect(unfinished.completedAt).toBeNull();
     expect(unfinished.counts.find((c) => c.store === 'conversation_entries')?.rows).toBe(seeded.conversation_entries - halfway.conversation_entries);
