@@ -5,11 +5,12 @@
  * 1. One short transaction under the agent row's lock: refuse if a runtime owner is live (unless
  *    forced), append the final agent.erased event, set agents.erasure_started_at, open the
  *    receipt and revoke the agent's tokens (NOTIFY ends their sockets). From this commit the
- *    agent reads as absent (AgentsService filters erasure_started_at) and every write that
+ *    agent reads as absent (AgentsService filters erasure_started_at; root fields naming it
+ *    answer NotFound through ErasingAgents, told by this step's NOTIFY) and every write that
  *    appends an event is refused as NotFound (events.service.ts bumps only such agents).
  * 2. Every store in ERASURE_ORDER, in batches of BATCH_ROWS rows, one transaction each, each
- *    folded into the receipt in its own transaction (so the receipt describes exactly what is
- *    gone, and a crash loses no count).
+ *    folded into the receipt in the transaction that deletes it (so the receipt describes exactly
+ *    what is gone, and a crash loses no count).
  * 3. One transaction under the agent row's lock (which blocks every insert naming the agent):
  *    whatever a racing write left, then the agents row, then the receipt completes.
  *
