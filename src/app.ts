@@ -252,6 +252,7 @@ export function buildApp(deps: AppDeps) {
     async start(port = deps.config.port, host = deps.config.host): Promise<number> {
       await services.hub.start();
       await services.tokenWatch.start();
+      await services.erasingAgents.start();
       try {
         if (metricsServer && deps.config.ops.metrics) {
           await listenOrExplain(metricsServer, deps.config.ops.metrics.port, deps.config.ops.metrics.host, { port: 'BURROW_METRICS_PORT', host: 'BURROW_METRICS_HOST' });
@@ -268,6 +269,7 @@ export function buildApp(deps: AppDeps) {
         if (server.listening) server.close();
         await services.hub.stop();
         await services.tokenWatch.stop();
+        await services.erasingAgents.stop();
         throw error;
       }
     },
@@ -293,6 +295,7 @@ export function buildApp(deps: AppDeps) {
     for (const client of wsServer.clients) client.close(1001, 'server shutting down');
     await services.hub.stop();
     await services.tokenWatch.stop();
+    await services.erasingAgents.stop();
     const drained = await edge.settled(graceMs);
     if (started) server.closeAllConnections();
     for (const client of wsServer.clients) client.terminate();

@@ -32,6 +32,7 @@ const usage = async () => `usage: burrow <command>
                                             BURROW_RETENTION_GRACE_DAYS ago, and report per store
   import-albdruck                           copy legacy Albdruck knowledge into Brains (repeat-safe)
 ${(await import('./domains/brains/brains.cli.js')).BRAIN_USAGE}
+${(await import('./domains/data-rights/agent-erasure.cli.js')).AGENT_USAGE}
 ${(await import('./domains/settings/settings.cli.js')).SETTINGS_USAGE}
 ${(await import('./domains/agent-archive/agent-archive.cli.js')).AGENT_ARCHIVE_USAGE}
   mcp --stdio                               the MCP tools over stdin/stdout for a runtime on this machine:
@@ -197,8 +198,8 @@ const settingsCli = () => import('./domains/settings/settings.cli.js');
 commands.settings = withServices(async (services) => (await settingsCli()).settingsCommand(rest, services.settings, services.config.settings.newKey));
 commands.export = withServices(async (services) => (await settingsCli()).exportCommand(rest, services.transfer));
 commands.brain = withServices(async (services) => (await import('./domains/brains/brains.cli.js')).brainCommand(rest, services.brains));
-commands.import = withServices(async (services) => (await settingsCli()).importCommand(rest, services.transfer));
-commands.agent = async () => {
+/** `agent erase` goes through the erasure service; `agent export|import` copy an agent's tables as they are (docs/agent-archive.md). */
+const archiveCommand = async () => {
   const runtime = await openCommandRuntime();
   try {
     await (await import('./domains/agent-archive/agent-archive.cli.js')).agentCommand(rest, runtime.database.pool);
@@ -206,6 +207,9 @@ commands.agent = async () => {
     await runtime.close();
   }
 };
+commands.agent =
+  rest[0] === 'erase' ? withServices(async (services) => (await import('./domains/data-rights/agent-erasure.cli.js')).agentCommand(rest, services.erasure)) : archiveCommand;
+commands.import = withServices(async (services) => (await settingsCli()).importCommand(rest, services.transfer));
 
 /**
  * Copies legacy Albdruck knowledge into Brains. Repeat-safe: records imported before are

@@ -30,6 +30,8 @@ import { SettingsService } from './domains/settings/settings.service.js';
 import { ConfigurationTransfer } from './domains/settings/settings.transfer.js';
 import { DreamDiaryService } from './domains/dream-diary/dream-diary.service.js';
 import { RemovalReceipts } from './domains/data-rights/data-rights.service.js';
+import { AgentErasure } from './domains/data-rights/agent-erasure.js';
+import { ErasingAgents } from './domains/data-rights/erasing-agents.js';
 
 export interface ServiceDeps {
   config: BurrowConfig;
@@ -65,6 +67,8 @@ export function createServices(deps: ServiceDeps) {
   const receipts = new RemovalReceipts(db);
   const continuityLogger = logger.child({ component: 'continuity' });
   const owners = new OwnershipRegistry(database, clock, continuityLogger, { perAgent: config.owners.perAgent, total: config.owners.max });
+  const erasure = new AgentErasure(db, clock, owners, faults);
+  const erasingAgents = new ErasingAgents(database, logger.child({ component: 'erasure' }));
   const continuity = new ContinuityService(db, clock, faults, owners, continuityLogger);
   const proposer = config.tiddle.proposer;
   const tiddle = new TiddleService(
@@ -80,6 +84,7 @@ export function createServices(deps: ServiceDeps) {
   const brains = new BrainsService(db, clock, faults, logger.child({ component: 'brains' }), database.capabilities, config.embeddings, agents);
   const background: BackgroundJob[] = [
     tokenWatch.recheck,
+    erasingAgents.recheck,
     new EventLogSweeper(db, clock, config.events.retentionDays, logger),
     new RetentionSweeper(retention, config.retention.intervalSeconds, logger.child({ component: 'retention' })),
     new ContinuityReconciler(continuity, config.continuity.reconcileIntervalSeconds, continuityLogger),
@@ -112,6 +117,8 @@ export function createServices(deps: ServiceDeps) {
     transfer,
     dreamDiary,
     receipts,
+    erasure,
+    erasingAgents,
     background,
   };
 }

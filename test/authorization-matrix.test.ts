@@ -94,6 +94,7 @@ const PINNED: Record<string, { other?: Outcome; operator?: Outcome; why: string 
   'mutation appendDreamDiaryEntry': { other: 'FORBIDDEN', why: 'operator-facing memory: never written by an agent' },
   'query dataRemovalReceipts': { other: 'FORBIDDEN', why: 'operators only: removal receipts are never read by an agent, not even its own' },
   'mutation brainPurge': { other: 'FORBIDDEN', why: 'operators only: an agent removes (tombstones), only an operator purges' },
+  'mutation agentErase': { other: 'FORBIDDEN', operator: 'OwnerLive', why: 'operators only, even for the agent itself; the victim has a live owner, so nothing is erased' },
 };
 
 /**

@@ -1,6 +1,7 @@
 /** The bench scenarios by name; `npm run bench` with no --scenario runs DEFAULT_SCENARIOS in this order. */
 import { run as archive } from './archive.js';
 import { run as conversations } from './conversations.js';
+import { run as erase } from './erase.js';
 import { run as fanout } from './fanout.js';
 import { run as nested } from './nested.js';
 import { run as profile } from './profile.js';
@@ -8,7 +9,7 @@ import { run as search } from './search.js';
 import { run as writes } from './writes.js';
 import type { Scenario } from './types.js';
 
-export const SCENARIOS: Record<string, Scenario> = { nested, profile, fanout, writes, search, conversations, archive };
+export const SCENARIOS: Record<string, Scenario> = { nested, profile, fanout, writes, search, conversations, archive, erase };
 
-/** The issue's five; conversations and archive (a million originals each) run when named. */
+/** The issue's five; conversations, archive and erase (a million originals each) run when named. */
 export const DEFAULT_SCENARIOS = ['nested', 'profile', 'fanout', 'writes', 'search'];

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import type { Db, DbOrTx } from '../db/database.js';
@@ -58,13 +58,15 @@ type EventValues = { [K in 'agentId' | 'stream' | 'type' | 'subjectId' | 'projec
  * One round trip: the bump and the row run as one statement (data-modifying CTEs always run to
  * completion), so a write pays for one statement here instead of two.
  * `alongside`: the write's own statements (INSERT/UPDATE without RETURNING), run in the same one.
- * `payload` is JSON text, `occurredAt` an ISO timestamp.
+ * `payload` is JSON text, `occurredAt` an ISO timestamp. An agent whose erasure started bumps
+ * nothing, so the write is refused as NotFound (a write outside a transaction has committed its
+ * own statements by then: the erasure's last step removes them under the agent's lock).
  */
 function eventStatement(event: EventValues, alongside: SQL[]): SQL {
   const writes = alongside.map((statement, i) => sql`${sql.raw(`write_${i}`)} AS (${statement}), `);
   return sql`
     WITH ${sql.join(writes)}bumped AS (
-      UPDATE agents SET last_event_sequence = last_event_sequence + 1 WHERE id = ${event.agentId} RETURNING last_event_sequence AS seq
+      UPDATE agents SET last_event_sequence = last_event_sequence + 1 WHERE id = ${event.agentId} AND erasure_started_at IS NULL RETURNING last_event_sequence AS seq
     ), stored AS (
       INSERT INTO agent_events (agent_id, sequence, stream, type, subject_id, project, payload, occurred_at)
       SELECT ${event.agentId}::text, seq, ${event.stream}::text, ${event.type}::text, ${event.subjectId}::text, ${event.project}::text,
@@ -110,15 +112,19 @@ export interface EventQuery {
   limit: number;
 }
 
+/** The last event of an erased agent: every subscriber gets it whatever its filter, then its stream completes. */
+export const AGENT_ERASED = 'agent.erased';
+
 export async function readEventsAfter(db: Db, query: EventQuery): Promise<AgentEventRow[]> {
-  const conditions = [eq(agentEvents.agentId, query.agentId), gt(agentEvents.sequence, query.afterSequence)];
-  if (query.streams) conditions.push(inArray(agentEvents.stream, query.streams));
-  if (query.project !== undefined) conditions.push(eq(agentEvents.project, query.project));
-  if (query.subjectId !== undefined) conditions.push(eq(agentEvents.subjectId, query.subjectId));
+  const filters = [];
+  if (query.streams) filters.push(inArray(agentEvents.stream, query.streams));
+  if (query.project !== undefined) filters.push(eq(agentEvents.project, query.project));
+  if (query.subjectId !== undefined) filters.push(eq(agentEvents.subjectId, query.subjectId));
+  const filtered = filters.length ? or(and(...filters), eq(agentEvents.type, AGENT_ERASED)) : undefined;
   return db
     .select()
     .from(agentEvents)
-    .where(and(...conditions))
+    .where(and(eq(agentEvents.agentId, query.agentId), gt(agentEvents.sequence, query.afterSequence), filtered))
     .orderBy(asc(agentEvents.sequence))
     .limit(query.limit);
 }

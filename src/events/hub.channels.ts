@@ -15,7 +15,7 @@ import type { Database } from '../db/database.js';
 import { backoffDelay } from '../lib/backoff.js';
 import { describeError, isConnectionLoss } from '../lib/connection-errors.js';
 import type { Logger } from '../lib/logger.js';
-import { latestSequences, readEventsAfter, type AgentEventRow, type EventQuery } from './events.service.js';
+import { AGENT_ERASED, latestSequences, readEventsAfter, type AgentEventRow, type EventQuery } from './events.service.js';
 
 /** Rows per read of the log, by a channel or by one subscriber's catch-up. */
 export const PAGE = 200;
@@ -322,6 +322,7 @@ export class AgentChannels {
 }
 
 function matches(query: Subscription, row: AgentEventRow): boolean {
+  if (row.type === AGENT_ERASED) return true;
   if (query.streams && !query.streams.includes(row.stream as never)) return false;
   if (query.project !== undefined && row.project !== query.project) return false;
   if (query.subjectId !== undefined && row.subjectId !== query.subjectId) return false;

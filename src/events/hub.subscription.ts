@@ -24,7 +24,7 @@ import type { Db } from '../db/database.js';
 import { backoffDelay } from '../lib/backoff.js';
 import { describeError, isConnectionLoss } from '../lib/connection-errors.js';
 import type { Logger } from '../lib/logger.js';
-import { readEventsAfter, type AgentEventRow } from './events.service.js';
+import { AGENT_ERASED, readEventsAfter, type AgentEventRow } from './events.service.js';
 import { PAGE, wake, type AgentChannels, type Channel, type Subscriber, type Subscription } from './hub.channels.js';
 
 /** Where a subscription is; `transition` below is the only place that moves it. */
@@ -80,6 +80,7 @@ export function openSubscription(query: Subscription, host: SubscriptionHost): A
   let state: SubscriptionState = { name: 'joining' };
   let channel: Channel | null = null;
   let asking = false;
+  let erased = false;
   /** The newest sequence handed on. */
   let last = 0;
   /** The notification behind the row handed on last: it was delivered once the consumer asks again. */
@@ -166,9 +167,11 @@ export function openSubscription(query: Subscription, host: SubscriptionHost): A
       if (handedOn !== null) host.delivered((performance.now() - handedOn) / 1000);
       handedOn = null;
       try {
-        const row = await nextRow();
+        // The agent was erased: its last event was handed on, and nothing can follow it.
+        const row = erased ? null : await nextRow();
         if (row && state.name !== 'closed') {
           last = row.sequence;
+          erased = row.type === AGENT_ERASED;
           return { done: false, value: row };
         }
         finish();

@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   ALREADY_EXISTS: 'a create named an id that is taken (createAgent)',
   REVISION_CONFLICT: 'a revision-checked write named a stale revision',
   OPERATOR_OWNED: 'an agent tried to change a record an operator wrote',
+  OWNER_LIVE: 'agentErase without force while a runtime owner of the agent is live',
   OWNER_NOT_LIVE: "a continuity write named an ownership session that has ended (or another agent's)",
   RECEIPT_RECORDED: 'a continuity effect already has its receipt',
   STALE_GENERATION: 'a fenced continuity write from an older generation',

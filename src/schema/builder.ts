@@ -5,6 +5,7 @@ import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin from '@pothos/plugin-relay';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import type { Context } from '../context.js';
+import AbsentAgentPlugin from './absent-agent-plugin.js';
 import TextPolicyPlugin from './text-policy-plugin.js';
 
 const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
@@ -17,9 +18,10 @@ export const builder = new SchemaBuilder<{
     JSON: { Input: unknown; Output: unknown };
   };
 }>({
-  // errors before dataloader, as the errors plugin requires; the text policy last, so it runs
+  // errors before dataloader, as the errors plugin requires; absentAgent answers NotFound for an
+  // agent whose erasure started (docs/agent-erasure.md); the text policy last, so it runs
   // innermost and its ValidationError becomes a ValidationFailed result where a field has one.
-  plugins: [ErrorsPlugin, DataloaderPlugin, RelayPlugin, SimpleObjectsPlugin, TextPolicyPlugin],
+  plugins: [ErrorsPlugin, DataloaderPlugin, RelayPlugin, SimpleObjectsPlugin, AbsentAgentPlugin, TextPolicyPlugin],
   defaultFieldNullability: false,
   relay: {
     clientMutationId: 'omit',

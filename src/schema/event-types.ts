@@ -35,7 +35,7 @@ const asEvent = (name: string) => ({
 
 builder.objectRef<AgentEventRow>('ProfileEvent').implement({
   ...asEvent('ProfileEvent'),
-  description: 'AGENT_CREATED or PROFILE_UPDATED',
+  description: 'AGENT_CREATED, PROFILE_UPDATED or AGENT_ERASED',
   fields: (t) => ({
     profileKind: t.field({
       type: ProfileKindEnum,

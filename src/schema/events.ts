@@ -25,6 +25,7 @@ export const EventStreamEnum = builder.enumType('EventStream', {
 /** Every event type the log records, as the log spells it (dotted) and as the schema does. */
 const EVENT_TYPES = {
   AGENT_CREATED: ['agent.created', 'The agent was created'],
+  AGENT_ERASED: ['agent.erased', "The agent's erasure started: the last event of its log; every subscriber of the agent gets it, then its stream completes"],
   PROFILE_UPDATED: ['profile.updated', 'A profile document got a new revision'],
   BRAIN_CREATED: ['brain.created', 'A memory was saved (or imported)'],
   BRAIN_UPDATED: ['brain.updated', 'A memory got a new revision'],

@@ -27,6 +27,7 @@ import '../auth/tokens.graphql.js';
 import '../domains/settings/settings.graphql.js';
 import '../domains/dream-diary/dream-diary.graphql.js';
 import '../domains/data-rights/data-rights.graphql.js';
+import '../domains/data-rights/agent-erasure.graphql.js';
 import '../events/events.graphql.js';
 import './event-types.js';
 

@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { describeError, handled } from '../api';
 import { loadAgentCounts, type AgentCounts } from '../counts';
+import { EraseAgentPanel } from './EraseAgent';
 import { openEventStream, type ConsoleEvent, type StreamStatus } from '../events';
 import { ConsoleAgentDetailDocument, ConsoleScopeDocument, type ConsoleAgentDetailQuery, type ConsoleScopeQuery } from '../graphql/generated';
 import type { PageProps } from '../page-props';
@@ -335,6 +336,7 @@ export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents 
           </>
         )}
       </section>
+      <EraseAgentPanel api={api} agentId={focus} announce={announce} onErased={() => (setFocus(''), setDetail(null), reloadAgents())} />
     </div>
   );
 }

@@ -3,7 +3,7 @@
  * (agents.documents.ts), a PREFERENCES learning path (agents.preferences.ts) and overview counts
  * (agents.counts.ts), reached through this service's fields of those names.
  */
-import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
 import { preparedSelect } from '../../db/prepared-select.js';
 import type { Clock } from '../../lib/clock.js';
@@ -22,6 +22,12 @@ import type { AgentRow } from './agents.types.js';
 import { validateAgentId } from './agents.validation.js';
 
 /**
+ * The one condition that makes an agent visible: an agent whose erasure started reads as absent
+ * everywhere (agent-erasure.ts), while its stores are removed in batches.
+ */
+const notErasing = isNull(agents.erasureStartedAt);
+
+/**
  * The hot reads as prepared statements: Drizzle builds their SQL once instead of per call, and
  * each pooled connection parses and plans them once (named statements) instead of per request.
  */
@@ -33,16 +39,22 @@ function preparedReads(db: Db) {
       db
         .select()
         .from(agents)
-        .where(eq(agents.id, sql.placeholder('id'))),
+        .where(and(eq(agents.id, sql.placeholder('id')), notErasing)),
     ),
-    firstPage: preparedSelect(db, 'burrow_agents_first_page', db.select().from(agents).orderBy(desc(agents.createdAt), desc(agents.id)).limit(sql.placeholder('limit'))),
+    firstPage: preparedSelect(
+      db,
+      'burrow_agents_first_page',
+      db.select().from(agents).where(notErasing).orderBy(desc(agents.createdAt), desc(agents.id)).limit(sql.placeholder('limit')),
+    ),
     nextPage: preparedSelect(
       db,
       'burrow_agents_next_page',
       db
         .select()
         .from(agents)
-        .where(or(lt(agents.createdAt, sql.placeholder('createdAt')), and(eq(agents.createdAt, sql.placeholder('createdAt')), lt(agents.id, sql.placeholder('id')))))
+        .where(
+          and(notErasing, or(lt(agents.createdAt, sql.placeholder('createdAt')), and(eq(agents.createdAt, sql.placeholder('createdAt')), lt(agents.id, sql.placeholder('id'))))),
+        )
         .orderBy(desc(agents.createdAt), desc(agents.id))
         .limit(sql.placeholder('limit')),
     ),
@@ -133,7 +145,10 @@ export class AgentsService {
   async countAgents(viewer: Viewer | null): Promise<number> {
     const v = requireViewer(viewer);
     if (v.principal === 'AGENT') return 1;
-    const [row] = await this.db.select({ count: sql<number>`count(*)::int` }).from(agents);
+    const [row] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(agents)
+      .where(notErasing);
     return row.count;
   }
 
@@ -143,7 +158,7 @@ export class AgentsService {
       : this.db
           .select()
           .from(agents)
-          .where(inArray(agents.id, [...ids]));
+          .where(and(inArray(agents.id, [...ids]), notErasing));
   }
 
   /**
@@ -157,7 +172,7 @@ export class AgentsService {
         ? this.reads.nextPage.execute({ createdAt: page.after.createdAt, id: page.after.id, limit: page.limit })
         : this.reads.firstPage.execute({ limit: page.limit });
     }
-    const conditions = [];
+    const conditions: (SQL | undefined)[] = [notErasing];
     if (v.principal === 'AGENT') conditions.push(eq(agents.id, v.agentId!));
     if (page.after) {
       conditions.push(or(lt(agents.createdAt, page.after.createdAt), and(eq(agents.createdAt, page.after.createdAt), lt(agents.id, page.after.id))));

@@ -4,7 +4,7 @@
  * `hasSecret`, never the value. Writes follow the house revision rule: with expectedRevision
  * the update is one statement that matches it; without, the write creates or replaces.
  */
-import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { NotFoundError, RevisionConflictError, ValidationError } from '../../lib/errors.js';
@@ -200,7 +200,10 @@ export class SettingsService {
     }
     const secret = this.sealSecret('secret', secretSite.agent(input.agentId, name), input.secret);
     // Through `db`: inside an import's transaction the embedded pool has no second connection.
-    const [agent] = await db.select({ id: agents.id }).from(agents).where(eq(agents.id, input.agentId));
+    const [agent] = await db
+      .select({ id: agents.id })
+      .from(agents)
+      .where(and(eq(agents.id, input.agentId), isNull(agents.erasureStartedAt)));
     if (!agent) throw new NotFoundError('Agent', input.agentId);
     const fields = {
       updatedAt: this.clock.now(),

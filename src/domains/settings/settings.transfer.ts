@@ -10,7 +10,7 @@
  * one transaction, and writes only what differs: importing the same file again changes nothing.
  * Import merges: it never removes a record or a stored secret the file does not mention.
  */
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, isNotNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
@@ -127,8 +127,10 @@ export class ConfigurationTransfer {
       notApplicable: { ...NOT_APPLICABLE },
     };
     await this.db.transaction(async (tx) => {
+      // An agent whose erasure started is absent (docs/agent-erasure.md): neither it nor its settings are exported.
+      const erasing = new Set((await tx.select({ id: agents.id }).from(agents).where(isNotNull(agents.erasureStartedAt))).map((a) => a.id));
       if (categories.includes('agents')) {
-        const rows = await tx.select().from(agents).orderBy(asc(agents.id));
+        const rows = (await tx.select().from(agents).orderBy(asc(agents.id))).filter((a) => !erasing.has(a.id));
         const docs = await tx.select().from(agentProfileDocuments).orderBy(asc(agentProfileDocuments.agentId), asc(agentProfileDocuments.kind));
         document.agents = rows.map((a) => ({
           id: a.id,
@@ -137,7 +139,7 @@ export class ConfigurationTransfer {
         }));
       }
       if (categories.includes('settings')) {
-        const rows = await tx.select().from(agentSettings).orderBy(asc(agentSettings.agentId), asc(agentSettings.name));
+        const rows = (await tx.select().from(agentSettings).orderBy(asc(agentSettings.agentId), asc(agentSettings.name))).filter((s) => !erasing.has(s.agentId));
         document.settings = rows.map((s) => ({
           agentId: s.agentId,
           name: s.name,

@@ -24,6 +24,11 @@ _AGENT_COUNTS = Operation(
     hash="57a351a0c6ec3384127c292d76af3526ea5bad0fda6e96febe280b02dbaf9bdc",
     text="query agentCounts($agentId: String!) {\n  agent(agentId: $agentId) {\n    agentId\n    counts {\n      brains\n      workingRecords\n      rollingCards\n      runsByState {\n        state\n        count\n      }\n    }\n  }\n}",
 )
+_AGENT_ERASE = Operation(
+    name="agentErase",
+    hash="2b6299a5d2e3a9d212ce4c15c9b2c5c83fb0ce82857574dcc01a3e0440102dec",
+    text="mutation agentErase($input: AgentEraseInput!) {\n  agentErase(input: $input) {\n    __typename\n    ... on AgentEraseSuccess {\n      resumed\n      receipt {\n        ...DataRemovalReceiptFields\n      }\n    }\n    ... on OwnerLive {\n      agentId\n      ownerIds\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment DataRemovalReceiptFields on DataRemovalReceipt {\n  id\n  receiptId\n  kind\n  agentId\n  memoryId\n  actor {\n    kind\n    principalId\n  }\n  forced\n  startedAt\n  completedAt\n  counts {\n    store\n    rows\n  }\n  contentHash\n}",
+)
 _AGENT_EVENT_LOG = Operation(
     name="agentEventLog",
     hash="8d77f77aba284a29f9692a0ee16dc9db65ead3c6cf4fa25d8bff33c7241ba99f",
@@ -266,8 +271,8 @@ _CREATE_API_TOKEN = Operation(
 )
 _DATA_REMOVAL_RECEIPTS = Operation(
     name="dataRemovalReceipts",
-    hash="526b77230ca89ed91bb3205c550b3f7f540121b4b0957bbb35a19c200fe7503f",
-    text="query dataRemovalReceipts($agentId: String, $first: Int, $after: String) {\n  dataRemovalReceipts(agentId: $agentId, first: $first, after: $after) {\n    edges {\n      cursor\n      node {\n        ...DataRemovalReceiptFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}\n\nfragment DataRemovalReceiptFields on DataRemovalReceipt {\n  id\n  receiptId\n  kind\n  agentId\n  memoryId\n  actor {\n    kind\n    principalId\n  }\n  forced\n  startedAt\n  completedAt\n  counts {\n    store\n    rows\n  }\n  contentHash\n}",
+    hash="f7b9ffd1cd72402bc49171b4bf063815d89064906a5a2a4fc98a915eadcd0f43",
+    text="query dataRemovalReceipts($agentId: String, $first: Int, $after: String) {\n  dataRemovalReceipts(agentId: $agentId, first: $first, after: $after) {\n    edges {\n      cursor\n      node {\n        ...DataRemovalReceiptFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      hasPreviousPage\n      endCursor\n    }\n  }\n}\n\nfragment DataRemovalReceiptFields on DataRemovalReceipt {\n  id\n  receiptId\n  kind\n  agentId\n  memoryId\n  actor {\n    kind\n    principalId\n  }\n  forced\n  startedAt\n  completedAt\n  counts {\n    store\n    rows\n  }\n  contentHash\n}",
 )
 _DELETE_AGENT_SETTING = Operation(
     name="deleteAgentSetting",
@@ -562,6 +567,9 @@ class BurrowClient(BurrowTransport):
 
     async def agent_counts(self, *, agent_id: str) -> AgentCountsResult:
         return parse(AgentCountsResult, await self._execute(_AGENT_COUNTS, {"agentId": agent_id}))
+
+    async def agent_erase(self, *, input: AgentEraseInput) -> AgentEraseResult:
+        return parse(AgentEraseResult, await self._execute(_AGENT_ERASE, {"input": input}))
 
     async def agent_event_log(self, *, agent_id: str, first: Optional[int] = None, after: Optional[str] = None) -> AgentEventLogResult:
         return parse(AgentEventLogResult, await self._execute(_AGENT_EVENT_LOG, {"agentId": agent_id, "first": first, "after": after}))

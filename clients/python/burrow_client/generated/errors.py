@@ -11,7 +11,7 @@ class ValidationFailed(BurrowError):
 
 
 class NotFound(BurrowError):
-    """member: the record does not exist or is hidden from this token; a per-agent subscription naming an unknown agent"""
+    """member: the record does not exist or is hidden from this token; a per-agent subscription naming an unknown agent; a root field naming an agent whose erasure has started (docs/agent-erasure.md)"""
 
     kind = "member"
 
@@ -30,6 +30,12 @@ class RevisionConflict(BurrowError):
 
 class OperatorOwned(BurrowError):
     """member: an agent tried to change a record an operator wrote"""
+
+    kind = "member"
+
+
+class OwnerLive(BurrowError):
+    """member: agentErase without force while a runtime owner of the agent is live"""
 
     kind = "member"
 
@@ -238,6 +244,7 @@ BY_CODE: Dict[str, Type[BurrowError]] = {
     "ALREADY_EXISTS": AlreadyExists,
     "REVISION_CONFLICT": RevisionConflict,
     "OPERATOR_OWNED": OperatorOwned,
+    "OWNER_LIVE": OwnerLive,
     "OWNER_NOT_LIVE": OwnerNotLive,
     "RECEIPT_RECORDED": ReceiptRecorded,
     "STALE_GENERATION": StaleGeneration,

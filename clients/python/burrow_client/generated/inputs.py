@@ -9,6 +9,15 @@ from .enums import *  # noqa: F403
 
 
 @dataclass
+class AgentEraseInput(BurrowModel):
+    """The agent to erase"""
+    agent_id: str = field(metadata=wire("agentId"))
+    """The agent id (`Agent.agentId`)"""
+    force: Optional[bool] = field(default=UNSET, metadata=wire("force"))
+    """Erase even while a runtime owner is live (the receipt records it as forced)"""
+
+
+@dataclass
 class AppendConversationEntryInput(BurrowModel):
     """One original for the runtime session"""
     payload: str = field(metadata=wire("payload"))

@@ -140,6 +140,89 @@ class AgentCountsResult(BurrowModel):
 
 
 @dataclass
+class AgentEraseActor(BurrowModel):
+    kind: PrincipalKind = field(metadata=wire("kind"))
+    """Operator or agent"""
+    principal_id: str = field(metadata=wire("principalId"))
+    """The agent id for an agent; the token name for an operator"""
+
+
+@dataclass
+class AgentEraseStoreRowCount(BurrowModel):
+    store: str = field(metadata=wire("store"))
+    """The store: its table name, e.g. brain_memories"""
+    rows: int = field(metadata=wire("rows"))
+    """Rows removed or emptied there"""
+
+
+@dataclass
+class AgentEraseDataRemovalReceipt(BurrowModel):
+    id: str = field(metadata=wire("id"))
+    """The global id (node(id:))"""
+    receipt_id: str = field(metadata=wire("receiptId"))
+    """The receipt id within its agent"""
+    kind: DataRemovalKind = field(metadata=wire("kind"))
+    """What was removed"""
+    agent_id: str = field(metadata=wire("agentId"))
+    """The agent the removal was about (it may no longer exist)"""
+    memory_id: Optional[str] = field(metadata=wire("memoryId"))
+    """The purged memory; null for an agent erasure"""
+    actor: AgentEraseActor = field(metadata=wire("actor"))
+    """The operator who removed it"""
+    forced: bool = field(metadata=wire("forced"))
+    """An erasure that went ahead although a runtime owner was live"""
+    started_at: str = field(metadata=wire("startedAt"))
+    """When the removal started"""
+    completed_at: Optional[str] = field(metadata=wire("completedAt"))
+    """When it finished; null while it is still running (or a crash stopped it: re-run it)"""
+    counts: List[AgentEraseStoreRowCount] = field(metadata=wire("counts"))
+    """Rows removed per store, by store name"""
+    content_hash: str = field(metadata=wire("contentHash"))
+    """SHA-256 (hex) chained over the removed rows, batch by batch in removal order; final once completedAt is set"""
+
+
+@dataclass
+class AgentEraseSuccess(BurrowModel):
+    typename__: Literal["AgentEraseSuccess"] = field(metadata=wire("__typename"))
+    resumed: bool = field(metadata=wire("resumed"))
+    """True when this call finished an erasure that had started before (a crash, or another operator at the same time)"""
+    receipt: AgentEraseDataRemovalReceipt = field(metadata=wire("receipt"))
+    """The completed receipt: counts per store and the hash of what was removed"""
+
+
+@dataclass
+class AgentEraseNotFound(BurrowModel):
+    typename__: Literal["NotFound"] = field(metadata=wire("__typename"))
+    message: str = field(metadata=wire("message"))
+    """What went wrong, for people; match on `code`, not on this text"""
+    code: ErrorCode = field(metadata=wire("code"))
+    """What went wrong, for programs"""
+    resource: str = field(metadata=wire("resource"))
+    """The kind of record: its GraphQL type name, e.g. Agent"""
+    resource_id: str = field(metadata=wire("resourceId"))
+    """The short id the input named (not a global id)"""
+
+
+@dataclass
+class AgentEraseOwnerLive(BurrowModel):
+    typename__: Literal["OwnerLive"] = field(metadata=wire("__typename"))
+    agent_id: str = field(metadata=wire("agentId"))
+    """The agent that was not erased"""
+    owner_ids: List[str] = field(metadata=wire("ownerIds"))
+    """The live ownership sessions, by owner id"""
+    message: str = field(metadata=wire("message"))
+    """What went wrong, for people; match on `code`, not on this text"""
+    code: ErrorCode = field(metadata=wire("code"))
+    """What went wrong, for programs"""
+
+
+@dataclass
+class AgentEraseResult(BurrowModel):
+    agent_erase: Union[AgentEraseSuccess, AgentEraseNotFound, AgentEraseOwnerLive] = field(metadata=wire("agentErase"))
+    """Operators only. Removes the agent and every store it has, in batches; the agent reads as absent from the first step on. Re-run it to finish an erasure a crash interrupted. An unknown (or already erased) agent is NotFound; its receipt stays in dataRemovalReceipts."""
+
+
+@dataclass
 class AgentEventLogAgentEvent(BurrowModel):
     sequence: int = field(metadata=wire("sequence"))
     """Per-agent, gap-free, commit-ordered; pass the last one seen as `after` to resume a per-agent subscription"""
@@ -4057,6 +4140,7 @@ class DataRemovalReceiptsDataRemovalReceiptEdge(BurrowModel):
 @dataclass
 class DataRemovalReceiptsPageInfo(BurrowModel):
     has_next_page: bool = field(metadata=wire("hasNextPage"))
+    has_previous_page: bool = field(metadata=wire("hasPreviousPage"))
     end_cursor: Optional[str] = field(metadata=wire("endCursor"))
 
 
