@@ -107,6 +107,7 @@ export default [
               'SettingsKeyRequired',
               'SecretUnreadable',
               'SettingDeleted',
+              'OwnerLive',
             ],
             // Events are log entries addressed by (agentId, sequence) and their `cursor`, not records to refetch.
             suffixes: ['Connection', 'Edge', 'Success', 'Result', 'Count', 'Counts', 'Report', 'Status', 'Entry', 'Event'],
