@@ -27,16 +27,16 @@ export function ConfirmDialog({ title, children, confirmLabel, busy, error, onCo
   return (
     <dialog
       ref={dialog}
-      class="confirm"
-      aria-labelledby="confirm-h"
-      aria-describedby="confirm-body"
+      class="confirm-dialog"
+      aria-labelledby="confirm-dialog-h"
+      aria-describedby="confirm-dialog-body"
       onCancel={(e) => {
         e.preventDefault();
         onCancel();
       }}
     >
-      <h2 id="confirm-h">{title}</h2>
-      <div id="confirm-body">{children}</div>
+      <h2 id="confirm-dialog-h">{title}</h2>
+      <div id="confirm-dialog-body">{children}</div>
       {error && (
         <p role="alert" class="error">
           {error}
