@@ -90,6 +90,12 @@ describe.skipIf(!hasChromium)(`console: first run and tokens in headless Chromiu
     // Nothing in the list carries a secret: the server does not have it any more.
     expect(JSON.stringify(await asOperator(TOKENS))).not.toContain(agentSecret);
 
+    // At phone width the steps and the secret fit: nothing scrolls the page sideways.
+    await page.setViewportSize(VIEWPORTS.phone);
+    await screenshot(page, 'console-first-run-375');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.setViewportSize(VIEWPORTS.desktop);
+
     await panel.getByRole('button', { name: 'Done' }).click();
     expect(await page.locator('section.first-run').count()).toBe(0);
     await page.goto(`${consoleUrl(server.url)}#/dashboard`);
@@ -193,6 +199,11 @@ describe.skipIf(!hasChromium)(`console: first run and tokens in headless Chromiu
     expect((await asOperator(VIEWER)).data.viewer.principal).toBe('OPERATOR');
     expect(await tokenRow('night-shift').locator('td[data-state]').innerText()).toBe('active');
     await screenshot(page, 'console-tokens-1280');
+    // At phone width the list scrolls inside its panel, never the page.
+    await page.setViewportSize(VIEWPORTS.phone);
+    await screenshot(page, 'console-tokens-375');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.setViewportSize(VIEWPORTS.desktop);
     expect(tab.blocked).toEqual([]);
     expect(tab.consoleErrors).toEqual([]);
   });
