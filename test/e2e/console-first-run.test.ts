@@ -60,7 +60,8 @@ describe.skipIf(!hasChromium)(`console: first run and tokens in headless Chromiu
     const panel = page.locator('section.first-run');
     await panel.getByLabel('Agent id').fill('hatchet');
     await panel.getByLabel('Name', { exact: true }).fill('Hatchet the deploy bot');
-    await panel.getByRole('button', { name: 'Create agent' }).click();
+    // By keyboard: Enter in the form submits it.
+    await panel.getByLabel('Name', { exact: true }).press('Enter');
     await panel.getByText('Created agent Hatchet the deploy bot (hatchet).').waitFor();
     expect(await announcement(page)).toBe('Agent hatchet created. Next: its token.');
     expect((await asOperator('{ agent(agentId: "hatchet") { agentId name } }')).data.agent).toEqual({ agentId: 'hatchet', name: 'Hatchet the deploy bot' });
@@ -181,10 +182,14 @@ describe.skipIf(!hasChromium)(`console: first run and tokens in headless Chromiu
       'This token of agent hatchet is refused from now on, and its open live streams end. This cannot be undone: a runtime that uses it needs a new token.',
     );
     await screenshot(page, 'console-tokens-revoke-1280');
-    await dialog.getByRole('button', { name: 'Revoke token' }).click();
+    // By keyboard: from Cancel, Tab to Revoke token and Enter.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Revoke token');
+    await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
     await expect.poll(() => tokenRow('hatchet-runtime').locator('td[data-state]').innerText()).toMatch(/^revoked \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect(await announcement(page)).toBe('Token hatchet-runtime revoked: it is refused from now on.');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('All tokens');
     expect(await page.getByRole('button', { name: 'Revoke hatchet-runtime' }).count()).toBe(0);
     const revoked = (await asOperator(TOKENS)).data.apiTokens.edges.map((e: any) => e.node).find((t: any) => t.name === 'hatchet-runtime');
     expect(await tokenRow('hatchet-runtime').locator('td[data-state]').innerText()).toBe(`revoked ${shown(revoked.revokedAt)}`);

@@ -4,7 +4,7 @@
  * one after a confirmation. Revocation is immediate on every instance (the server ends the
  * token's sockets and streams too).
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { describeError } from '../api';
 import { humanError } from '../human-error';
 import { ConsoleApiTokensDocument, ConsoleRevokeApiTokenDocument, type ConsoleApiTokenFragment } from '../graphql/generated';
@@ -28,6 +28,7 @@ export function TokensPage({ api, agents, announce }: PageProps) {
   const [revoking, setRevoking] = useState<ConsoleApiTokenFragment | null>(null);
   const [revokeError, setRevokeError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const listHeading = useRef<HTMLHeadingElement>(null);
 
   const load = async () => {
     try {
@@ -50,6 +51,8 @@ export function TokensPage({ api, agents, announce }: PageProps) {
       setRevokeError(null);
       announce(`Token ${token.name} revoked: it is refused from now on.`);
       await load();
+      // Its Revoke button is gone: focus goes to the list rather than to nowhere.
+      listHeading.current?.focus();
     } catch (e) {
       setRevokeError(describeError(e));
     } finally {
@@ -75,7 +78,9 @@ export function TokensPage({ api, agents, announce }: PageProps) {
       </section>
 
       <section class="panel" aria-labelledby="token-list-h">
-        <h2 id="token-list-h">All tokens</h2>
+        <h2 id="token-list-h" tabIndex={-1} ref={listHeading}>
+          All tokens
+        </h2>
         {error && (
           <p role="alert" class="error">
             {error}
