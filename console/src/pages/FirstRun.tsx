@@ -52,7 +52,7 @@ export function FirstRun({ api, announce, reloadAgents, onDone }: Props) {
           {!agent ? (
             <p class="hint">After the agent exists.</p>
           ) : created ? (
-            <SecretOnce secret={created.secret} tokenName={created.token.name} />
+            <SecretOnce idPrefix="first-run" secret={created.secret} tokenName={created.token.name} />
           ) : (
             <CreateTokenForm
               api={api}

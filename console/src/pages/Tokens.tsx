@@ -74,7 +74,7 @@ export function TokensPage({ api, agents, announce }: PageProps) {
             void load();
           }}
         />
-        {created && <SecretOnce secret={created.secret} tokenName={created.token.name} onDone={() => setCreated(null)} />}
+        {created && <SecretOnce idPrefix="tokens" secret={created.secret} tokenName={created.token.name} onDone={() => setCreated(null)} />}
       </section>
 
       <section class="panel" aria-labelledby="token-list-h">

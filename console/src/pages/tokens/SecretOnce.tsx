@@ -5,7 +5,8 @@
  */
 import { useRef, useState } from 'preact/hooks';
 
-export function SecretOnce({ secret, tokenName, onDone }: { secret: string; tokenName: string; onDone?: () => void }) {
+/** `idPrefix`: the first-run panel and the Tokens page can both show one on the same screen. */
+export function SecretOnce({ idPrefix, secret, tokenName, onDone }: { idPrefix: string; secret: string; tokenName: string; onDone?: () => void }) {
   const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
   const field = useRef<HTMLInputElement>(null);
   const doCopy = async () => {
@@ -18,14 +19,14 @@ export function SecretOnce({ secret, tokenName, onDone }: { secret: string; toke
     }
   };
   return (
-    <section class="secret-once" aria-labelledby="secret-h">
-      <h3 id="secret-h">Secret of {tokenName}</h3>
+    <section class="secret-once" aria-labelledby={`${idPrefix}-secret-h`}>
+      <h3 id={`${idPrefix}-secret-h`}>Secret of {tokenName}</h3>
       <p class="warning" role="alert">
         Copy it now: this secret will not be shown again. Only its hash is kept; if it is lost, revoke the token and create another.
       </p>
       <div class="row">
-        <label for="token-secret">Secret</label>
-        <input id="token-secret" class="secret" readOnly value={secret} spellcheck={false} autocomplete="off" onFocus={(e) => e.currentTarget.select()} />
+        <label for={`${idPrefix}-token-secret`}>Secret</label>
+        <input id={`${idPrefix}-token-secret`} class="secret" readOnly value={secret} spellcheck={false} autocomplete="off" onFocus={(e) => e.currentTarget.select()} />
         <button type="button" onClick={() => void doCopy()}>
           {copy === 'copied' ? 'Copied' : 'Copy'}
         </button>
