@@ -10,6 +10,7 @@ import { ClientError, GraphQLClient } from 'graphql-request';
 import { createClient, type Client } from 'graphql-ws';
 import { print } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { humanError } from './human-error';
 
 const TOKEN_KEY = 'burrow.console.token';
 
@@ -194,8 +195,15 @@ export function createApi(token: string, onUnauthenticated: () => void): Api {
   };
 }
 
+/** Any failure as one sentence with its code (human-error.ts); a socket's close event by its code and reason, never "[object CloseEvent]". */
 export const describeError = (error: unknown) =>
-  error instanceof ApiError && error.code ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
+  error instanceof ApiError
+    ? humanError(error)
+    : isCloseEvent(error)
+      ? streamFailure(error).message
+      : error instanceof Error
+        ? humanError(error)
+        : humanError({ message: String(error) });
 
 /**
  * An event handler for an async action: the action's failure is shown with `show` (as the page

@@ -3,20 +3,26 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { createApi, describeError, takeTokenFromUrl, tokenStore } from './api';
 import { ConsoleAgentsDocument, ConsoleViewerDocument, type ConsoleViewerQuery } from './graphql/generated';
 import type { AgentSummary } from './page-props';
+import { AgentsPage } from './pages/Agents';
 import { BrainsPage } from './pages/Brains';
 import { DashboardPage } from './pages/Dashboard';
+import { FirstRun } from './pages/FirstRun';
 import { ProfilesPage } from './pages/Profiles';
+import { TokensPage } from './pages/Tokens';
 // In this order: narrow.css overrides the layouts before it.
 import './styles/base.css';
 import './styles/records.css';
 import './styles/dashboard.css';
 import './styles/profiles.css';
+import './styles/tokens.css';
 import './styles/narrow.css';
 
 const ROUTES = [
+  { hash: '#/agents', label: 'Agents' },
   { hash: '#/brains', label: 'Brains' },
   { hash: '#/dashboard', label: 'Dashboard' },
   { hash: '#/profiles', label: 'Profiles' },
+  { hash: '#/tokens', label: 'Tokens' },
 ] as const;
 type Route = (typeof ROUTES)[number]['hash'];
 const routeOf = (hash: string): Route => ROUTES.find((r) => r.hash === hash)?.hash ?? '#/brains';
@@ -55,6 +61,8 @@ function App() {
   const [viewer, setViewer] = useState<ConsoleViewerQuery['viewer'] | null>(null);
   const [agents, setAgents] = useState<AgentSummary[]>([]);
   const [agentsMore, setAgentsMore] = useState(false);
+  // An install without agents: the first-run steps (pages/FirstRun.tsx), until the operator closes them.
+  const [firstRun, setFirstRun] = useState(false);
   const [signInError, setSignInError] = useState<string | null>(null);
   const [route, setRoute] = useState<Route>(() => routeOf(location.hash));
   const [message, setMessage] = useState('');
@@ -74,6 +82,7 @@ function App() {
     const data = await api.request(ConsoleAgentsDocument, {});
     setAgents(data.agents.edges.map((e) => e.node));
     setAgentsMore(data.agents.pageInfo.hasNextPage);
+    if (data.agents.edges.length === 0) setFirstRun(true);
   }, [api]);
 
   useEffect(() => {
@@ -143,9 +152,12 @@ function App() {
         {viewer.principal !== 'OPERATOR' && (
           <p class="warning">This token belongs to agent {viewer.agentId}: the console is for operator tokens, and most views will be refused.</p>
         )}
+        {firstRun && viewer.principal === 'OPERATOR' && <FirstRun api={api} announce={announce} reloadAgents={loadAgents} onDone={() => setFirstRun(false)} />}
+        {route === '#/agents' && <AgentsPage {...page} reloadAgents={loadAgents} />}
         {route === '#/brains' && <BrainsPage {...page} />}
         {route === '#/dashboard' && <DashboardPage {...page} reloadAgents={loadAgents} />}
         {route === '#/profiles' && <ProfilesPage {...page} />}
+        {route === '#/tokens' && <TokensPage {...page} />}
       </main>
       <div id="announcer" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">
         {message}

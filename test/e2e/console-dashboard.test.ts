@@ -165,7 +165,7 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     await page.goto(`${base}#/dashboard`);
     await page.getByLabel('Operator token').fill('not-a-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/^UNAUTHENTICATED: /);
+    await expect.poll(() => page.getByRole('alert').innerText()).toBe('The token was refused (unknown, revoked or expired): sign in again (UNAUTHENTICATED)');
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     await screenshot(page, 'sign-in-refused-1280');
     await page.getByLabel('Operator token').fill(token);

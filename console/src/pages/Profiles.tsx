@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { describeError, handled } from '../api';
 import { diffLines } from '../diff';
+import { humanError } from '../human-error';
 import {
   ConsoleProfileDocument,
   ConsoleProfileDocumentDocument,
@@ -65,7 +66,7 @@ export function ProfilesPage({ api, agents, announce }: PageProps) {
         setConflict({ currentRevision: r.currentRevision, currentContent: r.currentContent });
         return announce(`Not saved: ${kind} changed to revision ${r.currentRevision} since you read it.`);
       }
-      if (r.__typename !== 'UpdateProfileDocumentSuccess') return setError(`${r.code}: ${r.message}`);
+      if (r.__typename !== 'UpdateProfileDocumentSuccess') return setError(humanError(r));
       setConflict(null);
       await loadDoc(agentId, kind);
       await loadSummary(agentId);

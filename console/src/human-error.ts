@@ -1,0 +1,43 @@
+/**
+ * Every error the console shows, in one form: a sentence for the operator, then the code in
+ * parentheses, kept for support and the docs (docs/errors.md): "The agent id "hatchet" is already
+ * taken: choose another (ALREADY_EXISTS)". Both thrown errors (describeError in api.ts) and the
+ * error members of result unions (ConsoleError fragment) go through here, so pages never format
+ * an error themselves.
+ */
+
+export interface ErrorLike {
+  code?: string | null;
+  message: string;
+  /** ValidationFailed: the input field. */
+  field?: string | null;
+  /** AlreadyExists: the kind of record and the id that is taken. */
+  resource?: string | null;
+  resourceId?: string | null;
+}
+
+/** The server's text starts lower-case ("agent name must be …"): a sentence here. */
+const sentence = (text: string) => {
+  const trimmed = text.trim().replace(/\.$/, '');
+  return trimmed ? trimmed[0]!.toUpperCase() + trimmed.slice(1) : 'Something went wrong';
+};
+
+const FIXED: Record<string, string> = {
+  UNAUTHENTICATED: 'The token was refused (unknown, revoked or expired): sign in again',
+  FORBIDDEN: 'This token may not do that: it needs an operator token',
+  RATE_LIMITED: 'Too many requests: wait a moment and try again',
+  DATABASE_UNAVAILABLE: 'The database cannot be reached: try again shortly',
+};
+
+export function humanError(error: ErrorLike): string {
+  const code = error.code ?? null;
+  let text: string;
+  if (code === 'ALREADY_EXISTS' && error.resourceId) {
+    text = `The ${(error.resource ?? 'record').toLowerCase()} id "${error.resourceId}" is already taken: choose another`;
+  } else if (code && FIXED[code]) {
+    text = FIXED[code];
+  } else {
+    text = sentence(error.message);
+  }
+  return code ? `${text} (${code})` : text;
+}

@@ -1,0 +1,39 @@
+/** Agents: the agents the console lists, and a form to create another (then its token on Tokens). */
+import type { PageProps } from '../page-props';
+import { CreateAgentForm } from './tokens/CreateAgentForm';
+
+export function AgentsPage({ api, agents, agentsMore, announce, reloadAgents }: PageProps & { reloadAgents: () => Promise<void> }) {
+  return (
+    <div class="agents">
+      <section class="panel" aria-labelledby="new-agent-h">
+        <h2 id="new-agent-h">New agent</h2>
+        <CreateAgentForm
+          api={api}
+          idPrefix="agents"
+          onCreated={(a) => {
+            announce(`Agent ${a.agentId} created. Its runtime needs a token: see Tokens.`);
+            void reloadAgents().catch(() => undefined);
+          }}
+        />
+      </section>
+      <section class="panel" aria-labelledby="agent-list-h">
+        <h2 id="agent-list-h">Agents</h2>
+        {agents.length === 0 ? (
+          <p>No agent yet.</p>
+        ) : (
+          <ul class="agent-list">
+            {agents.map((a) => (
+              <li data-agent={a.agentId}>
+                {a.name} <span class="meta">({a.agentId})</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        {agentsMore && <p class="warning">Showing the newest 100 agents only.</p>}
+        <p>
+          <a href="#/tokens">Create a token</a> for an agent on the Tokens page.
+        </p>
+      </section>
+    </div>
+  );
+}
