@@ -173,147 +173,154 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
 
   return (
     <div class="brains">
-      <div class="panel owner-panel">
-        <label for="owner">Agent owner</label>
-        <select id="owner" value={agentId} onChange={(e) => setAgentId(e.currentTarget.value)}>
-          <option value="">Choose the agent owner…</option>
-          {agents.map((a) => (
-            <option value={a.agentId}>
-              {a.name} ({a.agentId})
-            </option>
-          ))}
-        </select>
-        {!ownerChosen && <p class="hint">Choose the agent owner before searching or writing: every memory belongs to exactly one agent.</p>}
-      </div>
-
-      {ownerChosen && (
-        <div class={editor ? 'brains-work with-editor' : 'brains-work'}>
-          <div class="brains-list">
-            <section aria-labelledby="search-h" class="panel">
-              <h2 id="search-h">Search memories of {agentId}</h2>
-              <form onSubmit={search} class="row">
-                <label for="brain-query">Search title and content</label>
-                <input id="brain-query" type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} aria-describedby="brain-query-hint" />
-                <button type="submit" disabled={busy}>
-                  Search
-                </button>
-                <button type="button" class="secondary" onClick={() => (setEditor({ mode: 'new', draft: { title: '', content: '', sources: '' } }), focusEditor())}>
-                  New memory
-                </button>
-              </form>
-              <p id="brain-query-hint" class="hint">
-                Case-insensitive substring, at least {MIN_QUERY} characters; empty lists the newest. Search before writing a new memory.
-              </p>
-              <div class="row list-controls">
-                <label for="brain-sort">Sort</label>
-                <select id="brain-sort" value={sort} disabled={busy} onChange={(e) => reorder(e.currentTarget.value as BrainMemorySort, ownership)}>
-                  <option value="UPDATED_AT_DESC">Recently updated</option>
-                  <option value="CREATED_AT_DESC">Newest created</option>
-                  <option value="TITLE_ASC">Title A–Z</option>
-                </select>
-                <label for="brain-ownership">Owned by</label>
-                <select id="brain-ownership" value={ownership} disabled={busy} onChange={(e) => reorder(sort, e.currentTarget.value as BrainOwnershipFilter | '')}>
-                  <option value="">Anyone</option>
-                  <option value="OPERATOR">Operators</option>
-                  <option value="AGENT">The agent</option>
-                </select>
-              </div>
-              <ErrorMessage error={error} />
-
-              <div class="row toolbar">
-                {/* Not while a page loads: it would select the memories about to be replaced. */}
-                <button type="button" class="secondary" onClick={selectPage} disabled={memories.length === 0 || busy}>
-                  Select page
-                </button>
-                <button type="button" class="secondary" onClick={() => setSelected(new Map())} disabled={selected.size === 0}>
-                  Clear selection
-                </button>
-                <button type="button" class="danger" onClick={() => setConfirming(true)} disabled={selected.size === 0 || busy}>
-                  Delete selected memories ({selected.size})
-                </button>
-              </div>
-              <p class="hint">Select page selects only the memories shown on this page, never the whole archive. Each deletion is independent, not atomic.</p>
-              {confirming && (
-                <div class="confirm" role="group" aria-labelledby="confirm-h">
-                  <p id="confirm-h">
-                    Delete {selected.size} selected {selected.size === 1 ? 'memory' : 'memories'}? Each is removed on its own; a memory changed by another writer since you read it
-                    is not deleted.
-                  </p>
-                  <button type="button" class="danger" onClick={handledHere(deleteSelected, (e) => setError(e))}>
-                    Confirm delete
+      <div class={editor ? 'brains-work with-editor' : 'brains-work'}>
+        <div class="brains-list">
+          <div class="panel owner-panel">
+            <label for="owner">Agent owner</label>
+            <select id="owner" value={agentId} onChange={(e) => setAgentId(e.currentTarget.value)}>
+              <option value="">Choose the agent owner…</option>
+              {agents.map((a) => (
+                <option value={a.agentId}>
+                  {a.name} ({a.agentId})
+                </option>
+              ))}
+            </select>
+            {!ownerChosen && <p class="hint">Choose the agent owner before searching or writing: every memory belongs to exactly one agent.</p>}
+          </div>
+          {ownerChosen && (
+            <>
+              <section aria-labelledby="search-h" class="panel">
+                <h2 id="search-h">Search memories of {agentId}</h2>
+                <form onSubmit={search} class="row">
+                  <label for="brain-query">Search title and content</label>
+                  <input id="brain-query" type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} aria-describedby="brain-query-hint" />
+                  <button type="submit" disabled={busy}>
+                    Search
                   </button>
-                  <button type="button" class="secondary" onClick={() => setConfirming(false)}>
-                    Cancel
+                  <button type="button" class="secondary" onClick={() => (setEditor({ mode: 'new', draft: { title: '', content: '', sources: '' } }), focusEditor())}>
+                    New memory
+                  </button>
+                </form>
+                <p id="brain-query-hint" class="hint">
+                  Case-insensitive substring, at least {MIN_QUERY} characters; empty lists the newest. Search before writing a new memory.
+                </p>
+                <div class="row list-controls">
+                  <label for="brain-sort">Sort</label>
+                  <select id="brain-sort" value={sort} disabled={busy} onChange={(e) => reorder(e.currentTarget.value as BrainMemorySort, ownership)}>
+                    <option value="UPDATED_AT_DESC">Recently updated</option>
+                    <option value="CREATED_AT_DESC">Newest created</option>
+                    <option value="TITLE_ASC">Title A–Z</option>
+                  </select>
+                  <label for="brain-ownership">Owned by</label>
+                  <select id="brain-ownership" value={ownership} disabled={busy} onChange={(e) => reorder(sort, e.currentTarget.value as BrainOwnershipFilter | '')}>
+                    <option value="">Anyone</option>
+                    <option value="OPERATOR">Operators</option>
+                    <option value="AGENT">The agent</option>
+                  </select>
+                </div>
+                <ErrorMessage error={error} />
+
+                <div class="row toolbar">
+                  {/* Not while a page loads: it would select the memories about to be replaced. */}
+                  <button type="button" class="secondary" onClick={selectPage} disabled={memories.length === 0 || busy}>
+                    Select page
+                  </button>
+                  <button type="button" class="secondary" onClick={() => setSelected(new Map())} disabled={selected.size === 0}>
+                    Clear selection
+                  </button>
+                  <button type="button" class="danger" onClick={() => setConfirming(true)} disabled={selected.size === 0 || busy}>
+                    Delete selected memories ({selected.size})
                   </button>
                 </div>
-              )}
+                <p class="hint">Select page selects only the memories shown on this page, never the whole archive. Each deletion is independent, not atomic.</p>
+                {confirming && (
+                  <div class="confirm" role="group" aria-labelledby="confirm-h">
+                    <p id="confirm-h">
+                      Delete {selected.size} selected {selected.size === 1 ? 'memory' : 'memories'}? Each is removed on its own; a memory changed by another writer since you read
+                      it is not deleted.
+                    </p>
+                    <button type="button" class="danger" onClick={handledHere(deleteSelected, (e) => setError(e))}>
+                      Confirm delete
+                    </button>
+                    <button type="button" class="secondary" onClick={() => setConfirming(false)}>
+                      Cancel
+                    </button>
+                  </div>
+                )}
 
-              <ul class="memories" aria-label={`Memories, page ${cursors.length}`}>
-                {memories.map((m) => (
-                  <li key={m.id} class={editor?.mode === 'edit' && editor.memory.id === m.id ? 'current' : undefined}>
-                    <input type="checkbox" id={`sel-${m.id}`} checked={selected.has(m.id)} onChange={(e) => toggle(m, e.currentTarget.checked)} aria-label={`Select ${m.title}`} />
-                    <div>
-                      <button type="button" class="link" onClick={handledHere(() => open(m.id), setError)}>
-                        {m.title}
-                      </button>
-                      <p class="snippet">{m.content.slice(0, 160)}</p>
-                      <p class="meta">
-                        revision {m.revision} · {m.ownership === 'OPERATOR' ? 'operator-owned' : 'agent-owned'} · updated <time dateTime={m.updatedAt}>{when(m.updatedAt)}</time> ·
-                        created <time dateTime={m.createdAt}>{when(m.createdAt)}</time> · id <code>{m.id}</code>
-                        {m.labels.map((l) => (
-                          <span class="label">{l}</span>
-                        ))}
-                      </p>
-                    </div>
-                  </li>
-                ))}
-              </ul>
-              {memories.length === 0 && !busy && <p>No memories{activeQuery ? ` match “${activeQuery}”` : ''}.</p>}
-              <nav class="row" aria-label="Pages">
-                <button
-                  type="button"
-                  class="secondary"
-                  disabled={cursors.length < 2 || busy}
-                  onClick={handledHere(() => load(agentId, activeQuery, cursors[cursors.length - 2], cursors.slice(0, -1)), setError)}
-                >
-                  Previous page
-                </button>
-                <span class="totals" aria-live="off">
-                  {total === null || memories.length === 0
-                    ? `Page ${cursors.length}`
-                    : `${(cursors.length - 1) * PAGE_SIZE + 1}–${(cursors.length - 1) * PAGE_SIZE + memories.length} of ${total}`}
-                </span>
-                <button
-                  type="button"
-                  class="secondary"
-                  disabled={!hasNext || busy}
-                  onClick={handledHere(() => load(agentId, activeQuery, endCursor, [...cursors, endCursor]), setError)}
-                >
-                  Next page
-                </button>
-              </nav>
-            </section>
+                <ul class="memories" aria-label={`Memories, page ${cursors.length}`}>
+                  {memories.map((m) => (
+                    <li key={m.id} class={editor?.mode === 'edit' && editor.memory.id === m.id ? 'current' : undefined}>
+                      <input
+                        type="checkbox"
+                        id={`sel-${m.id}`}
+                        checked={selected.has(m.id)}
+                        onChange={(e) => toggle(m, e.currentTarget.checked)}
+                        aria-label={`Select ${m.title}`}
+                      />
+                      <div>
+                        <button type="button" class="link" onClick={handledHere(() => open(m.id), setError)}>
+                          {m.title}
+                        </button>
+                        <p class="snippet">{m.content.slice(0, 160)}</p>
+                        <p class="meta">
+                          revision {m.revision} · {m.ownership === 'OPERATOR' ? 'operator-owned' : 'agent-owned'} · updated <time dateTime={m.updatedAt}>{when(m.updatedAt)}</time>{' '}
+                          · created <time dateTime={m.createdAt}>{when(m.createdAt)}</time> · id <code>{m.id}</code>
+                          {m.labels.map((l) => (
+                            <span class="label">{l}</span>
+                          ))}
+                        </p>
+                      </div>
+                    </li>
+                  ))}
+                </ul>
+                {memories.length === 0 && !busy && <p>No memories{activeQuery ? ` match “${activeQuery}”` : ''}.</p>}
+                <nav class="row" aria-label="Pages">
+                  <button
+                    type="button"
+                    class="secondary"
+                    disabled={cursors.length < 2 || busy}
+                    onClick={handledHere(() => load(agentId, activeQuery, cursors[cursors.length - 2], cursors.slice(0, -1)), setError)}
+                  >
+                    Previous page
+                  </button>
+                  <span class="totals" aria-live="off">
+                    {total === null || memories.length === 0
+                      ? `Page ${cursors.length}`
+                      : `${(cursors.length - 1) * PAGE_SIZE + 1}–${(cursors.length - 1) * PAGE_SIZE + memories.length} of ${total}`}
+                  </span>
+                  <button
+                    type="button"
+                    class="secondary"
+                    disabled={!hasNext || busy}
+                    onClick={handledHere(() => load(agentId, activeQuery, endCursor, [...cursors, endCursor]), setError)}
+                  >
+                    Next page
+                  </button>
+                </nav>
+              </section>
 
-            {results && <DeletionResults results={results} onReloadConflicts={handledHere(reloadConflicts, setError)} />}
-          </div>
-
-          {editor && (
-            <div class="brains-editor">
-              <MemoryEditor
-                api={api}
-                agentId={agentId}
-                editor={editor}
-                setEditor={setEditor}
-                busy={busy}
-                setBusy={setBusy}
-                setError={setError}
-                announce={announce}
-                reloadPage={reloadPage}
-              />
-            </div>
+              {results && <DeletionResults results={results} onReloadConflicts={handledHere(reloadConflicts, setError)} />}
+            </>
           )}
         </div>
-      )}
+
+        {ownerChosen && editor && (
+          <div class="brains-editor">
+            <MemoryEditor
+              api={api}
+              agentId={agentId}
+              editor={editor}
+              setEditor={setEditor}
+              busy={busy}
+              setBusy={setBusy}
+              setError={setError}
+              announce={announce}
+              reloadPage={reloadPage}
+            />
+          </div>
+        )}
+      </div>
     </div>
   );
 }

@@ -2,7 +2,7 @@
  * A confirmation before a destructive action, as a dialog: focus moves to Cancel (the safe
  * choice), Escape cancels, and focus returns to the button that opened it when it closes.
  */
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 export interface ConfirmDialogProps {
   title: string;
@@ -14,7 +14,8 @@ export interface ConfirmDialogProps {
 
 export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onCancel }: ConfirmDialogProps) {
   const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
+  // A layout effect: the focus is on Cancel before the next key press can reach anything else.
+  useLayoutEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
     cancel.current?.focus();
     return () => opener?.isConnected && opener.focus();

@@ -63,8 +63,9 @@ export function History({ api, agentId, memory, expectedRevision, busy, setError
       return announce(`Not restored: another writer changed this memory to revision ${result.currentRevision}.`);
     }
     if (result.__typename !== 'BrainUpdateSuccess') return setError(humanError({ code: result.code }));
-    announce(`Restored revision ${r.revision} as revision ${result.memory.revision}.`);
+    // After the list reloads, which announces its page: this is the news.
     await onRestored(result.memory);
+    announce(`Restored revision ${r.revision} as revision ${result.memory.revision}.`);
   }
 
   return (

@@ -159,7 +159,7 @@ export function MemoryEditor({ api, agentId, editor, setEditor, busy, setBusy, s
               {editor.mode === 'new' ? 'Save memory' : 'Save changes'}
             </button>
             {editor.mode === 'edit' && (
-              <button type="button" class="danger" onClick={() => setConfirmingDelete(true)} disabled={busy || confirmingDelete}>
+              <button type="button" class="danger" onClick={() => setConfirmingDelete(true)} disabled={busy}>
                 Delete memory
               </button>
             )}

@@ -63,7 +63,8 @@ export function ErrorMessage({ error }: { error: ShownError | null }) {
   return (
     <p role="alert" class="error">
       {error.text}
-      {error.code && <small class="error-code"> Code: {error.code}</small>}
+      {error.code && ' '}
+      {error.code && <small class="error-code">Code: {error.code}</small>}
     </p>
   );
 }
