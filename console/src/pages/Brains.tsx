@@ -19,7 +19,7 @@ import {
 import type { PageProps } from '../page-props';
 import '../styles/brains.css';
 import { DeletionResults } from './brains/DeletionResults';
-import { ErrorMessage, handledHere, humanError, local, shownFromThrown, type ShownError } from './brains/errors';
+import { deletionSentence, ErrorMessage, handledHere, humanError, local, shownFromThrown, type ShownError } from './brains/errors';
 import { draftOf, focusEditor, type DeletionRow, type Editor, type Memory } from './brains/memory';
 import { MemoryEditor } from './brains/MemoryEditor';
 import { when } from './brains/when';
@@ -120,7 +120,14 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
       const data = await api.request(ConsoleDeleteBrainMemoriesDocument, { agentId, items });
       const result = data.brainRemoveMany;
       if (result.__typename !== 'BrainRemoveManySuccess') return setError(humanError({ code: result.code }));
-      const rows = result.results.map((r) => ({ id: r.id, title: titles.get(r.id) ?? r.id, status: r.status, message: r.message, currentRevision: r.currentRevision ?? null }));
+      // The API's per-item message is developer text; the row says it in words (see deletionSentence).
+      const rows = result.results.map((r) => ({
+        id: r.id,
+        title: titles.get(r.id) ?? r.id,
+        status: r.status,
+        message: deletionSentence(r.status, r.currentRevision ?? null, selected.get(r.id) ?? null),
+        currentRevision: r.currentRevision ?? null,
+      }));
       setResults(rows);
       const done = new Set(rows.filter((r) => r.status === 'DELETED' || r.status === 'NOT_FOUND').map((r) => r.id));
       setMemories(memories.filter((m) => !done.has(m.id)));

@@ -43,6 +43,13 @@ export function humanError(facts: ErrorFacts): ShownError {
   return { text: sentence ? sentence(facts) : 'The server refused this request. Try again; if it happens again, report the code.', code: facts.code };
 }
 
+/** One bulk-deletion item's outcome in words (the status itself is shown beside it, as the code). */
+export function deletionSentence(status: string, currentRevision: number | null, expectedRevision: number | null): string {
+  if (status === 'DELETED') return 'Deleted.';
+  if (status === 'INVALID') return 'Not deleted: the console sent an invalid revision for it. Reload the list and try again.';
+  return humanError({ code: status === 'FORBIDDEN' ? 'OPERATOR_OWNED' : status, currentRevision, expectedRevision }).text;
+}
+
 /** A thrown error: an API error by its code; a network failure in words (no code: nothing reached the server). */
 export function shownFromThrown(error: unknown): ShownError {
   if (error instanceof ApiError && error.code) return humanError({ code: error.code });
