@@ -126,7 +126,7 @@ describe.skipIf(!hasChromium)(`console: Brains history, totals and layout in hea
       'Revision 1 created',
     ]);
     await page.getByRole('button', { name: 'Revision 1', exact: true }).click();
-    const diff = page.getByRole('region', { name: 'Changes from the current revision 3 to revision 1' });
+    const diff = page.getByRole('region', { name: 'What restoring revision 1 would change' });
     expect(await diff.locator('del').allInnerTexts()).toEqual(['- BETA', '- delta']);
     expect(await diff.locator('ins').allInnerTexts()).toEqual(['+ beta']);
     await page.locator('.brains-editor').evaluate((el) => (el.scrollTop = el.scrollHeight));

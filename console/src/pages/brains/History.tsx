@@ -99,7 +99,7 @@ export function History({ api, agentId, memory, expectedRevision, busy, setError
                   <ins>+ {picked.title}</ins>
                 </p>
               )}
-              <div class="diff" role="region" aria-label={`Changes from the current revision ${memory.revision} to revision ${picked.revision}`}>
+              <div class="diff" role="region" aria-label={`What restoring revision ${picked.revision} would change`}>
                 {diffLines(memory.content, picked.content).map((line) =>
                   line.kind === 'added' ? <ins>+ {line.text}</ins> : line.kind === 'removed' ? <del>- {line.text}</del> : <span> {line.text}</span>,
                 )}
