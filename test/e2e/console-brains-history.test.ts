@@ -173,6 +173,8 @@ describe.skipIf(!hasChromium)(`console: Brains history, totals and layout in hea
     await dialog.getByRole('button', { name: 'Confirm delete' }).click();
     await expect.poll(() => read(title(5))).toBeNull();
     await expect.poll(totals).toBe('1–10 of 11');
+    await expect.poll(() => announcement(page)).toBe(`Deleted “${title(5)}”.`);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('brain-query');
   });
 
   it('shows human error messages with the code small, never the API text', async () => {

@@ -78,9 +78,11 @@ export function MemoryEditor({ api, agentId, editor, setEditor, busy, setBusy, s
         return announce(`Not deleted: another writer changed this memory to revision ${r.currentRevision}. Select Reload memory.`);
       }
       if (r.__typename !== 'BrainRemoveSuccess') return setError(humanError({ code: r.code }));
-      announce(`Deleted “${editor.memory.title}”.`);
       setEditor(null);
+      // The editor and its Delete button are gone: keyboard users continue from the search field.
+      requestAnimationFrame(() => document.getElementById('brain-query')?.focus());
       await reloadPage();
+      announce(`Deleted “${editor.memory.title}”.`);
     } catch (e) {
       setError(shownFromThrown(e));
     } finally {
