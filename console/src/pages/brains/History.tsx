@@ -9,7 +9,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Api } from '../../api';
 import { diffLines } from '../../diff';
 import { ConsoleBrainRevisionsDocument, ConsoleBrainUpdateDocument, type ConsoleBrainRevisionsQuery } from '../../graphql/generated';
-import { handledHere, humanError, type ShownError } from './errors';
+import { handledHere, humanError, shownFromThrown, type ShownError } from './errors';
 import type { Memory } from './memory';
 import { when } from './when';
 
@@ -44,7 +44,7 @@ export function History({ api, agentId, memory, expectedRevision, busy, setError
         // The previous revision is what an operator most often compares with.
         setChosen(list.find((r) => r.revision < memory.revision)?.revision ?? memory.revision);
       })
-      .catch(() => live && setError(humanError({ code: 'INTERNAL_SERVER_ERROR' })));
+      .catch((e: unknown) => live && setError(shownFromThrown(e)));
     return () => {
       live = false;
     };
