@@ -188,3 +188,79 @@ describe('per-item bulk deletion', () => {
     expect(tooMany.brainRemoveMany).toMatchObject({ __typename: 'ValidationFailed', field: 'items', limit: 100 });
   });
 });
+
+describe('the operator list: totalCount, sort and ownership filter', () => {
+  const agent = 'sorter';
+  const LIST = `query L($agentId: String!, $query: String, $sort: BrainMemorySort, $ownership: BrainOwnershipFilter, $first: Int, $after: String) {
+    brainMemories(agentId: $agentId, query: $query, sort: $sort, ownership: $ownership, first: $first, after: $after) {
+      totalCount edges { node { title ownership } } pageInfo { hasNextPage endCursor } } }`;
+  type Page = { brainMemories: { totalCount: number; edges: { node: { title: string; ownership: string } }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
+  const list = (variables: Record<string, unknown>) => server.operator.request(LIST, { agentId: agent, ...variables }) as Promise<Page>;
+  const titles = (p: Page) => p.brainMemories.edges.map((e) => e.node.title);
+
+  beforeAll(async () => {
+    const own = await server.agentClient(agent);
+    // Created in this order: Cedar (operator), alder (agent), Birch (agent), Dogwood (operator); then alder is updated last.
+    await save(server.operator, { agentId: agent, title: 'Cedar', content: 'tree one' });
+    const alder = await save(own, { title: 'alder', content: 'tree two' });
+    await save(own, { title: 'Birch', content: 'tree three' });
+    await save(server.operator, { agentId: agent, title: 'Dogwood', content: 'shrub' });
+    const updated = await own.brainUpdate({ input: { memoryId: alder.memoryId, expectedRevision: 1, title: 'alder', content: 'tree two, edited' } });
+    expect(updated.brainUpdate.__typename).toBe('BrainUpdateSuccess');
+    server.clock.advance(1000);
+  });
+
+  it('counts the whole filtered list, not the page', async () => {
+    const first = await list({ first: 2 });
+    expect([first.brainMemories.totalCount, titles(first)]).toEqual([4, ['Dogwood', 'Birch']]);
+    const next = await list({ first: 2, after: first.brainMemories.pageInfo.endCursor });
+    expect([next.brainMemories.totalCount, titles(next), next.brainMemories.pageInfo.hasNextPage]).toEqual([4, ['alder', 'Cedar'], false]);
+    expect((await list({ query: 'tree', first: 1 })).brainMemories.totalCount).toBe(3);
+    expect((await list({ query: 'tree', ownership: 'AGENT' })).brainMemories.totalCount).toBe(2);
+    expect((await list({ query: 'nothing like it' })).brainMemories.totalCount).toBe(0);
+  });
+
+  it('sorts by last update and by title, paging without skips or repeats', async () => {
+    expect(titles(await list({ sort: 'UPDATED_AT_DESC' }))).toEqual(['alder', 'Dogwood', 'Birch', 'Cedar']);
+    const a = await list({ sort: 'TITLE_ASC', first: 3 });
+    const b = await list({ sort: 'TITLE_ASC', first: 3, after: a.brainMemories.pageInfo.endCursor });
+    // The database collation decides where lower case goes; pages follow it exactly.
+    const all = titles(await list({ sort: 'TITLE_ASC' }));
+    expect([...titles(a), ...titles(b)]).toEqual(all);
+    expect([...all].sort()).toEqual(['Birch', 'Cedar', 'Dogwood', 'alder']);
+    expect(all.filter((t) => t !== 'alder')).toEqual(['Birch', 'Cedar', 'Dogwood']);
+    expect(titles(await list({ sort: 'CREATED_AT_DESC' }))).toEqual(['Dogwood', 'Birch', 'alder', 'Cedar']);
+  });
+
+  it('filters by ownership, and binds cursors to sort and filter', async () => {
+    const agents = await list({ ownership: 'AGENT' });
+    expect(agents.brainMemories.edges.map((e) => [e.node.title, e.node.ownership])).toEqual([
+      ['Birch', 'AGENT'],
+      ['alder', 'AGENT'],
+    ]);
+    expect(agents.brainMemories.totalCount).toBe(2);
+    const operators = await list({ ownership: 'OPERATOR', sort: 'TITLE_ASC' });
+    expect([titles(operators), operators.brainMemories.totalCount]).toEqual([['Cedar', 'Dogwood'], 2]);
+    const page = await list({ sort: 'TITLE_ASC', first: 1 });
+    expect((await requestError(list({ sort: 'UPDATED_AT_DESC', after: page.brainMemories.pageInfo.endCursor }))).code).toBe('CURSOR_MISMATCH');
+    expect((await requestError(list({ sort: 'TITLE_ASC', ownership: 'AGENT', after: page.brainMemories.pageInfo.endCursor }))).code).toBe('CURSOR_MISMATCH');
+    // A default-order cursor is the same as before sort existed: it continues the default list.
+    const plain = await list({ first: 1 });
+    expect(titles(await list({ sort: 'CREATED_AT_DESC', first: 1, after: plain.brainMemories.pageInfo.endCursor }))).toEqual(['Birch']);
+  });
+
+  it('refuses sort or ownership as of an instant, and totalCount there', async () => {
+    const asOf = new Date(server.clock.now()).toISOString();
+    const AS_OF = `query($a: String!, $t: DateTime!) { brainMemories(agentId: $a, asOf: $t, ownership: AGENT) { edges { cursor } } }`;
+    expect((await requestError(server.operator.request(AS_OF, { a: agent, t: asOf }))).code).toBe('BAD_REQUEST');
+    const COUNT = `query($a: String!, $t: DateTime!) { brainMemories(agentId: $a, asOf: $t) { totalCount } }`;
+    expect((await requestError(server.operator.request(COUNT, { a: agent, t: asOf }))).code).toBe('BAD_REQUEST');
+  });
+
+  it('counts on Agent.brainMemories too', async () => {
+    const r = (await server.operator.request(`{ agent(agentId: "${agent}") { brainMemories(query: "tree", first: 1) { totalCount } } }`)) as {
+      agent: { brainMemories: { totalCount: number } };
+    };
+    expect(r.agent.brainMemories.totalCount).toBe(3);
+  });
+});

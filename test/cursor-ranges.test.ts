@@ -124,6 +124,19 @@ const FIELDS: { field: string; query: string; at: string[]; forged: unknown[][] 
     at: ['brainMemories'],
     forged: TIME_ID,
   },
+  {
+    field: 'Query.brainMemories(sort: UPDATED_AT_DESC)',
+    query: `brainMemories(agentId: "${AGENT}", sort: UPDATED_AT_DESC, first: 1, after: $after) { ${PAGE} }`,
+    at: ['brainMemories'],
+    forged: TIME_ID,
+  },
+  {
+    field: 'Query.brainMemories(sort: TITLE_ASC)',
+    query: `brainMemories(agentId: "${AGENT}", sort: TITLE_ASC, ownership: OPERATOR, first: 1, after: $after) { ${PAGE} }`,
+    at: ['brainMemories'],
+    // A (title, id) position: both strings, nothing else, no NUL.
+    forged: [[1, 'x'], ['kestrel 0', 2], ['kestrel 0'], ['kestrel 0', 'x', 'y'], ['kestrel\u0000', 'x']],
+  },
   { field: 'Agent.brainMemories', query: `agent(agentId: "${AGENT}") { brainMemories(first: 1, after: $after) { ${PAGE} } }`, at: ['agent', 'brainMemories'], forged: TIME_ID },
   { field: 'Query.workingRecords', query: `workingRecords(agentId: "${AGENT}", first: 1, after: $after) { ${PAGE} }`, at: ['workingRecords'], forged: TIME_ID },
   { field: 'Agent.workingRecords', query: `agent(agentId: "${AGENT}") { workingRecords(first: 1, after: $after) { ${PAGE} } }`, at: ['agent', 'workingRecords'], forged: TIME_ID },

@@ -216,7 +216,11 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
       ['Deploy note 10', 'NOT_FOUND'],
       ['Deploy note 09', 'DELETED'],
     ]);
-    expect(await results.locator('tr[data-status=REVISION_CONFLICT]').innerText()).toContain('(current revision 2)');
+    // In words, not the API's developer text.
+    expect(await results.locator('tr[data-status=REVISION_CONFLICT] td').last().innerText()).toBe(
+      'Someone else changed this memory (now revision 2; you read 1). Reload to see their version.',
+    );
+    expect(await results.locator('tr[data-status=NOT_FOUND] td').last().innerText()).toBe('This memory no longer exists: another writer removed it. Reload the list.');
     // Independent, not atomic: 12 and 09 are gone, 11 keeps the agent's rewrite.
     expect(await read('Deploy note 12')).toBeNull();
     expect(await read('Deploy note 09')).toBeNull();

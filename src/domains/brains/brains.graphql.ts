@@ -6,12 +6,12 @@
  */
 import { builder } from '../../schema/builder.js';
 import { OWNED_RECORD_WRITE_ERRORS } from '../../schema/errors.js';
-import { NotFoundError, ValidationError } from '../../lib/errors.js';
-import { bindingOf, decodeTimeIdCursor, encodeTimeIdCursor, pageSize, toConnection } from '../../lib/cursor.js';
-import { pageArgs } from '../../schema/connections.js';
+import { NotFoundError, RequestError, ValidationError } from '../../lib/errors.js';
+import { bindingOf, decodeCursor, decodeTimeIdCursor, encodeCursor, encodeTimeIdCursor, malformedCursor, pageSize, toConnection } from '../../lib/cursor.js';
+import { pageArgs, type CountedConnection } from '../../schema/connections.js';
 import { AgentRef } from '../agents/agents.graphql.js';
 import type { ImportSummary } from './brains.albdruck-import.js';
-import { LIST_PAGE_MAX, listQuery } from './brains.listing.js';
+import { LIST_PAGE_MAX, listQuery, type ListSort } from './brains.listing.js';
 import { DELETE_BATCH_MAX, type BrainMemoryRow, type DeletionResult } from './brains.types.js';
 import { QUERY_MAX_LENGTH } from './brains.search.js';
 import { agentBrainSearchArgs, brainReadGraphqlArgs, brainRemoveGraphqlInput, brainSaveInput, brainSearchGraphqlArgs, brainUpdateGraphqlInput } from './brains.inputs.js';
@@ -77,9 +77,45 @@ const listAsOfArg = (arg: Parameters<Parameters<typeof builder.queryFields>[0]>[
       'List the memories as they were at this instant (each at its latest revision written at or before it; a time the API showed includes the revision written then): memories created later are absent, removed ones are listed as tombstones (deleted, deletedAt). Absent: the live memories now.',
   });
 
-/** A list's cursors are bound to its agent, query and asOf: a page of another list cannot continue this one. */
-const listBinding = (agentId: string, query: string | null, asOf: Date | null | undefined) =>
-  asOf ? bindingOf('brainMemories', agentId, query, asOf.toISOString()) : bindingOf('brainMemories', agentId, query);
+/** A list's cursors are bound to its agent, query, asOf, order and filter: a page of another list cannot continue this one. */
+const listBinding = (agentId: string, query: string | null, asOf: Date | null | undefined, sort: ListSort = 'CREATED_AT_DESC', ownership: string | null = null) =>
+  asOf
+    ? bindingOf('brainMemories', agentId, query, asOf.toISOString())
+    : sort === 'CREATED_AT_DESC' && !ownership
+      ? bindingOf('brainMemories', agentId, query)
+      : bindingOf('brainMemories', agentId, query, sort, ownership);
+
+const ListSortEnum = builder.enumType('BrainMemorySort', {
+  description: 'The order of the operator list of memories; each ends with memoryId, so pages never skip or repeat a memory',
+  values: {
+    CREATED_AT_DESC: { description: 'Newest created first (the default)' },
+    UPDATED_AT_DESC: { description: 'Most recently written first' },
+    TITLE_ASC: { description: "By title, in the database's collation" },
+  } satisfies Record<ListSort, object>,
+});
+const ListOwnershipEnum = builder.enumType('BrainOwnershipFilter', {
+  description: 'Which memories the operator list keeps, by who owns them',
+  values: { OPERATOR: { description: 'Only operator-owned memories' }, AGENT: { description: 'Only agent-owned memories' } },
+});
+
+/** The cursor of a sorted list: the last row's sort key (a time, or a title) and its id. */
+function decodeListCursor(cursor: string | null | undefined, binding: string, sort: ListSort): { key: Date | string; id: string } | null {
+  if (sort !== 'TITLE_ASC') {
+    const position = decodeTimeIdCursor(cursor, binding);
+    return position && { key: position.at, id: position.id };
+  }
+  const position = decodeCursor(cursor, binding);
+  if (!position) return null;
+  const [title, id] = position;
+  if (position.length !== 2 || typeof title !== 'string' || typeof id !== 'string') throw malformedCursor();
+  return { key: title, id };
+}
+const encodeListCursor = (binding: string, sort: ListSort, m: BrainMemoryRow) =>
+  sort === 'TITLE_ASC' ? encodeCursor(binding, [m.title, m.id]) : encodeTimeIdCursor(binding, sort === 'UPDATED_AT_DESC' ? m.updatedAt : m.createdAt, m.id);
+/** totalCount is the live list's; as of an instant it is not offered. */
+const asOfCountRefused = () => {
+  throw new RequestError('BAD_REQUEST', 'totalCount is not offered with asOf');
+};
 
 builder.queryFields((t) => ({
   brainRead: t.field({
@@ -104,23 +140,31 @@ builder.queryFields((t) => ({
   brainMemories: t.field({
     type: BrainMemoryConnection,
     description:
-      "An agent's live memories, newest first (createdAt, then memoryId), optionally filtered by substring. With `asOf`: the memories as they were then, tombstones of that time included. Cursors are bound to the agent, the query and asOf.",
+      "An agent's live memories, newest first (createdAt, then memoryId) or in `sort` order, optionally filtered by substring and ownership, with totalCount. With `asOf`: the memories as they were then, tombstones of that time included (default order, no ownership filter or totalCount). Cursors are bound to the agent, the query, asOf, sort and ownership.",
     args: {
       agentId: t.arg.string({ required: true, description: 'The agent whose memories to list (an agent token: itself)' }),
       query: listQueryArg(t.arg),
       asOf: listAsOfArg(t.arg),
+      sort: t.arg({ type: ListSortEnum, required: false, description: 'The order; CREATED_AT_DESC when absent. With asOf only the default' }),
+      ownership: t.arg({ type: ListOwnershipEnum, required: false, description: 'Only memories of this ownership; every memory when absent. Not with asOf' }),
       ...pageArgs(t.arg, LIST_PAGE_MAX),
     },
     resolve: async (_, args, ctx) => {
       const limit = pageSize(args.first, LIST_PAGE_MAX, 20);
       const query = listQuery(args.query);
-      const binding = listBinding(args.agentId, query, args.asOf);
-      const position = decodeTimeIdCursor(args.after, binding);
-      const after = position && { createdAt: position.at, id: position.id };
-      const rows = args.asOf
-        ? (await ctx.services.brains.listPagesAsOf(ctx.viewer, [args.agentId], { query, limit: limit + 1, after, asOf: args.asOf }))[0]
-        : await ctx.services.brains.list(ctx.viewer, { agentId: args.agentId, query, limit: limit + 1, after });
-      return toConnection(rows, limit, (m) => encodeTimeIdCursor(binding, m.createdAt, m.id), args.after);
+      const sort = args.sort ?? 'CREATED_AT_DESC';
+      const ownership = args.ownership ?? null;
+      if (args.asOf && (sort !== 'CREATED_AT_DESC' || ownership)) throw new RequestError('BAD_REQUEST', 'a list asOf an instant takes neither sort nor ownership');
+      const binding = listBinding(args.agentId, query, args.asOf, sort, ownership);
+      const after = decodeListCursor(args.after, binding, sort);
+      if (args.asOf) {
+        const asOfAfter = after && { createdAt: after.key as Date, id: after.id };
+        const rows = (await ctx.services.brains.listPagesAsOf(ctx.viewer, [args.agentId], { query, limit: limit + 1, after: asOfAfter, asOf: args.asOf }))[0];
+        return { ...toConnection(rows, limit, (m) => encodeTimeIdCursor(binding, m.createdAt, m.id), args.after), totalCount: asOfCountRefused };
+      }
+      const rows = await ctx.services.brains.list(ctx.viewer, { agentId: args.agentId, query, limit: limit + 1, after, sort, ownership });
+      const page = toConnection(rows, limit, (m) => encodeListCursor(binding, sort, m), args.after);
+      return { ...page, totalCount: () => ctx.services.brains.count(ctx.viewer, { agentId: args.agentId, query, ownership }) };
     },
   }),
   brainEmbeddingStatus: t.field({
@@ -146,7 +190,7 @@ builder.objectFields(AgentRef, (t) => ({
     load: async (agentIds: string[], ctx, args) => {
       const limit = pageSize(args.first, LIST_PAGE_MAX, 20);
       const query = listQuery(args.query);
-      const results: (ReturnType<typeof toConnection<BrainMemoryRow>> | Error)[] = [];
+      const results: ((ReturnType<typeof toConnection<BrainMemoryRow>> & CountedConnection) | Error)[] = [];
       const readable: { index: number; agentId: string; binding: string }[] = [];
       let after: { createdAt: Date; id: string } | null = null;
       agentIds.forEach((agentId, index) => {
@@ -165,7 +209,8 @@ builder.objectFields(AgentRef, (t) => ({
         ? await ctx.services.brains.listPagesAsOf(ctx.viewer, ids, { query, limit: limit + 1, after, asOf: args.asOf })
         : await ctx.services.brains.listPages(ctx.viewer, ids, { query, limit: limit + 1, after });
       readable.forEach(({ index, binding }, i) => {
-        results[index] = toConnection(pages[i], limit, (m) => encodeTimeIdCursor(binding, m.createdAt, m.id), args.after);
+        const page = toConnection(pages[i], limit, (m) => encodeTimeIdCursor(binding, m.createdAt, m.id), args.after);
+        results[index] = { ...page, totalCount: args.asOf ? asOfCountRefused : () => ctx.services.brains.count(ctx.viewer, { agentId: ids[i], query }) };
       });
       return results;
     },

@@ -178,4 +178,6 @@ builder.node(BrainMemoryRef, {
 addAgentLink(BrainMemoryRef, (m) => m.agentId);
 addAgentLink(BrainRevisionRef, (r) => r.agentId);
 
-export const BrainMemoryConnection = connectionType(BrainMemoryRef, 'BrainMemory');
+export const BrainMemoryConnection = connectionType(BrainMemoryRef, 'BrainMemory', {
+  totalCount: 'How many live memories the whole list holds under the same agent, query and ownership filter (not only this page); not offered with asOf (BAD_REQUEST)',
+});

@@ -21,7 +21,7 @@ import type { AgentsService } from '../agents/agents.service.js';
 import { AlbdruckImport } from './brains.albdruck-import.js';
 import { BrainEmbeddingIndexer } from './brains.embedding-indexer.js';
 import { BrainHistory } from './brains.as-of.js';
-import { BrainListing } from './brains.listing.js';
+import { BrainListing, type ListInput } from './brains.listing.js';
 import { BrainMemories } from './brains.memories.js';
 import { BrainPurge } from './brains.purge.js';
 import type { SaveInput, UpdateInput } from './brains.types.js';
@@ -91,8 +91,13 @@ export class BrainsService {
 
   // ---------------------------------------------------------------- listing and search
 
-  list(viewer: Viewer | null, input: { agentId: string; query: string | null; limit: number; after: { createdAt: Date; id: string } | null }) {
+  list(viewer: Viewer | null, input: ListInput) {
     return this.listing.list(viewer, input);
+  }
+
+  /** The whole filtered list's size (BrainMemoryConnection.totalCount). */
+  count(viewer: Viewer | null, input: Pick<ListInput, 'agentId' | 'query' | 'ownership'>) {
+    return this.listing.count(viewer, input);
   }
 
   /** One page of each agent's list in one statement (Agent.brainMemories). */

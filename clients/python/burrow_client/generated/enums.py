@@ -60,8 +60,21 @@ class BrainMatchKind(str, Enum):
     LEXICAL = "LEXICAL"
 
 
+class BrainMemorySort(str, Enum):
+    """The order of the operator list of memories; each ends with memoryId, so pages never skip or repeat a memory"""
+    CREATED_AT_DESC = "CREATED_AT_DESC"
+    TITLE_ASC = "TITLE_ASC"
+    UPDATED_AT_DESC = "UPDATED_AT_DESC"
+
+
 class BrainOwnership(str, Enum):
     """Who owns a memory: once an operator wrote it, agents can neither update nor remove it"""
+    AGENT = "AGENT"
+    OPERATOR = "OPERATOR"
+
+
+class BrainOwnershipFilter(str, Enum):
+    """Which memories the operator list keeps, by who owns them"""
     AGENT = "AGENT"
     OPERATOR = "OPERATOR"
 

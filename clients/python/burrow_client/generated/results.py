@@ -1524,7 +1524,7 @@ class BrainMemoriesBrainMemoryConnection(BurrowModel):
 @dataclass
 class BrainMemoriesResult(BurrowModel):
     brain_memories: BrainMemoriesBrainMemoryConnection = field(metadata=wire("brainMemories"))
-    """An agent's live memories, newest first (createdAt, then memoryId), optionally filtered by substring. With `asOf`: the memories as they were then, tombstones of that time included. Cursors are bound to the agent, the query and asOf."""
+    """An agent's live memories, newest first (createdAt, then memoryId) or in `sort` order, optionally filtered by substring and ownership, with totalCount. With `asOf`: the memories as they were then, tombstones of that time included (default order, no ownership filter or totalCount). Cursors are bound to the agent, the query, asOf, sort and ownership."""
 
 
 @dataclass
@@ -1580,7 +1580,7 @@ class BrainMemoriesWithRevisionsBrainMemoryConnection(BurrowModel):
 @dataclass
 class BrainMemoriesWithRevisionsResult(BurrowModel):
     brain_memories: BrainMemoriesWithRevisionsBrainMemoryConnection = field(metadata=wire("brainMemories"))
-    """An agent's live memories, newest first (createdAt, then memoryId), optionally filtered by substring. With `asOf`: the memories as they were then, tombstones of that time included. Cursors are bound to the agent, the query and asOf."""
+    """An agent's live memories, newest first (createdAt, then memoryId) or in `sort` order, optionally filtered by substring and ownership, with totalCount. With `asOf`: the memories as they were then, tombstones of that time included (default order, no ownership filter or totalCount). Cursors are bound to the agent, the query, asOf, sort and ownership."""
 
 
 @dataclass

@@ -21,10 +21,7 @@ export function DeletionResults({ results, onReloadConflicts }: { results: Delet
                 <td>
                   <span class={`status s-${r.status}`}>{r.status}</span>
                 </td>
-                <td>
-                  {r.message}
-                  {r.currentRevision !== null && r.status === 'REVISION_CONFLICT' ? ` (current revision ${r.currentRevision})` : ''}
-                </td>
+                <td>{r.message}</td>
               </tr>
             ))}
           </tbody>

@@ -9,7 +9,14 @@ export interface Draft {
 }
 export type Editor =
   | { mode: 'new'; draft: Draft }
-  | { mode: 'edit'; memory: Memory; draft: Draft; expectedRevision: number; conflict: { currentRevision: number; action: 'save' | 'delete' } | null; newer: Memory | null };
+  | {
+      mode: 'edit';
+      memory: Memory;
+      draft: Draft;
+      expectedRevision: number;
+      conflict: { currentRevision: number; action: 'save' | 'delete' | 'restore' } | null;
+      newer: Memory | null;
+    };
 export interface DeletionRow {
   id: string;
   title: string;
@@ -18,7 +25,7 @@ export interface DeletionRow {
   currentRevision: number | null;
 }
 
-/** Keyboard users land in the form they just opened (it renders below the list). */
+/** Keyboard users land in the form they just opened (beside the list on a wide screen, below it on a narrow one). */
 export const focusEditor = () => requestAnimationFrame(() => document.getElementById('mem-title')?.focus());
 export const draftOf = (m: Memory): Draft => ({ title: m.title, content: m.content, sources: m.sourceRefs.join('\n') });
 export const sourcesOf = (text: string) =>
