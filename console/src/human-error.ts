@@ -29,6 +29,9 @@ const FIXED: Record<string, string> = {
   DATABASE_UNAVAILABLE: 'The database cannot be reached: try again shortly',
 };
 
+/** The sentence for a code that means the same on every page (a page's own sentences come first), or undefined. */
+export const generalSentence = (code: string | null | undefined): string | undefined => (code ? FIXED[code] : undefined);
+
 export function humanError(error: ErrorLike): string {
   const code = error.code ?? null;
   let text: string;

@@ -19,7 +19,7 @@ import {
 import type { PageProps } from '../page-props';
 import '../styles/brains.css';
 import { DeletionResults } from './brains/DeletionResults';
-import { deletionSentence, ErrorMessage, handledHere, humanError, local, shownFromThrown, type ShownError } from './brains/errors';
+import { deletionSentence, ErrorMessage, handledHere, memoryError, local, shownFromThrown, type ShownError } from './brains/errors';
 import { draftOf, focusEditor, type DeletionRow, type Editor, type Memory } from './brains/memory';
 import { MemoryEditor } from './brains/MemoryEditor';
 import { when } from './brains/when';
@@ -119,7 +119,7 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
     try {
       const data = await api.request(ConsoleDeleteBrainMemoriesDocument, { agentId, items });
       const result = data.brainRemoveMany;
-      if (result.__typename !== 'BrainRemoveManySuccess') return setError(humanError({ code: result.code }));
+      if (result.__typename !== 'BrainRemoveManySuccess') return setError(memoryError({ code: result.code }));
       // The API's per-item message is developer text; the row says it in words (see deletionSentence).
       const rows = result.results.map((r) => ({
         id: r.id,
@@ -171,7 +171,7 @@ export function BrainsPage({ api, agents, announce }: PageProps) {
   async function open(id: string) {
     setError(null);
     const data = await api.request(ConsoleBrainReadDocument, { agentId, id });
-    if (!data.brainRead) return setError(humanError({ code: 'NOT_FOUND' }));
+    if (!data.brainRead) return setError(memoryError({ code: 'NOT_FOUND' }));
     setEditor({ mode: 'edit', memory: data.brainRead, draft: draftOf(data.brainRead), expectedRevision: data.brainRead.revision, conflict: null, newer: null });
     focusEditor();
   }

@@ -9,7 +9,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Api } from '../../api';
 import { diffLines } from '../../diff';
 import { ConsoleBrainRevisionsDocument, ConsoleBrainUpdateDocument, type ConsoleBrainRevisionsQuery } from '../../graphql/generated';
-import { handledHere, humanError, shownFromThrown, type ShownError } from './errors';
+import { handledHere, memoryError, shownFromThrown, type ShownError } from './errors';
 import type { Memory } from './memory';
 import { when } from './when';
 
@@ -62,7 +62,7 @@ export function History({ api, agentId, memory, expectedRevision, busy, setError
       onConflict(result.currentRevision);
       return announce(`Not restored: another writer changed this memory to revision ${result.currentRevision}.`);
     }
-    if (result.__typename !== 'BrainUpdateSuccess') return setError(humanError({ code: result.code }));
+    if (result.__typename !== 'BrainUpdateSuccess') return setError(memoryError({ code: result.code }));
     // After the list reloads, which announces its page: this is the news.
     await onRestored(result.memory);
     announce(`Restored revision ${r.revision} as revision ${result.memory.revision}.`);

@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import type { Api } from '../../api';
 import { ConsoleBrainReadDocument, ConsoleBrainRemoveDocument, ConsoleBrainSaveDocument, ConsoleBrainUpdateDocument } from '../../graphql/generated';
 import { ConfirmDialog } from './ConfirmDialog';
-import { handledHere, humanError, shownFromThrown, type ShownError } from './errors';
+import { handledHere, memoryError, shownFromThrown, type ShownError } from './errors';
 import { History } from './History';
 import { LegacyDetails } from './LegacyDetails';
 import { when } from './when';
@@ -35,7 +35,7 @@ export function MemoryEditor({ api, agentId, editor, setEditor, busy, setBusy, s
       if (editor.mode === 'new') {
         const data = await api.request(ConsoleBrainSaveDocument, { input: { agentId, title: draft.title, content: draft.content, sourceRefs: sourcesOf(draft.sources) } });
         const r = data.brainSave;
-        if (r.__typename !== 'BrainSaveSuccess') return setError(humanError({ code: r.code }));
+        if (r.__typename !== 'BrainSaveSuccess') return setError(memoryError({ code: r.code }));
         setEditor({ mode: 'edit', memory: r.memory, draft: draftOf(r.memory), expectedRevision: r.memory.revision, conflict: null, newer: null });
         announce(`Saved “${r.memory.title}” (revision ${r.memory.revision}, operator-owned).`);
       } else {
@@ -54,7 +54,7 @@ export function MemoryEditor({ api, agentId, editor, setEditor, busy, setBusy, s
           setEditor({ ...editor, conflict: { currentRevision: r.currentRevision, action: 'save' }, newer: null });
           return announce(`Not saved: another writer changed this memory to revision ${r.currentRevision}. Select Reload memory.`);
         }
-        if (r.__typename !== 'BrainUpdateSuccess') return setError(humanError({ code: r.code }));
+        if (r.__typename !== 'BrainUpdateSuccess') return setError(memoryError({ code: r.code }));
         setEditor({ mode: 'edit', memory: r.memory, draft: draftOf(r.memory), expectedRevision: r.memory.revision, conflict: null, newer: null });
         announce(`Saved “${r.memory.title}” (revision ${r.memory.revision}).`);
       }
@@ -77,7 +77,7 @@ export function MemoryEditor({ api, agentId, editor, setEditor, busy, setBusy, s
         setEditor({ ...editor, conflict: { currentRevision: r.currentRevision, action: 'delete' }, newer: null });
         return announce(`Not deleted: another writer changed this memory to revision ${r.currentRevision}. Select Reload memory.`);
       }
-      if (r.__typename !== 'BrainRemoveSuccess') return setError(humanError({ code: r.code }));
+      if (r.__typename !== 'BrainRemoveSuccess') return setError(memoryError({ code: r.code }));
       setEditor(null);
       // The editor and its Delete button are gone: keyboard users continue from the search field.
       requestAnimationFrame(() => document.getElementById('brain-query')?.focus());
@@ -96,7 +96,7 @@ export function MemoryEditor({ api, agentId, editor, setEditor, busy, setBusy, s
     const data = await api.request(ConsoleBrainReadDocument, { agentId, id: editor.memory.id });
     if (!data.brainRead) {
       setEditor(null);
-      return setError(humanError({ code: 'NOT_FOUND' }));
+      return setError(memoryError({ code: 'NOT_FOUND' }));
     }
     setEditor({ ...editor, memory: data.brainRead, expectedRevision: data.brainRead.revision, conflict: null, newer: data.brainRead });
     announce(`Reloaded revision ${data.brainRead.revision}. Compare it with your draft, then save or delete again deliberately.`);

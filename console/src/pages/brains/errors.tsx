@@ -4,6 +4,7 @@
  * it is never the main message. The code stays beside it, small, for a support request.
  */
 import { ApiError } from '../../api';
+import { generalSentence } from '../../human-error';
 
 export interface ShownError {
   /** The sentence shown as the message. */
@@ -24,35 +25,35 @@ const SENTENCES: Record<string, (f: ErrorFacts) => string> = {
     `Someone else changed this memory${f.currentRevision ? ` (now revision ${f.currentRevision}${f.expectedRevision ? `; you read ${f.expectedRevision}` : ''})` : ''}. Reload to see their version.`,
   NOT_FOUND: () => 'This memory no longer exists: another writer removed it. Reload the list.',
   VALIDATION_FAILED: () => 'The memory was not saved: check the title (1 to 240 characters), the content (up to 24,000) and at most 12 source references.',
-  FORBIDDEN: () => 'This token may not do that. Sign in with an operator token.',
   OPERATOR_OWNED: () => 'An operator owns this memory, so an agent cannot change or remove it.',
-  UNAUTHENTICATED: () => 'The token was not accepted (revoked or expired). Sign in again.',
   AGENT_MISMATCH: () => 'This token belongs to another agent and cannot read these memories.',
   CURSOR_MISMATCH: () => 'The list changed its search, order or filter under this page. Start again from the first page.',
   BAD_CURSOR: () => 'This page link is no longer valid. Start again from the first page.',
   QUERY_TOO_LONG: () => 'The search text is too long. Shorten it.',
   BAD_REQUEST: () => 'The console sent a request the server does not accept. Reload the page; if it happens again, report the code.',
-  RATE_LIMITED: () => 'Too many requests just now. Wait a moment and try again.',
-  DATABASE_UNAVAILABLE: () => 'The server cannot reach its database right now. Try again in a moment.',
   INTERNAL_SERVER_ERROR: () => 'The server failed unexpectedly. Try again; if it happens again, report the code.',
 };
 
-/** The sentence for a code (a typed result's or a request's); unknown codes get a general one, still with the code. */
-export function humanError(facts: ErrorFacts): ShownError {
-  const sentence = facts.code ? SENTENCES[facts.code] : undefined;
-  return { text: sentence ? sentence(facts) : 'The server refused this request. Try again; if it happens again, report the code.', code: facts.code };
+/**
+ * The sentence for a code (a typed result's or a request's): the memory's own sentence, else the
+ * one every page uses (human-error.ts), else a general one, still with the code.
+ */
+export function memoryError(facts: ErrorFacts): ShownError {
+  const own = facts.code ? SENTENCES[facts.code] : undefined;
+  const text = own?.(facts) ?? generalSentence(facts.code) ?? 'The server refused this request. Try again; if it happens again, report the code.';
+  return { text, code: facts.code };
 }
 
 /** One bulk-deletion item's outcome in words (the status itself is shown beside it, as the code). */
 export function deletionSentence(status: string, currentRevision: number | null, expectedRevision: number | null): string {
   if (status === 'DELETED') return 'Deleted.';
   if (status === 'INVALID') return 'Not deleted: the console sent an invalid revision for it. Reload the list and try again.';
-  return humanError({ code: status === 'FORBIDDEN' ? 'OPERATOR_OWNED' : status, currentRevision, expectedRevision }).text;
+  return memoryError({ code: status === 'FORBIDDEN' ? 'OPERATOR_OWNED' : status, currentRevision, expectedRevision }).text;
 }
 
 /** A thrown error: an API error by its code; a network failure in words (no code: nothing reached the server). */
 export function shownFromThrown(error: unknown): ShownError {
-  if (error instanceof ApiError && error.code) return humanError({ code: error.code });
+  if (error instanceof ApiError && error.code) return memoryError({ code: error.code });
   if (error instanceof TypeError) return { text: 'The server could not be reached. Check the connection and try again.', code: null };
   return { text: 'The request failed. Try again; if it happens again, reload the console.', code: null };
 }
