@@ -3,11 +3,14 @@
  * and the CLI (`burrow agent erase`, the built CLI in a process of its own) killed with SIGKILL
  * halfway leaves the agent absent to the running server, whose socket of the agent's token was
  * closed by the CLI's NOTIFY; a second run finishes the same receipt with every row counted.
+ * docs/agent-erasure.md's two CLI commands (which its docs test cannot run: the CLI opens the
+ * database itself) run here as written: refused while a runtime owner is live, then --force.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasRealServer, startServer, waitUntil, type TestServer } from './support/harness.js';
 import { spawnBurrow, userEnv } from './support/shipped.js';
 import { openSocket, rowsPerStore, seedOriginals, seedOriginalsSql } from './support/agent-erase.js';
+import { openOwner } from './support/continuity.js';
 
 const ORIGINALS = 60_000;
 let server: TestServer;
@@ -84,5 +87,30 @@ describe.runIf(hasRealServer)('agentErase on a real server', () => {
     const third = await spawnBurrow(['agent', 'erase', '--agent', id], env).exited;
     expect(third.code).toBe(1);
     expect(third.stderr).toContain(`no agent "${id}" (and no unfinished erasure of it)`);
+  });
+  it("docs/agent-erasure.md's commands: refused while a runtime owner is live, erased with --force", async () => {
+    const id = 'erase-cli-owned';
+    await seedOriginals(await server.agentClient(id, { scope: 'owned', session: 'owned-session' }), 2);
+    const owner = await openOwner(server.operator, id);
+    try {
+      const env = userEnv({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: server.testDatabase.url!, BURROW_POSTGRES_REQUIRED_MAJOR: '13' });
+      const seeded = await rowsPerStore(server, id);
+      const refused = await spawnBurrow(['agent', 'erase', '--agent', id], env).exited;
+      expect([refused.code, refused.stdout]).toEqual([1, '']);
+      expect(refused.stderr).toContain(`agent ${id} has 1 live ownership session(s) (${owner.ownerId}); end them, or erase with force: true`);
+      expect(await rowsPerStore(server, id)).toEqual(seeded);
+      expect((await server.operator.dataRemovalReceipts({ agentId: id })).dataRemovalReceipts.edges).toEqual([]);
+
+      const forced = await spawnBurrow(['agent', 'erase', '--agent', id, '--force'], env).exited;
+      expect(forced.code, forced.stderr).toBe(0);
+      expect(forced.stdout).toContain(`erased agent ${id}\n`);
+      expect(forced.stdout).toContain('actor:        OPERATOR cli:agent-erase (forced past a live owner)');
+      const [receipt] = (await server.operator.dataRemovalReceipts({ agentId: id })).dataRemovalReceipts.edges.map((e) => e.node);
+      expect(receipt).toMatchObject({ kind: 'AGENT_ERASURE', forced: true, actor: { kind: 'OPERATOR', principalId: 'cli:agent-erase' } });
+      expect(receipt.completedAt).not.toBeNull();
+      expect(Object.values(await rowsPerStore(server, id)).every((n) => n === 0)).toBe(true);
+    } finally {
+      await owner.close();
+    }
   });
 });

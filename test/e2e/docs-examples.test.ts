@@ -11,67 +11,24 @@
  *   would (the placeholders `brw_...` become the operator token the banner printed and the secret
  *   createApiToken returned, and port 4000 the server's), the `agentEvents` / `operatorEvents` SSE
  *   streams until their first event; the TypeScript snippets with tsx from the repository root;
- *   docs/tiddle.md's GraphQL operation as the agent's runtime; docs/point-in-time.md's GraphQL
- *   operations in order as the operator, each with the values of its variables' names in the
- *   answers before it.
+ *   docs/tiddle.md's GraphQL operation as the agent's runtime; the GraphQL operations of
+ *   docs/point-in-time.md, docs/data-purge.md and docs/agent-erasure.md in order as the operator,
+ *   each with the values of its variables' names in the answers before it (operationsInOrder).
  *
  * A block that fits none of these fails the test, so a new example is run or says why not. Every
  * GraphQL answer must carry no `errors` and no error member (`code`), unless the doc shows the
  * error it answers.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blocks, expectClean, operationsInOrder, where, type Block } from '../support/docs-blocks.js';
 import { waitUntil } from '../support/harness.js';
 import { postGraphQL, ROOT, startShipped, type ShippedServer } from '../support/shipped.js';
 
 const DEFAULT_URL = 'http://127.0.0.1:4000/graphql';
-const NOT_RUN = /<!-- not run by test\/e2e\/docs-examples\.test\.ts: ([^>]+?) -->\n$/;
-
-interface Block {
-  file: string;
-  line: number;
-  lang: string;
-  code: string;
-  notRun: string | null;
-  /** The ```json answer the doc shows right after this block ("answers:"). */
-  answer: unknown;
-  /** This block is the answer shown for the block before it. */
-  isAnswer: boolean;
-}
-
-function blocks(): Block[] {
-  const files = [
-    'README.md',
-    ...readdirSync(join(ROOT, 'docs'))
-      .filter((f) => f.endsWith('.md'))
-      .map((f) => `docs/${f}`),
-  ];
-  const all: Block[] = [];
-  for (const file of files) {
-    const text = readFileSync(join(ROOT, file), 'utf8');
-    const fences = [...text.matchAll(/^```(\S*)\n([\s\S]*?)^```$/gm)];
-    fences.forEach((fence, i) => {
-      const before = text.slice(i ? fences[i - 1].index! + fences[i - 1][0].length : 0, fence.index);
-      const isAnswer = fence[1] === 'json' && /answers:\s*$/.test(before);
-      all.push({
-        file,
-        line: text.slice(0, fence.index).split('\n').length,
-        lang: fence[1],
-        code: fence[2],
-        notRun: NOT_RUN.exec(before)?.[1] ?? null,
-        answer: null,
-        isAnswer,
-      });
-      if (isAnswer) all[all.length - 2].answer = JSON.parse(fence[2]);
-    });
-  }
-  return all;
-}
-
-const where = (block: Block) => `${block.file}:${block.line}`;
 
 /** Runs a shell block in bash; `untilEvent`: an SSE stream, ended once its first event arrived. */
 function bash(script: string, env: Record<string, string>, untilEvent = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -87,13 +44,6 @@ function bash(script: string, env: Record<string, string>, untilEvent = false): 
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-/** A GraphQL answer without errors and without an error member. */
-function expectClean(answer: unknown, block: Block) {
-  expect((answer as { errors?: unknown }).errors, `${where(block)}: ${JSON.stringify(answer)}`).toBeUndefined();
-  expect(JSON.stringify(answer), where(block)).not.toMatch(/"code":/);
-  expect((answer as { data?: unknown }).data, where(block)).toBeTruthy();
 }
 
 let server: ShippedServer;
@@ -122,6 +72,8 @@ describe('the code blocks of README.md and docs/*.md', () => {
       (b.file === 'docs/quickstart.md' && (b.lang === 'sh' || b.lang === 'ts')) ||
       (b.file === 'docs/tiddle.md' && b.lang === 'graphql') ||
       (b.file === 'docs/point-in-time.md' && (b.lang === 'graphql' || b.lang === 'ts')) ||
+      (b.file === 'docs/data-purge.md' && b.lang === 'graphql') ||
+      (b.file === 'docs/agent-erasure.md' && b.lang === 'graphql') ||
       (b.file === 'docs/mcp.md' && b.lang === 'ts') ||
       (b.file === 'docs/agent-archive.md' && (b.lang === 'sh' || b.lang === 'ts')) ||
       (b.file === 'README.md' && b.lang === 'ts');
@@ -205,28 +157,7 @@ describe('the code blocks of README.md and docs/*.md', () => {
 
   it("docs/point-in-time.md's operations run in order, each with the values the answers before it named", async () => {
     await agentToken('docs-point-in-time');
-    const operations = blocks().filter((b) => b.file === 'docs/point-in-time.md' && b.lang === 'graphql' && !b.notRun);
-    expect(operations).toHaveLength(6);
-    const named: Record<string, unknown> = {};
-    const remember = (value: unknown): void => {
-      if (Array.isArray(value)) value.forEach(remember);
-      else if (value && typeof value === 'object') {
-        for (const [key, inner] of Object.entries(value)) {
-          if (inner !== null && typeof inner !== 'object') named[key] = inner;
-          else remember(inner);
-        }
-      }
-    };
-    const answers: Record<string, any>[] = [];
-    for (const block of operations) {
-      const variables = Object.fromEntries([...block.code.matchAll(/\$(\w+)\s*:/g)].map(([, name]) => [name, named[name]]));
-      // A reader's operations are never within one millisecond of each other; the doc's are not either.
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      const answer = await postGraphQL(server, server.operatorToken, { query: block.code, variables });
-      expectClean(answer.body, block);
-      remember(answer.body.data);
-      answers.push(answer.body.data);
-    }
+    const { answers, named } = await operationsInOrder(server, 'docs/point-in-time.md', 6);
     const { memoryId, savedAt, editedAt, removedAt } = named;
     expect([savedAt, editedAt, removedAt].every((at) => typeof at === 'string')).toBe(true);
     expect(answers[3]).toEqual({
@@ -243,6 +174,113 @@ describe('the code blocks of README.md and docs/*.md', () => {
     });
     expect(answers[5].agent.profile.map((d: { kind: string }) => d.kind)).toEqual(['SOUL', 'RULES', 'ORIENTATION', 'PREFERENCES', 'TOOLS', 'DREAM_MEMORY']);
     expect(answers[5].beforeHatchet).toBeNull();
+  });
+
+  it("docs/data-purge.md's operations save, remove and purge a memory, and list the purge's receipt", async () => {
+    await agentToken('docs-data-purge');
+    const { answers, named } = await operationsInOrder(server, 'docs/data-purge.md', 4);
+    const { memoryId } = named;
+    expect(memoryId).toEqual(expect.any(String));
+    expect(answers[0]).toEqual({ brainSave: { memory: { memoryId, revision: 1 } } });
+    expect(answers[1]).toEqual({ brainRemove: { memory: { revision: 2, deleted: true } } });
+    const { brainPurge } = answers[2];
+    const operator = brainPurge.memory.purgedBy;
+    expect(operator).toEqual({ kind: 'OPERATOR', principalId: expect.any(String) });
+    // Two events carried the title (brain.saved, brain.removed); one memory row, its two revisions; no embedding on the shipped server.
+    const counts = [
+      { store: 'agent_events', rows: 2 },
+      { store: 'brain_memories', rows: 1 },
+      { store: 'brain_memory_revisions', rows: 2 },
+    ];
+    expect(brainPurge).toEqual({
+      __typename: 'BrainPurgeSuccess',
+      alreadyPurged: false,
+      memory: {
+        memoryId,
+        title: '',
+        content: '',
+        purgedAt: expect.any(String),
+        purgedBy: operator,
+        revisions: [
+          { revision: 2, action: 'REMOVED', title: '', content: '' },
+          { revision: 1, action: 'CREATED', title: '', content: '' },
+        ],
+      },
+      receipt: {
+        receiptId: expect.any(String),
+        kind: 'MEMORY_PURGE',
+        memoryId,
+        startedAt: expect.any(String),
+        completedAt: expect.any(String),
+        counts,
+        contentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      },
+    });
+    const { receiptId, completedAt, contentHash } = brainPurge.receipt;
+    expect(Date.parse(completedAt)).toBeGreaterThanOrEqual(Date.parse(brainPurge.receipt.startedAt));
+    expect(answers[3]).toEqual({
+      dataRemovalReceipts: { edges: [{ node: { receiptId, kind: 'MEMORY_PURGE', memoryId, actor: operator, completedAt, counts, contentHash } }] },
+    });
+    // The tombstone stays hidden from reads, and no text of it is left to find.
+    const after = await postGraphQL(server, server.operatorToken, {
+      query: 'query($m: String!) { brainRead(agentId: "hatchet", memoryId: $m) { revision } brainMemories(agentId: "hatchet", query: "4711") { edges { node { memoryId } } } }',
+      variables: { m: memoryId },
+    });
+    expect(after.body).toEqual({ data: { brainRead: null, brainMemories: { edges: [] } } });
+  });
+
+  it("docs/agent-erasure.md's operations create an agent, erase it, read its receipt, and find it gone", async () => {
+    const { answers } = await operationsInOrder(server, 'docs/agent-erasure.md', 4);
+    expect(answers[0]).toEqual({ createAgent: { __typename: 'CreateAgentSuccess', agent: { agentId: 'agent-1', name: 'Agent 1' } } });
+    const { agentErase } = answers[1];
+    // A new agent has its six profile documents (one revision each), the events of its creation, and its row.
+    const counts = [
+      { store: 'agent_events', rows: 2 },
+      { store: 'agent_profile_documents', rows: 6 },
+      { store: 'agent_profile_revisions', rows: 6 },
+      { store: 'agents', rows: 1 },
+    ];
+    expect(agentErase).toEqual({
+      __typename: 'AgentEraseSuccess',
+      resumed: false,
+      receipt: {
+        receiptId: expect.any(String),
+        kind: 'AGENT_ERASURE',
+        agentId: 'agent-1',
+        forced: false,
+        startedAt: expect.any(String),
+        completedAt: expect.any(String),
+        counts,
+        contentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      },
+    });
+    const { receiptId, startedAt, completedAt, contentHash } = agentErase.receipt;
+    expect(Date.parse(completedAt)).toBeGreaterThanOrEqual(Date.parse(startedAt));
+    expect(answers[2]).toEqual({
+      agent: null,
+      dataRemovalReceipts: {
+        edges: [
+          {
+            node: {
+              receiptId,
+              kind: 'AGENT_ERASURE',
+              agentId: 'agent-1',
+              actor: { kind: 'OPERATOR', principalId: expect.any(String) },
+              forced: false,
+              completedAt,
+              counts,
+              contentHash,
+            },
+          },
+        ],
+      },
+    });
+    expect(answers[3]).toEqual({ agentErase: { __typename: 'NotFound', resourceId: 'agent-1' } });
+    // Once the erasure completed, the agent id reads as one that never existed.
+    const gone = await postGraphQL(server, server.operatorToken, {
+      query: 'query { gone: brainMemories(agentId: "agent-1") { edges { node { memoryId } } } never: brainMemories(agentId: "never-made") { edges { node { memoryId } } } }',
+    });
+    expect(gone.body).toEqual({ data: { gone: { edges: [] }, never: { edges: [] } } });
   });
 
   it("docs/agent-archive.md's HTTP examples run in order, in one shell, against the shipped server", async () => {
