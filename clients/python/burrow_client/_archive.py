@@ -15,14 +15,30 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
-from typing import IO, Any, Dict, Optional, Union
+from typing import Any, Dict, Optional, Protocol, Union
 
 from .errors import BurrowError, error_for
 
 CHUNK = 64 * 1024
 
-#: Where an archive comes from or goes to: a path, or a binary file object.
-ArchiveFile = Union[str, "os.PathLike[str]", IO[bytes]]
+
+
+class Writable(Protocol):
+    """A binary file object open for writing (open(..., "wb"), io.BytesIO, a socket file, …)."""
+
+    def write(self, data: bytes, /) -> Any: ...
+
+
+class Readable(Protocol):
+    """A binary file object open for reading (open(..., "rb"), io.BytesIO, a pipe, …)."""
+
+    def read(self, size: int = ..., /) -> bytes: ...
+
+
+#: Where an export goes: a path, or a binary file object.
+ArchiveOut = Union[str, "os.PathLike[str]", Writable]
+#: Where an import comes from: a path, or a binary file object.
+ArchiveSource = Union[str, "os.PathLike[str]", Readable]
 
 
 class BadArchive(BurrowError):
@@ -55,7 +71,8 @@ class AgentArchiveImport:
 def archive_url(graphql_url: str, agent_id: str, flag: Optional[str]) -> str:
     """The archive endpoint beside the GraphQL endpoint: http://host:port/graphql → …/agents/{id}/archive."""
     parts = urllib.parse.urlsplit(graphql_url)
-    base = parts.path[: -len("/graphql")] if parts.path.endswith("/graphql") else parts.path.rstrip("/")
+    base = parts.path.rstrip("/")
+    base = base[: -len("/graphql")] if base.endswith("/graphql") else base
     path = f"{base}/agents/{urllib.parse.quote(agent_id, safe='')}/archive"
     return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, f"{flag}=true" if flag else "", ""))
 
@@ -72,7 +89,10 @@ def _refusal(error: urllib.error.HTTPError) -> BurrowError:
         refused: BurrowError = _ARCHIVE_CODES[code](code, message, status=error.code)
         return refused
     # The typed class for the code, with retry_after_seconds for RATE_LIMITED / DATABASE_UNAVAILABLE.
-    return error_for([{"message": message, "extensions": {"code": code}}], status=error.code, retry_after_header=retry_after)
+    typed = error_for([{"message": message, "extensions": {"code": code}}], status=error.code, retry_after_header=retry_after)
+    # A refused request, even where the class's code is a result union member in GraphQL (AlreadyExists, NotFound).
+    typed.kind = "request"
+    return typed
 
 
 def _open(request: urllib.request.Request, timeout: float) -> Any:
@@ -83,7 +103,7 @@ def _open(request: urllib.request.Request, timeout: float) -> Any:
             raise _refusal(error) from None
 
 
-def export_blocking(url: str, token: str, timeout: float, agent_id: str, out: ArchiveFile, include_events: bool) -> int:
+def export_blocking(url: str, token: str, timeout: float, agent_id: str, out: ArchiveOut, include_events: bool) -> int:
     request = urllib.request.Request(
         archive_url(url, agent_id, "includeEvents" if include_events else None),
         headers={"authorization": f"Bearer {token}", "accept": "application/gzip"},
@@ -105,7 +125,7 @@ def export_blocking(url: str, token: str, timeout: float, agent_id: str, out: Ar
             raise
 
 
-def _copy(response: Any, file: IO[bytes]) -> int:
+def _copy(response: Any, file: Writable) -> int:
     written = 0
     while True:
         chunk = response.read(CHUNK)
@@ -115,24 +135,24 @@ def _copy(response: Any, file: IO[bytes]) -> int:
         written += len(chunk)
 
 
-def _length(source: IO[bytes]) -> Optional[int]:
+def _length(source: Readable) -> Optional[int]:
     """What is left of a regular file (so the server can refuse an oversized one before it is
     sent); None for a pipe, socket or buffer, which then goes chunked."""
     try:
-        size = os.fstat(source.fileno()).st_size
-        return max(size - source.tell(), 0)
+        size = os.fstat(getattr(source, "fileno")()).st_size
+        return max(size - int(getattr(source, "tell")()), 0)
     except (AttributeError, OSError, ValueError):
         return None
 
 
-def import_blocking(url: str, token: str, timeout: float, agent_id: str, source: ArchiveFile, replace: bool) -> AgentArchiveImport:
+def import_blocking(url: str, token: str, timeout: float, agent_id: str, source: ArchiveSource, replace: bool) -> AgentArchiveImport:
     if not isinstance(source, (str, os.PathLike)):
         return _upload(url, token, timeout, agent_id, source, replace)
     with open(os.fspath(source), "rb") as file:
         return _upload(url, token, timeout, agent_id, file, replace)
 
 
-def _upload(url: str, token: str, timeout: float, agent_id: str, source: IO[bytes], replace: bool) -> AgentArchiveImport:
+def _upload(url: str, token: str, timeout: float, agent_id: str, source: Readable, replace: bool) -> AgentArchiveImport:
     headers = {"authorization": f"Bearer {token}", "content-type": "application/gzip", "accept": "application/json"}
     length = _length(source)
     # urllib sends a file object in 8 KiB blocks as it reads it: with Content-Length when the size
