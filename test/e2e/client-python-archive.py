@@ -40,6 +40,8 @@ async def refusal(call: Any) -> Dict[str, Any]:
         await call
     except BurrowError as error:
         return {"class": type(error).__name__, "status": error.status, "code": error.code}
+    except Exception as error:
+        return {"class": type(error).__name__, "message": str(error)}
     return {"class": None}
 
 
@@ -101,6 +103,13 @@ async def main() -> None:
         seen["badArchive"] = await refusal(burrow.import_agent_archive("py-bad", io.BytesIO(without_events[: len(without_events) // 2])))
         seen["badArchiveAgent"] = await state(burrow, "py-bad")
         seen["badRequest"] = await refusal(burrow.import_agent_archive("Not An Id", io.BytesIO(without_events)))
+        # Over BURROW_ARCHIVE_MAX_BYTES (the test's server: 64 KiB), with a known length and chunked.
+        big = os.path.join(WORK, "big.gz")
+        with open(big, "wb") as file:
+            file.write(os.urandom(4 * 1024 * 1024))
+        seen["tooLargeKnownLength"] = await refusal(burrow.import_agent_archive("py-big", big))
+        seen["tooLargeChunked"] = await refusal(burrow.import_agent_archive("py-big", Unseekable(os.urandom(4 * 1024 * 1024))))
+        seen["tooLargeAgent"] = await state(burrow, "py-big")
         token = (await burrow.create_api_token(input=CreateApiTokenInput(kind=PrincipalKind.AGENT, name="py-archive", agent_id="py-src"))).create_api_token
         secret = getattr(token, "secret")
 

@@ -8,6 +8,7 @@ Blocking urllib, run by BurrowTransport in a worker thread like every other requ
 """
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import tempfile
@@ -77,19 +78,17 @@ def archive_url(graphql_url: str, agent_id: str, flag: Optional[str]) -> str:
     return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, f"{flag}=true" if flag else "", ""))
 
 
-def _refusal(error: urllib.error.HTTPError) -> BurrowError:
-    raw = error.read()
+def _refusal(status: int, headers: Any, raw: bytes) -> BurrowError:
     try:
         body = json.loads(raw)
         code, message = str(body["error"]["code"]), str(body["error"]["message"])
     except (ValueError, KeyError, TypeError):
-        return BurrowError("HTTP_ERROR", f"HTTP {error.code}: {raw[:200]!r}", status=error.code)
-    retry_after = error.headers.get("retry-after")
+        return BurrowError("HTTP_ERROR", f"HTTP {status}: {raw[:200]!r}", status=status)
     if code in _ARCHIVE_CODES:
-        refused: BurrowError = _ARCHIVE_CODES[code](code, message, status=error.code)
+        refused: BurrowError = _ARCHIVE_CODES[code](code, message, status=status)
         return refused
     # The typed class for the code, with retry_after_seconds for RATE_LIMITED / DATABASE_UNAVAILABLE.
-    typed = error_for([{"message": message, "extensions": {"code": code}}], status=error.code, retry_after_header=retry_after)
+    typed = error_for([{"message": message, "extensions": {"code": code}}], status=status, retry_after_header=headers.get("retry-after"))
     # A refused request, even where the class's code is a result union member in GraphQL (AlreadyExists, NotFound).
     typed.kind = "request"
     return typed
@@ -100,7 +99,7 @@ def _open(request: urllib.request.Request, timeout: float) -> Any:
         return urllib.request.urlopen(request, timeout=timeout)
     except urllib.error.HTTPError as error:
         with error:
-            raise _refusal(error) from None
+            raise _refusal(error.code, error.headers, error.read()) from None
 
 
 def export_blocking(url: str, token: str, timeout: float, agent_id: str, out: ArchiveOut, include_events: bool) -> int:
@@ -153,15 +152,44 @@ def import_blocking(url: str, token: str, timeout: float, agent_id: str, source:
 
 
 def _upload(url: str, token: str, timeout: float, agent_id: str, source: Readable, replace: bool) -> AgentArchiveImport:
-    headers = {"authorization": f"Bearer {token}", "content-type": "application/gzip", "accept": "application/json"}
+    # http.client rather than urllib: when the server refuses before it has read the whole body
+    # (TOO_LARGE, or 401/403 on a large file) it answers and closes, and urllib would report only
+    # the broken pipe. Here the sending stops at that point and the answer is read.
+    target = urllib.parse.urlsplit(archive_url(url, agent_id, "replace" if replace else None))
     length = _length(source)
-    # urllib sends a file object in 8 KiB blocks as it reads it: with Content-Length when the size
-    # is known, else with Transfer-Encoding: chunked (urllib's choice for a body without a length).
-    if length is not None:
-        headers["content-length"] = str(length)
-    request = urllib.request.Request(archive_url(url, agent_id, "replace" if replace else None), data=source, method="POST", headers=headers)
-    with _open(request, timeout) as response:
-        answer = json.loads(response.read())
+    connection_class = http.client.HTTPSConnection if target.scheme == "https" else http.client.HTTPConnection
+    connection = connection_class(target.netloc, timeout=timeout)
+    try:
+        connection.putrequest("POST", f"{target.path}?{target.query}" if target.query else target.path, skip_accept_encoding=True)
+        connection.putheader("authorization", f"Bearer {token}")
+        connection.putheader("content-type", "application/gzip")
+        connection.putheader("accept", "application/json")
+        # With Content-Length when the size is known (the server refuses an oversized file before
+        # reading it), else Transfer-Encoding: chunked; either way CHUNK bytes at a time.
+        connection.putheader(*(("content-length", str(length)) if length is not None else ("transfer-encoding", "chunked")))
+        connection.endheaders()
+        try:
+            while True:
+                chunk = source.read(CHUNK)
+                if not chunk:
+                    break
+                connection.send(chunk if length is not None else b"%X\r\n%s\r\n" % (len(chunk), chunk))
+            if length is None:
+                connection.send(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError) as cut:
+            # The server stopped reading: its answer says why, if it got one out.
+            try:
+                response = connection.getresponse()
+            except (OSError, http.client.HTTPException):
+                raise cut from None
+        else:
+            response = connection.getresponse()
+        raw = response.read()
+    finally:
+        connection.close()
+    if response.status >= 300:
+        raise _refusal(response.status, response.headers, raw)
+    answer = json.loads(raw)
     return AgentArchiveImport(
         agent_id=answer["agentId"],
         from_agent_id=answer["fromAgentId"],
@@ -169,4 +197,3 @@ def _upload(url: str, token: str, timeout: float, agent_id: str, source: Readabl
         counts=dict(answer["counts"]),
         rows=answer["rows"],
     )
-
