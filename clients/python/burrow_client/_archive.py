@@ -4,7 +4,8 @@ Operators only. Not GraphQL: the endpoints live beside the GraphQL endpoint on t
 answer refusals as ``{"error":{"code","message"}}`` with their HTTP status, and stream both ways,
 so neither direction holds an archive in memory (a file of any size moves in 64 KiB chunks).
 
-Blocking urllib, run by BurrowTransport in a worker thread like every other request.
+Blocking calls (urllib for the download, http.client for the upload), run by BurrowTransport in
+a worker thread like every other request.
 """
 from __future__ import annotations
 
@@ -21,7 +22,6 @@ from typing import Any, Dict, Optional, Protocol, Union
 from .errors import BurrowError, error_for
 
 CHUNK = 64 * 1024
-
 
 
 class Writable(Protocol):
@@ -112,6 +112,7 @@ def export_blocking(url: str, token: str, timeout: float, agent_id: str, out: Ar
             return _copy(response, out)
         # A path: written beside it and renamed when complete, so a failed or cut-short download
         # never leaves a file that looks like an archive (the server cuts the body short on failure).
+        # mkstemp's mode (0600) stays: the file is all of an agent's data.
         target = os.fspath(out)
         fd, partial = tempfile.mkstemp(prefix=".burrow-archive-", dir=os.path.dirname(os.path.abspath(target)))
         try:
