@@ -6,7 +6,8 @@
  * by the installed package from outside the repository. Where the README shows what an example
  * prints, the output must be exactly that. The interpreter is `python3` (BURROW_TEST_PYTHON
  * chooses another, e.g. python3.9, the oldest the client supports); without one the test is
- * skipped and says why.
+ * skipped and says why. Then the agent archive helpers (test/e2e/client-python-archive.py) against
+ * the same server: a round trip under another id, the refusals and their exception classes.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -54,11 +55,16 @@ function readme(): { install: string[]; examples: Example[] } {
 
 let server: ShippedServer;
 let work: string;
+let venv: string;
 beforeAll(async () => {
   if (!pythonVersion) return;
-  server = await startShipped();
+  // A small archive limit, so the archive test reaches TOO_LARGE; the README's archives are a few KB.
+  server = await startShipped({ env: { BURROW_ARCHIVE_MAX_BYTES: '65536' } });
   work = mkdtempSync(join(tmpdir(), 'burrow-python-e2e-'));
-});
+  venv = join(work, '.venv');
+  await run(PYTHON, ['-m', 'venv', venv]);
+  await run(join(venv, 'bin/pip'), ['install', '--no-index', '--disable-pip-version-check', '-q', './clients/python'], { cwd: ROOT });
+}, 120_000);
 afterAll(async () => {
   if (server) expect((await server.stop()).code).toBe(0);
   if (work) rmSync(work, { recursive: true, force: true });
@@ -67,14 +73,11 @@ afterAll(async () => {
 describe.skipIf(!pythonVersion)(`the Python client from its README, against the shipped server${pythonVersion ? ` (${pythonVersion})` : ` (${NO_PYTHON})`}`, () => {
   it('installs offline as the README says, and every example runs as written', async () => {
     const { install, examples } = readme();
-    // The README's two commands, with the virtual environment in a temporary directory.
+    // The README's two commands, run by beforeAll with the virtual environment in a temporary directory.
     expect(install).toEqual(['python3 -m venv .venv', '.venv/bin/pip install --no-index ./clients/python']);
-    const venv = join(work, '.venv');
-    await run(PYTHON, ['-m', 'venv', venv]);
-    await run(join(venv, 'bin/pip'), ['install', '--no-index', '--disable-pip-version-check', '-q', './clients/python'], { cwd: ROOT });
 
-    expect(examples.length).toBe(3);
-    expect(examples.filter((e) => e.prints !== null).length).toBe(2);
+    expect(examples.length).toBe(4);
+    expect(examples.filter((e) => e.prints !== null).length).toBe(3);
     for (const [index, example] of examples.entries()) {
       expect(example.code.split('http://127.0.0.1:4000/graphql').length, 'the examples name the default URL at most once').toBeLessThanOrEqual(2);
       const file = join(work, `example_${index}.py`);
@@ -90,5 +93,55 @@ describe.skipIf(!pythonVersion)(`the Python client from its README, against the 
       if (example.prints !== null) expect(stdout, `example ${index}`).toBe(example.prints);
       expect(stderr, `example ${index}`).toBe('');
     }
+  });
+
+  it('exports an agent and imports it under another id, refuses a second import without replace, replaces with it, and raises the typed refusals', async () => {
+    const dir = mkdtempSync(join(work, 'archive-'));
+    const { stdout, stderr } = await run(join(venv, 'bin/python'), [join(ROOT, 'test/e2e/client-python-archive.py'), server.url, dir], {
+      cwd: work,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', BURROW_TOKEN: server.operatorToken },
+      timeout: 60_000,
+    }).catch((error: { stdout: string; stderr: string; message: string }) => {
+      throw new Error(`client-python-archive.py failed: ${error.message}\n${error.stdout}\n${error.stderr}`);
+    });
+    expect(stderr).toBe('');
+    const seen = JSON.parse(stdout) as Record<string, { written: number; size: number } & Record<string, unknown>>;
+    const refused = (cls: string, status: number, code: string) => ({ class: cls, status, code });
+    const profile = [
+      ['SOUL', '', 1],
+      ['RULES', '', 1],
+      ['ORIENTATION', '', 1],
+      ['PREFERENCES', 'Short answers.', 2],
+      ['TOOLS', '', 1],
+      ['DREAM_MEMORY', '', 1],
+    ];
+    expect(seen.source).toEqual({ name: 'Py Source', createdAt: expect.any(String), lastEventSequence: 2, profile });
+    // Both exports are gzip, the returned count is the file's size, and the event log makes the first larger.
+    expect(seen.pathExport).toEqual({ gzip: true, written: seen.pathExport.size, size: expect.any(Number) });
+    expect(seen.bufferExport).toEqual({ gzip: true, written: seen.bufferExport.size, size: expect.any(Number) });
+    expect(seen.pathExport.size).toBeGreaterThan(seen.bufferExport.size);
+    // The path is written beside itself and renamed: no temporary file stays.
+    expect(seen.leftoverFiles).toEqual(['py-src.burrow-agent.gz']);
+    const counts = { agents: 1, agent_profile_documents: 6, agent_profile_revisions: 7 };
+    expect(seen.import).toEqual({ agentId: 'py-copy', fromAgentId: 'py-src', replaced: false, counts: { ...counts, agent_events: 2 }, rows: 16 });
+    // The copy reads as the source: name, creation time, event sequence, every profile document and revision.
+    expect(seen.copySameAsSource).toBe(true);
+    expect(seen.copyChanged).toBe(true);
+    expect(seen.alreadyExists).toEqual(refused('AlreadyExists', 409, 'ALREADY_EXISTS'));
+    expect(seen.unchangedAfterRefusal).toBe(true);
+    expect(seen.replace).toEqual({ agentId: 'py-copy', fromAgentId: 'py-src', replaced: true, counts, rows: 14 });
+    expect(seen.replacedSameAsSource).toBe(true);
+    expect(seen.notFound).toEqual(refused('NotFound', 404, 'NOT_FOUND'));
+    expect(seen.notFoundLeftFile).toBe(false);
+    expect(seen.badArchive).toEqual(refused('BadArchive', 400, 'BAD_ARCHIVE'));
+    expect(seen.badArchiveAgent).toBeNull();
+    expect(seen.badRequest).toEqual(refused('BadRequest', 400, 'BAD_REQUEST'));
+    expect(seen.agentTokenExport).toEqual(refused('Forbidden', 403, 'FORBIDDEN'));
+    expect(seen.agentTokenImport).toEqual(refused('Forbidden', 403, 'FORBIDDEN'));
+    // Over the server's BURROW_ARCHIVE_MAX_BYTES (64 KiB here): refused while the 4 MiB are still being sent, and the client reads that answer.
+    expect(seen.tooLargeKnownLength).toEqual(refused('ArchiveTooLarge', 413, 'TOO_LARGE'));
+    expect(seen.tooLargeChunked).toEqual(refused('ArchiveTooLarge', 413, 'TOO_LARGE'));
+    expect(seen.tooLargeAgent).toBeNull();
+    expect(seen.unauthenticated).toEqual(refused('Unauthenticated', 401, 'UNAUTHENTICATED'));
   });
 });

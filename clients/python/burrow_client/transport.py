@@ -16,6 +16,7 @@ from enum import Enum
 from types import TracebackType
 from typing import Any, AsyncIterator, Callable, Dict, List, NamedTuple, Optional, Tuple, Type, TypeVar, Union
 
+from ._archive import AgentArchiveImport, ArchiveOut, ArchiveSource, export_blocking, import_blocking
 from ._base import BurrowModel, dump
 from ._websocket import ConnectionClosed, WebSocket
 from .errors import BurrowError, error_for
@@ -177,6 +178,21 @@ class BurrowTransport:
         except urllib.error.HTTPError as error:
             # 4xx/5xx still carry a GraphQL answer (errors[] with a code).
             return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
+
+    # ---- agent archives (HTTP, operators only: docs/agent-archive.md) ----
+    async def export_agent_archive(self, agent_id: str, out: ArchiveOut, *, include_events: bool = False) -> int:
+        """Downloads agent ``agent_id``'s archive into ``out`` (a path, or a binary file object
+        open for writing), streamed in chunks; returns the bytes written. A path is written only
+        when the download is complete. ``include_events`` adds the event log."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, export_blocking, self.url, self.token, self.timeout, agent_id, out, include_events)
+
+    async def import_agent_archive(self, agent_id: str, source: ArchiveSource, *, replace: bool = False) -> AgentArchiveImport:
+        """Uploads an archive (a path, or a binary file object open for reading), streamed, and
+        imports it as agent ``agent_id`` (whatever id it was exported from); ``replace`` replaces
+        an existing agent, which is otherwise refused with ``AlreadyExists``."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, import_blocking, self.url, self.token, self.timeout, agent_id, source, replace)
 
     # ---- graphql-ws ----
     def subscribe(self, query: str, variables: Optional[Dict[str, Any]] = None) -> AsyncIterator[Dict[str, Any]]:
