@@ -75,7 +75,7 @@ describe('agent archive over HTTP', () => {
     expect(bad).toMatchObject({ status: 400, code: 'BAD_ARCHIVE' });
     expect(bad.message).not.toMatch(/ at |node_modules/);
     const big = randomBytes(LIMIT + 1);
-    expect(await refusal(await fetch(archiveUrl('from-big'), { method: 'POST', headers: auth(operatorToken), body: big }))).toMatchObject({ status: 413, code: 'TOO_LARGE' });
+    expect(await refusal(await fetch(archiveUrl('from-big'), { method: 'POST', headers: auth(operatorToken), body: big }))).toMatchObject({ status: 413, code: 'LIMIT_EXCEEDED' });
     expect(await refusal(await fetch(archiveUrl('Bad%20Id'), { method: 'POST', headers: auth(operatorToken), body: 'x' }))).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
     expect(await countsOf(server.database.pool)).toEqual(counts);
   });
@@ -102,7 +102,7 @@ describe('the TypeScript client', () => {
         controller.close();
       },
     });
-    await expect(importAgentArchive(target, 'streamed-too-large', oversized)).rejects.toMatchObject({ code: 'TOO_LARGE', status: 413 });
+    await expect(importAgentArchive(target, 'streamed-too-large', oversized)).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', status: 413 });
     expect(await countsOf(server.database.pool)).toEqual(counts);
   });
 });

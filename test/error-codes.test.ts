@@ -20,7 +20,7 @@ describe('docs/errors.md', () => {
   it('has a row for every code the source raises', () => {
     const raised = new Set<string>();
     // The classes whose first argument is a code (the others take a field or resource name).
-    const patterns = [/(?:RequestError|ForbiddenError|ContinuityFenceError|super)\(\s*'([A-Za-z_]+)'/g, /\bcode: '([A-Za-z_]+)'/g];
+    const patterns = [/(?:RequestError|ForbiddenError|ContinuityFenceError|AgentArchiveError|super)\(\s*'([A-Za-z_]+)'/g, /\bcode: '([A-Za-z_]+)'/g];
     for (const file of sources(join(ROOT, 'src'))) {
       const text = readFileSync(file, 'utf8');
       for (const pattern of patterns) for (const match of text.matchAll(pattern)) raised.add(match[1]);

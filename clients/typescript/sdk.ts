@@ -242,7 +242,7 @@ export interface AgentArchiveImport {
   rows: number;
 }
 
-/** A refused archive request: `code` is BAD_ARCHIVE, ALREADY_EXISTS, NOT_FOUND, TOO_LARGE, FORBIDDEN, … */
+/** A refused archive request: `code` is BAD_ARCHIVE, ALREADY_EXISTS, NOT_FOUND, LIMIT_EXCEEDED, FORBIDDEN, … */
 export class AgentArchiveError extends Error {
   constructor(
     readonly code: string,

@@ -58,7 +58,7 @@ let work: string;
 let venv: string;
 beforeAll(async () => {
   if (!pythonVersion) return;
-  // A small archive limit, so the archive test reaches TOO_LARGE; the README's archives are a few KB.
+  // A small archive limit, so the archive test reaches LIMIT_EXCEEDED; the README's archives are a few KB.
   server = await startShipped({ env: { BURROW_ARCHIVE_MAX_BYTES: '65536' } });
   work = mkdtempSync(join(tmpdir(), 'burrow-python-e2e-'));
   venv = join(work, '.venv');
@@ -139,8 +139,8 @@ describe.skipIf(!pythonVersion)(`the Python client from its README, against the 
     expect(seen.agentTokenExport).toEqual(refused('Forbidden', 403, 'FORBIDDEN'));
     expect(seen.agentTokenImport).toEqual(refused('Forbidden', 403, 'FORBIDDEN'));
     // Over the server's BURROW_ARCHIVE_MAX_BYTES (64 KiB here): refused while the 4 MiB are still being sent, and the client reads that answer.
-    expect(seen.tooLargeKnownLength).toEqual(refused('ArchiveTooLarge', 413, 'TOO_LARGE'));
-    expect(seen.tooLargeChunked).toEqual(refused('ArchiveTooLarge', 413, 'TOO_LARGE'));
+    expect(seen.tooLargeKnownLength).toEqual(refused('LimitExceeded', 413, 'LIMIT_EXCEEDED'));
+    expect(seen.tooLargeChunked).toEqual(refused('LimitExceeded', 413, 'LIMIT_EXCEEDED'));
     expect(seen.tooLargeAgent).toBeNull();
     expect(seen.unauthenticated).toEqual(refused('Unauthenticated', 401, 'UNAUTHENTICATED'));
   });

@@ -2,8 +2,6 @@
 over graphql-ws), generated from Burrow's schema.graphql and operation documents. Standard
 library only."""
 from ._archive import AgentArchiveImport as AgentArchiveImport
-from ._archive import ArchiveTooLarge as ArchiveTooLarge
-from ._archive import BadArchive as BadArchive
 from ._base import UNSET as UNSET
 from ._base import ResponseShapeError as ResponseShapeError
 from ._websocket import ConnectionClosed as ConnectionClosed

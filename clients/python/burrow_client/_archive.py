@@ -42,21 +42,6 @@ ArchiveOut = Union[str, "os.PathLike[str]", Writable]
 ArchiveSource = Union[str, "os.PathLike[str]", Readable]
 
 
-class BadArchive(BurrowError):
-    """BAD_ARCHIVE (HTTP 400): the upload is not an intact archive (does not decompress, cut short,
-    changed after export, a row of another agent, a table or column this server does not know).
-    Nothing was written."""
-
-
-class ArchiveTooLarge(BurrowError):
-    """TOO_LARGE (HTTP 413): the upload is over the server's BURROW_ARCHIVE_MAX_BYTES. Nothing was written."""
-
-
-# Codes only the archive endpoints answer with; every other code (ALREADY_EXISTS, NOT_FOUND,
-# FORBIDDEN, UNAUTHENTICATED, RATE_LIMITED, …) raises the class generated for it from docs/errors.md.
-_ARCHIVE_CODES: Dict[str, type] = {"BAD_ARCHIVE": BadArchive, "TOO_LARGE": ArchiveTooLarge}
-
-
 @dataclass(frozen=True)
 class AgentArchiveImport:
     """What an import answers: the agent it wrote, the agent the archive was exported from, whether
@@ -84,10 +69,8 @@ def _refusal(status: int, headers: Any, raw: bytes) -> BurrowError:
         code, message = str(body["error"]["code"]), str(body["error"]["message"])
     except (ValueError, KeyError, TypeError):
         return BurrowError("HTTP_ERROR", f"HTTP {status}: {raw[:200]!r}", status=status)
-    if code in _ARCHIVE_CODES:
-        refused: BurrowError = _ARCHIVE_CODES[code](code, message, status=status)
-        return refused
-    # The typed class for the code, with retry_after_seconds for RATE_LIMITED / DATABASE_UNAVAILABLE.
+    # The class generated for the code from docs/errors.md (BadArchive, LimitExceeded, AlreadyExists, …),
+    # with retry_after_seconds for RATE_LIMITED / DATABASE_UNAVAILABLE.
     typed = error_for([{"message": message, "extensions": {"code": code}}], status=status, retry_after_header=headers.get("retry-after"))
     # A refused request, even where the class's code is a result union member in GraphQL (AlreadyExists, NotFound).
     typed.kind = "request"

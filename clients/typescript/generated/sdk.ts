@@ -377,6 +377,8 @@ export type ErrorCode =
   | 'AGENT_MISMATCH'
   /** a create named an id that is taken (createAgent) */
   | 'ALREADY_EXISTS'
+  /** an agent archive upload that is not intact (does not decompress, truncated, changed, unknown table or column); nothing was written */
+  | 'BAD_ARCHIVE'
   /** a pagination cursor that is not one this server issued */
   | 'BAD_CURSOR'
   /** malformed GraphQL (syntax, validation, argument coercion), a bad global id, or data PostgreSQL refused (e.g. U+0000 in text) */
@@ -393,7 +395,7 @@ export type ErrorCode =
   | 'FORBIDDEN_TRANSITION'
   /** anything unexpected: masked (no stack, no SQL) and logged on the server */
   | 'INTERNAL_SERVER_ERROR'
-  /** a request beyond a configured limit (size, depth, aliases, tokens, …) */
+  /** a request beyond a configured limit (size, depth, aliases, tokens, …; an agent archive over BURROW_ARCHIVE_MAX_BYTES) */
   | 'LIMIT_EXCEEDED'
   /** the record does not exist or is hidden from this token; a per-agent subscription naming an unknown agent */
   | 'NOT_FOUND'

@@ -30,7 +30,7 @@ export interface ArchiveTrailer {
   sha256: string;
 }
 
-export type ArchiveErrorCode = 'BAD_ARCHIVE' | 'ALREADY_EXISTS' | 'NOT_FOUND' | 'TOO_LARGE' | 'BAD_REQUEST';
+export type ArchiveErrorCode = 'BAD_ARCHIVE' | 'ALREADY_EXISTS' | 'NOT_FOUND' | 'LIMIT_EXCEEDED' | 'BAD_REQUEST';
 
 /** An expected refusal: the CLI prints the message, HTTP answers it as JSON with the status its code maps to. */
 export class AgentArchiveError extends Error {

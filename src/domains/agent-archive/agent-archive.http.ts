@@ -23,7 +23,7 @@ import { importAgentArchive } from './agent-archive.import.js';
 const ARCHIVE_PATH = /^\/agents\/([^/?]+)\/archive(?:\?(.*))?$/;
 export const isArchivePath = (url: string | undefined) => url !== undefined && ARCHIVE_PATH.test(url);
 
-const STATUS: Record<ArchiveErrorCode, number> = { BAD_ARCHIVE: 400, BAD_REQUEST: 400, NOT_FOUND: 404, ALREADY_EXISTS: 409, TOO_LARGE: 413 };
+const STATUS: Record<ArchiveErrorCode, number> = { BAD_ARCHIVE: 400, BAD_REQUEST: 400, NOT_FOUND: 404, ALREADY_EXISTS: 409, LIMIT_EXCEEDED: 413 };
 
 function refuse(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}) {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -36,7 +36,7 @@ const limitBytes = (limit: number) => {
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
-      done(seen > limit ? new AgentArchiveError('TOO_LARGE', `the archive is larger than BURROW_ARCHIVE_MAX_BYTES (${limit} bytes)`) : null, chunk);
+      done(seen > limit ? new AgentArchiveError('LIMIT_EXCEEDED', `the archive is larger than BURROW_ARCHIVE_MAX_BYTES (${limit} bytes)`) : null, chunk);
     },
   });
 };
@@ -61,7 +61,7 @@ export function createArchiveHttpHandler(deps: { services: Services; pool: pg.Po
   async function upload(req: IncomingMessage, res: ServerResponse, agentId: string, query: URLSearchParams) {
     if (!AGENT_ID_PATTERN.test(agentId)) return refuse(res, 400, 'BAD_REQUEST', `"${agentId}" is not an agent id (${AGENT_ID_PATTERN.source})`);
     if (Number(req.headers['content-length'] ?? 0) > maxBytes) {
-      return refuse(res, 413, 'TOO_LARGE', `the archive is larger than BURROW_ARCHIVE_MAX_BYTES (${maxBytes} bytes)`, { connection: 'close' });
+      return refuse(res, 413, 'LIMIT_EXCEEDED', `the archive is larger than BURROW_ARCHIVE_MAX_BYTES (${maxBytes} bytes)`, { connection: 'close' });
     }
     const dir = await mkdtemp(join(tmpdir(), 'burrow-archive-'));
     try {
@@ -89,7 +89,7 @@ export function createArchiveHttpHandler(deps: { services: Services; pool: pg.Po
       await (req.method === 'GET' ? download(res, agentId, query) : upload(req, res, agentId, query));
     } catch (error) {
       if (res.headersSent) return void res.destroy();
-      if (error instanceof AgentArchiveError) return refuse(res, STATUS[error.code], error.code, error.message, error.code === 'TOO_LARGE' ? { connection: 'close' } : {});
+      if (error instanceof AgentArchiveError) return refuse(res, STATUS[error.code], error.code, error.message, error.code === 'LIMIT_EXCEEDED' ? { connection: 'close' } : {});
       if (error instanceof URIError) return refuse(res, 400, 'BAD_REQUEST', 'the agent id in the path is not valid percent-encoding');
       if (isConnectionLoss(error)) return refuse(res, 503, 'DATABASE_UNAVAILABLE', 'the database is unavailable; retry', { 'retry-after': '1' });
       logger.error('agent archive request failed', { error: (error as Error)?.message ?? String(error) });

@@ -152,6 +152,7 @@ class ErrorCode(str, Enum):
     """Every code the API answers with: the `code` of a result-union member, and `extensions.code` of a request error. Upper case, except the two continuity scope codes the continuity contract spells in lower case."""
     AGENT_MISMATCH = "AGENT_MISMATCH"
     ALREADY_EXISTS = "ALREADY_EXISTS"
+    BAD_ARCHIVE = "BAD_ARCHIVE"
     BAD_CURSOR = "BAD_CURSOR"
     BAD_REQUEST = "BAD_REQUEST"
     CONTINUITY_SESSION_REQUIRED = "CONTINUITY_SESSION_REQUIRED"

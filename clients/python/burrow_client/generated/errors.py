@@ -203,7 +203,13 @@ class RateLimited(RetryableError):
 
 
 class LimitExceeded(BurrowError):
-    """request: a request beyond a configured limit (size, depth, aliases, tokens, …)"""
+    """request: a request beyond a configured limit (size, depth, aliases, tokens, …; an agent archive over BURROW_ARCHIVE_MAX_BYTES: 413)"""
+
+    kind = "request"
+
+
+class BadArchive(BurrowError):
+    """request: an agent archive that is not intact: does not decompress, truncated, changed after export (SHA-256), a row of another agent, a table or column this server does not know; nothing was written ([agent archives](agent-archive.md))"""
 
     kind = "request"
 
@@ -273,6 +279,7 @@ BY_CODE: Dict[str, Type[BurrowError]] = {
     "OWNER_CAPACITY_REACHED": OwnerCapacityReached,
     "RATE_LIMITED": RateLimited,
     "LIMIT_EXCEEDED": LimitExceeded,
+    "BAD_ARCHIVE": BadArchive,
     "TRUSTED_DOCUMENT_REQUIRED": TrustedDocumentRequired,
     "PERSISTED_QUERY_NOT_FOUND": PersistedQueryNotFound,
     "DATABASE_UNAVAILABLE": DatabaseUnavailable,
