@@ -30,6 +30,11 @@ const withoutTokens = (text: string) =>
       return key === 'live' ? 'per server' : value;
     }),
   );
+/** Agent queries that read the server's records about an agent, not the agent's data: they do not travel. */
+const NOT_ARCHIVED: Record<string, string> = {
+  'query dataRemovalReceipts': "removal receipts stay on the server that removed (the matrix victim's purge made one there)",
+};
+const agentQueries = () => agentFields.filter((root) => root.kind === 'query' && !(keyOf(root) in NOT_ARCHIVED));
 /** Both agents' ids as one, in plain strings and inside base64 node ids and cursors (whose binding hashes the agent). */
 const sameAgent = (text: string) =>
   JSON.stringify(
@@ -95,7 +100,7 @@ describe('agent archive', () => {
     expect(there).toEqual((await server.database.pool.query(originals, [VICTIM])).rows);
 
     const [here, imported] = await Promise.all([server.client(runtime), second.client(runtime)]);
-    const queries = agentFields.filter((root) => root.kind === 'query');
+    const queries = agentQueries();
     expect(queries.length).toBeGreaterThan(15);
     let answered = 0;
     for (const root of queries) {
@@ -141,7 +146,7 @@ describe('agent archive', () => {
     // (also inside node ids and cursors, which encode it) reads the same on both sides.
     const operator = await server.client(runtime);
     let answered = 0;
-    for (const root of agentFields.filter((r) => r.kind === 'query')) {
+    for (const root of agentQueries()) {
       const variables = await variablesFor(root);
       const a = await call(operator, root, variables, 10_000);
       const b = await call(operator, root, withAgent(variables, root, 'matrix-copy'), 10_000);
