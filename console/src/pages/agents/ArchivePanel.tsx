@@ -39,11 +39,14 @@ export function ArchivePanel({ agents, announce, reloadAgents }: { agents: Agent
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const [importError, setImportError] = useState<string | null>(null);
   const [answer, setAnswer] = useState<ImportAnswer | null>(null);
-  const agentId = chosen || agents[0]?.agentId || '';
+  // The first listed agent until the operator picks one; a pick that left the list (erased) falls back too.
+  const agentId = agents.some((a) => a.agentId === chosen) ? chosen : (agents[0]?.agentId ?? '');
 
   async function download(e: Event) {
     e.preventDefault();
     if (!agentId || busy) return;
+    // Kept as chosen, so an import that lists a newer agent first does not move the selection.
+    setChosen(agentId);
     setBusy(true);
     setDownloadError(null);
     try {
