@@ -1,6 +1,7 @@
-/** Agents: the agents the console lists, and a form to create another (then its token on Tokens). */
+/** Agents: the agents the console lists, a form to create another (then its token on Tokens), and agent archives. */
 import type { PageProps } from '../page-props';
 import { CreateAgentForm } from './tokens/CreateAgentForm';
+import { ArchivePanel } from './agents/ArchivePanel';
 
 export function AgentsPage({ api, agents, agentsMore, announce, reloadAgents }: PageProps & { reloadAgents: () => Promise<void> }) {
   return (
@@ -34,6 +35,7 @@ export function AgentsPage({ api, agents, agentsMore, announce, reloadAgents }: 
           <a href="#/tokens">Create a token</a> for an agent on the Tokens page.
         </p>
       </section>
+      <ArchivePanel agents={agents} announce={announce} reloadAgents={reloadAgents} />
     </div>
   );
 }
