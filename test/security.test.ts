@@ -63,6 +63,7 @@ describe('configuration', () => {
       BURROW_WS_CONNECTION_INIT_BYTES: '512',
       BURROW_SUBSCRIPTIONS_PER_SOCKET: '7',
       BURROW_SUBSCRIPTIONS_PER_TOKEN: '8',
+      BURROW_ARCHIVE_MAX_BYTES: '65536',
       BURROW_CORS_ORIGINS: 'https://a.example, http://localhost:5173',
     };
     const config = loadConfig(env);
@@ -78,6 +79,7 @@ describe('configuration', () => {
       connectionInitBytes: 512,
       subscriptionsPerSocket: 7,
       subscriptionsPerToken: 8,
+      archiveBytes: 65536,
     });
     expect(config.security.corsOrigins).toEqual(['https://a.example', 'http://localhost:5173']);
     let problems: string[] = [];
