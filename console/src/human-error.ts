@@ -27,6 +27,7 @@ const FIXED: Record<string, string> = {
   FORBIDDEN: 'This token may not do that: it needs an operator token',
   RATE_LIMITED: 'Too many requests: wait a moment and try again',
   DATABASE_UNAVAILABLE: 'The database cannot be reached: try again shortly',
+  SETTINGS_KEY_REQUIRED: 'The server has no settings key (BURROW_SETTINGS_KEY), so it cannot store a secret: leave the secret empty, or set the key and restart Burrow',
 };
 
 /** The sentence for a code that means the same on every page (a page's own sentences come first), or undefined. */

@@ -7,6 +7,7 @@ import { AgentsPage } from './pages/Agents';
 import { BrainsPage } from './pages/Brains';
 import { DashboardPage } from './pages/Dashboard';
 import { FirstRun } from './pages/FirstRun';
+import { OperationsPage } from './pages/Operations';
 import { ProfilesPage } from './pages/Profiles';
 import { TokensPage } from './pages/Tokens';
 // In this order: narrow.css overrides the layouts before it.
@@ -15,12 +16,14 @@ import './styles/records.css';
 import './styles/dashboard.css';
 import './styles/profiles.css';
 import './styles/tokens.css';
+import './styles/operations.css';
 import './styles/narrow.css';
 
 const ROUTES = [
   { hash: '#/agents', label: 'Agents' },
   { hash: '#/brains', label: 'Brains' },
   { hash: '#/dashboard', label: 'Dashboard' },
+  { hash: '#/operations', label: 'Operations' },
   { hash: '#/profiles', label: 'Profiles' },
   { hash: '#/tokens', label: 'Tokens' },
 ] as const;
@@ -156,6 +159,7 @@ function App() {
         {route === '#/agents' && <AgentsPage {...page} reloadAgents={loadAgents} />}
         {route === '#/brains' && <BrainsPage {...page} />}
         {route === '#/dashboard' && <DashboardPage {...page} reloadAgents={loadAgents} />}
+        {route === '#/operations' && <OperationsPage {...page} />}
         {route === '#/profiles' && <ProfilesPage {...page} />}
         {route === '#/tokens' && <TokensPage {...page} />}
       </main>

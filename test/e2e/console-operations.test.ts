@@ -1,0 +1,170 @@
+/**
+ * The Operations page in headless Chromium against the shipped server (with a settings key): a
+ * model connection with an API key is set through the page, the API holds exactly those values
+ * and says a secret is set, and the key appears nowhere in the page; deleting it asks first
+ * (Escape and Cancel change nothing, the confirm removes it). A Dream diary entry appended for an
+ * agent is listed newest first with its exact text, and the API holds it. A server without a
+ * settings key refuses a secret with a sentence and its code, and stores nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { postGraphQL, startShipped, type ShippedServer } from '../support/shipped.js';
+
+const MODELS = '{ modelConnections { purpose url model timeoutMs hasSecret revision updatedBy } }';
+const DIARY = '{ dreamDiary(agentId: "hatchet") { edges { node { agentId entryDate title body writtenBy } } } }';
+const API_KEY = 'sk-console-operations-0123456789abcdef';
+const BODY = 'Hatchet dreamt of a green deploy.\nNothing broke on Friday.';
+
+const signIn = async (page: Page, server: ShippedServer) => {
+  await page.goto(`${consoleUrl(server.url)}#/operations`);
+  await page.getByLabel('Operator token').fill(server.operatorToken);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 2, name: 'Model connections' }).waitFor();
+};
+
+describe.skipIf(!hasChromium)(`console: operations in headless Chromium${hasChromium ? '' : ` (${NO_CHROMIUM})`}`, () => {
+  let server: ShippedServer;
+  let browser: Browser;
+  let tab: ConsolePage;
+  let page: Page;
+  let tokenName = '';
+
+  const asOperator = async (query: string) => (await postGraphQL(server, server.operatorToken, { query })).body;
+  const modelForm = () => page.locator('form.model-connection-form');
+  const proposerRow = () => page.locator('tr[data-purpose=TIDDLE_PROPOSER]');
+
+  beforeAll(async () => {
+    server = await startShipped({ env: { BURROW_SETTINGS_KEY: randomBytes(32).toString('base64') } });
+    browser = await launchBrowser();
+    tab = await openPage(browser, VIEWPORTS.desktop);
+    page = tab.page;
+    const created = await asOperator('mutation { createAgent(input: { agentId: "hatchet", name: "Hatchet the deploy bot" }) { __typename } }');
+    expect(created.data.createAgent.__typename).toBe('CreateAgentSuccess');
+    tokenName = (await asOperator('{ viewer { tokenName } }')).data.viewer.tokenName;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (server) expect((await server.stop()).code).toBe(0);
+  });
+
+  it('sets a model connection with an API key: the API holds exactly it, the page says only that a key is set', async () => {
+    await signIn(page, server);
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Operations');
+    expect(await page.locator('nav a[aria-current=page]').innerText()).toBe('Operations');
+    expect(await page.getByText('No model connection is stored: the environment variables (or nothing) apply.').isVisible()).toBe(true);
+    await modelForm().getByLabel('Purpose').selectOption('TIDDLE_PROPOSER');
+    await modelForm().getByLabel('URL').fill('https://models.example.com/v1');
+    await modelForm().getByLabel('Model').fill('tiny-proposer');
+    await modelForm().getByLabel('Timeout in milliseconds (optional)').fill('12000');
+    await modelForm().getByLabel('API key (write-only; leave empty to keep the stored one)').fill(API_KEY);
+    // Submitted by keyboard: Enter in the API key field.
+    await modelForm().getByLabel('API key (write-only; leave empty to keep the stored one)').press('Enter');
+    await proposerRow().waitFor();
+
+    expect((await asOperator(MODELS)).data.modelConnections).toEqual([
+      { purpose: 'TIDDLE_PROPOSER', url: 'https://models.example.com/v1', model: 'tiny-proposer', timeoutMs: 12000, hasSecret: true, revision: 1, updatedBy: tokenName },
+    ]);
+    const cells = await proposerRow().locator('th, td').allInnerTexts();
+    expect(cells.slice(0, 5)).toEqual(['Tiddle proposer', 'https://models.example.com/v1', 'tiny-proposer', '12000 ms', 'set']);
+    expect(await announcement(page)).toBe('Model connection Tiddle proposer saved (revision 1). It applies at the next start.');
+    // The key field is emptied, Edit fills every field but the key, and the key is nowhere in the page.
+    expect(await modelForm().getByLabel('API key (write-only; leave empty to keep the stored one)').inputValue()).toBe('');
+    await page.getByRole('button', { name: 'Edit Tiddle proposer' }).click();
+    expect(await modelForm().getByLabel('Model').inputValue()).toBe('tiny-proposer');
+    expect(await modelForm().getByLabel('API key (write-only; leave empty to keep the stored one)').inputValue()).toBe('');
+    expect(await page.content()).not.toContain(API_KEY);
+    expect(await page.locator('[role=alert]').count()).toBe(0);
+  });
+
+  it('deletes it only after the confirmation: Escape and Cancel change nothing, the confirm removes it', async () => {
+    const before = (await asOperator(MODELS)).data.modelConnections;
+    const deleteButton = page.getByRole('button', { name: 'Delete Tiddle proposer' });
+    const dialog = page.getByRole('dialog', { name: 'Delete the Tiddle proposer connection?' });
+
+    await deleteButton.click();
+    await dialog.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect((await asOperator(MODELS)).data.modelConnections).toEqual(before);
+
+    await deleteButton.click();
+    await dialog.waitFor();
+    expect(await dialog.locator('#confirm-dialog-body').innerText()).toBe(
+      'The stored connection to https://models.example.com/v1 and its API key are removed. At the next start the environment variables apply, or nothing.',
+    );
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await asOperator(MODELS)).data.modelConnections).toEqual(before);
+    expect(await proposerRow().count()).toBe(1);
+
+    await deleteButton.click();
+    await dialog.getByRole('button', { name: 'Delete connection' }).click();
+    await proposerRow().waitFor({ state: 'detached' });
+    expect((await asOperator(MODELS)).data.modelConnections).toEqual([]);
+    expect(await announcement(page)).toBe('Model connection Tiddle proposer deleted.');
+  });
+
+  it('appends a Dream diary entry for the agent: listed newest first with its exact text, and the API holds it', async () => {
+    const diary = page.locator('section.dream-diary');
+    await diary.locator('option[value=hatchet]').waitFor({ state: 'attached' });
+    expect(await diary.getByLabel('Agent', { exact: true }).inputValue()).toBe('hatchet');
+    expect(await diary.getByText('No entry yet for hatchet.').isVisible()).toBe(true);
+    const form = diary.locator('form.diary-append');
+    await form.getByLabel('Day (optional; today in UTC when empty)').fill('2026-11-30');
+    await form.getByLabel('Title (optional)').fill('A calm week');
+    await form.getByLabel('Entry', { exact: true }).fill(BODY);
+    await form.getByRole('button', { name: 'Add entry' }).click();
+    await diary.locator('.diary-entries li').first().waitFor();
+    // A second, later entry comes first.
+    await form.getByLabel('Day (optional; today in UTC when empty)').fill('2026-12-01');
+    await form.getByLabel('Entry', { exact: true }).fill('Second night: quiet.');
+    await form.getByRole('button', { name: 'Add entry' }).click();
+    await diary.locator('.diary-entries li').nth(1).waitFor();
+
+    expect(await diary.locator('.diary-entries li time').allInnerTexts()).toEqual(['2026-12-01', '2026-11-30']);
+    expect(await diary.locator('.diary-entries li .diary-title').allInnerTexts()).toEqual(['A calm week']);
+    expect(await diary.locator('.diary-entries li .diary-body').allInnerTexts()).toEqual(['Second night: quiet.', BODY]);
+    expect(await diary.locator('.diary-entries li').nth(1).locator('.meta').innerText()).toMatch(
+      new RegExp(`^2026-11-30 A calm week — written \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d by ${tokenName}$`),
+    );
+    expect(await announcement(page)).toBe('Dream diary entry of 2026-12-01 added for hatchet.');
+    expect((await asOperator(DIARY)).data.dreamDiary.edges.map((e: { node: unknown }) => e.node)).toEqual([
+      { agentId: 'hatchet', entryDate: '2026-12-01', title: '', body: 'Second night: quiet.', writtenBy: tokenName },
+      { agentId: 'hatchet', entryDate: '2026-11-30', title: 'A calm week', body: BODY, writtenBy: tokenName },
+    ]);
+    expect(await form.getByLabel('Entry', { exact: true }).inputValue()).toBe('');
+    await screenshot(page, 'console-operations-1280');
+    expect(tab.blocked).toEqual([]);
+    expect(tab.consoleErrors).toEqual([]);
+  });
+
+  it('a server without a settings key refuses the secret in words with its code and stores nothing', async () => {
+    const keyless = await startShipped();
+    const other = await openPage(browser, VIEWPORTS.desktop);
+    try {
+      await signIn(other.page, keyless);
+      expect(await other.page.locator('p.warning').innerText()).toBe(
+        'The server has no settings key (BURROW_SETTINGS_KEY): connections without a secret can be stored, secrets cannot.',
+      );
+      const form = other.page.locator('form.model-connection-form');
+      await form.getByLabel('URL').fill('https://models.example.com/v1');
+      await form.getByLabel('Model').fill('embedder');
+      await form.getByLabel('API key (write-only; leave empty to keep the stored one)').fill(API_KEY);
+      await form.getByRole('button', { name: 'Save model connection' }).click();
+      const alert = form.locator('[role=alert]');
+      await alert.waitFor();
+      expect(await alert.innerText()).toBe(
+        'The server has no settings key (BURROW_SETTINGS_KEY), so it cannot store a secret: leave the secret empty, or set the key and restart Burrow (SETTINGS_KEY_REQUIRED)',
+      );
+      expect((await postGraphQL(keyless, keyless.operatorToken, { query: MODELS })).body.data.modelConnections).toEqual([]);
+      expect(await other.page.content()).not.toContain(API_KEY);
+    } finally {
+      await other.page.close();
+      expect((await keyless.stop()).code).toBe(0);
+    }
+  });
+});
