@@ -1,10 +1,11 @@
 /**
  * The Operations page in headless Chromium against the shipped server (with a settings key): a
  * model connection with an API key is set through the page, the API holds exactly those values
- * and says a secret is set, and the key appears nowhere in the page; deleting it asks first
- * (Escape and Cancel change nothing, the confirm removes it). A Dream diary entry appended for an
- * agent is listed newest first with its exact text, and the API holds it. A server without a
- * settings key refuses a secret with a sentence and its code, and stores nothing.
+ * and says a secret is set, and the key appears nowhere in the page (an MCP connection and its
+ * token the same); deleting it asks first (Escape and Cancel change nothing, the confirm
+ * removes it). A Dream diary entry appended for an agent is listed newest first with its exact
+ * text, and the API holds it. A server without a settings key refuses a secret with a sentence
+ * and its code, and stores nothing.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,8 @@ import { postGraphQL, startShipped, type ShippedServer } from '../support/shippe
 
 const MODELS = '{ modelConnections { purpose url model timeoutMs hasSecret revision updatedBy } }';
 const DIARY = '{ dreamDiary(agentId: "hatchet") { edges { node { agentId entryDate title body writtenBy } } } }';
+const MCPS = '{ mcpConnections { name url transport enabled description hasSecret revision } }';
+const MCP_TOKEN = 'mcp-bearer-console-operations-fedcba9876543210';
 const API_KEY = 'sk-console-operations-0123456789abcdef';
 const BODY = 'Hatchet dreamt of a green deploy.\nNothing broke on Friday.';
 
@@ -106,6 +109,25 @@ describe.skipIf(!hasChromium)(`console: operations in headless Chromium${hasChro
     await proposerRow().waitFor({ state: 'detached' });
     expect((await asOperator(MODELS)).data.modelConnections).toEqual([]);
     expect(await announcement(page)).toBe('Model connection Tiddle proposer deleted.');
+  });
+
+  it('sets an MCP connection with a token: the API holds exactly it, the page says only that a token is set', async () => {
+    const form = page.locator('form.mcp-connection-form');
+    await form.getByLabel('Name').fill('tickets');
+    await form.getByLabel('URL').fill('https://tickets.example.com/mcp');
+    await form.getByLabel('Transport').selectOption('SSE');
+    await form.getByLabel('Description (optional)').fill('The ticket tracker');
+    await form.getByLabel('Bearer token (write-only; leave empty to keep the stored one)').fill(MCP_TOKEN);
+    await form.getByRole('button', { name: 'Save MCP connection' }).click();
+    const row = page.locator('tr[data-mcp=tickets]');
+    await row.waitFor();
+    expect((await asOperator(MCPS)).data.mcpConnections).toEqual([
+      { name: 'tickets', url: 'https://tickets.example.com/mcp', transport: 'SSE', enabled: true, description: 'The ticket tracker', hasSecret: true, revision: 1 },
+    ]);
+    expect((await row.locator('th, td').allInnerTexts()).slice(0, 5)).toEqual(['tickets The ticket tracker', 'https://tickets.example.com/mcp', 'SSE', 'yes', 'set']);
+    expect(await announcement(page)).toBe('MCP connection tickets saved (revision 1).');
+    expect(await form.getByLabel('Bearer token (write-only; leave empty to keep the stored one)').inputValue()).toBe('');
+    expect(await page.content()).not.toContain(MCP_TOKEN);
   });
 
   it('appends a Dream diary entry for the agent: listed newest first with its exact text, and the API holds it', async () => {
