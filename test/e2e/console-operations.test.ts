@@ -109,6 +109,7 @@ describe.skipIf(!hasChromium)(`console: operations in headless Chromium${hasChro
     await proposerRow().waitFor({ state: 'detached' });
     expect((await asOperator(MODELS)).data.modelConnections).toEqual([]);
     expect(await announcement(page)).toBe('Model connection Tiddle proposer deleted.');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('model-connections-h');
   });
 
   it('sets an MCP connection with a token: the API holds exactly it, the page says only that a token is set', async () => {
@@ -162,6 +163,33 @@ describe.skipIf(!hasChromium)(`console: operations in headless Chromium${hasChro
     await screenshot(page, 'console-operations-1280');
     expect(tab.blocked).toEqual([]);
     expect(tab.consoleErrors).toEqual([]);
+  });
+
+  it('pages an older diary: 20 entries first, "Show older entries" brings the rest, for the agent chosen', async () => {
+    expect((await asOperator('mutation { createAgent(input: { agentId: "quill", name: "Quill" }) { __typename } }')).data.createAgent.__typename).toBe('CreateAgentSuccess');
+    for (let day = 1; day <= 21; day++) {
+      const entryDate = `2026-10-${String(day).padStart(2, '0')}`;
+      const r = await asOperator(`mutation { appendDreamDiaryEntry(input: { agentId: "quill", entryDate: "${entryDate}", body: "Night ${day}." }) { __typename } }`);
+      expect(r.data.appendDreamDiaryEntry.__typename).toBe('AppendDreamDiaryEntrySuccess');
+    }
+    // The agent list is read at sign-in: a reload (the token stays in this tab) lists quill.
+    await page.reload();
+    const diary = page.locator('section.dream-diary');
+    await diary.locator('option[value=quill]').waitFor({ state: 'attached' });
+    await diary.getByLabel('Agent', { exact: true }).selectOption('quill');
+    await diary.locator('.diary-entries li').nth(19).waitFor();
+    expect(await diary.locator('.diary-entries li time').count()).toBe(20);
+    expect(await diary.locator('.diary-entries li time').first().innerText()).toBe('2026-10-21');
+    await diary.getByRole('button', { name: 'Show older entries' }).click();
+    await diary.locator('.diary-entries li').nth(20).waitFor();
+    const days = await diary.locator('.diary-entries li time').allInnerTexts();
+    expect(days).toEqual(Array.from({ length: 21 }, (_, i) => `2026-10-${String(21 - i).padStart(2, '0')}`));
+    expect(await diary.locator('.diary-entries li .diary-body').last().innerText()).toBe('Night 1.');
+    expect(await diary.getByRole('button', { name: 'Show older entries' }).count()).toBe(0);
+    // Back to hatchet: only its own two entries.
+    await diary.getByLabel('Agent', { exact: true }).selectOption('hatchet');
+    await diary.locator('.diary-entries li').nth(2).waitFor({ state: 'detached' });
+    expect(await diary.locator('.diary-entries li .diary-body').allInnerTexts()).toEqual(['Second night: quiet.', BODY]);
   });
 
   it('a server without a settings key refuses the secret in words with its code and stores nothing', async () => {

@@ -2,7 +2,7 @@
  * The Dream diary of one agent: its entries newest first (by entry date, then writing time),
  * 20 at a time with "Show older entries", and a form to append one. Append-only: no edit, no delete.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { describeError, type Api } from '../../api';
 import { humanError } from '../../human-error';
 import { ConsoleAppendDreamDiaryEntryDocument, ConsoleDreamDiaryDocument, type ConsoleDreamDiaryEntryFragment } from '../../graphql/generated';
@@ -28,11 +28,15 @@ export function DreamDiary({ api, agents, announce }: Props) {
   const [body, setBody] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // A page that arrives after the operator chose another agent is dropped.
+  const shown = useRef(agentId);
+  shown.current = agentId;
 
   const load = async (after: string | null) => {
     if (!agentId) return;
     try {
       const page = (await api.request(ConsoleDreamDiaryDocument, { agentId, after })).dreamDiary;
+      if (shown.current !== agentId) return;
       const nodes = page.edges.map((e) => e.node);
       setEntries((old) => (after ? [...old, ...nodes] : nodes));
       setCursor(page.pageInfo.endCursor ?? null);

@@ -2,7 +2,7 @@
  * MCP connections by name. The bearer token is write-only: its input is never filled in, and the
  * list says only whether one is stored.
  */
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { describeError, type Api } from '../../api';
 import { humanError } from '../../human-error';
 import { ConsoleDeleteMcpConnectionDocument, ConsoleSetMcpConnectionDocument, type ConsoleMcpConnectionFragment, type McpTransport } from '../../graphql/generated';
@@ -28,6 +28,7 @@ export function McpConnections({ api, connections, announce, reload }: Props) {
   const [busy, setBusy] = useState(false);
   const [deleting, setDeleting] = useState<ConsoleMcpConnectionFragment | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
 
   const edit = (c: ConsoleMcpConnectionFragment) => {
     setName(c.name);
@@ -68,6 +69,8 @@ export function McpConnections({ api, connections, announce, reload }: Props) {
       setDeleteError(null);
       announce(deleted ? `MCP connection ${c.name} deleted.` : `MCP connection ${c.name} was already gone.`);
       await reload();
+      // Its Delete button is gone: focus goes to the section rather than to nowhere.
+      heading.current?.focus();
     } catch (err) {
       setDeleteError(describeError(err));
     } finally {
@@ -77,7 +80,9 @@ export function McpConnections({ api, connections, announce, reload }: Props) {
 
   return (
     <section class="panel" aria-labelledby="mcp-connections-h">
-      <h2 id="mcp-connections-h">MCP connections</h2>
+      <h2 id="mcp-connections-h" tabIndex={-1} ref={heading}>
+        MCP connections
+      </h2>
       {connections.length === 0 ? (
         <p>No MCP connection is stored.</p>
       ) : (

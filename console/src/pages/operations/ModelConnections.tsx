@@ -2,7 +2,7 @@
  * Model connections: one per purpose (Brain embeddings, Tiddle proposer). The API key is
  * write-only: its input is never filled in, and the list says only whether one is stored.
  */
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { describeError, type Api } from '../../api';
 import { humanError } from '../../human-error';
 import { ConsoleDeleteModelConnectionDocument, ConsoleSetModelConnectionDocument, type ConsoleModelConnectionFragment, type ModelPurpose } from '../../graphql/generated';
@@ -33,6 +33,7 @@ export function ModelConnections({ api, connections, announce, reload }: Props) 
   const [busy, setBusy] = useState(false);
   const [deleting, setDeleting] = useState<ConsoleModelConnectionFragment | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
 
   const edit = (c: ConsoleModelConnectionFragment) => {
     setPurpose(c.purpose);
@@ -79,6 +80,8 @@ export function ModelConnections({ api, connections, announce, reload }: Props) 
       setDeleteError(null);
       announce(deleted ? `Model connection ${purposeLabel(c.purpose)} deleted.` : `Model connection ${purposeLabel(c.purpose)} was already gone.`);
       await reload();
+      // Its Delete button is gone: focus goes to the section rather than to nowhere.
+      heading.current?.focus();
     } catch (err) {
       setDeleteError(describeError(err));
     } finally {
@@ -88,7 +91,9 @@ export function ModelConnections({ api, connections, announce, reload }: Props) 
 
   return (
     <section class="panel" aria-labelledby="model-connections-h">
-      <h2 id="model-connections-h">Model connections</h2>
+      <h2 id="model-connections-h" tabIndex={-1} ref={heading}>
+        Model connections
+      </h2>
       {connections.length === 0 ? (
         <p>No model connection is stored: the environment variables (or nothing) apply.</p>
       ) : (
