@@ -165,6 +165,31 @@ describe.skipIf(!hasChromium)(`console: operations in headless Chromium${hasChro
     expect(tab.consoleErrors).toEqual([]);
   });
 
+  it('removes the MCP token through Edit, then deletes the connection by keyboard from the dialog', async () => {
+    const form = page.locator('form.mcp-connection-form');
+    const row = page.locator('tr[data-mcp=tickets]');
+    await page.getByRole('button', { name: 'Edit tickets' }).click();
+    expect(await form.getByLabel('Name').inputValue()).toBe('tickets');
+    expect(await form.getByLabel('Bearer token (write-only; leave empty to keep the stored one)').inputValue()).toBe('');
+    await form.getByLabel('Remove the stored token').check();
+    await form.getByRole('button', { name: 'Save MCP connection' }).click();
+    await row.locator('td[data-secret]', { hasText: 'not set' }).waitFor();
+    expect((await asOperator(MCPS)).data.mcpConnections).toEqual([
+      { name: 'tickets', url: 'https://tickets.example.com/mcp', transport: 'SSE', enabled: true, description: 'The ticket tracker', hasSecret: false, revision: 2 },
+    ]);
+
+    await page.getByRole('button', { name: 'Delete tickets' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete the MCP connection tickets?' });
+    await dialog.waitFor();
+    // From Cancel, Tab to "Delete connection" and Enter.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Delete connection');
+    await page.keyboard.press('Enter');
+    await row.waitFor({ state: 'detached' });
+    expect((await asOperator(MCPS)).data.mcpConnections).toEqual([]);
+    expect(await announcement(page)).toBe('MCP connection tickets deleted.');
+  });
+
   it('pages an older diary: 20 entries first, "Show older entries" brings the rest, for the agent chosen', async () => {
     expect((await asOperator('mutation { createAgent(input: { agentId: "quill", name: "Quill" }) { __typename } }')).data.createAgent.__typename).toBe('CreateAgentSuccess');
     for (let day = 1; day <= 21; day++) {
