@@ -172,10 +172,24 @@ describe.skipIf(!hasChromium)(`console: operations in headless Chromium${hasChro
     expect(await form.getByLabel('Name').inputValue()).toBe('tickets');
     expect(await form.getByLabel('Bearer token (write-only; leave empty to keep the stored one)').inputValue()).toBe('');
     await form.getByLabel('Remove the stored token').check();
+    // Another operator writes first: the page's save names the revision Edit read (1) and is refused.
+    const elsewhere = await asOperator(
+      'mutation { setMcpConnection(input: { name: "tickets", url: "https://tickets.example.com/mcp", transport: SSE, enabled: true, description: "Changed elsewhere" }) { __typename } }',
+    );
+    expect(elsewhere.data.setMcpConnection.__typename).toBe('SetMcpConnectionSuccess');
+    await form.getByRole('button', { name: 'Save MCP connection' }).click();
+    await expect.poll(() => page.getByRole('alert').allInnerTexts()).toEqual([expect.stringMatching(/\(REVISION_CONFLICT\)$/)]);
+    expect((await asOperator(MCPS)).data.mcpConnections).toEqual([
+      { name: 'tickets', url: 'https://tickets.example.com/mcp', transport: 'SSE', enabled: true, description: 'Changed elsewhere', hasSecret: true, revision: 2 },
+    ]);
+    // Edit again reads revision 2; now the save goes through.
+    await page.getByRole('button', { name: 'Edit tickets' }).click();
+    expect(await form.getByLabel('Description (optional)').inputValue()).toBe('Changed elsewhere');
+    await form.getByLabel('Remove the stored token').check();
     await form.getByRole('button', { name: 'Save MCP connection' }).click();
     await row.locator('td[data-secret]', { hasText: 'not set' }).waitFor();
     expect((await asOperator(MCPS)).data.mcpConnections).toEqual([
-      { name: 'tickets', url: 'https://tickets.example.com/mcp', transport: 'SSE', enabled: true, description: 'The ticket tracker', hasSecret: false, revision: 2 },
+      { name: 'tickets', url: 'https://tickets.example.com/mcp', transport: 'SSE', enabled: true, description: 'Changed elsewhere', hasSecret: false, revision: 3 },
     ]);
 
     await page.getByRole('button', { name: 'Delete tickets' }).click();

@@ -24,6 +24,8 @@ export function McpConnections({ api, connections, announce, reload }: Props) {
   const [description, setDescription] = useState('');
   const [token, setToken] = useState('');
   const [clearToken, setClearToken] = useState(false);
+  /** The revision Edit read, sent as expectedRevision: a save never overwrites another operator's newer write. */
+  const [editing, setEditing] = useState<{ name: string; revision: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [deleting, setDeleting] = useState<ConsoleMcpConnectionFragment | null>(null);
@@ -32,6 +34,7 @@ export function McpConnections({ api, connections, announce, reload }: Props) {
 
   const edit = (c: ConsoleMcpConnectionFragment) => {
     setName(c.name);
+    setEditing({ name: c.name, revision: c.revision });
     setUrl(c.url);
     setTransport(c.transport);
     setEnabled(c.enabled);
@@ -46,12 +49,27 @@ export function McpConnections({ api, connections, announce, reload }: Props) {
     e.preventDefault();
     setBusy(true);
     try {
-      const input = { name: name.trim(), url: url.trim(), transport, enabled, description, ...(token ? { token } : {}), ...(clearToken ? { clearToken: true } : {}) };
+      const input = {
+        name: name.trim(),
+        url: url.trim(),
+        transport,
+        enabled,
+        description,
+        ...(token ? { token } : {}),
+        ...(clearToken ? { clearToken: true } : {}),
+        ...(editing?.name === name.trim() ? { expectedRevision: editing.revision } : {}),
+      };
       const r = (await api.request(ConsoleSetMcpConnectionDocument, { input })).setMcpConnection;
-      if (r.__typename !== 'SetMcpConnectionSuccess') return setError(humanError(r));
+      if (r.__typename !== 'SetMcpConnectionSuccess') {
+        // Another operator wrote first: the list shows it as it is now (before the message), so Edit reads the newer revision.
+        if (r.__typename === 'RevisionConflict') await reload();
+        setError(humanError(r));
+        return;
+      }
       setError(null);
       setToken('');
       setClearToken(false);
+      setEditing(null);
       announce(`MCP connection ${r.connection.name} saved (revision ${r.connection.revision}).`);
       await reload();
     } catch (err) {

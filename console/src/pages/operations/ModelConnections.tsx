@@ -29,6 +29,8 @@ export function ModelConnections({ api, connections, announce, reload }: Props) 
   const [timeoutMs, setTimeoutMs] = useState('');
   const [apiKey, setApiKey] = useState('');
   const [clearKey, setClearKey] = useState(false);
+  /** The revision Edit read, sent as expectedRevision: a save never overwrites another operator's newer write. */
+  const [editing, setEditing] = useState<{ purpose: ModelPurpose; revision: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [deleting, setDeleting] = useState<ConsoleModelConnectionFragment | null>(null);
@@ -37,6 +39,7 @@ export function ModelConnections({ api, connections, announce, reload }: Props) 
 
   const edit = (c: ConsoleModelConnectionFragment) => {
     setPurpose(c.purpose);
+    setEditing({ purpose: c.purpose, revision: c.revision });
     setUrl(c.url);
     setModel(c.model);
     setTimeoutMs(String(c.timeoutMs));
@@ -57,12 +60,19 @@ export function ModelConnections({ api, connections, announce, reload }: Props) 
         ...(timeoutMs.trim() ? { timeoutMs: Number(timeoutMs) } : {}),
         ...(apiKey ? { apiKey } : {}),
         ...(clearKey ? { clearApiKey: true } : {}),
+        ...(editing?.purpose === purpose ? { expectedRevision: editing.revision } : {}),
       };
       const r = (await api.request(ConsoleSetModelConnectionDocument, { input })).setModelConnection;
-      if (r.__typename !== 'SetModelConnectionSuccess') return setError(humanError(r));
+      if (r.__typename !== 'SetModelConnectionSuccess') {
+        // Another operator wrote first: the list shows it as it is now (before the message), so Edit reads the newer revision.
+        if (r.__typename === 'RevisionConflict') await reload();
+        setError(humanError(r));
+        return;
+      }
       setError(null);
       setApiKey('');
       setClearKey(false);
+      setEditing(null);
       announce(`Model connection ${purposeLabel(purpose)} saved (revision ${r.connection.revision}). It applies at the next start.`);
       await reload();
     } catch (err) {
