@@ -7,35 +7,10 @@
  * the export (and test/agent-archive.test.ts), so a new store is never silently left behind.
  */
 import type pg from 'pg';
+import { AGENT_DATA_TABLES } from '../../db/agent-tables.js';
 
 /** Exported in this order, imported in this order, removed (replace) in the reverse order. */
-export const ARCHIVE_TABLES = [
-  'agents',
-  'agent_profile_documents',
-  'agent_profile_revisions',
-  'profile_audit_log',
-  'preference_learning_state',
-  'preference_signals',
-  'brain_memories',
-  'brain_memory_revisions',
-  'brain_embeddings',
-  'working_records',
-  'session_handoffs',
-  'conversation_sessions',
-  'conversation_entries',
-  'conversation_archives',
-  'conversation_archive_entries',
-  'tiddle_entries',
-  'tiddle_cards',
-  'tiddle_envelopes',
-  'tiddle_settings',
-  'continuity_state',
-  'continuity_log',
-  'continuity_effects',
-  'continuity_owners',
-  'dream_diary_entries',
-  'agent_settings',
-] as const;
+export const ARCHIVE_TABLES = ['agents', ...AGENT_DATA_TABLES] as const;
 
 /** The event log: only with --include-events (includeEvents=true). */
 export const EVENTS_TABLE = 'agent_events';

@@ -6,41 +6,16 @@
  * that is not listed here fails the build instead of surviving an erasure.
  */
 import { sql } from 'drizzle-orm';
+import { AGENT_DATA_TABLES } from '../../db/agent-tables.js';
 import type { DbOrTx } from '../../db/database.js';
 
 /**
- * Children first. api_tokens were revoked by the first step (their sockets ended then); the
- * event log goes last but one, after the subscribers had time to read agent.erased, and the
- * agents row last of all (in the final step, not here).
+ * Children first: the agent's data tables in the reverse of their foreign-key order. api_tokens
+ * were revoked by the first step (their sockets ended then); the event log goes last but one,
+ * after the subscribers had time to read agent.erased, and the agents row last of all (in the
+ * final step, not here).
  */
-export const ERASURE_ORDER = [
-  'agent_profile_revisions',
-  'agent_profile_documents',
-  'profile_audit_log',
-  'preference_signals',
-  'preference_learning_state',
-  'brain_embeddings',
-  'brain_memory_revisions',
-  'brain_memories',
-  'working_records',
-  'session_handoffs',
-  'conversation_archive_entries',
-  'conversation_archives',
-  'conversation_entries',
-  'conversation_sessions',
-  'tiddle_entries',
-  'tiddle_envelopes',
-  'tiddle_cards',
-  'tiddle_settings',
-  'continuity_log',
-  'continuity_effects',
-  'continuity_state',
-  'continuity_owners',
-  'dream_diary_entries',
-  'agent_settings',
-  'api_tokens',
-  'agent_events',
-] as const;
+export const ERASURE_ORDER: readonly ((typeof AGENT_DATA_TABLES)[number] | 'api_tokens' | 'agent_events')[] = [...[...AGENT_DATA_TABLES].reverse(), 'api_tokens', 'agent_events'];
 export type ErasedStore = (typeof ERASURE_ORDER)[number] | 'agents';
 
 /** Tables with an agent_id column that an erasure keeps: the receipts outlive the agent. */
