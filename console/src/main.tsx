@@ -5,6 +5,7 @@ import { ConsoleAgentsDocument, ConsoleViewerDocument, type ConsoleViewerQuery }
 import type { AgentSummary } from './page-props';
 import { AgentsPage } from './pages/Agents';
 import { BrainsPage } from './pages/Brains';
+import { ConversationsPage } from './pages/Conversations';
 import { DashboardPage } from './pages/Dashboard';
 import { FirstRun } from './pages/FirstRun';
 import { OperationsPage } from './pages/Operations';
@@ -17,11 +18,13 @@ import './styles/dashboard.css';
 import './styles/profiles.css';
 import './styles/tokens.css';
 import './styles/operations.css';
+import './styles/conversations.css';
 import './styles/narrow.css';
 
 const ROUTES = [
   { hash: '#/agents', label: 'Agents' },
   { hash: '#/brains', label: 'Brains' },
+  { hash: '#/conversations', label: 'Conversations' },
   { hash: '#/dashboard', label: 'Dashboard' },
   { hash: '#/operations', label: 'Operations' },
   { hash: '#/profiles', label: 'Profiles' },
@@ -158,6 +161,7 @@ function App() {
         {firstRun && viewer.principal === 'OPERATOR' && <FirstRun api={api} announce={announce} reloadAgents={loadAgents} onDone={() => setFirstRun(false)} />}
         {route === '#/agents' && <AgentsPage {...page} reloadAgents={loadAgents} />}
         {route === '#/brains' && <BrainsPage {...page} />}
+        {route === '#/conversations' && <ConversationsPage {...page} />}
         {route === '#/dashboard' && <DashboardPage {...page} reloadAgents={loadAgents} />}
         {route === '#/operations' && <OperationsPage {...page} />}
         {route === '#/profiles' && <ProfilesPage {...page} />}

@@ -20,9 +20,14 @@ export function ConfirmDialog({ title, children, confirmLabel, busy, error, onCo
   const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const before = document.activeElement as HTMLElement | null;
-    dialog.current?.showModal();
+    const element = dialog.current;
+    element?.showModal();
     cancel.current?.focus();
-    return () => before?.focus();
+    // Closed first: while the modal dialog is open the rest of the page is inert and refuses focus.
+    return () => {
+      element?.close();
+      before?.focus();
+    };
   }, []);
   return (
     <dialog
