@@ -266,6 +266,22 @@ describe.skipIf(!hasChromium)(`console: conversations in headless Chromium${hasC
     expect(tab.consoleErrors).toEqual([]);
   });
 
+  it('at phone width the open session follows the list and nothing widens the page', async () => {
+    const phone = await openPage(browser, VIEWPORTS.phone);
+    await phone.page.goto(`${consoleUrl(server.url)}#/conversations`);
+    await phone.page.getByLabel('Operator token').fill(server.operatorToken);
+    await phone.page.getByRole('button', { name: 'Sign in' }).click();
+    await phone.page.locator(`#conversation-owner option[value=${AGENT}]`).waitFor({ state: 'attached' });
+    await phone.page.getByLabel('Agent owner').selectOption(AGENT);
+    await phone.page.locator('tr[data-session="s-alpha"]').getByRole('button', { name: 's-alpha' }).click();
+    await phone.page.locator('ol.history-entries > li').first().waitFor();
+    const [list, open] = [await phone.page.locator('.conversations-list').boundingBox(), await phone.page.locator('.conversations-detail').boundingBox()];
+    expect(open!.y).toBeGreaterThanOrEqual(list!.y + list!.height);
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+    await screenshot(phone.page, 'console-conversations-375');
+    await phone.page.context().close();
+  });
+
   it('passes the axe checks with a session open', async () => {
     // Evaluated rather than added as a script tag: the console's CSP allows no inline script.
     await page.evaluate(await readFile(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8'));
