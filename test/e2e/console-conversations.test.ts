@@ -61,6 +61,8 @@ describe.skipIf(!hasChromium)(`console: conversations in headless Chromium${hasC
     const created = await asOperator(`mutation { createAgent(input: { agentId: "${AGENT}", name: "Hatchet the deploy bot" }) { __typename } }`);
     expect(created.data.createAgent.__typename).toBe('CreateAgentSuccess');
     tokenName = (await asOperator('{ viewer { tokenName } }')).data.viewer.tokenName;
+    const other = await asOperator('mutation { createAgent(input: { agentId: "wren", name: "Wren" }) { __typename } }');
+    expect(other.data.createAgent.__typename).toBe('CreateAgentSuccess');
     for (const [i, payload] of ALPHA.entries()) await append('s-alpha', payload, i % 2 === 0 ? 'user' : 'assistant');
     for (const [i, payload] of BETA.entries()) await append('s-beta', payload, i % 2 === 0 ? 'user' : 'assistant');
     const compacted = await asOperator(
@@ -295,5 +297,18 @@ describe.skipIf(!hasChromium)(`console: conversations in headless Chromium${hasC
       return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
     });
     expect(violations).toEqual([]);
+  });
+
+  it("another agent shows only its own sessions (none) and closes the open one; back again, the agent's sessions return", async () => {
+    await page.getByLabel('Show', { exact: true }).selectOption('INCLUDE');
+    await row('s-beta').waitFor();
+    await page.getByLabel('Agent owner').selectOption('wren');
+    await page.locator('.session-list').getByText("No session yet: a runtime's first append starts one.").waitFor();
+    expect(await page.getByRole('heading', { level: 2, name: 'Sessions of wren' }).count()).toBe(1);
+    expect(await detail().count()).toBe(0);
+    await page.getByLabel('Agent owner').selectOption(AGENT);
+    await row('s-alpha').waitFor();
+    expect(await detail().count()).toBe(0);
+    expect(tab.consoleErrors).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
  * compaction summary where the compaction happened, and its originals, the evidence; search
  * every session; archive, unarchive or compact a session after a confirmation.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ConsoleConversationSessionsDocument, type ConversationSessionArchiveFilter } from '../graphql/generated';
 import type { PageProps } from '../page-props';
 import { usePaged } from './conversations/paged';
@@ -19,7 +19,6 @@ export function ConversationsPage({ api, agents, agentsMore, announce }: PagePro
   const sessions = usePaged(agentId ? `${agentId}/${filter}` : null, (after) =>
     api.request(ConsoleConversationSessionsDocument, { agentId, archived: filter, after }).then((d) => d.conversationSessions),
   );
-  useEffect(() => setOpenId(null), [agentId]);
   // The session already open is not opened again: focus still goes to it.
   const open = (sessionId: string) => (sessionId === openId ? document.getElementById('session-h')?.focus() : setOpenId(sessionId));
 
@@ -27,7 +26,8 @@ export function ConversationsPage({ api, agents, agentsMore, announce }: PagePro
     <div class="conversations">
       <div class="panel">
         <label for="conversation-owner">Agent owner</label>
-        <select id="conversation-owner" value={agentId} onChange={(e) => setAgentId(e.currentTarget.value)}>
+        {/* Another agent closes the open session in the same change: no read of it under the new agent. */}
+        <select id="conversation-owner" value={agentId} onChange={(e) => (setOpenId(null), setAgentId(e.currentTarget.value))}>
           <option value="">Choose the agent owner…</option>
           {agents.map((a) => (
             <option value={a.agentId}>

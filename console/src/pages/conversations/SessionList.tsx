@@ -22,6 +22,12 @@ const FILTERS: { value: ConversationSessionArchiveFilter; label: string }[] = [
   { value: 'ONLY', label: 'Archived only' },
 ];
 
+const EMPTY: Record<ConversationSessionArchiveFilter, string> = {
+  INCLUDE: "No session yet: a runtime's first append starts one.",
+  EXCLUDE: 'No open session: every session of this agent is archived.',
+  ONLY: 'No session is archived.',
+};
+
 export function SessionList({ agentId, sessions, filter, onFilter, openId, onOpen }: Props) {
   const { items, more, error, loadMore } = sessions;
   return (
@@ -40,7 +46,7 @@ export function SessionList({ agentId, sessions, filter, onFilter, openId, onOpe
           {error}
         </p>
       )}
-      {items && items.length === 0 && <p class="hint">No session{filter === 'ONLY' ? ' is archived' : filter === 'EXCLUDE' ? ' outside the archived ones' : ' yet'}.</p>}
+      {items && items.length === 0 && <p class="hint">{EMPTY[filter]}</p>}
       {items && items.length > 0 && (
         <div class="scroll">
           <table>
