@@ -72,9 +72,23 @@ export async function startHAProxy(dir: string, backends: string[]): Promise<HAP
   };
 }
 
+/** The writes of the load, taken in turn: each names its write by a title the test finds it by. */
+export const WRITES = {
+  brainSave: {
+    query: 'mutation Save($input: BrainSaveInput!) { brainSave(input: $input) { __typename ... on BrainSaveSuccess { memory { id: memoryId } } } }',
+    input: (agentId: string, title: string) => ({ agentId, title, content: `content of ${title}` }),
+  },
+  appendConversationEntry: {
+    query:
+      'mutation Append($input: AppendConversationEntryInput!) { appendConversationEntry(input: $input) { __typename ... on AppendConversationEntrySuccess { entry { id: entryId } } } }',
+    input: (agentId: string, title: string) => ({ agentId, role: 'user', payload: JSON.stringify({ title }) }),
+  },
+} as const;
+export type WriteKind = keyof typeof WRITES;
+
 export interface WriteFigures {
-  /** Acknowledged writes: title → the agent and the memory id the server answered. */
-  acknowledged: Map<string, { agentId: string; memoryId: string }>;
+  /** Acknowledged writes: title → what was written, for which agent, and the id the server answered (memoryId, entryId). */
+  acknowledged: Map<string, { kind: WriteKind; agentId: string; id: string }>;
   /** Retried attempts, by the phase they happened in, then by why (HTTP 502, HTTP 503 SHUTTING_DOWN, connection lost, …). */
   retriedBecause: Record<string, Record<string, number>>;
   /** Titles of the writes that needed a retry → the phase of their first retry (a duplicate can only be one of these). */
@@ -82,19 +96,18 @@ export interface WriteFigures {
   retries: number;
 }
 
-type Attempt = { ok: true; memoryId: string } | { ok: false; reason: string; retryAfterMs: number | null };
+type Attempt = { ok: true; id: string } | { ok: false; reason: string; retryAfterMs: number | null };
+type Answer = { data?: Record<string, { __typename: string; memory?: { id: string }; entry?: { id: string } }>; errors?: { extensions?: { code?: string } }[]; error?: string };
 
-const SAVE = 'mutation Save($input: BrainSaveInput!) { brainSave(input: $input) { __typename ... on BrainSaveSuccess { memory { memoryId } } } }';
-
-/** One brainSave through the front; what a client may retry comes back as a reason, anything else throws. */
-async function saveOnce(url: string, token: string, agentId: string, title: string): Promise<Attempt> {
+/** One write through the front; what a client may retry comes back as a reason, anything else throws. */
+async function writeOnce(url: string, token: string, session: string, kind: WriteKind, agentId: string, title: string): Promise<Attempt> {
   let response: Response;
   let text: string;
   try {
     response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query: SAVE, variables: { input: { agentId, title, content: `content of ${title}` } } }),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'burrow-session': session },
+      body: JSON.stringify({ query: WRITES[kind].query, variables: { input: WRITES[kind].input(agentId, title) } }),
       signal: AbortSignal.timeout(15_000),
     });
     text = await response.text();
@@ -107,23 +120,25 @@ async function saveOnce(url: string, token: string, agentId: string, title: stri
   const retryAfterMs = retryAfter === null ? null : Number(retryAfter) * 1000;
   // HAProxy's own answers: 502 (the instance died with the request), 504.
   if (response.status === 502 || response.status === 504) return { ok: false, reason: `HTTP ${response.status} from HAProxy`, retryAfterMs };
-  let body: { data?: { brainSave?: { __typename: string; memory?: { memoryId: string } } }; errors?: { extensions?: { code?: string } }[]; error?: string } | null;
+  let body: Answer | null;
   try {
-    body = JSON.parse(text) as typeof body;
+    body = JSON.parse(text) as Answer;
   } catch {
     // HAProxy's 503: no instance up.
     if (response.status === 503) return { ok: false, reason: 'HTTP 503 from HAProxy', retryAfterMs };
-    throw new Error(`brainSave answered ${response.status}: ${text.slice(0, 300)}`);
+    throw new Error(`${kind} answered ${response.status}: ${text.slice(0, 300)}`);
   }
   const code = body?.errors?.[0]?.extensions?.code ?? body?.error;
   if (response.status === 503 && (code === 'DATABASE_UNAVAILABLE' || code === 'SHUTTING_DOWN')) return { ok: false, reason: `HTTP 503 ${code}`, retryAfterMs };
-  const saved = body?.data?.brainSave;
-  if (response.status === 200 && !body?.errors && saved?.__typename === 'BrainSaveSuccess' && saved.memory) return { ok: true, memoryId: saved.memory.memoryId };
-  throw new Error(`brainSave answered ${response.status}: ${text.slice(0, 300)}`);
+  const result = body?.data?.[kind];
+  const id = result?.memory?.id ?? result?.entry?.id;
+  if (response.status === 200 && !body?.errors && result?.__typename.endsWith('Success') && id) return { ok: true, id };
+  throw new Error(`${kind} answered ${response.status}: ${text.slice(0, 300)}`);
 }
 
 /**
- * `workers` loops of brainSave through `url` until `stop()` says so, each write with its own title,
+ * `workers` loops of writes through `url`, brainSave and appendConversationEntry in turn (each worker
+ * its own runtime session), until `stop()` says so, each write with its own title,
  * retried (same title) after a 502/503/504 or a lost connection with a short backoff that honours
  * Retry-After, until acknowledged. `figures` fill in as it runs; `done` resolves when every loop
  * ended on an acknowledged write. `phase()` labels the retries.
@@ -137,10 +152,11 @@ export function writeUnderLoad(options: { url: string; token: string; agentIds: 
     for (let n = 0; !options.stop(); n++) {
       const agentId = options.agentIds[(worker + n) % options.agentIds.length];
       const title = `w${worker}-${n}`;
+      const kind: WriteKind = n % 2 ? 'appendConversationEntry' : 'brainSave';
       for (let attempt = 1; ; attempt++) {
-        const outcome = await saveOnce(options.url, options.token, agentId, title);
+        const outcome = await writeOnce(options.url, options.token, `load-${worker}`, kind, agentId, title);
         if (outcome.ok) {
-          figures.acknowledged.set(title, { agentId, memoryId: outcome.memoryId });
+          figures.acknowledged.set(title, { kind, agentId, id: outcome.id });
           break;
         }
         const phase = options.phase();
@@ -148,7 +164,7 @@ export function writeUnderLoad(options: { url: string; token: string; agentIds: 
         const reasons = (figures.retriedBecause[phase] ??= {});
         reasons[outcome.reason] = (reasons[outcome.reason] ?? 0) + 1;
         if (!figures.retriedTitles.has(title)) figures.retriedTitles.set(title, phase);
-        if (attempt >= 50) throw new Error(`brainSave ${title}: still failing after ${attempt} attempts (${outcome.reason})`);
+        if (attempt >= 50) throw new Error(`${kind} ${title}: still failing after ${attempt} attempts (${outcome.reason})`);
         await sleep(Math.min(outcome.retryAfterMs ?? 50 * attempt, 500));
       }
     }
