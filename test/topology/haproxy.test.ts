@@ -1,13 +1,15 @@
 /**
  * Three Burrow instances (the built server, external lifecycle) on one PostgreSQL behind HAProxy
  * (scripts/topology/haproxy.sh: /health/ready as the check, round robin, WebSockets tunnelled).
- * Under a steady write load through HAProxy (brainSave and appendConversationEntry in turn) and with graphql-ws subscribers of three agents
- * spread over the instances, one instance is killed with SIGKILL (its whole process group, as a
- * crash or an OOM kill does). Asserted: every acknowledged write is in the database (the writers
- * retry 502/503 and lost connections), HAProxy marks the instance down, the killed instance's
- * subscribers reconnect through HAProxy with `after:` and their sequences equal the agent's log
- * exactly (nothing missed, nothing twice, in order), the others never reconnect. Printed: the
- * figures of docs/scaling.md's "Behind HAProxy".
+ * Under a steady write load through HAProxy (brainSave and appendConversationEntry in turn) and
+ * with graphql-ws subscribers of three agents spread over the instances, one instance is killed
+ * with SIGKILL (its whole process group, as a crash or an OOM kill does), then another is stopped
+ * with SIGTERM (a rolling restart). Asserted: every acknowledged write is in the database (the
+ * writers retry 502/503 and lost connections) and a write stored twice is one that was retried;
+ * HAProxy marks both down; the subscribers of each reconnect through HAProxy with `after:` (closed
+ * with 1006 by the crash, 1001 by the stop) and their sequences equal the agent's log exactly
+ * (nothing missed, nothing twice, in order); the others never reconnect. Printed: the figures of
+ * docs/scaling.md's "Behind HAProxy".
  *
  * Opt-in (it needs Debian's haproxy and takes about a minute): BURROW_TEST_TOPOLOGY=1. The
  * database: a fresh one on BURROW_TEST_DATABASE_URL's server (with BURROW_TEST_REQUIRED_MAJOR),
