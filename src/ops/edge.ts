@@ -29,8 +29,9 @@ export async function serveMetrics(metrics: Metrics, res: ServerResponse) {
 
 export function createEdge(deps: EdgeDeps) {
   let draining = false;
-  let inFlight = 0;
   let onIdle: (() => void) | null = null;
+  /** The responses of the requests in flight (their count is what a graceful stop waits for). */
+  const inFlight = new Set<ServerResponse>();
 
   const pathOf = (req: IncomingMessage) => (req.url ?? '/').split('?')[0];
 
@@ -48,10 +49,10 @@ export function createEdge(deps: EdgeDeps) {
       // A keep-alive connection may still bring a request after the listener closed.
       return json(res, 503, { error: 'SHUTTING_DOWN', message: 'the server is shutting down; retry on another instance' }, { connection: 'close', 'retry-after': '1' });
     }
-    inFlight++;
+    inFlight.add(res);
     res.once('close', () => {
-      inFlight--;
-      if (inFlight === 0) onIdle?.();
+      inFlight.delete(res);
+      if (inFlight.size === 0) onIdle?.();
     });
     if (path === '/metrics') {
       void deps.isOperator(req.headers).then(
@@ -72,15 +73,21 @@ export function createEdge(deps: EdgeDeps) {
       return draining;
     },
     get inFlight() {
-      return inFlight;
+      return inFlight.size;
     },
-    /** Turns readiness to 503 and refuses new requests on open connections. */
+    /**
+     * Turns readiness to 503 and refuses new requests on open connections. The answers still to
+     * come close their connection (`Connection: close`): a keep-alive client, a load balancer
+     * above all, then sends its next request on a new connection, which is refused and goes to
+     * another instance, instead of here to be answered 503 SHUTTING_DOWN.
+     */
     drain() {
       draining = true;
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
     },
     /** Resolves when no request is in flight, or after `timeoutMs`; true when all finished. */
     async settled(timeoutMs: number): Promise<boolean> {
-      if (inFlight === 0) return true;
+      if (inFlight.size === 0) return true;
       return new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => {
           onIdle = null;

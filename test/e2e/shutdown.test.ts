@@ -53,15 +53,16 @@ function heldRequest(running: Running, body: string) {
       path: '/graphql',
       method: 'POST',
       agent: false,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${running.token}` },
+      // Keep-alive, as a load balancer's connections to its servers are: the answer says whether to reuse it.
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${running.token}`, connection: 'keep-alive' },
     });
     request.on('socket', (socket) => socket.on('connect', () => resolve()));
   });
-  const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+  const response = new Promise<{ status: number; text: string; connection: string | undefined }>((resolve, reject) => {
     request.on('response', (res) => {
       let text = '';
       res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, connection: res.headers.connection }));
     });
     request.on('error', reject);
   });
@@ -115,6 +116,10 @@ describe('SIGTERM on burrow serve', () => {
       for (const h of held) h.finish();
       const responses = await Promise.all(held.map((h) => h.response));
       expect(responses.map((r) => r.status)).toEqual(Array(IN_FLIGHT).fill(200));
+      // Each tells its client not to send another request on that connection: a balancer's next
+      // request opens a new one, which is refused and goes to another instance, instead of being
+      // answered 503 SHUTTING_DOWN here.
+      expect(responses.map((r) => r.connection)).toEqual(Array(IN_FLIGHT).fill('close'));
       expect(new Set(responses.map((r) => r.text))).toEqual(new Set([JSON.stringify({ data: { brainSave: { __typename: 'BrainSaveSuccess' } } })]));
 
       const code = await running.exited;
