@@ -1,8 +1,9 @@
 /**
  * The page of one agent in headless Chromium against the shipped server: reached from the Agents
  * list by keyboard (Tab to the agent's link, Enter), it shows the counts, profile, newest
- * memories, working records and handoffs grouped by scope, conversation sessions, continuity runs
- * and Tiddle status of an agent seeded through the API, exactly; a memory saved through the API
+ * memories, working records, handoffs and a rolling card (made by a Tiddle pass over a scripted
+ * proposer) grouped by scope, conversation sessions, continuity runs and Tiddle status of an agent
+ * seeded through the API, exactly; a memory saved through the API
  * appears live (its event first in the list, the counts and the memories read again) without a
  * reload; its links open Profiles and Brains with the agent chosen; the page passes axe's checks
  * and keeps to the viewport at phone width.
@@ -11,10 +12,12 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { BurrowClient } from '../../clients/typescript/sdk.js';
+import { startChatServer, type ChatServer } from '../support/chat-server.js';
 import { ok, openOwner, type OwnerHandle } from '../support/continuity.js';
 import { append } from '../support/conversations.js';
 import { consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
 import { waitUntil } from '../support/harness.js';
+import { append as appendResidue } from '../support/tiddle.js';
 import { operatorClient, ROOT, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
 
 const ORIENTATION = 'Hatchet deploys the shop on Fridays.\nIt asks before touching the database.';
@@ -34,6 +37,7 @@ async function axeViolations(page: Page): Promise<string[]> {
 
 describe.skipIf(!hasChromium)(`console: the page of one agent in headless Chromium${hasChromium ? '' : ` (${NO_CHROMIUM})`}`, () => {
   let server: ShippedServer;
+  let chat: ChatServer;
   let operator: BurrowClient;
   let alpha: BurrowClient;
   let beta: BurrowClient;
@@ -49,8 +53,15 @@ describe.skipIf(!hasChromium)(`console: the page of one agent in headless Chromi
   const lastSequence = async () => (await operator.agent({ id: 'hatchet' })).agent!.lastEventSequence;
 
   beforeAll(async () => {
-    // No background reconciler: the run stays 'running' as this test leaves it.
-    server = await startShipped({ env: { BURROW_CONTINUITY_RECONCILE_INTERVAL_SECONDS: '0' } });
+    // No background reconciler: the run stays 'running' as this test leaves it. Tiddle's proposer
+    // is a scripted chat-completions server that turns hatchet's residue into one rolling card.
+    chat = await startChatServer();
+    chat.script('hatchet', (request) => ({
+      proposals: [{ action: 'create', title: 'Deploys use blue-green', body: 'Decided in planning.', evidence: request.residue!.map((r) => r.reference) }],
+    }));
+    server = await startShipped({
+      env: { BURROW_CONTINUITY_RECONCILE_INTERVAL_SECONDS: '0', BURROW_TIDDLE_PROPOSER: 'openai', BURROW_TIDDLE_URL: chat.url, BURROW_TIDDLE_MODEL: 'tiddle-test' },
+    });
     operator = operatorClient(server);
     ok((await operator.createAgent({ input: { agentId: 'hatchet', name: 'Hatchet the deploy bot' } })).createAgent, 'CreateAgentSuccess');
     ok((await operator.createAgent({ input: { agentId: 'quill', name: 'Quill the scribe' } })).createAgent, 'CreateAgentSuccess');
@@ -76,6 +87,9 @@ describe.skipIf(!hasChromium)(`console: the page of one agent in headless Chromi
     );
     for (const n of [1, 2, 3]) await append(alpha, `{"n":${n}}`, 'user');
     await append(beta, '{"n":4}', 'user');
+    await appendResidue(alpha, 'turn-1', 'Deploy with blue-green.');
+    await appendResidue(alpha, 'turn-2', 'Yes, blue-green for every service.');
+    ok(await operator.tiddleRunPass({ agentId: 'hatchet', project: 'alpha' }).then((r) => r.tiddleRunPass), 'TiddleRunPassSuccess');
     owner = await openOwner(alpha);
     ok((await alpha.startContinuityRun({ input: { runId: 'run-deploy', ownerId: owner.ownerId, head: '{"step":1}' } })).startContinuityRun, 'StartContinuityRunSuccess');
     browser = await launchBrowser();
@@ -87,6 +101,7 @@ describe.skipIf(!hasChromium)(`console: the page of one agent in headless Chromi
     await owner?.close();
     await browser?.close();
     await Promise.all([alpha, beta, operator].map((client) => client?.close()));
+    await chat?.close();
     if (server) expect((await server.stop()).code).toBe(0);
   });
 
@@ -117,7 +132,7 @@ describe.skipIf(!hasChromium)(`console: the page of one agent in headless Chromi
       profile: '6 (1 written)',
       working: '3',
       handoffs: '1',
-      cards: '0',
+      cards: '1',
       scopes: '2',
       sessions: '2',
       originals: '4',
@@ -139,7 +154,7 @@ describe.skipIf(!hasChromium)(`console: the page of one agent in headless Chromi
       expect.stringMatching(/^finding Staging is slow on Mondays active, until /),
       expect.stringMatching(/^decision Use blue-green deploys active, until /),
     ]);
-    expect([await list('alpha', 'handoffs'), await list('alpha', 'cards')]).toEqual([['none'], ['none']]);
+    expect([await list('alpha', 'handoffs'), await list('alpha', 'cards')]).toEqual([['none'], [expect.stringMatching(/^Deploys use blue-green refreshed \d{4}-/)]]);
     expect(await list('beta', 'working')).toEqual([expect.stringMatching(/^blocker Waiting for DNS active, until /)]);
     expect(await list('beta', 'handoffs')).toEqual(['Deploy half done explicit, session sess-2']);
     expect(await texts('.scope[data-scope=beta] [data-list] > .meta')).toEqual(['1 live', '1 unexpired', '0 live']);
@@ -150,7 +165,10 @@ describe.skipIf(!hasChromium)(`console: the page of one agent in headless Chromi
     expect((await page.locator('tr[data-run=run-deploy]').locator('th, td').allInnerTexts()).slice(0, 4)).toEqual(['run-deploy', 'running', 'alpha', '1']);
     expect(await texts('li[data-state]')).toEqual(['running: 1', 'finalizing: 0', 'interrupted: 0', 'recovery pending: 0', 'completed: 0']);
     const tiddle = page.locator('section[aria-labelledby=agent-tiddle-h]');
-    expect(await tiddle.innerText()).toBe('Tiddle status\n\nCard TTL 90 days · scheduler off · proposer NOOP\n\nNo Tiddle pass has run for this agent yet.');
+    expect(await tiddle.locator('p').first().innerText()).toBe('Card TTL 90 days · scheduler off · proposer OPENAI');
+    const status = (await operator.tiddleStatus({ agentId: 'hatchet' })).tiddleStatus.scopes;
+    expect(status.map((s) => s.project)).toEqual(['alpha']);
+    expect(await tiddle.locator('tbody tr').locator('th, td').allInnerTexts()).toEqual(['alpha', status[0]!.nextRunAt, status[0]!.lastSuccessAt, 'none']);
     // Nothing of the other agent.
     expect(await page.locator('text=quill').count()).toBe(0);
   });
