@@ -3,7 +3,9 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { createApi, describeError, takeTokenFromUrl, tokenStore } from './api';
 import { ConsoleAgentsDocument, ConsoleViewerDocument, type ConsoleViewerQuery } from './graphql/generated';
 import type { AgentSummary } from './page-props';
+import { agentPageOf, hashPath } from './hash-route';
 import { AgentsPage } from './pages/Agents';
+import { AgentPage } from './pages/agent/AgentPage';
 import { BrainsPage } from './pages/Brains';
 import { ConversationsPage } from './pages/Conversations';
 import { DashboardPage } from './pages/Dashboard';
@@ -19,6 +21,7 @@ import './styles/profiles.css';
 import './styles/tokens.css';
 import './styles/operations.css';
 import './styles/conversations.css';
+import './styles/agent.css';
 import './styles/narrow.css';
 
 const ROUTES = [
@@ -31,7 +34,11 @@ const ROUTES = [
   { hash: '#/tokens', label: 'Tokens' },
 ] as const;
 type Route = (typeof ROUTES)[number]['hash'];
-const routeOf = (hash: string): Route => ROUTES.find((r) => r.hash === hash)?.hash ?? '#/brains';
+// A page's records and parameters follow its route ('#/agents/hatchet', '#/brains?agent=hatchet': hash-route.ts).
+const routeOf = (hash: string): Route => {
+  const path = hashPath(hash);
+  return ROUTES.find((r) => r.hash === path || path.startsWith(`${r.hash}/`))?.hash ?? '#/brains';
+};
 
 function SignIn({ onToken, error }: { onToken: (token: string) => void; error: string | null }) {
   const [value, setValue] = useState('');
@@ -71,6 +78,8 @@ function App() {
   const [firstRun, setFirstRun] = useState(false);
   const [signInError, setSignInError] = useState<string | null>(null);
   const [route, setRoute] = useState<Route>(() => routeOf(location.hash));
+  // The agent whose page is open under Agents (#/agents/<agentId>), or null for the list.
+  const [agentPage, setAgentPage] = useState<string | null>(() => agentPageOf(location.hash));
   const [message, setMessage] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
 
@@ -112,12 +121,13 @@ function App() {
         setToken(fromUrl);
       }
       setRoute(routeOf(location.hash));
+      setAgentPage(agentPageOf(location.hash));
     };
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
   }, []);
   // A new page moves focus to its heading, so a screen reader announces where the person is.
-  useEffect(() => heading.current?.focus(), [route, viewer]);
+  useEffect(() => heading.current?.focus(), [route, agentPage, viewer]);
 
   const announce = useCallback((text: string) => {
     // Cleared first so the same message twice is announced twice.
@@ -129,7 +139,7 @@ function App() {
   if (!viewer) return <p class="loading">Signing in…</p>;
 
   const page = { api, agents, agentsMore, announce };
-  const title = ROUTES.find((r) => r.hash === route)!.label;
+  const title = route === '#/agents' && agentPage ? `Agent ${agentPage}` : ROUTES.find((r) => r.hash === route)!.label;
   return (
     <>
       <a class="skip" href="#content" onClick={(e) => (e.preventDefault(), heading.current?.focus())}>
@@ -159,7 +169,7 @@ function App() {
           <p class="warning">This token belongs to agent {viewer.agentId}: the console is for operator tokens, and most views will be refused.</p>
         )}
         {firstRun && viewer.principal === 'OPERATOR' && <FirstRun api={api} announce={announce} reloadAgents={loadAgents} onDone={() => setFirstRun(false)} />}
-        {route === '#/agents' && <AgentsPage {...page} reloadAgents={loadAgents} />}
+        {route === '#/agents' && (agentPage ? <AgentPage {...page} agentId={agentPage} /> : <AgentsPage {...page} reloadAgents={loadAgents} />)}
         {route === '#/brains' && <BrainsPage {...page} />}
         {route === '#/conversations' && <ConversationsPage {...page} />}
         {route === '#/dashboard' && <DashboardPage {...page} reloadAgents={loadAgents} />}

@@ -1,4 +1,5 @@
-/** Agents: the agents the console lists, a form to create another (then its token on Tokens), and agent archives. */
+/** Agents: the agents the console lists (each opens its own page, agent/AgentPage.tsx), a form to create another (then its token on Tokens), and agent archives. */
+import { agentPageHref } from '../hash-route';
 import type { PageProps } from '../page-props';
 import { CreateAgentForm } from './tokens/CreateAgentForm';
 import { ArchivePanel } from './agents/ArchivePanel';
@@ -25,7 +26,7 @@ export function AgentsPage({ api, agents, agentsMore, announce, reloadAgents }: 
           <ul class="agent-list">
             {agents.map((a) => (
               <li data-agent={a.agentId}>
-                {a.name} <span class="meta">({a.agentId})</span>
+                <a href={agentPageHref(a.agentId)}>{a.name}</a> <span class="meta">({a.agentId})</span>
               </li>
             ))}
           </ul>

@@ -8,6 +8,7 @@
  * revision history (diff, Restore). From 1100 px the list and the editor stand side by side.
  */
 import { useEffect, useState } from 'preact/hooks';
+import { hashParam } from '../hash-route';
 import {
   ConsoleBrainMemoriesDocument,
   ConsoleBrainReadDocument,
@@ -28,7 +29,8 @@ export const PAGE_SIZE = 10;
 const MIN_QUERY = 3;
 
 export function BrainsPage({ api, agents, announce }: PageProps) {
-  const [agentId, setAgentId] = useState('');
+  // Opened from an agent's page (#/brains?agent=…): that owner is chosen.
+  const [agentId, setAgentId] = useState(() => hashParam('agent') ?? '');
   const [query, setQuery] = useState('');
   const [activeQuery, setActiveQuery] = useState<string | null>(null);
   const [cursors, setCursors] = useState<(string | null)[]>([null]);

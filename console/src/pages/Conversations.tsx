@@ -6,6 +6,7 @@
  */
 import { useState } from 'preact/hooks';
 import { ConsoleConversationSessionsDocument, type ConversationSessionArchiveFilter } from '../graphql/generated';
+import { hashParam } from '../hash-route';
 import type { PageProps } from '../page-props';
 import { usePaged } from './conversations/paged';
 import { Search } from './conversations/Search';
@@ -13,7 +14,8 @@ import { SessionDetail } from './conversations/SessionDetail';
 import { SessionList } from './conversations/SessionList';
 
 export function ConversationsPage({ api, agents, agentsMore, announce }: PageProps) {
-  const [agentId, setAgentId] = useState('');
+  // An agent's page links here with `?agent=<id>`: that owner is chosen.
+  const [agentId, setAgentId] = useState(() => hashParam('agent') ?? '');
   const [filter, setFilter] = useState<ConversationSessionArchiveFilter>('INCLUDE');
   const [openId, setOpenId] = useState<string | null>(null);
   const sessions = usePaged(agentId ? `${agentId}/${filter}` : null, (after) =>

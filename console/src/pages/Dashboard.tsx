@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { describeError, handled } from '../api';
 import { loadAgentCounts, type AgentCounts } from '../counts';
 import { EraseAgentPanel } from './EraseAgent';
+import { TiddleStatusView } from './agent/TiddleStatus';
 import { openEventStream, type ConsoleEvent, type StreamStatus } from '../events';
 import { ConsoleAgentDetailDocument, ConsoleScopeDocument, type ConsoleAgentDetailQuery, type ConsoleScopeQuery } from '../graphql/generated';
 import type { PageProps } from '../page-props';
@@ -196,36 +197,7 @@ export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents 
         {detail && (
           <>
             <h3>Tiddle status</h3>
-            <p>
-              Card TTL {detail.tiddleStatus.cardTtlDays} days · scheduler {detail.tiddleStatus.schedulerEnabled ? 'on' : 'off'} · proposer {detail.tiddleStatus.proposer}
-              {detail.tiddleStatus.lastSynthesisAt ? ` · last synthesis ${detail.tiddleStatus.lastSynthesisAt}` : ''}
-            </p>
-            {detail.tiddleStatus.scopes.length === 0 ? (
-              <p>No Tiddle pass has run for this agent yet.</p>
-            ) : (
-              <div class="scroll">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Scope</th>
-                      <th scope="col">Next run</th>
-                      <th scope="col">Last success</th>
-                      <th scope="col">Last failure</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {detail.tiddleStatus.scopes.map((s) => (
-                      <tr>
-                        <th scope="row">{s.project}</th>
-                        <td>{s.nextRunAt}</td>
-                        <td>{s.lastSuccessAt ?? 'never'}</td>
-                        <td>{s.lastErrorAt ? `${s.lastErrorAt}: ${s.lastError ?? ''} (${s.consecutiveFailures} in a row)` : 'none'}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
+            <TiddleStatusView status={detail.tiddleStatus} caption="Tiddle status per scope" />
 
             <h3>Continuity runs by state</h3>
             <ul class="states">

@@ -3,6 +3,7 @@
  * current content beside the draft), and the revision history with a line diff between any two.
  */
 import { useEffect, useState } from 'preact/hooks';
+import { hashParam } from '../hash-route';
 import { describeError, handled } from '../api';
 import { diffLines } from '../diff';
 import { humanError } from '../human-error';
@@ -19,9 +20,10 @@ const KINDS: ProfileKind[] = ['SOUL', 'RULES', 'ORIENTATION', 'PREFERENCES', 'TO
 type Doc = NonNullable<ConsoleProfileDocumentQuery['profileDocument']>;
 
 export function ProfilesPage({ api, agents, announce }: PageProps) {
-  const [agentId, setAgentId] = useState('');
+  // Opened from an agent's page (#/profiles?agent=…&kind=…): that agent and document are chosen.
+  const [agentId, setAgentId] = useState(() => hashParam('agent') ?? '');
   const [summary, setSummary] = useState<Record<string, number>>({});
-  const [kind, setKind] = useState<ProfileKind>('SOUL');
+  const [kind, setKind] = useState<ProfileKind>(() => KINDS.find((k) => k === hashParam('kind')) ?? 'SOUL');
   const [doc, setDoc] = useState<Doc | null>(null);
   const [draft, setDraft] = useState('');
   const [expected, setExpected] = useState(0);

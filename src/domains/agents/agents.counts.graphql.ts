@@ -6,7 +6,7 @@ import { builder } from '../../schema/builder.js';
 import { requireViewer, resolveScope, type Viewer } from '../../auth/viewer.js';
 import { ContinuityRunStateEnum } from '../continuity/continuity.types.graphql.js';
 import { AgentRef } from './agents.graphql.js';
-import type { AgentCounts } from './agents.counts.js';
+import type { AgentCounts, ScopeCounts } from './agents.counts.js';
 import type { AgentRow } from './agents.types.js';
 
 const RunStateCountRef = builder.objectRef<AgentCounts['runsByState'][number]>('ContinuityRunStateCount').implement({
@@ -14,6 +14,16 @@ const RunStateCountRef = builder.objectRef<AgentCounts['runsByState'][number]>('
   fields: (t) => ({
     state: t.field({ type: ContinuityRunStateEnum, description: 'The run state', resolve: (c) => c.state }),
     count: t.exposeInt('count', { description: 'Runs in this state now (0 included)' }),
+  }),
+});
+
+const ScopeCountsRef = builder.objectRef<ScopeCounts>('ContinuityScopeCounts').implement({
+  description: "An agent's live records in one continuity scope",
+  fields: (t) => ({
+    project: t.exposeString('project', { description: 'The continuity scope' }),
+    workingRecords: t.exposeInt('workingRecords', { description: 'Working records visible now: pinned, or not yet expired' }),
+    handoffs: t.exposeInt('handoffs', { description: 'Handoffs not yet expired' }),
+    rollingCards: t.exposeInt('rollingCards', { description: 'Live rolling cards ("*": the cross-scope cards)' }),
   }),
 });
 
@@ -48,6 +58,26 @@ const AgentCountsRef = builder.objectRef<AgentRow>('AgentCounts').implement({
       description:
         "Live rolling cards: not expired and refreshed within the agent's rolling TTL; null, with its error beside the data, for an agent token without a continuity scope",
       load: async (agentIds: string[], ctx) => ctx.services.agents.counts.liveRollingCards(agentIds, countedScope(ctx.viewer)),
+      resolve: (a) => a.id,
+    }),
+    scopes: t.loadableList({
+      type: ScopeCountsRef,
+      nullable: true,
+      description:
+        'Per continuity scope, sorted by project: every scope holding a live working record, an unexpired handoff or a live rolling card (the runtime scope only for an agent token); null, with its error beside the data, for an agent token without a continuity scope',
+      load: async (agentIds: string[], ctx) => ctx.services.agents.counts.byScope(agentIds, countedScope(ctx.viewer)),
+      resolve: (a) => a.id,
+    }),
+    conversationSessions: t.loadable({
+      type: 'Int',
+      description: 'Conversation sessions, archived ones included',
+      load: (agentIds: string[], ctx) => ctx.services.agents.counts.conversations(agentIds).then((all) => all.map((c) => c.sessions)),
+      resolve: (a) => a.id,
+    }),
+    conversationOriginals: t.loadable({
+      type: 'Int',
+      description: 'Conversation originals in every session, active and archived',
+      load: (agentIds: string[], ctx) => ctx.services.agents.counts.conversations(agentIds).then((all) => all.map((c) => c.originals)),
       resolve: (a) => a.id,
     }),
     runsByState: t.loadableList({
