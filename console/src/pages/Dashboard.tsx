@@ -249,7 +249,9 @@ export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents 
                     <summary>
                       {r.runId} ({r.project ?? 'no scope'}, generation {r.generation})
                     </summary>
-                    <pre class="json">{JSON.stringify(r.recoveryQueue, null, 2)}</pre>
+                    <pre class="json" tabIndex={0} aria-label={`Recovery queue of ${r.runId} (JSON)`}>
+                      {JSON.stringify(r.recoveryQueue, null, 2)}
+                    </pre>
                   </details>
                 ))
             )}
@@ -264,7 +266,9 @@ export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents 
                     <summary>
                       {r.runId}: {r.state.toLowerCase()}, interrupted {r.interruptedAt}
                     </summary>
-                    <pre class="json">{JSON.stringify(r.interruptionManifest, null, 2)}</pre>
+                    <pre class="json" tabIndex={0} aria-label={`Interruption manifest of ${r.runId} (JSON)`}>
+                      {JSON.stringify(r.interruptionManifest, null, 2)}
+                    </pre>
                   </details>
                 ))
             )}
