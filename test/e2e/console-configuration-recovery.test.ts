@@ -17,7 +17,7 @@ import type { Browser, Page } from 'playwright-core';
 import { expectNoSeriousViolations } from '../support/axe.js';
 import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
 import { interruptedRun } from '../support/continuity.js';
-import { postGraphQL, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
+import { postGraphQL, ROOT, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
 
 const API_KEY = 'sk-configuration-0123456789abcdef';
 const PASSWORD = 'correct horse battery staple';
@@ -195,8 +195,9 @@ describe.skipIf(!hasChromium)(`console: configuration export/import and the reco
       `Resume the turn (head revision ${run.headRevision})`,
     ]);
     await expectNoSeriousViolations(page, 'operations: recovery pending');
-    await page.locator('section.recovery-queue').scrollIntoViewIfNeeded();
     await screenshot(page, 'console-recovery-queue-1280');
+    // The section alone for docs/console.md (the page's own screenshot, from the tour, shows its top).
+    await page.locator('section.recovery-queue').screenshot({ path: `${ROOT}docs/images/console-recovery-queue.png` });
     expect(tab.blocked).toEqual([]);
     expect(tab.consoleErrors).toEqual([]);
   });
