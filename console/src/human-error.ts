@@ -14,6 +14,9 @@ export interface ErrorLike {
   /** AlreadyExists: the kind of record and the id that is taken. */
   resource?: string | null;
   resourceId?: string | null;
+  /** RevisionConflict: the revision the write named and the one stored now. */
+  expectedRevision?: number | null;
+  currentRevision?: number | null;
 }
 
 /** The server's text starts lower-case ("agent name must be …"): a sentence here. */
@@ -38,6 +41,9 @@ export function humanError(error: ErrorLike): string {
   let text: string;
   if (code === 'ALREADY_EXISTS' && error.resourceId) {
     text = `The ${(error.resource ?? 'record').toLowerCase()} id "${error.resourceId}" is already taken: choose another`;
+  } else if (code === 'REVISION_CONFLICT' && error.currentRevision != null && error.expectedRevision != null) {
+    // The server's text names its record type ("ModelConnectionSetting …"): the person needs what happened and what to do.
+    text = `Someone else saved revision ${error.currentRevision} after you read revision ${error.expectedRevision}: nothing was saved. Read it again, then retry`;
   } else if (code && FIXED[code]) {
     text = FIXED[code];
   } else {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { expectNoSeriousViolations } from '../support/axe.js';
 import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
 import { postGraphQL, startShipped, type ShippedServer } from '../support/shipped.js';
 
@@ -101,6 +102,7 @@ describe.skipIf(!hasChromium)(`console: agent archive in headless Chromium${hasC
     expect(copy.content).toBe(ORIENTATION);
     expect(await announcement(page)).toBe('Archive imported as hatchet-copy.');
     await screenshot(page, 'console-archive-1280');
+    await expectNoSeriousViolations(page, 'console-archive-1280');
   });
 
   it('a second import without "Replace" is refused in words with its code and changes nothing; with it, the agent is replaced', async () => {

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { BurrowClient } from '../../clients/typescript/sdk.js';
+import { expectNoSeriousViolations } from '../support/axe.js';
 import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
 import { createShippedToken, operatorClient, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
 
@@ -131,6 +132,7 @@ describe.skipIf(!hasChromium)(`console: Brains history, totals and layout in hea
     expect(await diff.locator('ins').allInnerTexts()).toEqual(['+ beta']);
     await page.locator('.brains-editor').evaluate((el) => (el.scrollTop = el.scrollHeight));
     await screenshot(page, 'console-brains-history-1280');
+    await expectNoSeriousViolations(page, 'console-brains-history-1280');
   });
 
   it('Restore of revision 1 writes revision 4 with revision 1’s content', async () => {

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createBurrowClient, type BurrowClient } from '../../clients/typescript/sdk.js';
 import { createTestDatabase, hasRealServer, NEEDS_REAL_SERVER, type TestDatabase } from '../support/harness.js';
+import { expectNoSeriousViolations } from '../support/axe.js';
 import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
 import { createShippedToken, operatorClient, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
 
@@ -87,6 +88,7 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
     expect(await page.getByRole('button', { name: 'New memory' }).count()).toBe(0);
     expect(await page.getByLabel('Search title and content').count()).toBe(0);
     await screenshot(page, 'brains-choose-owner-1280');
+    await expectNoSeriousViolations(page, 'brains-choose-owner-1280');
     await page.getByLabel('Agent owner').selectOption('hatchet');
     await page.getByRole('button', { name: 'New memory' }).waitFor();
     await expect.poll(visibleTitles).toHaveLength(PAGE_SIZE);
@@ -154,6 +156,7 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
     // Nothing was overwritten.
     expect(await read('Release checklist')).toMatchObject({ revision: 2, content: 'Tag, build, sign, announce.' });
     await screenshot(page, 'brains-conflict-1280');
+    await expectNoSeriousViolations(page, 'brains-conflict-1280');
 
     await page.getByRole('button', { name: 'Reload memory' }).click();
     const newer = page.getByRole('region', { name: 'Current revision 2' });
@@ -163,6 +166,7 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
     expect(await page.getByLabel('Content', { exact: true }).inputValue()).toBe('Tag, build, announce, celebrate.');
     await expect.poll(() => announcement(page)).toBe('Reloaded revision 2. Compare it with your draft, then save or delete again deliberately.');
     await screenshot(page, 'brains-reloaded-beside-draft-1280');
+    await expectNoSeriousViolations(page, 'brains-reloaded-beside-draft-1280');
 
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('heading', { name: 'Memory: Release checklist' }).waitFor();
@@ -229,6 +233,7 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
     await page.getByRole('button', { name: 'Delete selected memories (1)' }).waitFor();
     expect(await visibleTitles()).not.toContain('Deploy note 12');
     await screenshot(page, 'brains-bulk-results-1280');
+    await expectNoSeriousViolations(page, 'brains-bulk-results-1280');
 
     await page.getByRole('button', { name: 'Reload conflicts' }).click();
     await expect.poll(() => results.locator('tr[data-status=REVISION_CONFLICT]').innerText()).toContain('Reloaded: now revision 2, “Deploy note 11”');
@@ -270,6 +275,7 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
   it('is usable at phone width and by keyboard, and nothing left this machine', async () => {
     await page.setViewportSize(VIEWPORTS.phone);
     await screenshot(page, 'brains-375');
+    await expectNoSeriousViolations(page, 'brains-375');
     // No horizontal scrolling of the page at 375 px.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     // Keyboard: from the heading, Tab reaches the Agent owner select before anything on the page.
@@ -346,8 +352,10 @@ describe.skipIf(!hasChromium || !hasRealServer)(
       expect(text).toContain('1 evidence, 0 revision snapshots');
       expect(text).toContain('conv:41');
       await screenshot(page, 'brains-legacy-1280');
+      await expectNoSeriousViolations(page, 'brains-legacy-1280');
       await page.setViewportSize(VIEWPORTS.phone);
       await screenshot(page, 'brains-legacy-375');
+      await expectNoSeriousViolations(page, 'brains-legacy-375');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     });
   },

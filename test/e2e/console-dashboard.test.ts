@@ -17,6 +17,7 @@ import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import type { BurrowClient } from '../../clients/typescript/sdk.js';
 import { CONSOLE_CSP } from '../../src/console.js';
 import { ok, openOwner, type OwnerHandle } from '../support/continuity.js';
+import { expectNoSeriousViolations } from '../support/axe.js';
 import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
 import { waitUntil } from '../support/harness.js';
 import { createShippedToken, operatorClient, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
@@ -293,6 +294,7 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     await expect.poll(() => scope.innerText()).toContain('Use blue-green deploys');
     expect(await scope.innerText()).toContain('Deploy half done');
     await screenshot(page, 'dashboard-1280');
+    await expectNoSeriousViolations(page, 'dashboard-1280');
     await page.setViewportSize(VIEWPORTS.phone);
     await screenshot(page, 'dashboard-375');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { BurrowClient } from '../../clients/typescript/sdk.js';
 import { openOwner, type OwnerHandle } from '../support/continuity.js';
+import { expectNoSeriousViolations } from '../support/axe.js';
 import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS } from '../support/browser.js';
 import { waitUntil } from '../support/harness.js';
 import { createShippedToken, operatorClient, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
@@ -81,5 +82,6 @@ describe.skipIf(!hasChromium)(`console: erasing an agent in headless Chromium${h
     expect((await operator.agent({ id: 'doomed' })).agent).toBeNull();
     expect((await operator.brainMemories({ agentId: 'keeper', first: 10 })).brainMemories.edges.map((e) => e.node.title)).toEqual(['A note']);
     await screenshot(page, 'console-erase');
+    await expectNoSeriousViolations(page, 'console-erase');
   });
 });

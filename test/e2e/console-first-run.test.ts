@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { expectNoSeriousViolations } from '../support/axe.js';
 import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
 import { postGraphQL, startShipped, type ShippedServer } from '../support/shipped.js';
 
@@ -83,6 +84,7 @@ describe.skipIf(!hasChromium)(`console: first run and tokens in headless Chromiu
     expect(await panel.locator('.secret-once [role=status]').innerText()).toBe('Copied to the clipboard.');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(agentSecret);
     await screenshot(page, 'console-first-run-1280');
+    await expectNoSeriousViolations(page, 'console-first-run-1280');
 
     // The secret shown is the real one: the API takes it as hatchet's token.
     const viewer = await postGraphQL(server, agentSecret, { query: VIEWER });
@@ -94,6 +96,7 @@ describe.skipIf(!hasChromium)(`console: first run and tokens in headless Chromiu
     // At phone width the steps and the secret fit: nothing scrolls the page sideways.
     await page.setViewportSize(VIEWPORTS.phone);
     await screenshot(page, 'console-first-run-375');
+    await expectNoSeriousViolations(page, 'console-first-run-375');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.setViewportSize(VIEWPORTS.desktop);
 
@@ -182,6 +185,7 @@ describe.skipIf(!hasChromium)(`console: first run and tokens in headless Chromiu
       'This token of agent hatchet is refused from now on, and its open live streams end. This cannot be undone: a runtime that uses it needs a new token.',
     );
     await screenshot(page, 'console-tokens-revoke-1280');
+    await expectNoSeriousViolations(page, 'console-tokens-revoke-1280');
     // By keyboard: from Cancel, Tab to Revoke token and Enter.
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Revoke token');
@@ -204,9 +208,11 @@ describe.skipIf(!hasChromium)(`console: first run and tokens in headless Chromiu
     expect((await asOperator(VIEWER)).data.viewer.principal).toBe('OPERATOR');
     expect(await tokenRow('night-shift').locator('td[data-state]').innerText()).toBe('active');
     await screenshot(page, 'console-tokens-1280');
+    await expectNoSeriousViolations(page, 'console-tokens-1280');
     // At phone width the list scrolls inside its panel, never the page.
     await page.setViewportSize(VIEWPORTS.phone);
     await screenshot(page, 'console-tokens-375');
+    await expectNoSeriousViolations(page, 'console-tokens-375');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.setViewportSize(VIEWPORTS.desktop);
     expect(tab.blocked).toEqual([]);

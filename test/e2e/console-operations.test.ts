@@ -2,15 +2,18 @@
  * The Operations page in headless Chromium against the shipped server (with a settings key): a
  * model connection with an API key is set through the page, the API holds exactly those values
  * and says a secret is set, and the key appears nowhere in the page (an MCP connection and its
- * token the same); deleting it asks first (Escape and Cancel change nothing, the confirm
- * removes it). A Dream diary entry appended for an agent is listed newest first with its exact
+ * token the same). A model connection (and an MCP connection) changed through the API between
+ * Edit and Save: the page says so in words with REVISION_CONFLICT, and the other write is read
+ * back unchanged. Deleting asks first (Escape and Cancel change nothing, the confirm removes it). A Dream diary entry appended for an agent is listed newest first with its exact
  * text, and the API holds it. A server without a settings key refuses a secret with a sentence
- * and its code, and stores nothing.
+ * and its code, and stores nothing. axe-core finds no serious or critical violation at each of
+ * these states.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { expectNoSeriousViolations } from '../support/axe.js';
 import { postGraphQL, startShipped, type ShippedServer } from '../support/shipped.js';
 
 const MODELS = '{ modelConnections { purpose url model timeoutMs hasSecret revision updatedBy } }';
@@ -80,6 +83,66 @@ describe.skipIf(!hasChromium)(`console: operations in headless Chromium${hasChro
     expect(await modelForm().getByLabel('API key (write-only; leave empty to keep the stored one)').inputValue()).toBe('');
     expect(await page.content()).not.toContain(API_KEY);
     expect(await page.locator('[role=alert]').count()).toBe(0);
+    await expectNoSeriousViolations(page, 'operations: a model connection set');
+  });
+
+  it('a model connection changed through the API between Edit and Save: the page says so, the other write stays', async () => {
+    const keyField = () => modelForm().getByLabel('API key (write-only; leave empty to keep the stored one)');
+    // Edit (the previous test's Edit read revision 1); the operator changes the model and a key.
+    await page.getByRole('button', { name: 'Edit Tiddle proposer' }).click();
+    await modelForm().getByLabel('Model').fill('console-draft-model');
+    await keyField().fill('sk-console-draft-never-stored');
+    const elsewhere = await asOperator(
+      'mutation { setModelConnection(input: { purpose: TIDDLE_PROPOSER, url: "https://models.example.com/v2", model: "changed-elsewhere", timeoutMs: 30000 }) { __typename ... on SetModelConnectionSuccess { connection { revision } } } }',
+    );
+    expect(elsewhere.data.setModelConnection).toEqual({ __typename: 'SetModelConnectionSuccess', connection: { revision: 2 } });
+    await modelForm().getByRole('button', { name: 'Save model connection' }).click();
+
+    const alert = modelForm().getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.innerText()).toBe('Someone else saved revision 2 after you read revision 1: nothing was saved. Read it again, then retry (REVISION_CONFLICT)');
+    await expectNoSeriousViolations(page, 'operations: model connection conflict');
+    // The other write is intact (its URL, model, timeout, and the stored key it did not touch) …
+    const other = {
+      purpose: 'TIDDLE_PROPOSER',
+      url: 'https://models.example.com/v2',
+      model: 'changed-elsewhere',
+      timeoutMs: 30000,
+      hasSecret: true,
+      revision: 2,
+      updatedBy: tokenName,
+    };
+    expect((await asOperator(MODELS)).data.modelConnections).toEqual([other]);
+    // … and the list shows it, while the draft stays in the form for the operator to compare.
+    await expect
+      .poll(() =>
+        proposerRow()
+          .locator('th, td')
+          .allInnerTexts()
+          .then((cells) => cells.slice(0, 5)),
+      )
+      .toEqual(['Tiddle proposer', 'https://models.example.com/v2', 'changed-elsewhere', '30000 ms', 'set']);
+    expect(await modelForm().getByLabel('Model').inputValue()).toBe('console-draft-model');
+
+    // Saving the same draft again is refused again: it still names revision 1.
+    await modelForm().getByRole('button', { name: 'Save model connection' }).click();
+    await expect.poll(() => alert.innerText()).toContain('(REVISION_CONFLICT)');
+    expect((await asOperator(MODELS)).data.modelConnections).toEqual([other]);
+
+    // Edit reads revision 2; putting the first values back is a deliberate write on top of it.
+    await page.getByRole('button', { name: 'Edit Tiddle proposer' }).click();
+    expect(await modelForm().getByLabel('URL').inputValue()).toBe('https://models.example.com/v2');
+    expect(await keyField().inputValue()).toBe('');
+    await modelForm().getByLabel('URL').fill('https://models.example.com/v1');
+    await modelForm().getByLabel('Model').fill('tiny-proposer');
+    await modelForm().getByLabel('Timeout in milliseconds (optional)').fill('12000');
+    await modelForm().getByRole('button', { name: 'Save model connection' }).click();
+    await expect.poll(() => announcement(page)).toBe('Model connection Tiddle proposer saved (revision 3). It applies at the next start.');
+    expect((await asOperator(MODELS)).data.modelConnections).toEqual([
+      { purpose: 'TIDDLE_PROPOSER', url: 'https://models.example.com/v1', model: 'tiny-proposer', timeoutMs: 12000, hasSecret: true, revision: 3, updatedBy: tokenName },
+    ]);
+    expect(await modelForm().getByRole('alert').count()).toBe(0);
+    expect(await page.content()).not.toContain('sk-console-draft-never-stored');
   });
 
   it('deletes it only after the confirmation: Escape and Cancel change nothing, the confirm removes it', async () => {
@@ -90,6 +153,7 @@ describe.skipIf(!hasChromium)(`console: operations in headless Chromium${hasChro
     await deleteButton.click();
     await dialog.waitFor();
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await expectNoSeriousViolations(page, 'operations: the delete dialog');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     expect((await asOperator(MODELS)).data.modelConnections).toEqual(before);
@@ -161,6 +225,7 @@ describe.skipIf(!hasChromium)(`console: operations in headless Chromium${hasChro
     ]);
     expect(await form.getByLabel('Entry', { exact: true }).inputValue()).toBe('');
     await screenshot(page, 'console-operations-1280');
+    await expectNoSeriousViolations(page, 'operations: connections and diary entries');
     expect(tab.blocked).toEqual([]);
     expect(tab.consoleErrors).toEqual([]);
   });
@@ -178,7 +243,9 @@ describe.skipIf(!hasChromium)(`console: operations in headless Chromium${hasChro
     );
     expect(elsewhere.data.setMcpConnection.__typename).toBe('SetMcpConnectionSuccess');
     await form.getByRole('button', { name: 'Save MCP connection' }).click();
-    await expect.poll(() => page.getByRole('alert').allInnerTexts()).toEqual([expect.stringMatching(/\(REVISION_CONFLICT\)$/)]);
+    await expect
+      .poll(() => page.getByRole('alert').allInnerTexts())
+      .toEqual(['Someone else saved revision 2 after you read revision 1: nothing was saved. Read it again, then retry (REVISION_CONFLICT)']);
     expect((await asOperator(MCPS)).data.mcpConnections).toEqual([
       { name: 'tickets', url: 'https://tickets.example.com/mcp', transport: 'SSE', enabled: true, description: 'Changed elsewhere', hasSecret: true, revision: 2 },
     ]);
@@ -250,6 +317,7 @@ describe.skipIf(!hasChromium)(`console: operations in headless Chromium${hasChro
         'The server has no settings key (BURROW_SETTINGS_KEY), so it cannot store a secret: leave the secret empty, or set the key and restart Burrow (SETTINGS_KEY_REQUIRED)',
       );
       expect((await postGraphQL(keyless, keyless.operatorToken, { query: MODELS })).body.data.modelConnections).toEqual([]);
+      await expectNoSeriousViolations(other.page, 'operations: no settings key');
       expect(await other.page.content()).not.toContain(API_KEY);
     } finally {
       await other.page.close();

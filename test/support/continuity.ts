@@ -73,3 +73,23 @@ export async function abandonOwner(client: BurrowClient, agentId: string, owner:
   await owner.close();
   await waitUntilOwnerGone(client, agentId, owner.ownerId);
 }
+
+/**
+ * A run of the client's agent left INTERRUPTED by its owner (generation 1, head revision 1) with
+ * one effect whose outcome was never confirmed: what the recovery queue of the console lists
+ * before a reconciliation assesses it. The owner session is closed afterwards.
+ */
+export async function interruptedRun(client: BurrowClient, runId: string, effectId: string) {
+  const owner = await openOwner(client);
+  try {
+    await startRun(client, owner, runId, '{"step":1}');
+    const fence = { runId, generation: 1, ownerId: owner.ownerId };
+    ok(
+      (await client.recordContinuityEffect({ input: { ...fence, effectId, kind: 'http.post', request: '{"to":"tickets"}' } })).recordContinuityEffect,
+      'RecordContinuityEffectSuccess',
+    );
+    return ok((await client.interruptContinuityRun({ input: { ...fence, reason: 'runtime stopped for a deploy' } })).interruptContinuityRun, 'InterruptContinuityRunSuccess').run;
+  } finally {
+    await owner.close();
+  }
+}

@@ -171,14 +171,17 @@ export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents 
             {streamError}
           </p>
         )}
-        <ol class="events" role="log" aria-label="Live events">
-          {events.map((e) => (
-            <li data-event={`${e.agentId}:${e.sequence}`}>
-              <span class="meta">{e.occurredAt.replace('T', ' ').slice(0, 19)}</span> <strong>{e.agentId}</strong> #{e.sequence} <code>{e.type}</code>
-              {e.project ? <span class="label">{e.project}</span> : null} <span class="meta">{e.subjectId}</span>
-            </li>
-          ))}
-        </ol>
+        {/* The log role on a wrapper: an <ol> may not take it (axe aria-allowed-role), and the list keeps its semantics. */}
+        <div role="log" aria-label="Live events">
+          <ol class="events">
+            {events.map((e) => (
+              <li data-event={`${e.agentId}:${e.sequence}`}>
+                <span class="meta">{e.occurredAt.replace('T', ' ').slice(0, 19)}</span> <strong>{e.agentId}</strong> #{e.sequence} <code>{e.type}</code>
+                {e.project ? <span class="label">{e.project}</span> : null} <span class="meta">{e.subjectId}</span>
+              </li>
+            ))}
+          </ol>
+        </div>
         {events.length === 0 && <p>No events yet.</p>}
       </section>
 
@@ -218,7 +221,9 @@ export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents 
                     <summary>
                       {r.runId} ({r.project ?? 'no scope'}, generation {r.generation})
                     </summary>
-                    <pre class="json">{JSON.stringify(r.recoveryQueue, null, 2)}</pre>
+                    <pre class="json" tabIndex={0} aria-label={`Recovery queue of ${r.runId} (JSON)`}>
+                      {JSON.stringify(r.recoveryQueue, null, 2)}
+                    </pre>
                   </details>
                 ))
             )}
@@ -233,7 +238,9 @@ export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents 
                     <summary>
                       {r.runId}: {r.state.toLowerCase()}, interrupted {r.interruptedAt}
                     </summary>
-                    <pre class="json">{JSON.stringify(r.interruptionManifest, null, 2)}</pre>
+                    <pre class="json" tabIndex={0} aria-label={`Interruption manifest of ${r.runId} (JSON)`}>
+                      {JSON.stringify(r.interruptionManifest, null, 2)}
+                    </pre>
                   </details>
                 ))
             )}

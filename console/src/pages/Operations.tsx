@@ -1,14 +1,17 @@
 /**
  * Operations: the stored model and MCP connections (secrets write-only: never shown, only whether
- * one is set) and the Dream diary of an agent.
+ * one is set), the configuration export and import, the continuity recovery queue and the Dream
+ * diary of an agent.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { describeError } from '../api';
 import { ConsoleConnectionsDocument, type ConsoleConnectionsQuery } from '../graphql/generated';
 import type { PageProps } from '../page-props';
+import { ConfigurationTransfer } from './operations/ConfigurationTransfer';
 import { DreamDiary } from './operations/DreamDiary';
 import { McpConnections } from './operations/McpConnections';
 import { ModelConnections } from './operations/ModelConnections';
+import { RecoveryQueue } from './operations/RecoveryQueue';
 
 export function OperationsPage({ api, agents, announce }: PageProps) {
   const [data, setData] = useState<ConsoleConnectionsQuery | null>(null);
@@ -40,6 +43,8 @@ export function OperationsPage({ api, agents, announce }: PageProps) {
           <McpConnections api={api} connections={data.mcpConnections} announce={announce} reload={load} />
         </>
       )}
+      <ConfigurationTransfer api={api} announce={announce} reload={load} />
+      <RecoveryQueue api={api} announce={announce} />
       <DreamDiary api={api} agents={agents} announce={announce} />
     </div>
   );

@@ -32,7 +32,10 @@ export function LegacyDetails({ memory }: { memory: Memory }) {
         <dt>Cut to Brains limits</dt>
         <dd>{m.truncated ? 'yes (the legacy tables keep the original)' : 'no'}</dd>
       </dl>
-      <pre class="json">{JSON.stringify(m.details, null, 2)}</pre>
+      {/* It scrolls (.json has a max height): focusable, so a keyboard can scroll it (axe scrollable-region-focusable). */}
+      <pre class="json" tabIndex={0} aria-label="Preserved legacy details (JSON)">
+        {JSON.stringify(m.details, null, 2)}
+      </pre>
     </details>
   );
 }
