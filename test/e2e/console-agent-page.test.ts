@@ -15,10 +15,10 @@ import type { BurrowClient } from '../../clients/typescript/sdk.js';
 import { startChatServer, type ChatServer } from '../support/chat-server.js';
 import { ok, openOwner, type OwnerHandle } from '../support/continuity.js';
 import { append } from '../support/conversations.js';
-import { consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { consoleUrl, DOCS_IMAGES, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
 import { waitUntil } from '../support/harness.js';
 import { append as appendResidue } from '../support/tiddle.js';
-import { operatorClient, ROOT, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
+import { operatorClient, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
 
 const ORIENTATION = 'Hatchet deploys the shop on Fridays.\nIt asks before touching the database.';
 const MEMORIES = ['Deploys go out on Fridays', 'Ask before a migration', 'Staging lives at staging.example'];
@@ -222,7 +222,7 @@ describe.skipIf(!hasChromium)(`console: the page of one agent in headless Chromi
     expect([countsBox.y === eventsBox.y, eventsBox.x > countsBox.x + countsBox.width]).toEqual([true, true]);
     expect(scopesBox.width).toBeGreaterThan(countsBox.width * 2);
     expect(await axeViolations(page)).toEqual([]);
-    await page.screenshot({ path: `${ROOT}docs/images/console-agent.png`, fullPage: true });
+    await page.screenshot({ path: `${DOCS_IMAGES}console-agent.png`, fullPage: true });
     await screenshot(page, 'console-agent-1280');
 
     await page.setViewportSize(VIEWPORTS.phone);

@@ -15,9 +15,9 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { expectNoSeriousViolations } from '../support/axe.js';
-import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { announcement, consoleUrl, DOCS_IMAGES, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
 import { interruptedRun } from '../support/continuity.js';
-import { postGraphQL, ROOT, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
+import { postGraphQL, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
 
 const API_KEY = 'sk-configuration-0123456789abcdef';
 const PASSWORD = 'correct horse battery staple';
@@ -197,7 +197,7 @@ describe.skipIf(!hasChromium)(`console: configuration export/import and the reco
     await expectNoSeriousViolations(page, 'operations: recovery pending');
     await screenshot(page, 'console-recovery-queue-1280');
     // The section alone for docs/console.md (the page's own screenshot, from the tour, shows its top).
-    await page.locator('section.recovery-queue').screenshot({ path: `${ROOT}docs/images/console-recovery-queue.png` });
+    await page.locator('section.recovery-queue').screenshot({ path: `${DOCS_IMAGES}console-recovery-queue.png` });
     expect(tab.blocked).toEqual([]);
     expect(tab.consoleErrors).toEqual([]);
   });

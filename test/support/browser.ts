@@ -13,6 +13,12 @@ export const hasChromium = existsSync(CHROMIUM);
 export const NO_CHROMIUM = `skipped: no chromium binary at ${CHROMIUM}; apt-get install chromium`;
 export const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathname;
 const ROOT = new URL('../../', import.meta.url).pathname;
+/**
+ * Where the console tests save the screenshots docs/console.md shows: docs/images/ with
+ * BURROW_DOCS_SCREENSHOTS=1 (refreshing the docs' pictures), else test-artifacts/, so that a plain
+ * `npm test` never rewrites tracked files.
+ */
+export const DOCS_IMAGES = process.env.BURROW_DOCS_SCREENSHOTS === '1' ? `${ROOT}docs/images/` : ARTIFACTS;
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 375, height: 800 } } as const;
