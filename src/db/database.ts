@@ -28,6 +28,8 @@ export interface Database {
   /** Human description for banners: never contains a password. */
   description: string;
   pool: pg.Pool;
+  /** Where migrations run when `pool` goes through a transaction pooler: the direct connection (db/pooler.ts). */
+  migrationPool?: pg.Pool;
   db: Db;
   capabilities: Capabilities;
   /** Counts SQL statements issued through Drizzle; tests read it to prove constant query counts. */
