@@ -180,7 +180,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const clock = options.clock ?? new ManualClock('2026-06-01T12:00:00.000Z');
   const config = testConfig(testDatabase.config, options.config);
   const database = await openDatabase(config.database);
-  await migrate(database.pool);
+  await migrate(database.migrationPool ?? database.pool);
   const tracing = await loadTracing(config.ops.tracing);
   const app = buildApp({ config, database, clock, logger: options.logger ?? createLogger('silent'), faults: options.faults ?? noFaults, tracing });
   const port = await app.start(0, '127.0.0.1');
