@@ -9,6 +9,7 @@ import { StartupError, type Database, type OpenOptions } from './database.js';
 import { guardPool, ignoreConnectionError, wrapDrizzle } from './database.pool.js';
 import { sharedListener } from './listener.js';
 import { sendUnnamedStatements } from './pooler.js';
+import { openReplicaReads } from './replicas.js';
 
 export async function openExternal(config: ExternalDatabaseConfig, options: OpenOptions): Promise<Database> {
   const clientConfig: pg.ClientConfig = {
@@ -80,11 +81,13 @@ export async function openExternal(config: ExternalDatabaseConfig, options: Open
     );
   }
   const { db, statements, notifications } = wrapDrizzle(pool);
+  const reads = config.topology?.replicas.length ? openReplicaReads({ db, pool }, config.topology, clientConfig, config.poolMax) : undefined;
   return {
     lifecycle: 'external',
     description: `external PostgreSQL ${serverVersion} (the server you point it at; at least ${config.requiredMajor} required) at ${config.display}${direct ? ` through a transaction pooler (direct: ${direct.display})` : ''} (TLS ${config.tls})`,
     pool,
     migrationPool,
+    reads,
     db,
     statements,
     capabilities: {
@@ -111,6 +114,7 @@ export async function openExternal(config: ExternalDatabaseConfig, options: Open
     },
     close: async () => {
       await notifications.drain();
+      await reads?.close();
       await pool.end();
       await migrationPool?.end();
     },
