@@ -120,9 +120,7 @@ describe.skipIf(!READY)(`a transaction pooler in front of the pooled connections
       const direct = new pg.Client({ connectionString: database.url! });
       await direct.connect();
       try {
-        const { rows: listeners } = await direct.query<{ pid: number }>(
-          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'",
-        );
+        const { rows: listeners } = await direct.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'");
         // Each instance's one listening connection.
         expect(listeners).toHaveLength(2);
         const { rows: owners } = await direct.query<{ pid: number }>(

@@ -19,6 +19,9 @@ user=${BURROW_TOPOLOGY_USER:-postgres}
 as_owner() {
   if [ "$(id -u)" = 0 ]; then runuser -u "$user" -- "$@"; else "$@"; fi
 }
+running() {
+  [ -f "$1/postmaster.pid" ] && as_owner "$bin/pg_ctl" -D "$1" status >/dev/null 2>&1
+}
 server_opts() {
   echo "-c listen_addresses=127.0.0.1 -p $1 -k $dir -c max_connections=100 -c fsync=off -c wal_level=replica -c max_wal_senders=5 -c hot_standby=on -c hot_standby_feedback=on"
 }
@@ -33,12 +36,12 @@ case "$action" in
       # initdb's default pg_hba.conf trusts replication connections from 127.0.0.1 with --auth=trust.
       as_owner "$bin/initdb" -D "$dir/primary" -U postgres --auth=trust --encoding=UTF8 --no-locale --no-instructions >"$dir/initdb.log"
     fi
-    as_owner "$bin/pg_ctl" -D "$dir/primary" -l "$dir/primary.log" -w -t 60 -o "$(server_opts "$port")" start >/dev/null
+    running "$dir/primary" || as_owner "$bin/pg_ctl" -D "$dir/primary" -l "$dir/primary.log" -w -t 60 -o "$(server_opts "$port")" start >/dev/null
     if [ ! -f "$dir/replica/PG_VERSION" ]; then
       # -R writes standby.signal and primary_conninfo: the copy starts as a streaming standby.
       as_owner "$bin/pg_basebackup" -h 127.0.0.1 -p "$port" -U postgres -D "$dir/replica" -R -X stream -c fast >"$dir/basebackup.log" 2>&1
     fi
-    as_owner "$bin/pg_ctl" -D "$dir/replica" -l "$dir/replica.log" -w -t 60 -o "$(server_opts "$replica_port")" start >/dev/null
+    running "$dir/replica" || as_owner "$bin/pg_ctl" -D "$dir/replica" -l "$dir/replica.log" -w -t 60 -o "$(server_opts "$replica_port")" start >/dev/null
     echo "BURROW_TOPOLOGY_PRIMARY_URL=postgres://postgres@127.0.0.1:$port/postgres"
     echo "BURROW_TOPOLOGY_REPLICA_URL=postgres://postgres@127.0.0.1:$replica_port/postgres"
     ;;

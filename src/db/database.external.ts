@@ -9,6 +9,7 @@ import { StartupError, type Database, type OpenOptions } from './database.js';
 import { guardPool, ignoreConnectionError, wrapDrizzle } from './database.pool.js';
 import { sharedListener } from './listener.js';
 import { sendUnnamedStatements } from './pooler.js';
+import { logTokenCommits } from './read-your-writes.js';
 import { openReplicaReads } from './replicas.js';
 
 export async function openExternal(config: ExternalDatabaseConfig, options: OpenOptions): Promise<Database> {
@@ -25,6 +26,8 @@ export async function openExternal(config: ExternalDatabaseConfig, options: Open
   const direct = config.topology?.direct ?? null;
   const directConfig: pg.ClientConfig = direct ? { ...clientConfig, connectionString: direct.connectionString } : clientConfig;
   if (direct) sendUnnamedStatements(pool);
+  // Before the first connection opens: each of them must report its commits (db/read-your-writes.ts).
+  const commits = config.topology?.replicas.length ? logTokenCommits(pool) : null;
   // One connection, opened for the migrations at start and closed once idle.
   const migrationPool = direct ? new pg.Pool({ ...directConfig, max: 1, idleTimeoutMillis: 1000 }) : undefined;
   if (migrationPool) guardPool(migrationPool);
@@ -81,7 +84,7 @@ export async function openExternal(config: ExternalDatabaseConfig, options: Open
     );
   }
   const { db, statements, notifications } = wrapDrizzle(pool);
-  const reads = config.topology?.replicas.length ? openReplicaReads({ db, pool }, config.topology, clientConfig, config.poolMax) : undefined;
+  const reads = commits && config.topology ? openReplicaReads({ db, pool, commits }, config.topology, clientConfig, config.poolMax) : undefined;
   return {
     lifecycle: 'external',
     description: `external PostgreSQL ${serverVersion} (the server you point it at; at least ${config.requiredMajor} required) at ${config.display}${direct ? ` through a transaction pooler (direct: ${direct.display})` : ''} (TLS ${config.tls})`,

@@ -92,3 +92,26 @@ export function watchCommits(pool: pg.Pool, onCommit: (tokenId: string, lsn: str
     }) as typeof client.query;
   });
 }
+
+/** Tokens whose last commit is remembered; the oldest is forgotten past this (it reads on a replica as if it never wrote). */
+const REMEMBERED_TOKENS = 50_000;
+
+export interface CommitLog {
+  /** The WAL position at or past the token's last commit, or undefined when none is remembered. */
+  lastCommit(tokenId: string): bigint | undefined;
+}
+
+/**
+ * The commits of each token on `pool`. Installed before the pool opens its first connection:
+ * a connection opened earlier would never report its commits.
+ */
+export function logTokenCommits(pool: pg.Pool): CommitLog {
+  const last = new Map<string, bigint>();
+  watchCommits(pool, (tokenId, lsn) => {
+    // Re-inserted, so the map's order is the order of last use and the oldest goes first.
+    last.delete(tokenId);
+    last.set(tokenId, parseLsn(lsn));
+    if (last.size > REMEMBERED_TOKENS) last.delete(last.keys().next().value!);
+  });
+  return { lastCommit: (tokenId) => last.get(tokenId) };
+}

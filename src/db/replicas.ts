@@ -18,7 +18,7 @@ import type { TopologyConfig } from '../config.topology.js';
 import { isConnectionLoss } from '../lib/connection-errors.js';
 import type { Db, ReplicaStatus, RoutedReader, RoutedReads } from './database.js';
 import { guardPool, wrapDrizzle } from './database.pool.js';
-import { currentTokenId, parseLsn, watchCommits } from './read-your-writes.js';
+import { currentTokenId, parseLsn, type CommitLog } from './read-your-writes.js';
 
 /** Without replicas: every read on the primary. */
 export function primaryReads(db: Db): RoutedReads {
@@ -52,22 +52,14 @@ function replicaFault(error: unknown): boolean {
 }
 
 const POLL_MS = 10;
-/** Tokens whose last commit is remembered; the oldest is forgotten past this (it reads on a replica as if it never wrote). */
-const REMEMBERED_TOKENS = 50_000;
 
-export function openReplicaReads(primary: { db: Db; pool: pg.Pool }, topology: TopologyConfig, clientConfig: pg.ClientConfig, poolMax: number): RoutedReads {
+export function openReplicaReads(primary: { db: Db; pool: pg.Pool; commits: CommitLog }, topology: TopologyConfig, clientConfig: pg.ClientConfig, poolMax: number): RoutedReads {
   const replicas: Replica[] = topology.replicas.map((url) => {
     const pool = new pg.Pool({ ...clientConfig, connectionString: url.connectionString, max: poolMax, connectionTimeoutMillis: 2000 });
     guardPool(pool);
     return { name: url.display, pool, db: wrapDrizzle(pool).db, up: false, replayed: 0n, lagBytes: 0, lagSeconds: 0, reads: 0 };
   });
-  const lastCommit = new Map<string, bigint>();
   let fallbacks = 0;
-  watchCommits(primary.pool, (tokenId, lsn) => {
-    lastCommit.delete(tokenId);
-    lastCommit.set(tokenId, parseLsn(lsn));
-    if (lastCommit.size > REMEMBERED_TOKENS) lastCommit.delete(lastCommit.keys().next().value!);
-  });
 
   const healthy = (replica: Replica) => replica.up && replica.lagSeconds <= topology.replicaMaxLagSeconds;
 
@@ -128,7 +120,7 @@ export function openReplicaReads(primary: { db: Db; pool: pg.Pool }, topology: T
   /** The replica this read should use, or null for the primary. */
   async function choose(): Promise<Replica | null> {
     const tokenId = currentTokenId();
-    const lsn = tokenId === null ? undefined : lastCommit.get(tokenId);
+    const lsn = tokenId === null ? undefined : primary.commits.lastCommit(tokenId);
     for (let tried = 0; tried < replicas.length; tried++) {
       const replica = replicas[next++ % replicas.length];
       if (!healthy(replica)) continue;

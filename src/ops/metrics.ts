@@ -162,7 +162,7 @@ function replicaMetrics(registry: client.Registry, reads: RoutedReads) {
       },
     });
   gauge('burrow_db_replica_up', 'A read replica answers and is in recovery (1), or is skipped as down (0)', (s) => (s.up ? 1 : 0));
-  gauge('burrow_db_replica_lag_bytes', "WAL bytes the primary has that the replica has not replayed (at the last probe)", (s) => s.lagBytes);
+  gauge('burrow_db_replica_lag_bytes', 'WAL bytes the primary has that the replica has not replayed (at the last probe)', (s) => s.lagBytes);
   gauge('burrow_db_replica_lag_seconds', 'Seconds since the replica replayed its last commit, while it is behind the primary (0 when caught up)', (s) => s.lagSeconds);
   gauge('burrow_db_replica_reads', 'Reads served by the replica since start', (s) => s.reads);
   new client.Gauge({
