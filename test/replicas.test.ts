@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { SINGLE_SERVER, type TopologyConfig } from '../src/config.topology.js';
+import { connectHttp } from './support/mcp.js';
 import { createTestDatabase, startServer, waitUntil, type TestDatabase, type TestServer } from './support/harness.js';
 
 const ENABLED = process.env.BURROW_TEST_TOPOLOGY === '1';
@@ -153,13 +154,33 @@ describe.skipIf(!ENABLED)(`read replicas (${WHY})`, () => {
     expect(await titles(reader)).toEqual(['kiwi four', 'kiwi one', 'kiwi three', 'kiwi two']);
   });
 
+  it("an MCP tool call is its token's request too: brain_search after brain_save reads the write while the standby is paused", async () => {
+    const { token } = await server.app.services.tokens.create({ kind: 'agent', name: 'mcp-writer', agentId: 'ada' });
+    const mcp = await connectHttp(server.url, token);
+    try {
+      await replica.query('SELECT pg_wal_replay_pause()');
+      await waitUntil(async () => (await replica.query('SELECT pg_get_wal_replay_pause_state() AS s')).rows[0].s === 'paused', 'replay paused');
+      const saved = await mcp.callTool({ name: 'brain_save', arguments: { title: 'kiwi mcp', content: 'mcp kiwi' } });
+      expect(saved.isError).toBeFalsy();
+      const found = await mcp.callTool({ name: 'brain_search', arguments: { query: 'kiwi mcp' } });
+      expect(found.isError).toBeFalsy();
+      expect(JSON.stringify(found.structuredContent)).toContain('"title":"kiwi mcp"');
+      // The GraphQL reader, another token, still reads the paused standby.
+      expect(await titles(reader)).toEqual(['kiwi four', 'kiwi one', 'kiwi three', 'kiwi two']);
+    } finally {
+      await mcp.close();
+      await replica.query('SELECT pg_wal_replay_resume()');
+    }
+    await waitUntil(async () => (await titles(reader)).includes('kiwi mcp'), 'the standby replays the MCP save');
+  });
+
   it('a killed standby is skipped: reads answer from the primary, no error, and /metrics shows it down', async () => {
     topology('kill-replica');
     expect((await writer.brainSave({ input: { title: 'kiwi five', content: 'fifth kiwi' } })).brainSave.__typename).toBe('BrainSaveSuccess');
     // At once, before any probe noticed: the read that meets the dead standby is run on the primary.
-    expect(await titles(reader)).toEqual(['kiwi five', 'kiwi four', 'kiwi one', 'kiwi three', 'kiwi two']);
-    expect((await server.operator.brainMemories({ agentId: 'ada' })).brainMemories.edges).toHaveLength(5);
+    expect(await titles(reader)).toEqual(['kiwi five', 'kiwi four', 'kiwi mcp', 'kiwi one', 'kiwi three', 'kiwi two']);
+    expect((await server.operator.brainMemories({ agentId: 'ada' })).brainMemories.edges).toHaveLength(6);
     await waitUntil(async () => (await metric('burrow_db_replica_up')) === 0, 'the standby shows down in /metrics');
-    expect(await titles(writer)).toEqual(['kiwi five', 'kiwi four', 'kiwi one', 'kiwi three', 'kiwi two']);
+    expect(await titles(writer)).toEqual(['kiwi five', 'kiwi four', 'kiwi mcp', 'kiwi one', 'kiwi three', 'kiwi two']);
   });
 });
