@@ -56,7 +56,7 @@ export function createServices(deps: ServiceDeps) {
   const tokens = new TokensService(db, clock, config.tokens.lastUsedIntervalSeconds * 1000, tokenCache);
   const rateLimiter = new RateLimiter(clock, config.rateLimit);
   const tokenWatch = new TokenWatch(database, clock, logger.child({ component: 'tokens' }), config.tokens.recheckSeconds, tokenCache);
-  const agents = new AgentsService(db, clock, faults);
+  const agents = new AgentsService(db, clock, faults, database.reads);
   const working = new WorkingMemoryService(db, clock, faults, config.workingMemory.defaultTtlDays);
   const handoffs = new HandoffsService(db, clock, faults);
   const conversations = new ConversationsService(db, clock, faults, database.reads);

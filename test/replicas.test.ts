@@ -167,6 +167,11 @@ describe.skipIf(!ENABLED)(`read replicas (${WHY})`, () => {
       expect(JSON.stringify(found.structuredContent)).toContain('"title":"kiwi mcp"');
       // The GraphQL reader, another token, still reads the paused standby.
       expect(await titles(reader)).toEqual(['kiwi four', 'kiwi one', 'kiwi three', 'kiwi two']);
+      // The operator's agent list: the operator that created an agent lists it, another operator token not yet.
+      const otherOperator = await server.client();
+      expect((await server.operator.createAgent({ input: { agentId: 'bea', name: 'bea' } })).createAgent.__typename).toBe('CreateAgentSuccess');
+      expect((await server.operator.agents({ first: 10 })).agents.edges.map((e) => e.node.agentId)).toEqual(['bea', 'ada']);
+      expect((await otherOperator.agents({ first: 10 })).agents.edges.map((e) => e.node.agentId)).toEqual(['ada']);
     } finally {
       await mcp.close();
       await replica.query('SELECT pg_wal_replay_resume()');
