@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { SINGLE_SERVER, type TopologyConfig } from '../src/config.topology.js';
+import { append } from './support/conversations.js';
 import { connectHttp } from './support/mcp.js';
 import { createTestDatabase, startServer, waitUntil, type TestDatabase, type TestServer } from './support/harness.js';
 
@@ -154,7 +155,7 @@ describe.skipIf(!ENABLED)(`read replicas (${WHY})`, () => {
     expect(await titles(reader)).toEqual(['kiwi four', 'kiwi one', 'kiwi three', 'kiwi two']);
   });
 
-  it("an MCP tool call is its token's request too: brain_search after brain_save reads the write while the standby is paused", async () => {
+  it('while the standby is paused each writer reads its own write, another token not: an MCP tool call, a conversation append, a new agent in the operator list', async () => {
     const { token } = await server.app.services.tokens.create({ kind: 'agent', name: 'mcp-writer', agentId: 'ada' });
     const mcp = await connectHttp(server.url, token);
     try {
@@ -167,6 +168,11 @@ describe.skipIf(!ENABLED)(`read replicas (${WHY})`, () => {
       expect(JSON.stringify(found.structuredContent)).toContain('"title":"kiwi mcp"');
       // The GraphQL reader, another token, still reads the paused standby.
       expect(await titles(reader)).toEqual(['kiwi four', 'kiwi one', 'kiwi three', 'kiwi two']);
+      // Conversation search: the appending token finds its entry, another token not yet.
+      const talker = await server.client({ agentId: 'ada', session: 'talk' });
+      await append(talker, '{"text":"a kiwi conversation"}', 'user');
+      expect((await talker.conversationSearch({ query: 'kiwi conversation' })).conversationSearch.edges).toHaveLength(1);
+      expect((await reader.conversationSearch({ query: 'kiwi conversation' })).conversationSearch.edges).toHaveLength(0);
       // The operator's agent list: the operator that created an agent lists it, another operator token not yet.
       const otherOperator = await server.client();
       expect((await server.operator.createAgent({ input: { agentId: 'bea', name: 'bea' } })).createAgent.__typename).toBe('CreateAgentSuccess');
