@@ -18,10 +18,15 @@ interface RequestScope {
 }
 
 const scope = new AsyncLocalStorage<RequestScope>();
+/**
+ * Scopes are opened only once some pool logs commits (replicas configured): a running
+ * AsyncLocalStorage makes Node track every promise, a cost nobody else should pay.
+ */
+let scoping = false;
 
 /** Runs `body` as one request: what it commits is attributed to the token it authenticates as. */
 export function withRequestScope<T>(body: () => T, tokenId: string | null = null): T {
-  return scope.run({ tokenId }, body);
+  return scoping ? scope.run({ tokenId }, body) : body();
 }
 
 /** The authenticated token of the current request (auth/authenticate.ts calls it). */
@@ -106,6 +111,7 @@ export interface CommitLog {
  * a connection opened earlier would never report its commits.
  */
 export function logTokenCommits(pool: pg.Pool): CommitLog {
+  scoping = true;
   const last = new Map<string, bigint>();
   watchCommits(pool, (tokenId, lsn) => {
     // Re-inserted, so the map's order is the order of last use and the oldest goes first.
