@@ -8,7 +8,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { createClient } from 'graphql-ws';
 import pg from 'pg';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../clients/typescript/sdk.js';
 import { SINGLE_SERVER, type TopologyConfig } from '../src/config.topology.js';
@@ -155,7 +157,7 @@ describe.skipIf(!ENABLED)(`read replicas (${WHY})`, () => {
     expect(await titles(reader)).toEqual(['kiwi four', 'kiwi one', 'kiwi three', 'kiwi two']);
   });
 
-  it('while the standby is paused each writer reads its own write, another token not: an MCP tool call, a conversation append, a new agent in the operator list', async () => {
+  it('while the standby is paused each writer reads its own write, another token not: an MCP tool call, a graphql-ws operation, a conversation append, a new agent in the operator list', async () => {
     const { token } = await server.app.services.tokens.create({ kind: 'agent', name: 'mcp-writer', agentId: 'ada' });
     const mcp = await connectHttp(server.url, token);
     try {
@@ -168,6 +170,23 @@ describe.skipIf(!ENABLED)(`read replicas (${WHY})`, () => {
       expect(JSON.stringify(found.structuredContent)).toContain('"title":"kiwi mcp"');
       // The GraphQL reader, another token, still reads the paused standby.
       expect(await titles(reader)).toEqual(['kiwi four', 'kiwi one', 'kiwi three', 'kiwi two']);
+      // Over graphql-ws: each operation is its token's request.
+      const { token: wsToken } = await server.app.services.tokens.create({ kind: 'agent', name: 'ws-writer', agentId: 'ada' });
+      const ws = createClient({ url: server.url.replace('http', 'ws'), webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${wsToken}` }, retryAttempts: 0 });
+      const overWs = (query: string) =>
+        new Promise<{ data?: Record<string, unknown> | null }>((resolve, reject) => {
+          let result: { data?: Record<string, unknown> | null } = {};
+          ws.subscribe({ query }, { next: (value) => (result = value), error: reject, complete: () => resolve(result) });
+        });
+      try {
+        expect((await overWs('mutation { brainSave(input: { title: "kiwi ws", content: "ws kiwi" }) { __typename } }')).data).toEqual({
+          brainSave: { __typename: 'BrainSaveSuccess' },
+        });
+        const found = (await overWs('{ brainSearch(query: "kiwi", first: 50) { hits { memory { title } } } }')).data as { brainSearch: { hits: { memory: { title: string } }[] } };
+        expect(found.brainSearch.hits.map((hit) => hit.memory.title)).toContain('kiwi ws');
+      } finally {
+        await ws.dispose();
+      }
       // Conversation search: the appending token finds its entry, another token not yet.
       const talker = await server.client({ agentId: 'ada', session: 'talk' });
       await append(talker, '{"text":"a kiwi conversation"}', 'user');
@@ -182,16 +201,16 @@ describe.skipIf(!ENABLED)(`read replicas (${WHY})`, () => {
       await mcp.close();
       await replica.query('SELECT pg_wal_replay_resume()');
     }
-    await waitUntil(async () => (await titles(reader)).includes('kiwi mcp'), 'the standby replays the MCP save');
+    await waitUntil(async () => (await titles(reader)).includes('kiwi ws'), 'the standby replays the saves');
   });
 
   it('a killed standby is skipped: reads answer from the primary, no error, and /metrics shows it down', async () => {
     topology('kill-replica');
     expect((await writer.brainSave({ input: { title: 'kiwi five', content: 'fifth kiwi' } })).brainSave.__typename).toBe('BrainSaveSuccess');
     // At once, before any probe noticed: the read that meets the dead standby is run on the primary.
-    expect(await titles(reader)).toEqual(['kiwi five', 'kiwi four', 'kiwi mcp', 'kiwi one', 'kiwi three', 'kiwi two']);
-    expect((await server.operator.brainMemories({ agentId: 'ada' })).brainMemories.edges).toHaveLength(6);
+    expect(await titles(reader)).toEqual(['kiwi five', 'kiwi four', 'kiwi mcp', 'kiwi one', 'kiwi three', 'kiwi two', 'kiwi ws']);
+    expect((await server.operator.brainMemories({ agentId: 'ada' })).brainMemories.edges).toHaveLength(7);
     await waitUntil(async () => (await metric('burrow_db_replica_up')) === 0, 'the standby shows down in /metrics');
-    expect(await titles(writer)).toEqual(['kiwi five', 'kiwi four', 'kiwi mcp', 'kiwi one', 'kiwi three', 'kiwi two']);
+    expect(await titles(writer)).toEqual(['kiwi five', 'kiwi four', 'kiwi mcp', 'kiwi one', 'kiwi three', 'kiwi two', 'kiwi ws']);
   });
 });
