@@ -39,6 +39,7 @@ import { createDirectGraphQL } from './ops/direct-graphql.js';
 import type { Tracing } from './ops/tracing.js';
 import { closeReason } from './lib/connection-errors.js';
 import * as limits from './limits/index.js';
+import { withRequestScope } from './db/read-your-writes.js';
 
 export interface AppDeps {
   config: BurrowConfig;
@@ -67,7 +68,7 @@ export function buildApp(deps: AppDeps) {
     faults: deps.faults ?? noFaults,
   });
 
-  const metrics = createMetrics({ pool: deps.database.pool, hub: services.hub });
+  const metrics = createMetrics({ pool: deps.database.pool, hub: services.hub, reads: deps.database.reads });
   if (deps.config.ops.tracing && !deps.tracing) throw new Error('tracing is configured: pass buildApp the result of loadTracing(config.ops.tracing)');
   const tracing = deps.tracing ?? null;
   const maskError = errorMasker(logger);
@@ -143,14 +144,17 @@ export function buildApp(deps: AppDeps) {
     // the MCP server, /console to the console's built assets, /agents/{id}/archive to the
     // archive handler, everything else to the direct JSON path, which hands what it does not
     // serve to Yoga.
+    // Each request in its own scope: what it commits is its token's (db/read-your-writes.ts).
     next: (req, res) =>
-      isMcpPath(req.url)
-        ? void mcp(req, res)
-        : isConsolePath(req.url)
-          ? void operatorConsole(req, res)
-          : isArchivePath(req.url)
-            ? void archives(req, res)
-            : direct.handle(req, res),
+      withRequestScope(() =>
+        isMcpPath(req.url)
+          ? void mcp(req, res)
+          : isConsolePath(req.url)
+            ? void operatorConsole(req, res)
+            : isArchivePath(req.url)
+              ? void archives(req, res)
+              : direct.handle(req, res),
+      ),
     health,
     metrics,
     isOperator: async (headers) => (await authenticate(nodeHeaderCredentials(headers)))?.principal === 'OPERATOR',
@@ -187,7 +191,8 @@ export function buildApp(deps: AppDeps) {
         // The connection_ack payload: what the client compares with the schema it was built from.
         return { schemaHash: SCHEMA_HASH };
       },
-      execute: (args) => (args.rootValue as { execute: typeof import('graphql').execute }).execute(args),
+      execute: (args) =>
+        withRequestScope(() => (args.rootValue as { execute: typeof import('graphql').execute }).execute(args), (args.contextValue as Context).viewer?.tokenId ?? null),
       subscribe: (args) => (args.rootValue as { subscribe: typeof import('graphql').subscribe }).subscribe(args),
       // A subscription event's result shared by many subscribers goes out as JSON serialized once
       // (graphql-ws types what onNext returns as a result; it only stringifies it into the frame).

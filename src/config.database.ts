@@ -3,6 +3,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { EnvReaders } from './config.env.js';
+import { readTopology, type TopologyConfig } from './config.topology.js';
 
 export type Lifecycle = 'embedded' | 'external' | 'managed';
 export type TlsMode = 'disable' | 'verify-full';
@@ -19,6 +20,8 @@ export interface ExternalDatabaseConfig {
   poolMax: number;
   /** How long startup keeps retrying an unreachable server before giving up. */
   connectTimeoutSeconds: number;
+  /** A pooler's direct URL and read replicas (config.topology.ts); absent: one server for everything. */
+  topology?: TopologyConfig;
 }
 
 export interface EmbeddedDatabaseConfig {
@@ -132,5 +135,6 @@ export function readDatabase(read: EnvReaders['read'], int: EnvReaders['int'], p
     caPem,
     ...serverSettings(),
     connectTimeoutSeconds: int('BURROW_POSTGRES_CONNECT_TIMEOUT_S', 30, 0, 3600),
+    topology: readTopology(read, int, problems),
   };
 }

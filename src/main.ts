@@ -31,7 +31,7 @@ export async function openRuntime({ oneShot = false }: { oneShot?: boolean } = {
     throw error;
   }
   try {
-    const { applied } = await migrate(database.pool);
+    const { applied } = await migrate(database.migrationPool ?? database.pool);
     return {
       config,
       database,

@@ -56,10 +56,10 @@ export function createServices(deps: ServiceDeps) {
   const tokens = new TokensService(db, clock, config.tokens.lastUsedIntervalSeconds * 1000, tokenCache);
   const rateLimiter = new RateLimiter(clock, config.rateLimit);
   const tokenWatch = new TokenWatch(database, clock, logger.child({ component: 'tokens' }), config.tokens.recheckSeconds, tokenCache);
-  const agents = new AgentsService(db, clock, faults);
+  const agents = new AgentsService(db, clock, faults, database.reads);
   const working = new WorkingMemoryService(db, clock, faults, config.workingMemory.defaultTtlDays);
   const handoffs = new HandoffsService(db, clock, faults);
-  const conversations = new ConversationsService(db, clock, faults);
+  const conversations = new ConversationsService(db, clock, faults, database.reads);
   const agentExists = async (id: string) => (await agents.agentsByIds([id])).length > 0;
   const settings = new SettingsService(db, clock, config.settings.key);
   const transfer = new ConfigurationTransfer(db, clock, settings, agents);
@@ -81,7 +81,7 @@ export function createServices(deps: ServiceDeps) {
     proposer.kind === 'openai' ? proposer.timeoutMs : 30_000,
   );
   const retention = new RetentionService(db, clock, config.retention.graceDays, config.events.retentionDays, { working, handoffs, tiddle, dreamDiary });
-  const brains = new BrainsService(db, clock, faults, logger.child({ component: 'brains' }), database.capabilities, config.embeddings, agents);
+  const brains = new BrainsService(db, clock, faults, logger.child({ component: 'brains' }), database.capabilities, config.embeddings, agents, database.reads);
   const background: BackgroundJob[] = [
     tokenWatch.recheck,
     erasingAgents.recheck,

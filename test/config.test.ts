@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { ConfigError } from '../src/config.env.js';
+import type { TopologyConfig } from '../src/config.topology.js';
 
 function problems(env: Record<string, string>): string[] {
   try {
@@ -218,6 +219,7 @@ describe('shipped defaults', () => {
       requiredMajor: 17,
       poolMax: 10,
       connectTimeoutSeconds: 30,
+      topology: { direct: null, replicas: [], replicaWaitMs: 250, replicaMaxLagSeconds: 30, replicaProbeMs: 1000 },
     });
   });
 
@@ -272,6 +274,9 @@ describe('every numeric setting at its bounds', () => {
     { name: 'BURROW_POSTGRES_REQUIRED_MAJOR', min: 9, max: 99, env: external, read: (c) => (c.database as { requiredMajor: number }).requiredMajor },
     { name: 'BURROW_POSTGRES_POOL_MAX', min: 1, max: 200, env: external, read: (c) => (c.database as { poolMax: number }).poolMax },
     { name: 'BURROW_POSTGRES_CONNECT_TIMEOUT_S', min: 0, max: 3600, env: external, read: (c) => (c.database as { connectTimeoutSeconds: number }).connectTimeoutSeconds },
+    { name: 'BURROW_POSTGRES_REPLICA_WAIT_MS', min: 0, max: 10_000, env: external, read: (c) => (c.database as { topology: TopologyConfig }).topology.replicaWaitMs },
+    { name: 'BURROW_POSTGRES_REPLICA_MAX_LAG_S', min: 1, max: 3600, env: external, read: (c) => (c.database as { topology: TopologyConfig }).topology.replicaMaxLagSeconds },
+    { name: 'BURROW_POSTGRES_REPLICA_PROBE_MS', min: 50, max: 60_000, env: external, read: (c) => (c.database as { topology: TopologyConfig }).topology.replicaProbeMs },
     { name: 'BURROW_SHUTDOWN_GRACE_MS', min: 0, max: 600_000, env: embedded, read: (c) => c.ops.shutdownGraceMs },
     { name: 'BURROW_METRICS_PORT', min: 0, max: 65_535, env: embedded, read: (c) => c.ops.metrics!.port },
     { name: 'BURROW_MAX_BODY_BYTES', min: 1024, max: 1_073_741_824, env: embedded, read: (c) => c.limits.bodyBytes },
@@ -314,4 +319,23 @@ describe('every numeric setting at its bounds', () => {
       }
     });
   }
+});
+
+describe('topology settings (BURROW_POSTGRES_DIRECT_URL, BURROW_POSTGRES_REPLICA_URLS)', () => {
+  const external = { BURROW_POSTGRES_LIFECYCLE: 'external' };
+  it('reads the direct URL and a comma-separated replica list, each shown without its password', () => {
+    const database = loadConfig({
+      ...external,
+      BURROW_POSTGRES_DIRECT_URL: 'postgres://burrow:pw@db-primary:5432/burrow',
+      BURROW_POSTGRES_REPLICA_URLS: ' postgres://burrow:pw@replica-a/burrow , postgres://burrow:pw@replica-b:6432/burrow ,',
+    }).database as { topology: TopologyConfig };
+    expect(database.topology.direct).toEqual({ connectionString: 'postgres://burrow:pw@db-primary:5432/burrow', display: 'db-primary:5432/burrow' });
+    expect(database.topology.replicas.map((r) => r.display)).toEqual(['replica-a:5432/burrow', 'replica-b:6432/burrow']);
+  });
+  it('refuses a URL that is not postgres:// and TLS parameters in these URLs, naming the variable', () => {
+    expect(problems({ ...external, BURROW_POSTGRES_DIRECT_URL: 'http://x', BURROW_POSTGRES_REPLICA_URLS: 'postgres://r/db?sslmode=require' })).toEqual([
+      'BURROW_POSTGRES_REPLICA_URLS has sslmode: remove it; BURROW_POSTGRES_TLS chooses TLS for every connection',
+      'BURROW_POSTGRES_DIRECT_URL has "http://x", which is not a postgres:// URL',
+    ]);
+  });
 });

@@ -8,6 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { McpStdioIdentity } from '../config.mcp-stdio.js';
 import type { TokensService } from './tokens.service.js';
 import type { RuntimeScope, Viewer } from './viewer.js';
+import { noteAuthenticated } from '../db/read-your-writes.js';
 
 /**
  * How the secret is written in the 'authorization' credential: 'bearer' (an HTTP header, only
@@ -27,7 +28,11 @@ export type Authenticate = (credentials: Credentials) => Promise<Viewer | null>;
 
 /** Credentials -> viewer, or null when there is no secret or it is unknown, revoked or expired. */
 export function authenticate(tokens: Pick<TokensService, 'lookup'>, credentials: Credentials): Promise<Viewer | null> {
-  return tokens.lookup(secretOf(credentials.read('authorization'), credentials.form), runtimeScope(credentials.read));
+  return tokens.lookup(secretOf(credentials.read('authorization'), credentials.form), runtimeScope(credentials.read)).then((viewer) => {
+    // The request's commits are this token's, for read-your-writes on replicas (db/read-your-writes.ts).
+    if (viewer) noteAuthenticated(viewer.tokenId);
+    return viewer;
+  });
 }
 
 /** Credentials of HTTP headers, read by lower-case name (a fetch Request's `headers.get`, for one). */

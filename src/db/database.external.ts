@@ -8,6 +8,9 @@ import { isConnectionLoss } from '../lib/connection-errors.js';
 import { StartupError, type Database, type OpenOptions } from './database.js';
 import { guardPool, ignoreConnectionError, wrapDrizzle } from './database.pool.js';
 import { sharedListener } from './listener.js';
+import { sendUnnamedStatements } from './pooler.js';
+import { logTokenCommits } from './read-your-writes.js';
+import { openReplicaReads } from './replicas.js';
 
 export async function openExternal(config: ExternalDatabaseConfig, options: OpenOptions): Promise<Database> {
   const clientConfig: pg.ClientConfig = {
@@ -19,6 +22,15 @@ export async function openExternal(config: ExternalDatabaseConfig, options: Open
   };
   const pool = new pg.Pool({ ...clientConfig, max: config.poolMax });
   guardPool(pool);
+  // Behind a transaction pooler (db/pooler.ts): what must keep a session goes to the server itself.
+  const direct = config.topology?.direct ?? null;
+  const directConfig: pg.ClientConfig = direct ? { ...clientConfig, connectionString: direct.connectionString } : clientConfig;
+  if (direct) sendUnnamedStatements(pool);
+  // Before the first connection opens: each of them must report its commits (db/read-your-writes.ts).
+  const commits = config.topology?.replicas.length ? logTokenCommits(pool) : null;
+  // One connection, opened for the migrations at start and closed once idle.
+  const migrationPool = direct ? new pg.Pool({ ...directConfig, max: 1, idleTimeoutMillis: 1000 }) : undefined;
+  if (migrationPool) guardPool(migrationPool);
   let serverVersion: string;
   let serverVersionNum: number;
   let vector: boolean;
@@ -72,10 +84,13 @@ export async function openExternal(config: ExternalDatabaseConfig, options: Open
     );
   }
   const { db, statements, notifications } = wrapDrizzle(pool);
+  const reads = commits && config.topology ? openReplicaReads({ db, pool, commits }, config.topology, clientConfig, config.poolMax) : undefined;
   return {
     lifecycle: 'external',
-    description: `external PostgreSQL ${serverVersion} (the server you point it at; at least ${config.requiredMajor} required) at ${config.display} (TLS ${config.tls})`,
+    description: `external PostgreSQL ${serverVersion} (the server you point it at; at least ${config.requiredMajor} required) at ${config.display}${direct ? ` through a transaction pooler (direct: ${direct.display})` : ''} (TLS ${config.tls})`,
     pool,
+    migrationPool,
+    reads,
     db,
     statements,
     capabilities: {
@@ -85,10 +100,10 @@ export async function openExternal(config: ExternalDatabaseConfig, options: Open
       vectorReason: vector ? null : `the vector extension is not installed in database ${config.display}; Brain search stays lexical`,
     },
     // Every channel on one connection (db/listener.ts): the sizing rule counts one per instance.
-    listen: sharedListener(() => new pg.Client(clientConfig)),
+    listen: sharedListener(() => new pg.Client(directConfig)),
     hearLocally: notifications.hearLocally,
     openDedicatedConnection: async () => {
-      const client = new pg.Client(clientConfig);
+      const client = new pg.Client(directConfig);
       // The owner of the connection adds its own listeners; this one keeps an error unheard
       // before then (or after they are removed) from ending the process.
       client.on('error', ignoreConnectionError);
@@ -102,7 +117,9 @@ export async function openExternal(config: ExternalDatabaseConfig, options: Open
     },
     close: async () => {
       await notifications.drain();
+      await reads?.close();
       await pool.end();
+      await migrationPool?.end();
     },
   };
 }

@@ -28,6 +28,10 @@ export interface Database {
   /** Human description for banners: never contains a password. */
   description: string;
   pool: pg.Pool;
+  /** Where migrations run when `pool` goes through a transaction pooler: the direct connection (db/pooler.ts). */
+  migrationPool?: pg.Pool;
+  /** The reads that may lag, on read replicas when configured (db/replicas.ts); absent: all on `db`. */
+  reads?: RoutedReads;
   db: Db;
   capabilities: Capabilities;
   /** Counts SQL statements issued through Drizzle; tests read it to prove constant query counts. */
@@ -48,6 +52,32 @@ export interface Database {
   /** Managed only: the postmaster's supervisor; readiness fails while it is not running. */
   supervisor?: ManagedSupervisor;
   close(): Promise<void>;
+}
+
+export interface ReplicaStatus {
+  /** host:port/database */
+  name: string;
+  up: boolean;
+  /** WAL bytes the primary has that the replica has not replayed (at the last probe). */
+  lagBytes: number;
+  /** Seconds since the replica's last replayed commit while it is behind; 0 when caught up. */
+  lagSeconds: number;
+  /** Reads served by this replica, and reads it handed to the primary (down, lagging, not caught up, failed). */
+  reads: number;
+}
+
+/** The reads that may lag, routed: one reader per database (the primary's and each replica's), built once. */
+export interface RoutedReads {
+  per<R>(build: (db: Db) => R): RoutedReader<R>;
+  /** Each replica's state, for /metrics (empty without replicas). */
+  status(): ReplicaStatus[];
+  /** Reads sent to the primary because no replica could serve them (none healthy, or not caught up in time). */
+  primaryFallbacks(): number;
+  close(): Promise<void>;
+}
+
+export interface RoutedReader<R> {
+  run<T>(read: (reader: R) => Promise<T>): Promise<T>;
 }
 
 export class StartupError extends Error {}

@@ -13,6 +13,7 @@ import { assertCleanArguments } from '../lib/text-policy.js';
 import { jsonSchemaOf } from './json-schema.js';
 import { toolError, toolResult } from './results.js';
 import { TOOLS } from './tools.js';
+import { withRequestScope } from '../db/read-your-writes.js';
 
 export const MCP_SERVER_INFO = { name: 'burrow', version: '0.1.0' } as const;
 
@@ -53,7 +54,8 @@ export function createMcpServer(deps: McpServerDeps): Server {
       const args = parseInput(definition.input, request.params.arguments);
       // The same text policy as every GraphQL argument (GraphQL applies it in its schema plugin).
       assertCleanArguments(args);
-      return toolResult(await definition.run(deps.services, viewer, args));
+      // Its own request scope (stdio has no HTTP edge): the call's commits are the token's (db/read-your-writes.ts).
+      return toolResult(await withRequestScope(() => definition.run(deps.services, viewer, args), viewer.tokenId));
     } catch (error) {
       return toolError(error, deps.logger);
     }

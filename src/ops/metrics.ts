@@ -5,12 +5,15 @@
  */
 import client from 'prom-client';
 import type pg from 'pg';
+import type { RoutedReads } from '../db/database.js';
 import type { EventHub } from '../events/hub.js';
 import { backgroundJobStats } from '../lib/interval.js';
 
 export interface MetricsSources {
   pool: pg.Pool;
   hub: EventHub;
+  /** Read replicas, when configured (db/replicas.ts). */
+  reads?: RoutedReads;
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
@@ -52,6 +55,7 @@ export function createMetrics(sources: MetricsSources) {
       this.set({ state: 'waiting' }, pool.waitingCount);
     },
   });
+  if (sources.reads) replicaMetrics(registry, sources.reads);
   new client.Gauge({
     name: 'burrow_subscriptions_open',
     help: 'Event subscriptions open on this instance (all transports)',
@@ -143,4 +147,30 @@ export function createMetrics(sources: MetricsSources) {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
   };
+}
+
+/** Each replica's state at its last probe, by `replica` (host:port/database, never a password). */
+function replicaMetrics(registry: client.Registry, reads: RoutedReads) {
+  const gauge = (name: string, help: string, value: (status: ReturnType<RoutedReads['status']>[number]) => number) =>
+    new client.Gauge({
+      name,
+      help,
+      labelNames: ['replica'] as const,
+      registers: [registry],
+      collect() {
+        for (const status of reads.status()) this.set({ replica: status.name }, value(status));
+      },
+    });
+  gauge('burrow_db_replica_up', 'A read replica answers and is in recovery (1), or is skipped as down (0)', (s) => (s.up ? 1 : 0));
+  gauge('burrow_db_replica_lag_bytes', 'WAL bytes the primary has that the replica has not replayed (at the last probe)', (s) => s.lagBytes);
+  gauge('burrow_db_replica_lag_seconds', 'Seconds since the replica replayed its last commit, while it is behind the primary (0 when caught up)', (s) => s.lagSeconds);
+  gauge('burrow_db_replica_reads', 'Reads served by the replica since start', (s) => s.reads);
+  new client.Gauge({
+    name: 'burrow_db_replica_primary_fallback_reads',
+    help: 'Reads that may lag, served by the primary because no replica could (none healthy, or not caught up with the reading token within BURROW_POSTGRES_REPLICA_WAIT_MS)',
+    registers: [registry],
+    collect() {
+      this.set(reads.primaryFallbacks());
+    },
+  });
 }

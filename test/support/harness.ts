@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { buildApp, type App } from '../../src/app.js';
 import type { BurrowConfig } from '../../src/config.js';
 import type { DatabaseConfig } from '../../src/config.database.js';
+import { SINGLE_SERVER } from '../../src/config.topology.js';
 import { DEFAULT_LIMITS } from '../../src/config.server.js';
 import type { Database } from '../../src/db/database.js';
 import { openDatabase } from '../../src/db/database.open.js';
@@ -32,6 +33,13 @@ export const onRealServer = REAL_DATABASE_URL !== null;
  */
 export const REAL_SERVER_URL = REAL_DATABASE_URL ?? (process.env.BURROW_TEST_REAL_SERVER_URL?.trim() || null);
 export const hasRealServer = REAL_SERVER_URL !== null;
+/**
+ * A transaction pooler in front of REAL_DATABASE_URL's server (scripts/test-pgbouncer.sh prints
+ * both): each test database is then created on the server directly and the server under test
+ * connects through the pooler (BURROW_POSTGRES_URL), with BURROW_POSTGRES_DIRECT_URL for LISTEN,
+ * owner locks and migrations. Test code's own connections (`TestDatabase.url`) stay direct.
+ */
+export const POOLER_URL = process.env.BURROW_TEST_POOLER_URL?.trim() || null;
 export const TEST_REQUIRED_MAJOR = Number(process.env.BURROW_TEST_REQUIRED_MAJOR?.trim() || 17);
 /** For describe/it names of tests that need several real connections; says why when they are skipped. */
 export const NEEDS_REAL_SERVER = hasRealServer
@@ -43,6 +51,8 @@ export interface TestDatabase {
   /** The database name on the real server, or null embedded. */
   name: string | null;
   url: string | null;
+  /** The same database through BURROW_TEST_POOLER_URL, when the pass runs through a pooler. */
+  pooledUrl?: string;
   drop(): Promise<void>;
 }
 
@@ -76,10 +86,16 @@ export async function createTestDatabase(
     await owner.query('CREATE EXTENSION pg_trgm');
     await owner.end();
   }
+  const pooled = POOLER_URL && server === REAL_DATABASE_URL ? new URL(POOLER_URL) : null;
+  if (pooled) pooled.pathname = `/${name}`;
+  const overrides = options.server ? { requiredMajor: options.server.requiredMajor } : {};
   return {
-    config: externalConfig(url.toString(), options.server ? { requiredMajor: options.server.requiredMajor } : {}),
+    config: pooled
+      ? externalConfig(pooled.toString(), { ...overrides, topology: { ...SINGLE_SERVER, direct: { connectionString: url.toString(), display: url.pathname } } })
+      : externalConfig(url.toString(), overrides),
     name,
     url: url.toString(),
+    ...(pooled ? { pooledUrl: pooled.toString() } : {}),
     drop: async () => {
       const client = new pg.Client({ connectionString: server });
       await client.connect();
@@ -164,7 +180,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const clock = options.clock ?? new ManualClock('2026-06-01T12:00:00.000Z');
   const config = testConfig(testDatabase.config, options.config);
   const database = await openDatabase(config.database);
-  await migrate(database.pool);
+  await migrate(database.migrationPool ?? database.pool);
   const tracing = await loadTracing(config.ops.tracing);
   const app = buildApp({ config, database, clock, logger: options.logger ?? createLogger('silent'), faults: options.faults ?? noFaults, tracing });
   const port = await app.start(0, '127.0.0.1');

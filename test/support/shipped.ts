@@ -115,7 +115,13 @@ export async function startShipped(options: ShippedOptions = {}): Promise<Shippe
     if (!options.database && !REAL_DATABASE_URL) throw new Error('the external lifecycle needs BURROW_TEST_DATABASE_URL');
     const database = options.database ?? (await createTestDatabase());
     if (!options.database) cleanups.push(() => database.drop());
-    Object.assign(env, { BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: database.url!, BURROW_POSTGRES_REQUIRED_MAJOR: String(TEST_REQUIRED_MAJOR) });
+    Object.assign(env, {
+      BURROW_POSTGRES_LIFECYCLE: 'external',
+      BURROW_POSTGRES_URL: database.pooledUrl ?? database.url!,
+      BURROW_POSTGRES_REQUIRED_MAJOR: String(TEST_REQUIRED_MAJOR),
+    });
+    // Through a pooler (BURROW_TEST_POOLER_URL): what needs a session goes to the server itself.
+    if (database.pooledUrl) env.BURROW_POSTGRES_DIRECT_URL = database.url!;
   } else {
     let dataDir = options.dataDir;
     if (!dataDir) {

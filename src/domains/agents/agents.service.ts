@@ -4,7 +4,8 @@
  * (agents.counts.ts), reached through this service's fields of those names.
  */
 import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/database.js';
+import type { Db, DbOrTx, RoutedReader, RoutedReads } from '../../db/database.js';
+import { primaryReads } from '../../db/replicas.js';
 import { preparedSelect } from '../../db/prepared-select.js';
 import type { Clock } from '../../lib/clock.js';
 import { AlreadyExistsError, NotFoundError, ValidationError } from '../../lib/errors.js';
@@ -63,6 +64,8 @@ function preparedReads(db: Db) {
 
 export class AgentsService {
   private readonly reads: ReturnType<typeof preparedReads>;
+  /** The operator's list may lag: on a read replica when one is configured (db/replicas.ts). */
+  private readonly listReads: RoutedReader<ReturnType<typeof preparedReads>>;
   /** The overview counts of Agent.counts (batched over agents). */
   readonly counts: AgentCountsReader;
   /** The six profile documents and their revisions. */
@@ -74,8 +77,10 @@ export class AgentsService {
     private readonly db: Db,
     private readonly clock: Clock,
     faults: FaultInjector,
+    reads: RoutedReads = primaryReads(db),
   ) {
     this.reads = preparedReads(db);
+    this.listReads = reads.per(preparedReads);
     this.counts = new AgentCountsReader(db, clock);
     this.documents = new ProfileDocuments(db, clock);
     this.preferences = new PreferenceLearning(db, clock, faults, this.documents);
@@ -168,9 +173,9 @@ export class AgentsService {
   async listAgents(viewer: Viewer | null, page: { limit: number; after: { createdAt: Date; id: string } | null }): Promise<AgentRow[]> {
     const v = requireViewer(viewer);
     if (v.principal === 'OPERATOR') {
-      return page.after
-        ? this.reads.nextPage.execute({ createdAt: page.after.createdAt, id: page.after.id, limit: page.limit })
-        : this.reads.firstPage.execute({ limit: page.limit });
+      return this.listReads.run((on) =>
+        page.after ? on.nextPage.execute({ createdAt: page.after.createdAt, id: page.after.id, limit: page.limit }) : on.firstPage.execute({ limit: page.limit }),
+      );
     }
     const conditions: (SQL | undefined)[] = [notErasing];
     if (v.principal === 'AGENT') conditions.push(eq(agents.id, v.agentId!));

@@ -12,7 +12,8 @@
  *   brains.embedding-indexer.ts the background embedding indexer and its status
  *   brains.albdruck-import.ts   the repeat-safe Albdruck import
  */
-import type { Capabilities, Db } from '../../db/database.js';
+import type { Capabilities, Db, RoutedReader, RoutedReads } from '../../db/database.js';
+import { primaryReads } from '../../db/replicas.js';
 import type { Clock } from '../../lib/clock.js';
 import type { FaultInjector } from '../../lib/faults.js';
 import type { Logger } from '../../lib/logger.js';
@@ -32,19 +33,29 @@ export class BrainsService {
   private readonly embeddings: EmbeddingsClient | null;
   private readonly memories: BrainMemories;
   private readonly purger: BrainPurge;
-  private readonly listing: BrainListing;
+  /** Lists and search may lag: on a read replica when one is configured (db/replicas.ts). */
+  private readonly listing: RoutedReader<BrainListing>;
   private readonly history: BrainHistory;
-  private readonly searcher: BrainSearch;
+  private readonly searcher: RoutedReader<BrainSearch>;
   private readonly indexer: BrainEmbeddingIndexer;
   private readonly albdruck: AlbdruckImport;
 
-  constructor(db: Db, clock: Clock, faults: FaultInjector, logger: Logger, capabilities: Capabilities, embeddingsConfig: EmbeddingsConfig | null, agents: AgentsService) {
+  constructor(
+    db: Db,
+    clock: Clock,
+    faults: FaultInjector,
+    logger: Logger,
+    capabilities: Capabilities,
+    embeddingsConfig: EmbeddingsConfig | null,
+    agents: AgentsService,
+    reads: RoutedReads = primaryReads(db),
+  ) {
     this.embeddings = embeddingsConfig ? new EmbeddingsClient(embeddingsConfig, clock) : null;
     this.memories = new BrainMemories(db, clock, faults);
     this.purger = new BrainPurge(db, clock, faults);
-    this.listing = new BrainListing(db);
+    this.listing = reads.per((on) => new BrainListing(on));
     this.history = new BrainHistory(db);
-    this.searcher = new BrainSearch(db, capabilities, this.embeddings);
+    this.searcher = reads.per((on) => new BrainSearch(on, capabilities, this.embeddings));
     this.indexer = new BrainEmbeddingIndexer(db, clock, logger, capabilities, this.embeddings);
     this.albdruck = new AlbdruckImport(db, clock, logger, agents);
   }
@@ -92,17 +103,17 @@ export class BrainsService {
   // ---------------------------------------------------------------- listing and search
 
   list(viewer: Viewer | null, input: ListInput) {
-    return this.listing.list(viewer, input);
+    return this.listing.run((listing) => listing.list(viewer, input));
   }
 
   /** The whole filtered list's size (BrainMemoryConnection.totalCount). */
   count(viewer: Viewer | null, input: Pick<ListInput, 'agentId' | 'query' | 'ownership'>) {
-    return this.listing.count(viewer, input);
+    return this.listing.run((listing) => listing.count(viewer, input));
   }
 
   /** One page of each agent's list in one statement (Agent.brainMemories). */
   listPages(viewer: Viewer | null, agentIds: readonly string[], input: { query: string | null; limit: number; after: { createdAt: Date; id: string } | null }) {
-    return this.listing.pages(viewer, agentIds, input);
+    return this.listing.run((listing) => listing.pages(viewer, agentIds, input));
   }
 
   /** Each agent's list as of an instant, tombstones of that time included, in one statement. */
@@ -111,12 +122,12 @@ export class BrainsService {
   }
 
   search(viewer: Viewer | null, input: { agentId?: string | null; query: string; limit?: number | null }) {
-    return this.searcher.search(viewer, input);
+    return this.searcher.run((searcher) => searcher.search(viewer, input));
   }
 
   /** The same search for several agents, statements constant in their number (Agent.brainSearch). */
   searchMany(viewer: Viewer | null, agentIds: readonly string[], input: { query: string; limit?: number | null }) {
-    return this.searcher.searchMany(viewer, agentIds, input);
+    return this.searcher.run((searcher) => searcher.searchMany(viewer, agentIds, input));
   }
 
   // ---------------------------------------------------------------- embeddings

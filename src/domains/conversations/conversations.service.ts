@@ -12,7 +12,8 @@
  * conversations.references.ts (source references), conversations.rows.ts (row mapping),
  * conversations.types.ts (the shared shapes) and conversations.errors.ts.
  */
-import type { Db } from '../../db/database.js';
+import type { Db, RoutedReader, RoutedReads } from '../../db/database.js';
+import { primaryReads } from '../../db/replicas.js';
 import type { Clock } from '../../lib/clock.js';
 import type { FaultInjector } from '../../lib/faults.js';
 import type { Viewer } from '../../auth/viewer.js';
@@ -24,9 +25,12 @@ import type { ArchiveRow, ConversationDeps, NewestFirstKey, OriginalRow, Session
 
 export class ConversationsService {
   private readonly deps: ConversationDeps;
+  /** Search may lag: on a read replica when one is configured (db/replicas.ts). */
+  private readonly searchDeps: RoutedReader<ConversationDeps>;
 
-  constructor(db: Db, clock: Clock, faults: FaultInjector) {
+  constructor(db: Db, clock: Clock, faults: FaultInjector, reads: RoutedReads = primaryReads(db)) {
     this.deps = { db, clock, faults };
+    this.searchDeps = reads.per((on) => ({ ...this.deps, db: on }));
   }
 
   // ---- writes -------------------------------------------------------------------------------
@@ -110,7 +114,7 @@ export class ConversationsService {
   }
 
   search(viewer: Viewer | null, input: SearchInput): Promise<{ agentId: string; rows: (OriginalRow & { micros: string })[] }> {
-    return search(this.deps, viewer, input);
+    return this.searchDeps.run((deps) => search(deps, viewer, input));
   }
 
   resolveReferences(agentId: string, refs: readonly string[]): Promise<Map<string, OriginalRow | null>> {
