@@ -13,6 +13,7 @@ import { assertCleanArguments } from '../lib/text-policy.js';
 import { jsonSchemaOf } from './json-schema.js';
 import { toolError, toolResult } from './results.js';
 import { TOOLS } from './tools.js';
+import { keyedArguments, withConnectionRetries } from './retries.js';
 
 export const MCP_SERVER_INFO = { name: 'burrow', version: '0.1.0' } as const;
 
@@ -53,7 +54,8 @@ export function createMcpServer(deps: McpServerDeps): Server {
       const args = parseInput(definition.input, request.params.arguments);
       // The same text policy as every GraphQL argument (GraphQL applies it in its schema plugin).
       assertCleanArguments(args);
-      return toolResult(await definition.run(deps.services, viewer, args));
+      const keyed = keyedArguments(definition, args);
+      return toolResult(await withConnectionRetries(definition, () => definition.run(deps.services, viewer, keyed)));
     } catch (error) {
       return toolError(error, deps.logger);
     }
