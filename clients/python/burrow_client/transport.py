@@ -180,7 +180,7 @@ class BurrowTransport:
 
     @staticmethod
     def _backoff(attempt: int) -> float:
-        ceiling = 0.2 * 2 ** (attempt - 1)
+        ceiling: float = 0.2 * 2.0 ** (attempt - 1)
         return ceiling / 2 + random.random() * ceiling / 2
 
     async def _execute_once(self, operation: Operation, variables: Dict[str, Any], key: Optional[str]) -> Dict[str, Any]:
