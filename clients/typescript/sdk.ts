@@ -48,7 +48,7 @@ export interface BurrowClientOptions {
   /**
    * Resending over HTTP after DATABASE_UNAVAILABLE (honouring Retry-After) or a lost connection:
    * queries, and mutations that take an idempotency key, each sent with one Idempotency-Key that
-   * every attempt repeats (docs/idempotency.md). Default 4 attempts; `false`: never resend.
+   * every attempt repeats (docs/idempotency.md). Default 4 attempts; `false`: never resend (and no key).
    */
   retry?: RetryOptions | false;
 }
@@ -147,10 +147,13 @@ export function createBurrowClient(options: BurrowClientOptions) {
   // A server built from other operations does not know the hash: the text is the fallback.
   const unknownHash = (error: unknown) => error instanceof BurrowRequestError && error.code === 'PERSISTED_QUERY_NOT_FOUND';
 
-  /** One logical call over HTTP: every attempt sends the same Idempotency-Key (retry.ts). */
+  /**
+   * One logical call over HTTP: every attempt sends the same Idempotency-Key (retry.ts). With
+   * `retry: false` there is no resend and so no key: the call is sent exactly as written.
+   */
   function overHttp<R>(operation: Operation, variables: unknown, plan: RetryPlan): Promise<R> {
-    const retry = options.retry === false ? { attempts: 1 } : (options.retry ?? {});
-    return withRetries(plan, retry, () => sendHttp<R>(operation, variables, plan.idempotencyKey));
+    if (options.retry === false) return sendHttp<R>(operation, variables, null);
+    return withRetries(plan, options.retry ?? {}, () => sendHttp<R>(operation, variables, plan.idempotencyKey));
   }
 
   async function sendHttp<R>(operation: Operation, variables: unknown, idempotencyKey: string | null): Promise<R> {

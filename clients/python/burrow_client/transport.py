@@ -160,8 +160,9 @@ class BurrowTransport:
         when the operation allows it; a keyed mutation sends one Idempotency-Key, the same on
         every attempt, so a write that had committed answers its first result instead of writing
         again (docs/idempotency.md)."""
-        key = str(uuid.uuid4()) if operation.keyed else None
         attempts = max(1, self.retry_attempts) if operation.resend else 1
+        # Without resending there is nothing to key: the call is sent exactly as written.
+        key = str(uuid.uuid4()) if operation.keyed and self.retry_attempts > 1 else None
         attempt = 1
         while True:
             try:
