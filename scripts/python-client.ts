@@ -275,7 +275,9 @@ interface Method {
   resume: string | null;
 }
 // What BurrowTransport already names: a method may not shadow it.
-const TRANSPORT_NAMES = new Set('url token scope session conversation documents timeout resume_attempts headers execute subscribe aclose'.split(' '));
+const TRANSPORT_NAMES = new Set(
+  'url token scope session conversation documents timeout resume_attempts retry_attempts retry_max_delay headers execute subscribe aclose'.split(' '),
+);
 const methodName = (operation: string) => (TRANSPORT_NAMES.has(pyName(operation)) ? `${pyName(operation)}_` : pyName(operation));
 const methods: Method[] = [];
 for (const operation of operations) {
@@ -306,6 +308,16 @@ resultsPy =
   resultsPy;
 
 // ---------- the client ----------
+/** A mutation field whose input takes an idempotencyKey (docs/idempotency.md). */
+function takesIdempotencyKey(fieldName: string): boolean {
+  const input = schema
+    .getMutationType()!
+    .getFields()
+    [fieldName]?.args.find((a) => a.name === 'input');
+  const type = input && getNamedType(input.type);
+  return isInputObjectType(type) && 'idempotencyKey' in type.getFields();
+}
+
 function variableAnnotation(typeNode: Parameters<typeof typeFromAST>[1]): string {
   const type = typeFromAST(schema, typeNode) as GraphQLInputType;
   return inputAnnotation(type);
@@ -323,7 +335,10 @@ from .results import *  # noqa: F403
 
 `;
 for (const m of methods) {
-  clientPy += `_${m.name.toUpperCase()} = Operation(\n    name=${pyString(m.operation.name!.value)},\n    hash=${pyString(m.hash)},\n    text=${pyString(m.document)},\n)\n`;
+  // Resent after a lost answer (transport.py): queries, and mutations whose every field takes an idempotency key.
+  const keyed = m.operation.operation === 'mutation' && m.operation.selectionSet.selections.every((f) => f.kind === Kind.FIELD && takesIdempotencyKey(f.name.value));
+  const resend = m.operation.operation === 'query' || keyed;
+  clientPy += `_${m.name.toUpperCase()} = Operation(\n    name=${pyString(m.operation.name!.value)},\n    hash=${pyString(m.hash)},\n    text=${pyString(m.document)},\n    resend=${resend ? 'True' : 'False'},\n    keyed=${keyed ? 'True' : 'False'},\n)\n`;
 }
 clientPy += `\n\nclass BurrowClient(BurrowTransport):\n    """One typed method per operation in clients/typescript/operations."""\n`;
 for (const m of methods) {

@@ -118,7 +118,9 @@ export function buildApp(deps: AppDeps) {
       if (!viewer || services.tokenWatch.isEnded(viewer.tokenId)) throw unauthenticatedError();
       const retryAfter = services.rateLimiter.take(viewer.tokenId);
       if (retryAfter !== null) throw rateLimitedError(retryAfter);
-      return { viewer, services, requestId, logger: logger.child({ requestId }), transport: initial.transport ?? 'http' };
+      // The header keys this request's create-type writes (schema/idempotency.ts); never a socket's.
+      const idempotencyKey = initial.transport === 'ws' ? null : (initial.request?.headers.get('idempotency-key') ?? null);
+      return { viewer, services, requestId, logger: logger.child({ requestId }), transport: initial.transport ?? 'http', idempotencyKey };
     },
   });
 

@@ -9,5 +9,7 @@ export interface Context {
   transport: 'http' | 'ws';
   services: Services;
   requestId: string;
+  /** The request's Idempotency-Key header (HTTP only; null without one): docs/idempotency.md. */
+  idempotencyKey: string | null;
   logger: Logger;
 }

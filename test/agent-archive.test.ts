@@ -75,7 +75,7 @@ describe('agent archive', () => {
     );
     const order: string[] = [...ARCHIVE_TABLES, EVENTS_TABLE];
     for (const { child, parent } of rows.filter((r) => order.includes(r.child))) expect(order.indexOf(parent), `${child} -> ${parent}`).toBeLessThan(order.indexOf(child));
-    expect(Object.keys(EXCLUDED_TABLES).sort()).toEqual(['api_tokens', 'data_removal_receipts']);
+    expect(Object.keys(EXCLUDED_TABLES).sort()).toEqual(['api_tokens', 'data_removal_receipts', 'idempotency_keys']);
 
     await server.database.pool.query('CREATE TABLE archive_guard_probe (agent_id text)');
     try {

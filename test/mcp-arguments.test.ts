@@ -163,7 +163,7 @@ describe("results carry GraphQL's names, with GraphQL's values", () => {
     const refused = toolFailure(await call(a, 'memory_working_write', { id: written.recordId, expectedRevision: 2, kind: 'FINDING', title: 'names match', content: 'v3' }));
     expect(refused).toMatchObject({ type: 'ValidationFailed', code: 'VALIDATION_FAILED', field: 'id' });
     expect(refused.message).toBe(
-      'unknown argument "id"; the accepted arguments are recordId, expectedRevision, kind, state, title, content, sourceRefs, pinned, ttlDays, supersededById, project, agentId',
+      'unknown argument "id"; the accepted arguments are recordId, expectedRevision, kind, state, title, content, sourceRefs, pinned, ttlDays, supersededById, project, agentId, idempotencyKey',
     );
     expect(await node(written.id, 'WorkingRecord', { content: '', revision: 0 })).toEqual({ content: 'v2', revision: 2 });
 

@@ -32,7 +32,7 @@ afterAll(async () => {
   await chat?.close();
 });
 
-const STORES = ['WORKING_RECORDS', 'SESSION_HANDOFFS', 'ROLLING_CARDS', 'TIDDLE_HISTORY', 'TIDDLE_RESIDUE', 'AGENT_EVENTS', 'DREAM_DIARY_ENTRIES'] as const;
+const STORES = ['WORKING_RECORDS', 'SESSION_HANDOFFS', 'ROLLING_CARDS', 'TIDDLE_HISTORY', 'TIDDLE_RESIDUE', 'AGENT_EVENTS', 'DREAM_DIARY_ENTRIES', 'IDEMPOTENCY_KEYS'] as const;
 type Removed = Partial<Record<(typeof STORES)[number], number>>;
 
 /** One sweep over GraphQL at `at`; the removed count of every store (unnamed stores must be 0). */
@@ -151,6 +151,7 @@ describe('retention sweeps every store with a lifetime', () => {
       { store: 'TIDDLE_RESIDUE', removed: 0, olderThan: iso(at - 24 * HOUR_MS), rule: 'residue older than 24 hours' },
       { store: 'AGENT_EVENTS', removed: 0, olderThan: iso(at - 30 * DAY_MS), rule: 'events older than 30 days' },
       { store: 'DREAM_DIARY_ENTRIES', removed: 0, olderThan: iso(at - 7 * DAY_MS), rule: 'diary entries expired more than 7 days ago' },
+      { store: 'IDEMPOTENCY_KEYS', removed: 0, olderThan: iso(at - 24 * HOUR_MS), rule: 'idempotency keys older than 24 hours' },
     ]);
     const agent = await server.agentClient('ret-agent-token');
     await expect(agent.runRetention()).rejects.toMatchObject({ code: 'FORBIDDEN' });

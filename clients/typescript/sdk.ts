@@ -9,9 +9,11 @@ import WebSocket from 'ws';
 import { documentHash, documentText } from './document-hash.js';
 import { getSdk, type Requester } from './generated/sdk.js';
 import { SCHEMA_HASH } from './generated/schema-hash.js';
+import { planOf, planOfText, withRetries, type RetryOptions, type RetryPlan } from './retry.js';
 
 export * from './generated/sdk.js';
 export { SCHEMA_HASH };
+export type { RetryOptions };
 
 /** The response header (and graphql-ws connection_ack field `schemaHash`) naming the server's schema. */
 export const SCHEMA_HASH_HEADER = 'burrow-schema-hash';
@@ -43,6 +45,12 @@ export interface BurrowClientOptions {
    * Default: one console.warn. `false`: no check.
    */
   onSchemaMismatch?: ((mismatch: SchemaMismatch) => void) | false;
+  /**
+   * Resending over HTTP after DATABASE_UNAVAILABLE (honouring Retry-After) or a lost connection:
+   * queries, and mutations that take an idempotency key, each sent with one Idempotency-Key that
+   * every attempt repeats (docs/idempotency.md). Default 4 attempts; `false`: never resend (and no key).
+   */
+  retry?: RetryOptions | false;
 }
 
 export interface CallOptions {
@@ -139,18 +147,32 @@ export function createBurrowClient(options: BurrowClientOptions) {
   // A server built from other operations does not know the hash: the text is the fallback.
   const unknownHash = (error: unknown) => error instanceof BurrowRequestError && error.code === 'PERSISTED_QUERY_NOT_FOUND';
 
-  async function overHttp<R>(operation: Operation, variables: unknown): Promise<R> {
+  /**
+   * One logical call over HTTP: every attempt sends the same Idempotency-Key (retry.ts). With
+   * `retry: false` there is no resend and so no key: the call is sent exactly as written.
+   */
+  function overHttp<R>(operation: Operation, variables: unknown, plan: RetryPlan): Promise<R> {
+    if (options.retry === false) return sendHttp<R>(operation, variables, null);
+    return withRetries(plan, options.retry ?? {}, () => sendHttp<R>(operation, variables, plan.idempotencyKey));
+  }
+
+  async function sendHttp<R>(operation: Operation, variables: unknown, idempotencyKey: string | null): Promise<R> {
     const { query, ...rest } = wire(operation);
     const response = await fetch(options.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...headersOf(options) },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json, application/json',
+        ...headersOf(options),
+        ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+      },
       body: JSON.stringify({ ...(query ? { query } : {}), ...rest, variables }),
     });
     checkSchema(response.headers.get(SCHEMA_HASH_HEADER));
     const body = (await response.json()) as { data?: R; errors?: GraphQLErrorShape[] };
     if (body.errors?.length) {
       const error = requestErrorOf(body.errors, response.status, response.headers.get('retry-after'));
-      if (operation.hash && unknownHash(error)) return overHttp({ query: operation.query }, variables);
+      if (operation.hash && unknownHash(error)) return sendHttp({ query: operation.query }, variables, idempotencyKey);
       throw error;
     }
     return body.data as R;
@@ -207,14 +229,14 @@ export function createBurrowClient(options: BurrowClientOptions) {
       operations.set(document, (operation = options.documents === 'text' ? { query } : { query, hash: documentHash(query) }));
     }
     if (/^\s*subscription\b/.test(operation.query)) return iterate<R>(operation, variables);
-    return call?.transport === 'ws' ? overWs<R>(operation, variables) : overHttp<R>(operation, variables);
+    return call?.transport === 'ws' ? overWs<R>(operation, variables) : overHttp<R>(operation, variables, planOf(document));
   };
 
   return {
     ...getSdk(requester),
     /** Any operation by text, for what the generated methods do not cover. */
     request: <R = unknown>(query: string, variables?: Record<string, unknown>, call?: CallOptions) =>
-      call?.transport === 'ws' ? overWs<R>({ query }, variables) : overHttp<R>({ query }, variables),
+      call?.transport === 'ws' ? overWs<R>({ query }, variables) : overHttp<R>({ query }, variables, planOfText(query)),
     subscribe: <R = unknown>(query: string, variables?: Record<string, unknown>) => iterate<R>({ query }, variables),
     options,
     async close() {

@@ -1,7 +1,7 @@
 /**
  * The tables that hold an agent's data, in foreign-key order: a table comes after every table it
  * references. Not listed: the agents row itself, the agent's API tokens, its event log and the
- * removal receipts, which the archive and the erasure each treat on their own. The agent archive
+ * removal receipts and its idempotency keys, which the archive and the erasure each treat on their own. The agent archive
  * copies these tables in this order and the agent erasure removes them in the reverse order, so a
  * new per-agent store is added here once; the guard tests of both fail until it is.
  */

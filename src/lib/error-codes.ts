@@ -41,6 +41,7 @@ export const ERROR_CODES = {
   BAD_ARCHIVE: 'an agent archive upload that is not intact (does not decompress, truncated, changed, unknown table or column); nothing was written',
   TRUSTED_DOCUMENT_REQUIRED: 'trusted documents are enforced and the request sent a document that is not one of them',
   PERSISTED_QUERY_NOT_FOUND: 'a persisted-document hash the server does not know',
+  IDEMPOTENCY_KEY_REUSED: 'an idempotency key used within its window for a different write (another operation or other input); nothing was changed',
   DATABASE_UNAVAILABLE: 'the database connection is lost for the moment: retry',
   BAD_REQUEST: 'malformed GraphQL (syntax, validation, argument coercion), a bad global id, or data PostgreSQL refused (e.g. U+0000 in text)',
   INTERNAL_SERVER_ERROR: 'anything unexpected: masked (no stack, no SQL) and logged on the server',

@@ -27,7 +27,7 @@ export function corsOptions(allowed: readonly string[]) {
       origin: [origin],
       credentials: false,
       methods: ['POST'],
-      allowedHeaders: ['authorization', 'content-type', 'accept', 'burrow-continuity-scope', 'burrow-session', 'burrow-conversation'],
+      allowedHeaders: ['authorization', 'content-type', 'accept', 'burrow-continuity-scope', 'burrow-session', 'burrow-conversation', 'idempotency-key'],
       maxAge: 600,
     };
   };

@@ -5,6 +5,7 @@
  * the same machine-readable codes as GraphQL.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isConnectionLoss } from '../lib/connection-errors.js';
 import { BurrowError, ForbiddenError, NotFoundError, RevisionConflictError, ValidationError } from '../lib/errors.js';
 import { clientDataRefusal } from '../lib/error-masking.js';
 import type { Logger } from '../lib/logger.js';
@@ -154,6 +155,9 @@ export function toolError(error: unknown, logger: Logger): CallToolResult {
   else {
     const refusal = clientDataRefusal(error);
     if (refusal) body = { type: 'RequestError', code: 'BAD_REQUEST', message: refusal };
+    // What GraphQL answers as DATABASE_UNAVAILABLE (lib/error-masking.ts), after the tool's own retries (retries.ts).
+    else if (isConnectionLoss(error))
+      body = { type: 'RequestError', code: 'DATABASE_UNAVAILABLE', message: 'the database connection is lost for the moment: retry', retryable: true };
     else {
       logger.error('unexpected error in an MCP tool', { error: (error as Error)?.message ?? String(error) });
       body = { type: 'RequestError', code: 'INTERNAL_SERVER_ERROR', message: 'Unexpected error.' };

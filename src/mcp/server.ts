@@ -14,6 +14,7 @@ import { jsonSchemaOf } from './json-schema.js';
 import { toolError, toolResult } from './results.js';
 import { TOOLS } from './tools.js';
 import { withRequestScope } from '../db/read-your-writes.js';
+import { keyedArguments, withConnectionRetries } from './retries.js';
 
 export const MCP_SERVER_INFO = { name: 'burrow', version: '0.1.0' } as const;
 
@@ -54,8 +55,9 @@ export function createMcpServer(deps: McpServerDeps): Server {
       const args = parseInput(definition.input, request.params.arguments);
       // The same text policy as every GraphQL argument (GraphQL applies it in its schema plugin).
       assertCleanArguments(args);
+      const keyed = keyedArguments(definition, args);
       // Its own request scope (stdio has no HTTP edge): the call's commits are the token's (db/read-your-writes.ts).
-      return toolResult(await withRequestScope(() => definition.run(deps.services, viewer, args), viewer.tokenId));
+      return toolResult(await withConnectionRetries(definition, () => withRequestScope(() => definition.run(deps.services, viewer, keyed), viewer.tokenId)));
     } catch (error) {
       return toolError(error, deps.logger);
     }

@@ -7,7 +7,8 @@
  * prints, the output must be exactly that. The interpreter is `python3` (BURROW_TEST_PYTHON
  * chooses another, e.g. python3.9, the oldest the client supports); without one the test is
  * skipped and says why. Then the agent archive helpers (test/e2e/client-python-archive.py) against
- * the same server: a round trip under another id, the refusals and their exception classes.
+ * the same server: a round trip under another id, the refusals and their exception classes. Last,
+ * the retries (test/e2e/client-python-retries.py) through a proxy that loses answers on purpose.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startShipped, type ShippedServer } from '../support/shipped.js';
+import { startLossyProxy } from '../support/lossy-proxy.js';
 
 const run = promisify(execFile);
 const PYTHON = process.env.BURROW_TEST_PYTHON?.trim() || 'python3';
@@ -143,5 +145,38 @@ describe.skipIf(!pythonVersion)(`the Python client from its README, against the 
     expect(seen.tooLargeChunked).toEqual(refused('LimitExceeded', 413, 'LIMIT_EXCEEDED'));
     expect(seen.tooLargeAgent).toBeNull();
     expect(seen.unauthenticated).toEqual(refused('Unauthenticated', 401, 'UNAUTHENTICATED'));
+  });
+
+  it('resends a keyed write with one Idempotency-Key after a lost answer and a 503, writing it once; never resends an unkeyed one', async () => {
+    const proxy = await startLossyProxy(server.url);
+    try {
+      // brainSave: dropped, then answered; append: 503, dropped, answered; brainUpdate: dropped (not resent).
+      proxy.plan(['drop', 'pass', 'unavailable', 'drop', 'pass', 'drop']);
+      const { stdout, stderr } = await run(join(venv, 'bin/python'), [join(ROOT, 'test/e2e/client-python-retries.py'), server.url, proxy.url], {
+        cwd: work,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', BURROW_TOKEN: server.operatorToken },
+        timeout: 60_000,
+      }).catch((error: { stdout: string; stderr: string; message: string }) => {
+        throw new Error(`client-python-retries.py failed: ${error.message}\n${error.stdout}\n${error.stderr}`);
+      });
+      expect(stderr).toBe('');
+      expect(JSON.parse(stdout)).toEqual({
+        saved: 'BrainSaveSuccess',
+        appendedPosition: 1,
+        update: 'RemoteDisconnected',
+        // One memory (the update committed though its answer was lost), one entry.
+        memories: [['Py lost answer', 2]],
+        entries: 1,
+      });
+      const keys = proxy.seen.map((s) => s.idempotencyKey);
+      expect(proxy.seen.map((s) => s.step)).toEqual(['drop', 'pass', 'unavailable', 'drop', 'pass', 'drop']);
+      expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(keys[1]).toBe(keys[0]);
+      expect(new Set(keys.slice(2, 5)).size).toBe(1);
+      expect(keys[2]).not.toBe(keys[0]);
+      expect(keys[5]).toBeNull();
+    } finally {
+      await proxy.close();
+    }
   });
 });

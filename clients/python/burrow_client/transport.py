@@ -8,7 +8,10 @@ operation on top of this class.
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
+import random
+import uuid
 import urllib.error
 import urllib.request
 import warnings
@@ -28,11 +31,15 @@ SCHEMA_HASH_HEADER = "burrow-schema-hash"
 
 class Operation(NamedTuple):
     """A generated operation: its name, the SHA-256 the server's trusted documents know it by,
-    and its text (sent instead when the server does not know the hash)."""
+    its text (sent instead when the server does not know the hash), whether it may be sent again
+    after a lost answer (queries, and mutations that take an idempotency key) and whether it
+    carries an Idempotency-Key (docs/idempotency.md)."""
 
     name: str
     hash: str
     text: str
+    resend: bool = False
+    keyed: bool = False
 
 
 class SchemaMismatchWarning(UserWarning):
@@ -75,6 +82,8 @@ class BurrowTransport:
         on_schema_mismatch: Union[SchemaMismatchHandler, bool, None] = None,
         timeout: float = 30.0,
         resume_attempts: int = 5,
+        retry_attempts: int = 4,
+        retry_max_delay: float = 10.0,
     ) -> None:
         if documents not in ("hash", "text"):
             raise ValueError("documents must be 'hash' or 'text'")
@@ -86,6 +95,9 @@ class BurrowTransport:
         self.documents = documents
         self.timeout = timeout
         self.resume_attempts = resume_attempts
+        #: Attempts in all of a call that may be resent (1: never resend); see _execute.
+        self.retry_attempts = retry_attempts
+        self.retry_max_delay = retry_max_delay
         self._on_schema_mismatch = on_schema_mismatch
         self._schema_checked = on_schema_mismatch is False
 
@@ -143,17 +155,47 @@ class BurrowTransport:
         return await self._post({"query": query, "variables": _wire(variables or {})})
 
     async def _execute(self, operation: Operation, variables: Dict[str, Any]) -> Dict[str, Any]:
+        """One logical call. Resent after DATABASE_UNAVAILABLE (waiting its Retry-After) or a lost
+        connection (an exponential, jittered backoff), at most ``retry_attempts`` times in all,
+        when the operation allows it; a keyed mutation sends one Idempotency-Key, the same on
+        every attempt, so a write that had committed answers its first result instead of writing
+        again (docs/idempotency.md)."""
+        attempts = max(1, self.retry_attempts) if operation.resend else 1
+        # Without resending there is nothing to key: the call is sent exactly as written.
+        key = str(uuid.uuid4()) if operation.keyed and self.retry_attempts > 1 else None
+        attempt = 1
+        while True:
+            try:
+                return await self._execute_once(operation, variables, key)
+            except BurrowError as error:
+                if attempt >= attempts or error.code not in ("DATABASE_UNAVAILABLE", "BAD_RESPONSE"):
+                    raise
+                delay = error.retry_after_seconds if error.retry_after_seconds is not None else self._backoff(attempt)
+            except (http.client.HTTPException, OSError):
+                # A lost connection or a timeout (urllib's URLError and socket errors are OSErrors).
+                if attempt >= attempts:
+                    raise
+                delay = self._backoff(attempt)
+            await asyncio.sleep(min(delay, self.retry_max_delay))
+            attempt += 1
+
+    @staticmethod
+    def _backoff(attempt: int) -> float:
+        ceiling: float = 0.2 * 2.0 ** (attempt - 1)
+        return ceiling / 2 + random.random() * ceiling / 2
+
+    async def _execute_once(self, operation: Operation, variables: Dict[str, Any], key: Optional[str]) -> Dict[str, Any]:
         by_hash = self.documents == "hash"
         try:
-            return await self._post(self._payload(operation, variables, by_hash))
+            return await self._post(self._payload(operation, variables, by_hash), key)
         except BurrowError as error:
             # A server built from other operations does not know the hash: the text is the fallback.
             if by_hash and error.code == "PERSISTED_QUERY_NOT_FOUND":
-                return await self._post(self._payload(operation, variables, False))
+                return await self._post(self._payload(operation, variables, False), key)
             raise
 
-    async def _post(self, body: Dict[str, Any]) -> Dict[str, Any]:
-        status, headers, raw = await asyncio.get_running_loop().run_in_executor(None, self._post_blocking, body)
+    async def _post(self, body: Dict[str, Any], idempotency_key: Optional[str] = None) -> Dict[str, Any]:
+        status, headers, raw = await asyncio.get_running_loop().run_in_executor(None, self._post_blocking, body, idempotency_key)
         self._check_schema(headers.get(SCHEMA_HASH_HEADER))
         try:
             result = json.loads(raw)
@@ -165,13 +207,11 @@ class BurrowTransport:
         data: Dict[str, Any] = result.get("data") or {}
         return data
 
-    def _post_blocking(self, body: Dict[str, Any]) -> Tuple[int, Dict[str, str], bytes]:
-        request = urllib.request.Request(
-            self.url,
-            data=json.dumps(body).encode(),
-            method="POST",
-            headers={"content-type": "application/json", "accept": "application/graphql-response+json, application/json", **self.headers()},
-        )
+    def _post_blocking(self, body: Dict[str, Any], idempotency_key: Optional[str] = None) -> Tuple[int, Dict[str, str], bytes]:
+        headers = {"content-type": "application/json", "accept": "application/graphql-response+json, application/json", **self.headers()}
+        if idempotency_key is not None:
+            headers["idempotency-key"] = idempotency_key
+        request = urllib.request.Request(self.url, data=json.dumps(body).encode(), method="POST", headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 return response.status, {k.lower(): v for k, v in response.headers.items()}, response.read()

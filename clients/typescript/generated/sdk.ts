@@ -70,6 +70,8 @@ export type AgentEventType =
 export type AppendConversationEntryInput = {
   /** Operators only: the agent; agent tokens append as their agent */
   agentId?: string | null | undefined;
+  /** Makes a retry safe: a repeat with the same key within 24 hours answers the first result and writes nothing; the same key with other input is refused (IDEMPOTENCY_KEY_REUSED). 1 to 200 characters, e.g. a UUID, new for each logical write. Over HTTP the Idempotency-Key header does the same. */
+  idempotencyKey?: string | null | undefined;
   /** The original message as JSON text; stored and returned byte for byte (at most 1,000,000 characters) */
   payload: string;
   /** The role as the model API names it, e.g. user, assistant, tool (1 to 64 characters; free text, not an enum, because model APIs differ) */
@@ -212,6 +214,8 @@ export type BrainSaveInput = {
   agentId?: string | null | undefined;
   /** The memory itself, at most 24,000 characters. */
   content: string;
+  /** Makes a retry safe: a repeat with the same key within 24 hours answers the first result and writes nothing; the same key with other input is refused (IDEMPOTENCY_KEY_REUSED). 1 to 200 characters, e.g. a UUID, new for each logical write. Over HTTP the Idempotency-Key header does the same. */
+  idempotencyKey?: string | null | undefined;
   /** Where the claim came from: at most 12, each 1 to 2,000 characters. A reference is not verification of current state. */
   sourceRefs?: Array<string> | null | undefined;
   /** 1 to 240 characters (trimmed). */
@@ -393,6 +397,8 @@ export type ErrorCode =
   | 'FORBIDDEN'
   /** a run state change the state machine does not allow */
   | 'FORBIDDEN_TRANSITION'
+  /** an idempotency key used within its window for a different write (another operation or other input); nothing was changed */
+  | 'IDEMPOTENCY_KEY_REUSED'
   /** anything unexpected: masked (no stack, no SQL) and logged on the server */
   | 'INTERNAL_SERVER_ERROR'
   /** a request beyond a configured limit (size, depth, aliases, tokens, …; an agent archive over BURROW_ARCHIVE_MAX_BYTES) */
@@ -556,6 +562,8 @@ export type MemoryWorkingWriteInput = {
   content: string;
   /** Required with recordId: the revision you last read. If the record changed since, nothing is written and the current record comes back (REVISION_CONFLICT). */
   expectedRevision?: number | null | undefined;
+  /** Makes a retry safe: a repeat with the same key within 24 hours answers the first result and writes nothing; the same key with other input is refused (IDEMPOTENCY_KEY_REUSED). 1 to 200 characters, e.g. a UUID, new for each logical write. Over HTTP the Idempotency-Key header does the same. */
+  idempotencyKey?: string | null | undefined;
   /** DECISION: a choice that was made; FINDING: something learned; BLOCKER: what stops progress; HANDOFF: what the next worker needs; TASK: operational evidence about a task (not a board task). */
   kind: WorkingRecordKind;
   /** Pinned records never expire. Default false. */
@@ -642,6 +650,8 @@ export type RecordAutomaticHandoffInput = {
   body: string;
   /** What the session was trying to do, at most 4,000 characters. */
   goal: string;
+  /** Makes a retry safe: a repeat with the same key within 24 hours answers the first result and writes nothing; the same key with other input is refused (IDEMPOTENCY_KEY_REUSED). 1 to 200 characters, e.g. a UUID, new for each logical write. Over HTTP the Idempotency-Key header does the same. */
+  idempotencyKey?: string | null | undefined;
   /** Where it ended up, at most 4,000 characters. */
   outcome: string;
   /** Optional, and usually left out: the runtime chooses the continuity scope (Burrow-Continuity-Scope). If given it must repeat that scope exactly; a different value fails with continuity_scope_mismatch and changes nothing. */
@@ -714,6 +724,8 @@ export type RetentionStore =
   | 'AGENT_EVENTS'
   /** Dream diary entries past BURROW_DREAM_DIARY_RETENTION_DAYS */
   | 'DREAM_DIARY_ENTRIES'
+  /** Idempotency keys past their 24-hour window (docs/idempotency.md) */
+  | 'IDEMPOTENCY_KEYS'
   /** Rolling cards not refreshed within the agent's rolling TTL */
   | 'ROLLING_CARDS'
   /** Session handoffs whose TTL ran out */
@@ -740,6 +752,8 @@ export type SessionWriteHandoffInput = {
   body: string;
   /** What the session was trying to do, at most 4,000 characters. */
   goal: string;
+  /** Makes a retry safe: a repeat with the same key within 24 hours answers the first result and writes nothing; the same key with other input is refused (IDEMPOTENCY_KEY_REUSED). 1 to 200 characters, e.g. a UUID, new for each logical write. Over HTTP the Idempotency-Key header does the same. */
+  idempotencyKey?: string | null | undefined;
   /** Where it ended up, at most 4,000 characters. */
   outcome: string;
   /** Optional, and usually left out: the runtime chooses the continuity scope (Burrow-Continuity-Scope). If given it must repeat that scope exactly; a different value fails with continuity_scope_mismatch and changes nothing. */

@@ -166,6 +166,8 @@ export type BrainSaveInput = {
   agentId?: string | null | undefined;
   /** The memory itself, at most 24,000 characters. */
   content: string;
+  /** Makes a retry safe: a repeat with the same key within 24 hours answers the first result and writes nothing; the same key with other input is refused (IDEMPOTENCY_KEY_REUSED). 1 to 200 characters, e.g. a UUID, new for each logical write. Over HTTP the Idempotency-Key header does the same. */
+  idempotencyKey?: string | null | undefined;
   /** Where the claim came from: at most 12, each 1 to 2,000 characters. A reference is not verification of current state. */
   sourceRefs?: Array<string> | null | undefined;
   /** 1 to 240 characters (trimmed). */
@@ -286,6 +288,8 @@ export type ErrorCode =
   | 'FORBIDDEN'
   /** a run state change the state machine does not allow */
   | 'FORBIDDEN_TRANSITION'
+  /** an idempotency key used within its window for a different write (another operation or other input); nothing was changed */
+  | 'IDEMPOTENCY_KEY_REUSED'
   /** anything unexpected: masked (no stack, no SQL) and logged on the server */
   | 'INTERNAL_SERVER_ERROR'
   /** a request beyond a configured limit (size, depth, aliases, tokens, …; an agent archive over BURROW_ARCHIVE_MAX_BYTES) */

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type pg from 'pg';
-import { ARCHIVE_TABLES, EVENTS_TABLE, agentColumnOf, ident, tableShapes } from './agent-archive.tables.js';
+import { ARCHIVE_TABLES, EVENTS_TABLE, IDEMPOTENCY_TABLE, agentColumnOf, ident, tableShapes } from './agent-archive.tables.js';
 import { AGENT_ID_PATTERN, AgentArchiveError, badArchive, linesOf, rowTextOf, type ArchiveHeader } from './agent-archive.format.js';
 import { verifyArchive } from './agent-archive.verify.js';
 
@@ -94,7 +94,7 @@ export async function importAgentArchive(pool: pg.Pool, open: () => Readable, op
     if (replaced) {
       // The Dream diary is append-only except for this setting, which retention uses too.
       await client.query("SET LOCAL burrow.dream_diary_retention = 'on'");
-      for (const table of [EVENTS_TABLE, ...ARCHIVE_TABLES.slice(1)].reverse()) await client.query(`DELETE FROM ${ident(table)} WHERE agent_id = $1`, [agentId]);
+      for (const table of [EVENTS_TABLE, ...ARCHIVE_TABLES.slice(1), IDEMPOTENCY_TABLE].reverse()) await client.query(`DELETE FROM ${ident(table)} WHERE agent_id = $1`, [agentId]);
     }
     const hash = createHash('sha256');
     const counts: Record<string, number> = {};

@@ -19,7 +19,11 @@ export const EVENTS_TABLE = 'agent_events';
 export const EXCLUDED_TABLES: Record<string, string> = {
   api_tokens: 'token hashes are credentials of this server; the importing operator makes new tokens',
   data_removal_receipts: "this server's record of what it removed; receipts outlive the agent and stay where the removal happened",
+  idempotency_keys: "retry answers of this server's tokens, which do not travel: no client of the importing server could send them; a replace deletes them",
 };
+
+/** Removed by an import that replaces the agent, before its tables (they would answer retries with rows the import replaced). */
+export const IDEMPOTENCY_TABLE = 'idempotency_keys';
 
 /** Columns that never travel: secrets, and values that only mean something on the exporting server. */
 export const EXCLUDED_COLUMNS: Record<string, Record<string, string>> = {

@@ -16,6 +16,7 @@ import { DELETE_BATCH_MAX, type BrainMemoryRow, type DeletionResult } from './br
 import { QUERY_MAX_LENGTH } from './brains.search.js';
 import { agentBrainSearchArgs, brainReadGraphqlArgs, brainRemoveGraphqlInput, brainSaveInput, brainSearchGraphqlArgs, brainUpdateGraphqlInput } from './brains.inputs.js';
 import { argsFrom, inputFieldsFrom } from '../../schema/inputs.js';
+import { idempotencyKeyOf } from '../../schema/idempotency.js';
 import { BrainMemoryConnection, BrainMemoryRef } from './brains.memories.graphql.js';
 import { BrainSearchResultRef, EmbeddingStatusRef } from './brains.search.graphql.js';
 
@@ -252,7 +253,7 @@ builder.mutationFields((t) => ({
     description: 'Saves a new memory (revision 1) for the acting agent',
     errors: { types: [ValidationError, NotFoundError], dataField: { name: 'memory' } },
     args: { input: t.arg({ type: BrainSaveInput, required: true, description: 'The memory' }) },
-    resolve: (_, { input }, ctx) => ctx.services.brains.save(ctx.viewer, input),
+    resolve: (_, { input }, ctx, info) => ctx.services.brains.save(ctx.viewer, { ...input, idempotencyKey: idempotencyKeyOf(ctx, info, input) }),
   }),
   brainUpdate: t.field({
     type: BrainMemoryRef,

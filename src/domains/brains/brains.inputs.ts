@@ -4,6 +4,7 @@
  */
 import { formatLimit as n, type InputFields } from '../../lib/input-spec.js';
 import { agentIdField } from '../../auth/runtime.inputs.js';
+import { idempotencyKeyField } from '../../db/idempotency.js';
 import { BRAIN_CONTENT_LIMIT, BRAIN_SOURCE_REF_LENGTH_LIMIT, BRAIN_SOURCE_REFS_LIMIT, BRAIN_TITLE_LIMIT } from './brains.sql.js';
 import { QUERY_MAX_LENGTH, QUERY_MIN_LENGTH, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from './brains.search.js';
 
@@ -60,6 +61,7 @@ export const brainSaveInput = {
   title: title(true),
   content: content(true),
   sourceRefs: sourceRefs(''),
+  idempotencyKey: idempotencyKeyField,
 } as const satisfies InputFields;
 
 export const brainUpdateInput = {

@@ -9,7 +9,8 @@ import { ForbiddenError, NotFoundError, RevisionConflictError, ValidationError }
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
 import { actorOf, resolveActingAgent, type Actor, type Viewer } from '../../auth/viewer.js';
-import { preparedEventWrite } from '../../events/events.service.js';
+import { appendEvent, preparedEventWrite } from '../../events/events.service.js';
+import { idempotent } from '../../db/idempotency.js';
 import { brainMemories, brainMemoryRevisions } from './brains.sql.js';
 import { forExistingAgent } from '../../db/foreign-keys.js';
 import { brainMemoryNodeKey, globalIdOf } from '../../schema/node-keys.js';
@@ -97,6 +98,19 @@ export class BrainMemories {
       purgedByKind: null,
       purgedById: null,
     };
+    if (input.idempotencyKey != null) {
+      // A keyed save runs in the key's transaction, so not as the prepared autocommit statement:
+      // the same rows and event, written through that transaction (db/idempotency.ts).
+      const request = { agentId, title, content, sourceRefs };
+      return idempotent(this.db, this.clock, { key: input.idempotencyKey, operation: 'brainSave', agentId, tokenId: v.tokenId, request }, async (tx) => {
+        const values = { agentId, title, content, sourceRefs, ownership: actor.kind, actorKind: actor.kind, actorId: actor.id };
+        await appendEvent(tx, this.clock, brainEvent(memory, 'brain.created', actor), [
+          insertNewMemory(tx, { ...values, id: memory.id, createdAt: now, updatedAt: now }).getSQL(),
+          insertRevision(tx, { ...values, memoryId: memory.id, revision: 1, action: 'created', createdAt: now }).getSQL(),
+        ]);
+        return memory;
+      });
+    }
     return forExistingAgent(agentId, async () => {
       // Every value is known here, so nothing is read back (the revision's key to the memory is
       // checked at the statement's end, when both exist).

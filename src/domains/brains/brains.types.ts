@@ -24,6 +24,8 @@ export interface SaveInput {
   title: string;
   content: string;
   sourceRefs?: string[] | null;
+  /** A retry with the same key answers the first save (db/idempotency.ts). */
+  idempotencyKey?: string | null;
 }
 
 export interface UpdateInput {

@@ -1,5 +1,7 @@
 /** The conversation mutations and their inputs: append, reset, compact, archive and unarchive a session. */
 import { builder } from '../../schema/builder.js';
+import { idempotencyKeyField } from '../../db/idempotency.js';
+import { idempotencyKeyOf } from '../../schema/idempotency.js';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { SessionArchivedError, SessionNotArchivedError } from './conversations.errors.js';
 import { ConversationArchiveRef, ConversationCompactionRef, ConversationOriginalRef, ConversationSessionRef } from './conversations.graphql.js';
@@ -17,6 +19,7 @@ const AppendConversationEntryInput = builder.inputType('AppendConversationEntryI
       description: 'The role as the model API names it, e.g. user, assistant, tool (1 to 64 characters; free text, not an enum, because model APIs differ)',
     }),
     agentId: t.string({ required: false, description: 'Operators only: the agent; agent tokens append as their agent' }),
+    idempotencyKey: t.string({ required: false, description: idempotencyKeyField.description }),
   }),
 });
 const CompactConversationInput = builder.inputType('CompactConversationInput', {
@@ -61,7 +64,7 @@ builder.mutationFields((t) => ({
       'Appends an original to the runtime session (Burrow-Session; SESSION_REQUIRED without it). Appends to one session are serialized by its row lock. An archived session refuses it (ConversationSessionArchived).',
     errors: { types: SESSION_WRITE_ERRORS, dataField: { name: 'entry' } },
     args: { input: t.arg({ type: AppendConversationEntryInput, required: true, description: 'What to do' }) },
-    resolve: (_, { input }, ctx) => ctx.services.conversations.append(ctx.viewer, input),
+    resolve: (_, { input }, ctx, info) => ctx.services.conversations.append(ctx.viewer, { ...input, idempotencyKey: idempotencyKeyOf(ctx, info, input) }),
   }),
   resetConversation: t.field({
     type: ConversationArchiveRef,

@@ -35,7 +35,7 @@ export class ConversationsService {
 
   // ---- writes -------------------------------------------------------------------------------
 
-  append(viewer: Viewer | null, input: { agentId?: string | null; payload: string; role?: string | null }): Promise<OriginalRow> {
+  append(viewer: Viewer | null, input: Parameters<typeof writes.append>[2]): Promise<OriginalRow> {
     return writes.append(this.deps, viewer, input);
   }
 

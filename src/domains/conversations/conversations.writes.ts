@@ -11,6 +11,7 @@ import { actorOf, resolveActingAgent, type Actor, type Viewer } from '../../auth
 import { RUNTIME_ID_LIMIT, requireSession } from '../../auth/runtime.js';
 import { appendEvent } from '../../events/events.service.js';
 import { forExistingAgent } from '../../db/foreign-keys.js';
+import { idempotent } from '../../db/idempotency.js';
 import { SessionArchivedError, SessionNotArchivedError } from './conversations.errors.js';
 import { ORIGINAL_REF_PREFIX, originalReference } from './conversations.references.js';
 import { readSession } from './conversations.reads.js';
@@ -24,35 +25,43 @@ import type { ArchiveRow, ConversationDeps, OriginalRow, SessionRow } from './co
  * UPDATE) for the whole transaction, so concurrent appends to one session take positions one
  * after another, in commit order, without gaps. An archived session refuses the append.
  */
-export async function append(deps: ConversationDeps, viewer: Viewer | null, input: { agentId?: string | null; payload: string; role?: string | null }): Promise<OriginalRow> {
+export async function append(
+  deps: ConversationDeps,
+  viewer: Viewer | null,
+  input: { agentId?: string | null; payload: string; role?: string | null; idempotencyKey?: string | null },
+): Promise<OriginalRow> {
   const { viewer: v, agentId } = resolveActingAgent(viewer, input.agentId);
   const sessionId = requireSession(v);
   if (charLength(sessionId) > RUNTIME_ID_LIMIT) throw new RequestError('BAD_REQUEST', `the session id is longer than ${RUNTIME_ID_LIMIT} characters`);
   validatePayload('payload', input.payload);
   validateRole(input.role);
   const now = deps.clock.now();
+  const request = { agentId, sessionId, scope: v.scope, conversationId: v.conversationId, payload: input.payload, role: input.role };
+  const keyed = { key: input.idempotencyKey, operation: 'appendConversationEntry', agentId, tokenId: v.tokenId, request };
   return withJsonErrors('payload', () =>
-    forExistingAgent(agentId, () =>
-      deps.db.transaction(async (tx) => {
-        await tx.execute(sql`
+    idempotent(deps.db, deps.clock, keyed, (db) =>
+      forExistingAgent(agentId, () =>
+        db.transaction(async (tx) => {
+          await tx.execute(sql`
         INSERT INTO conversation_sessions (agent_id, session_id, project, last_position, archive_generation, created_at, updated_at)
         VALUES (${agentId}, ${sessionId}, ${v.scope}, 0, 0, ${now}, ${now})
         ON CONFLICT (agent_id, session_id) DO NOTHING`);
-        const locked = await lockWritableSession(tx, agentId, sessionId);
-        const position = Number(locked.last_position) + 1;
-        deps.faults('conversation.after_lock');
-        const row = await insertEntry(tx, { agentId, sessionId, position, role: input.role ?? null, conversationId: v.conversationId, payload: input.payload, now });
-        await countNewEntry(tx, agentId, sessionId, position, now);
-        await appendEvent(tx, deps.clock, {
-          agentId,
-          stream: 'conversation',
-          type: 'conversation.appended',
-          subjectId: originalReference(sessionId, row.entryId),
-          project: v.scope,
-          payload: { sessionId, entryId: row.entryId, position },
-        });
-        return row;
-      }),
+          const locked = await lockWritableSession(tx, agentId, sessionId);
+          const position = Number(locked.last_position) + 1;
+          deps.faults('conversation.after_lock');
+          const row = await insertEntry(tx, { agentId, sessionId, position, role: input.role ?? null, conversationId: v.conversationId, payload: input.payload, now });
+          await countNewEntry(tx, agentId, sessionId, position, now);
+          await appendEvent(tx, deps.clock, {
+            agentId,
+            stream: 'conversation',
+            type: 'conversation.appended',
+            subjectId: originalReference(sessionId, row.entryId),
+            project: v.scope,
+            payload: { sessionId, entryId: row.entryId, position },
+          });
+          return row;
+        }),
+      ),
     ),
   );
 }

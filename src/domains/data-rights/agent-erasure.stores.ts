@@ -10,12 +10,18 @@ import { AGENT_DATA_TABLES } from '../../db/agent-tables.js';
 import type { DbOrTx } from '../../db/database.js';
 
 /**
- * Children first: the agent's data tables in the reverse of their foreign-key order. api_tokens
+ * Children first: the agent's idempotency keys (they name its tokens and its writes' answers),
+ * then its data tables in the reverse of their foreign-key order. api_tokens
  * were revoked by the first step (their sockets ended then); the event log goes last but one,
  * after the subscribers had time to read agent.erased, and the agents row last of all (in the
  * final step, not here).
  */
-export const ERASURE_ORDER: readonly ((typeof AGENT_DATA_TABLES)[number] | 'api_tokens' | 'agent_events')[] = [...[...AGENT_DATA_TABLES].reverse(), 'api_tokens', 'agent_events'];
+export const ERASURE_ORDER: readonly ('idempotency_keys' | (typeof AGENT_DATA_TABLES)[number] | 'api_tokens' | 'agent_events')[] = [
+  'idempotency_keys',
+  ...[...AGENT_DATA_TABLES].reverse(),
+  'api_tokens',
+  'agent_events',
+];
 export type ErasedStore = (typeof ERASURE_ORDER)[number] | 'agents';
 
 /** Tables with an agent_id column that an erasure keeps: the receipts outlive the agent. */

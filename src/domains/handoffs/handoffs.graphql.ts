@@ -11,6 +11,7 @@ import { HANDOFF_EVIDENCE, HANDOFF_ORIGINS, type HandoffEvidence, type HandoffOr
 import type { AutomaticHandoffOutcome, HandoffRow } from './handoffs.service.js';
 import { agentHandoffsArgs, handoffReadArgs, handoffSourceRefInput, handoffWriteInput } from './handoffs.inputs.js';
 import { argsFrom, inputFieldsFrom } from '../../schema/inputs.js';
+import { idempotencyKeyOf } from '../../schema/idempotency.js';
 
 export const HandoffOriginEnum = builder.enumType('HandoffOrigin', {
   description: 'Who decided to write a handoff',
@@ -142,7 +143,7 @@ builder.mutationFields((t) => ({
     // NotFound: an operator naming an agent that does not exist. No revision check: the session's slot is simply replaced.
     errors: { types: [ValidationError, NotFoundError, ForbiddenError], dataField: { name: 'handoff' } },
     args: { input: t.arg({ type: SessionWriteHandoffInput, required: true, description: 'The handoff' }) },
-    resolve: (_, { input }, ctx) => ctx.services.handoffs.writeExplicit(ctx.viewer, input),
+    resolve: (_, { input }, ctx, info) => ctx.services.handoffs.writeExplicit(ctx.viewer, { ...input, idempotencyKey: idempotencyKeyOf(ctx, info, input) }),
   }),
   recordAutomaticHandoff: t.field({
     type: AutomaticHandoffOutcomeRef,
@@ -150,6 +151,6 @@ builder.mutationFields((t) => ({
     // Agent tokens only, whose agent exists; a skip is an outcome, not an error.
     errors: { types: [ValidationError], dataField: { name: 'outcome' } },
     args: { input: t.arg({ type: RecordAutomaticHandoffInput, required: true, description: 'The handoff' }) },
-    resolve: (_, { input }, ctx) => ctx.services.handoffs.recordAutomatic(ctx.viewer, input),
+    resolve: (_, { input }, ctx, info) => ctx.services.handoffs.recordAutomatic(ctx.viewer, { ...input, idempotencyKey: idempotencyKeyOf(ctx, info, input) }),
   }),
 }));

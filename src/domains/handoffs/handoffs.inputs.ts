@@ -4,6 +4,7 @@
  */
 import { formatLimit as n, type InputFields } from '../../lib/input-spec.js';
 import { agentIdField, projectField } from '../../auth/runtime.inputs.js';
+import { idempotencyKeyField } from '../../db/idempotency.js';
 import { HANDOFF_EVIDENCE, HANDOFF_LIMITS } from './handoffs.sql.js';
 
 export const handoffReadArgs = {
@@ -59,6 +60,7 @@ export const handoffWriteInput = {
   },
   project: projectField,
   agentId: agentIdField,
+  idempotencyKey: idempotencyKeyField,
 } as const satisfies InputFields;
 
 /** Agent.handoffs: the agent is the parent; `sessionId` narrows to one session. */

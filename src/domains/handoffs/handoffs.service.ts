@@ -18,6 +18,7 @@ import { requireSession, resolveRuntime, type RuntimeContext } from '../../auth/
 import { appendEvent } from '../../events/events.service.js';
 import { HANDOFF_LIMITS, sessionHandoffs, type HandoffEvidence, type HandoffOrigin, type HandoffSourceRef } from './handoffs.sql.js';
 import { forExistingAgent } from '../../db/foreign-keys.js';
+import { idempotent, type IdempotentWrite } from '../../db/idempotency.js';
 
 export type HandoffRow = typeof sessionHandoffs.$inferSelect;
 
@@ -30,6 +31,8 @@ export interface HandoffInput {
   body: string;
   sourceRefs?: { ref: string; evidence?: HandoffEvidence | null }[] | null;
   ttlDays?: number | null;
+  /** A retry with the same key answers the first write (db/idempotency.ts). */
+  idempotencyKey?: string | null;
 }
 
 export type AutomaticHandoffOutcome =
@@ -47,9 +50,17 @@ export class HandoffsService {
     const runtime = resolveRuntime(viewer, input);
     const sessionId = requireSession(runtime);
     const refs = validate(input, 'ASSISTANT_ASSERTION');
-    const [row] = await this.upsert(runtime, sessionId, 'EXPLICIT', input, refs);
-    if (!row) throw new ForbiddenError('OPERATOR_OWNED', `the handoff of session ${sessionId} was written by an operator; an agent cannot replace it`);
-    return row;
+    return idempotent(this.db, this.clock, this.keyed('sessionWriteHandoff', runtime, input), async (db) => {
+      const [row] = await this.upsert(db, runtime, sessionId, 'EXPLICIT', input, refs);
+      if (!row) throw new ForbiddenError('OPERATOR_OWNED', `the handoff of session ${sessionId} was written by an operator; an agent cannot replace it`);
+      return row;
+    });
+  }
+
+  /** A handoff write's idempotency: its key, scope and everything the write depends on. */
+  private keyed(operation: string, runtime: RuntimeContext, { idempotencyKey, ...input }: HandoffInput): IdempotentWrite {
+    const { agentId, scope, sessionId, conversationId } = runtime;
+    return { key: idempotencyKey, operation, agentId, tokenId: runtime.viewer.tokenId, request: { ...input, agentId, scope, sessionId, conversationId } };
   }
 
   /**
@@ -66,14 +77,16 @@ export class HandoffsService {
     const hasToolEvidence = refs.some((r) => r.evidence === 'TOOL_EVIDENCE');
     const text = `${input.goal.trim()}${input.outcome.trim()}${input.body.trim()}`;
     if (!hasToolEvidence && charLength(text) < HANDOFF_LIMITS.trivialText) return { written: false, skippedReason: 'TRIVIAL', handoff: null };
-    const [row] = await this.upsert(runtime, sessionId, 'AUTOMATIC', input, refs);
-    if (row) return { written: true, skippedReason: null, handoff: row };
-    const [explicit] = await this.db
-      .select()
-      .from(sessionHandoffs)
-      .where(and(eq(sessionHandoffs.agentId, runtime.agentId), eq(sessionHandoffs.project, runtime.scope), eq(sessionHandoffs.sessionId, sessionId)));
-    const expired = explicit !== undefined && explicit.expiresAt.getTime() <= this.clock.now().getTime();
-    return { written: false, skippedReason: expired ? 'EXPLICIT_EXPIRED' : 'EXPLICIT_PRESENT', handoff: explicit ?? null };
+    return idempotent(this.db, this.clock, this.keyed('recordAutomaticHandoff', runtime, input), async (db): Promise<AutomaticHandoffOutcome> => {
+      const [row] = await this.upsert(db, runtime, sessionId, 'AUTOMATIC', input, refs);
+      if (row) return { written: true, skippedReason: null, handoff: row };
+      const [explicit] = await db
+        .select()
+        .from(sessionHandoffs)
+        .where(and(eq(sessionHandoffs.agentId, runtime.agentId), eq(sessionHandoffs.project, runtime.scope), eq(sessionHandoffs.sessionId, sessionId)));
+      const expired = explicit !== undefined && explicit.expiresAt.getTime() <= this.clock.now().getTime();
+      return { written: false, skippedReason: expired ? 'EXPLICIT_EXPIRED' : 'EXPLICIT_PRESENT', handoff: explicit ?? null };
+    });
   }
 
   /**
@@ -82,7 +95,7 @@ export class HandoffsService {
    * handoff (an explicit one, even expired, stays until retention removes it). Otherwise no row
    * comes back and nothing changed.
    */
-  private async upsert(runtime: RuntimeContext, sessionId: string, origin: HandoffOrigin, input: HandoffInput, refs: HandoffSourceRef[]) {
+  private async upsert(db: Db, runtime: RuntimeContext, sessionId: string, origin: HandoffOrigin, input: HandoffInput, refs: HandoffSourceRef[]) {
     const now = this.clock.now();
     const ttlDays = input.ttlDays ?? HANDOFF_LIMITS.defaultTtlDays;
     const actor = actorOf(runtime.viewer);
@@ -102,7 +115,7 @@ export class HandoffsService {
       writtenById: actor.id,
     };
     return forExistingAgent(runtime.agentId, () =>
-      this.db.transaction(async (tx) => {
+      db.transaction(async (tx) => {
         const rows = await tx
           .insert(h)
           .values({ agentId: runtime.agentId, id: newId(), project: runtime.scope, sessionId, revision: 1, createdAt: now, ...values })

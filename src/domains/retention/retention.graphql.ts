@@ -9,6 +9,7 @@ const STORES: Record<RetentionStore, [name: string, description: string]> = {
   tiddle_residue: ['TIDDLE_RESIDUE', "Tiddle's residue past its window"],
   agent_events: ['AGENT_EVENTS', 'The per-agent event log past BURROW_EVENT_RETENTION_DAYS'],
   dream_diary_entries: ['DREAM_DIARY_ENTRIES', 'Dream diary entries past BURROW_DREAM_DIARY_RETENTION_DAYS'],
+  idempotency_keys: ['IDEMPOTENCY_KEYS', 'Idempotency keys past their 24-hour window (docs/idempotency.md)'],
 };
 
 const RetentionStoreEnum = builder.enumType('RetentionStore', {

@@ -11,11 +11,14 @@
  *   pruning applies).
  * - Dream diary entries, BURROW_DREAM_DIARY_RETENTION_DAYS (default 365) after they were written,
  *   by their own `expires_at` and the same grace.
+ * - idempotency keys, IDEMPOTENCY_WINDOW_HOURS (24) after they were written: past the window a
+ *   key no longer answers (db/idempotency.ts), so the sweep removes it without a grace period.
  * Brains never expire, and conversation originals stay until an operator acts: no sweep touches
  * them, and removing a record never removes the originals it cites.
  */
 import type { Db } from '../../db/database.js';
 import { pruneEvents } from '../../events/events.service.js';
+import { IDEMPOTENCY_WINDOW_HOURS, idempotencyCutoff, pruneIdempotencyKeys } from '../../db/idempotency.js';
 import type { Clock } from '../../lib/clock.js';
 import { daysBefore } from '../../lib/expiry.js';
 import { IntervalJob } from '../../lib/interval.js';
@@ -26,7 +29,8 @@ import type { HandoffsService } from '../handoffs/handoffs.service.js';
 import type { TiddleService } from '../tiddle/tiddle.service.js';
 import type { DreamDiaryService } from '../dream-diary/dream-diary.service.js';
 
-export type RetentionStore = 'working_records' | 'session_handoffs' | 'rolling_cards' | 'tiddle_history' | 'tiddle_residue' | 'agent_events' | 'dream_diary_entries';
+export type RetentionStore =
+  'working_records' | 'session_handoffs' | 'rolling_cards' | 'tiddle_history' | 'tiddle_residue' | 'agent_events' | 'dream_diary_entries' | 'idempotency_keys';
 
 export interface RetentionStoreReport {
   store: RetentionStore;
@@ -73,6 +77,8 @@ export class RetentionService {
     const eventsOlderThan = daysBefore(ranAt, this.eventRetentionDays);
     const events = await pruneEvents(this.db, eventsOlderThan);
     const dreamDiary = await this.stores.dreamDiary.sweepExpired(cutoff);
+    const keysOlderThan = idempotencyCutoff(ranAt);
+    const keys = await pruneIdempotencyKeys(this.db, keysOlderThan);
     return {
       ranAt,
       graceDays: this.graceDays,
@@ -85,6 +91,7 @@ export class RetentionService {
         { store: 'tiddle_residue', removed: residue.removed, olderThan: residue.olderThan, rule: 'residue older than 24 hours' },
         { store: 'agent_events', removed: events, olderThan: eventsOlderThan, rule: `events older than ${this.eventRetentionDays} days` },
         { store: 'dream_diary_entries', removed: dreamDiary, olderThan: cutoff, rule: `diary entries ${grace}` },
+        { store: 'idempotency_keys', removed: keys, olderThan: keysOlderThan, rule: `idempotency keys older than ${IDEMPOTENCY_WINDOW_HOURS} hours` },
       ],
     };
   }

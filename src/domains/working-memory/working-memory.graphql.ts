@@ -12,6 +12,7 @@ import { WORKING_KINDS, WORKING_LIMITS, WORKING_STATES, type WorkingKind, type W
 import type { WorkingRecordRow } from './working-memory.types.js';
 import { workingSearchArgs, workingWriteInput } from './working-memory.inputs.js';
 import { argsFrom, inputFieldsFrom } from '../../schema/inputs.js';
+import { idempotencyKeyOf } from '../../schema/idempotency.js';
 import { projectField } from '../../auth/runtime.inputs.js';
 
 export const WorkingRecordKindEnum = builder.enumType('WorkingRecordKind', {
@@ -206,9 +207,9 @@ builder.mutationFields((t) => ({
     description: 'Records operational evidence in the runtime-owned agent, session, conversation and scope',
     errors: { types: OWNED_RECORD_WRITE_ERRORS, dataField: { name: 'record' } },
     args: { input: t.arg({ type: MemoryWorkingWriteInput, required: true, description: 'The record' }) },
-    resolve: (_, { input }, ctx) => {
+    resolve: (_, { input }, ctx, info) => {
       const { recordId, ...rest } = input;
-      return ctx.services.working.write(ctx.viewer, { ...rest, id: recordId });
+      return ctx.services.working.write(ctx.viewer, { ...rest, id: recordId, idempotencyKey: idempotencyKeyOf(ctx, info, input) });
     },
   }),
   resolveWorkingRecord: t.field({

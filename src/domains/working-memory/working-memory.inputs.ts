@@ -4,6 +4,7 @@
  */
 import { formatLimit as n, type InputFields } from '../../lib/input-spec.js';
 import { agentIdField, projectField } from '../../auth/runtime.inputs.js';
+import { idempotencyKeyField } from '../../db/idempotency.js';
 import { WORKING_KINDS, WORKING_LIMITS, WORKING_STATES } from './working-memory.sql.js';
 
 const kindField = {
@@ -35,6 +36,7 @@ export const workingSearchArgs = {
   },
   project: projectField,
   agentId: agentIdField,
+  idempotencyKey: idempotencyKeyField,
 } as const satisfies InputFields;
 
 /** The short id is `recordId` (a record's field `id` is its global node id), in GraphQL and MCP alike. */
@@ -83,4 +85,5 @@ export const workingWriteInput = {
   supersededById: { type: 'string', description: 'With state SUPERSEDED: the recordId of the record in this scope that replaces this one.' },
   project: projectField,
   agentId: agentIdField,
+  idempotencyKey: idempotencyKeyField,
 } as const satisfies InputFields;

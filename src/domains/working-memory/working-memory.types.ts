@@ -34,6 +34,8 @@ export interface WorkingWriteInput extends ScopeArgs {
   pinned?: boolean | null;
   ttlDays?: number | null;
   supersededById?: string | null;
+  /** A retry with the same key answers the first write (db/idempotency.ts). */
+  idempotencyKey?: string | null;
 }
 
 export interface WorkingStateInput extends ScopeArgs {

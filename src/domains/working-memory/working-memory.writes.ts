@@ -12,15 +12,25 @@ import { actorOf, type Actor, type Viewer } from '../../auth/viewer.js';
 import { resolveRuntime, type RuntimeContext } from '../../auth/runtime.js';
 import { appendEvent } from '../../events/events.service.js';
 import { forExistingAgent } from '../../db/foreign-keys.js';
+import { idempotent } from '../../db/idempotency.js';
 import { globalIdOf, workingRecordNodeKey } from '../../schema/node-keys.js';
 import { workingRecords } from './working-memory.sql.js';
 import { inScope, visible, writableBy } from './working-memory.conditions.js';
 import { validateMaterial, validateRevision, validateSupersedeLink } from './working-memory.validation.js';
 import type { WorkingDeps, WorkingRecordRow, WorkingStateInput, WorkingWriteInput } from './working-memory.types.js';
 
-export async function write(deps: WorkingDeps, viewer: Viewer | null, input: WorkingWriteInput): Promise<WorkingRecordRow> {
+export async function write(deps: WorkingDeps, viewer: Viewer | null, keyed: WorkingWriteInput): Promise<WorkingRecordRow> {
+  const { idempotencyKey, ...input } = keyed;
   const runtime = resolveRuntime(viewer, input);
   validateMaterial(input);
+  const { agentId, scope, sessionId, conversationId } = runtime;
+  const request = { ...input, agentId, scope, sessionId, conversationId };
+  return idempotent(deps.db, deps.clock, { key: idempotencyKey, operation: 'memoryWorkingWrite', agentId, tokenId: runtime.viewer.tokenId, request }, (db) =>
+    createOrRewrite({ ...deps, db }, runtime, input),
+  );
+}
+
+async function createOrRewrite(deps: WorkingDeps, runtime: RuntimeContext, input: WorkingWriteInput): Promise<WorkingRecordRow> {
   if (input.id == null) {
     if (input.expectedRevision != null) throw new ValidationError('expectedRevision', 'expectedRevision applies only to a rewrite (give recordId)');
     return create(deps, runtime, input);

@@ -13,546 +13,764 @@ _AGENT = Operation(
     name="agent",
     hash="386993bebd9815c2eee3934f2a030b2865aa25f461b28fc0b0ed2206d700295d",
     text="query agent($id: String!) {\n  agent(agentId: $id) {\n    id\n    agentId\n    name\n    createdAt\n    lastEventSequence\n    profile {\n      ...ProfileDocumentFields\n    }\n  }\n}\n\nfragment ProfileDocumentFields on ProfileDocument {\n  id\n  agentId\n  kind\n  content\n  revision\n  updatedAt\n  updatedBy {\n    kind\n    principalId\n  }\n  reference\n}",
+    resend=True,
+    keyed=False,
 )
 _AGENT_BRAIN_MEMORIES = Operation(
     name="agentBrainMemories",
     hash="4514d5a46ddc7d9936715e12395a29195bf1493c914e473e43f90a8fd907bd44",
     text="query agentBrainMemories($agentId: String!, $first: Int, $after: String, $query: String, $asOf: DateTime) {\n  agent(agentId: $agentId) {\n    agentId\n    brainMemories(first: $first, after: $after, query: $query, asOf: $asOf) {\n      edges {\n        cursor\n        node {\n          memoryId\n          title\n          revision\n          deleted\n          deletedAt\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _AGENT_COUNTS = Operation(
     name="agentCounts",
     hash="57a351a0c6ec3384127c292d76af3526ea5bad0fda6e96febe280b02dbaf9bdc",
     text="query agentCounts($agentId: String!) {\n  agent(agentId: $agentId) {\n    agentId\n    counts {\n      brains\n      workingRecords\n      rollingCards\n      runsByState {\n        state\n        count\n      }\n    }\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _AGENT_ERASE = Operation(
     name="agentErase",
     hash="2b6299a5d2e3a9d212ce4c15c9b2c5c83fb0ce82857574dcc01a3e0440102dec",
     text="mutation agentErase($input: AgentEraseInput!) {\n  agentErase(input: $input) {\n    __typename\n    ... on AgentEraseSuccess {\n      resumed\n      receipt {\n        ...DataRemovalReceiptFields\n      }\n    }\n    ... on OwnerLive {\n      agentId\n      ownerIds\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment DataRemovalReceiptFields on DataRemovalReceipt {\n  id\n  receiptId\n  kind\n  agentId\n  memoryId\n  actor {\n    kind\n    principalId\n  }\n  forced\n  startedAt\n  completedAt\n  counts {\n    store\n    rows\n  }\n  contentHash\n}",
+    resend=False,
+    keyed=False,
 )
 _AGENT_EVENT_LOG = Operation(
     name="agentEventLog",
     hash="8d77f77aba284a29f9692a0ee16dc9db65ead3c6cf4fa25d8bff33c7241ba99f",
     text="query agentEventLog($agentId: String!, $first: Int, $after: String) {\n  agent(agentId: $agentId) {\n    agentId\n    events(first: $first, after: $after) {\n      edges {\n        cursor\n        node {\n          sequence\n          type\n          stream\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _AGENT_EVENTS = Operation(
     name="agentEvents",
     hash="500dfabf29ce71f3a9af500eface8c2cd3a8586534ed5108a9263227b7995a81",
     text="subscription agentEvents($agentId: String!, $after: Int) {\n  agentEvents(agentId: $agentId, after: $after) {\n    ...AgentEventFields\n  }\n}\n\nfragment AgentEventFields on AgentEvent {\n  sequence\n  agentId\n  stream\n  type\n  subjectId\n  project\n  occurredAt\n  payload\n}",
+    resend=False,
+    keyed=False,
 )
 _AGENT_PROFILE = Operation(
     name="agentProfile",
     hash="1a51c6812d34589c5d6c170822905f9ef69bd4eef9718f5e7a404d84b2d071d2",
     text="query agentProfile($agentId: String!, $asOf: DateTime) {\n  agent(agentId: $agentId) {\n    agentId\n    profile(asOf: $asOf) {\n      ...ProfileDocumentFields\n    }\n  }\n}\n\nfragment ProfileDocumentFields on ProfileDocument {\n  id\n  agentId\n  kind\n  content\n  revision\n  updatedAt\n  updatedBy {\n    kind\n    principalId\n  }\n  reference\n}",
+    resend=True,
+    keyed=False,
 )
 _AGENTS = Operation(
     name="agents",
     hash="4400c3010f3ecc0ffdb10918506a46e7c71d20f6a6f8ea21cf6b724e1bd67b54",
     text="query agents($first: Int, $after: String) {\n  agents(first: $first, after: $after) {\n    edges {\n      cursor\n      node {\n        id\n        agentId\n        name\n        profile {\n          kind\n          content\n        }\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _AGENTS_BRAINS = Operation(
     name="agentsBrains",
     hash="57cd603da9fc3be547819224fa951b8582c7c9c354f9a91517d2ff0a4c4f67a4",
     text="query agentsBrains($first: Int, $memories: Int, $query: String!) {\n  agents(first: $first) {\n    edges {\n      node {\n        agentId\n        brainMemories(first: $memories) {\n          edges {\n            cursor\n            node {\n              id\n              memoryId\n              agentId\n              title\n            }\n          }\n          pageInfo {\n            hasNextPage\n            hasPreviousPage\n            endCursor\n          }\n        }\n        brainSearch(query: $query, first: $memories) {\n          agentId\n          retrieval {\n            mode\n          }\n          hits {\n            score\n            memory {\n              memoryId\n              agentId\n            }\n          }\n        }\n      }\n    }\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _AGENTS_CONTINUITY = Operation(
     name="agentsContinuity",
     hash="3514af013b79bcbeaf6af99dc9fac9dfe782c1d3cc593b4ed1d523042208adfa",
     text="query agentsContinuity($first: Int, $states: [ContinuityRunState!], $runsFirst: Int, $runsAfter: String) {\n  agents(first: $first) {\n    edges {\n      node {\n        agentId\n        continuityRuns(states: $states, first: $runsFirst, after: $runsAfter) {\n          edges {\n            cursor\n            node {\n              ...ContinuityRunFields\n            }\n          }\n          pageInfo {\n            hasNextPage\n            hasPreviousPage\n            endCursor\n          }\n        }\n      }\n    }\n  }\n}\n\nfragment ContinuityRunFields on ContinuityRun {\n  id\n  runId\n  agentId\n  sessionId\n  project\n  state\n  generation\n  ownerId\n  head\n  headRevision\n  finalResult\n  interruptionManifest\n  recoveryQueue\n  effectCount\n  createdAt\n  updatedAt\n  completedAt\n  interruptedAt\n}",
+    resend=True,
+    keyed=False,
 )
 _AGENTS_CONVERSATIONS = Operation(
     name="agentsConversations",
     hash="7f729d69d1788ac12bd08ca096807219e2dfbc0a82e967e11a5f0c98584e3472",
     text="query agentsConversations($first: Int, $archived: ConversationSessionArchiveFilter, $sessionsFirst: Int, $sessionsAfter: String, $originalsFirst: Int, $originalsAfter: String) {\n  agents(first: $first) {\n    edges {\n      node {\n        agentId\n        conversationSessions(\n          archived: $archived\n          first: $sessionsFirst\n          after: $sessionsAfter\n        ) {\n          edges {\n            cursor\n            node {\n              ...ConversationSessionFields\n              originals(first: $originalsFirst, after: $originalsAfter) {\n                edges {\n                  cursor\n                  node {\n                    id\n                    entryId\n                    position\n                    role\n                    conversationId\n                    payload\n                    createdAt\n                    reference\n                  }\n                }\n                pageInfo {\n                  hasNextPage\n                  hasPreviousPage\n                  endCursor\n                }\n              }\n            }\n          }\n          pageInfo {\n            hasNextPage\n            hasPreviousPage\n            endCursor\n          }\n        }\n      }\n    }\n  }\n}\n\nfragment ConversationSessionFields on ConversationSession {\n  agentId\n  sessionId\n  project\n  activeCount\n  archivedCount\n  originalCount\n  lastPosition\n  archiveGenerations\n  id\n  firstActivityAt\n  lastActivityAt\n  archived\n  archivedAt\n  archivedBy {\n    kind\n    principalId\n  }\n  archiveReason\n}",
+    resend=True,
+    keyed=False,
 )
 _AGENT_SETTINGS = Operation(
     name="agentSettings",
     hash="9d3c2e295d77a7629f33e6656787cbac625e09bce5a8fc26c24bb7b0a543ffa3",
     text="query agentSettings($agentId: String!) {\n  agentSettings(agentId: $agentId) {\n    ...AgentSettingFields\n  }\n}\n\nfragment AgentSettingFields on AgentSetting {\n  id\n  agentId\n  name\n  value\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
+    resend=True,
+    keyed=False,
 )
 _AGENTS_OVERVIEW = Operation(
     name="agentsOverview",
     hash="31975c4d4443d5ea9af78b026760e839528e89d9bc69b9725bc1b2a7e801031c",
     text="query agentsOverview($first: Int, $after: String) {\n  agents(first: $first, after: $after) {\n    totalCount\n    edges {\n      cursor\n      node {\n        id\n        agentId\n        name\n        counts {\n          brains\n          workingRecords\n          rollingCards\n          runsByState {\n            state\n            count\n          }\n        }\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _AGENTS_TIDDLE = Operation(
     name="agentsTiddle",
     hash="174b5030609422c4efa3945f1a74d7454a08d91a15642f718590e503729d2d60",
     text="query agentsTiddle($first: Int, $project: String, $cardsFirst: Int, $cardsAfter: String) {\n  agents(first: $first) {\n    edges {\n      node {\n        agentId\n        rollingCards(project: $project, first: $cardsFirst, after: $cardsAfter) {\n          edges {\n            cursor\n            node {\n              ...RollingCardFields\n            }\n          }\n          pageInfo {\n            hasNextPage\n            hasPreviousPage\n            endCursor\n          }\n        }\n        tiddleStatus(project: $project) {\n          agentId\n          cardTtlDays\n          proposer\n          schedulerEnabled\n          scopes {\n            project\n            consecutiveFailures\n          }\n        }\n      }\n    }\n  }\n}\n\nfragment RollingCardFields on RollingCard {\n  id\n  agentId\n  project\n  cardId\n  title\n  body\n  evidence\n  card\n  revision\n  createdAt\n  updatedAt\n  refreshedAt\n  expiresAt\n}",
+    resend=True,
+    keyed=False,
 )
 _AGENTS_WORKING_MEMORY = Operation(
     name="agentsWorkingMemory",
     hash="e8be0847d3ccf3cbd13f509552de07e6baeb145833776d2a34368591ca12e011",
     text="query agentsWorkingMemory($first: Int, $records: Int, $after: String, $kinds: [WorkingRecordKind!], $states: [WorkingRecordState!], $handoffs: Int, $sessionId: String) {\n  agents(first: $first) {\n    edges {\n      node {\n        agentId\n        workingRecords(first: $records, after: $after, kinds: $kinds, states: $states) {\n          edges {\n            cursor\n            node {\n              id\n              recordId\n              agentId\n              kind\n              state\n              title\n              agent {\n                agentId\n              }\n            }\n          }\n          pageInfo {\n            hasNextPage\n            hasPreviousPage\n            endCursor\n          }\n        }\n        handoffs(first: $handoffs, sessionId: $sessionId) {\n          id\n          handoffId\n          agentId\n          sessionId\n          origin\n          title\n          agent {\n            agentId\n          }\n        }\n      }\n    }\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _AGENT_TOKENS = Operation(
     name="agentTokens",
     hash="d3ca2fe13143e53da4c82eba751daa179994d1a72d634a8921868a646ee9d172",
     text="query agentTokens($agentId: String!, $first: Int, $after: String) {\n  agent(agentId: $agentId) {\n    agentId\n    tokens(first: $first, after: $after) {\n      edges {\n        cursor\n        node {\n          ...ApiTokenFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n}\n\nfragment ApiTokenFields on ApiToken {\n  id\n  tokenId\n  name\n  kind\n  agentId\n  createdAt\n  expiresAt\n  lastUsedAt\n  revokedAt\n  active\n}",
+    resend=True,
+    keyed=False,
 )
 _AMBIENT_CONTINUITY = Operation(
     name="ambientContinuity",
     hash="8fc93f47b4055a1908159f055377e003d2a9f01bdc8372026589b56207817c25",
     text="query ambientContinuity($agentId: String, $project: String) {\n  ambientContinuity(agentId: $agentId, project: $project) {\n    agentId\n    project\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _API_TOKENS = Operation(
     name="apiTokens",
     hash="727c60ecad9e8e3b1ba68ad2aa783d1aa4dce1eca60bd18293c0334e0eb55088",
     text="query apiTokens($first: Int, $after: String) {\n  apiTokens(first: $first, after: $after) {\n    totalCount\n    edges {\n      cursor\n      node {\n        ...ApiTokenFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      hasPreviousPage\n      endCursor\n    }\n  }\n}\n\nfragment ApiTokenFields on ApiToken {\n  id\n  tokenId\n  name\n  kind\n  agentId\n  createdAt\n  expiresAt\n  lastUsedAt\n  revokedAt\n  active\n}",
+    resend=True,
+    keyed=False,
 )
 _APPEND_CONVERSATION_ENTRY = Operation(
     name="appendConversationEntry",
     hash="1e1386692e175b8e2c243f99efdc500a8aa57db5bbdea665f57debf4d9494ee1",
     text="mutation appendConversationEntry($input: AppendConversationEntryInput!) {\n  appendConversationEntry(input: $input) {\n    __typename\n    ... on AppendConversationEntrySuccess {\n      entry {\n        ...ConversationOriginalFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  id\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}",
+    resend=True,
+    keyed=True,
 )
 _APPEND_DREAM_DIARY_ENTRY = Operation(
     name="appendDreamDiaryEntry",
     hash="3d3da2b6e6c2629ac2fe9e38a1b52d49b9880525fa20d17ce6ae47413c5c37c6",
     text="mutation appendDreamDiaryEntry($input: AppendDreamDiaryEntryInput!) {\n  appendDreamDiaryEntry(input: $input) {\n    __typename\n    ... on AppendDreamDiaryEntrySuccess {\n      entry {\n        ...DreamDiaryEntryFields\n      }\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment DreamDiaryEntryFields on DreamDiaryEntry {\n  id\n  entryId\n  agentId\n  entryDate\n  title\n  body\n  writtenBy\n  createdAt\n  expiresAt\n}",
+    resend=False,
+    keyed=False,
 )
 _APPLY_PREFERENCE_LEARNING = Operation(
     name="applyPreferenceLearning",
     hash="d6c0401729e53089c91cbf4b1408d08704d4ffbe233c6d948a938e4233d94c58",
     text="mutation applyPreferenceLearning($input: ApplyPreferenceLearningInput!) {\n  applyPreferenceLearning(input: $input) {\n    __typename\n    ... on ApplyPreferenceLearningSuccess {\n      document {\n        ...ProfileDocumentFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ProfileDocumentFields on ProfileDocument {\n  id\n  agentId\n  kind\n  content\n  revision\n  updatedAt\n  updatedBy {\n    kind\n    principalId\n  }\n  reference\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _ARCHIVE_CONVERSATION_SESSION = Operation(
     name="archiveConversationSession",
     hash="157489f0aed39f205aab3219a1d996870edb751c1f195b036fd74fd6b849d525",
     text="mutation archiveConversationSession($input: ArchiveConversationSessionInput!) {\n  archiveConversationSession(input: $input) {\n    __typename\n    ... on ArchiveConversationSessionSuccess {\n      session {\n        ...ConversationSessionFields\n      }\n    }\n    ...ConversationSessionErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ConversationSessionFields on ConversationSession {\n  agentId\n  sessionId\n  project\n  activeCount\n  archivedCount\n  originalCount\n  lastPosition\n  archiveGenerations\n  id\n  firstActivityAt\n  lastActivityAt\n  archived\n  archivedAt\n  archivedBy {\n    kind\n    principalId\n  }\n  archiveReason\n}\n\nfragment ConversationSessionErrorFields on Error {\n  ...ErrorFields\n  ... on ConversationSessionArchived {\n    sessionId\n    archivedAt\n    archivedBy {\n      kind\n      principalId\n    }\n    reason\n  }\n  ... on ConversationSessionNotArchived {\n    sessionId\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _BRAIN_EMBEDDING_STATUS = Operation(
     name="brainEmbeddingStatus",
     hash="4f684fdf17cc60f281d038c2a6d0fc1e0ce51d06079dcd0e1ff18ec321a72af7",
     text="query brainEmbeddingStatus($agentId: String!) {\n  brainEmbeddingStatus(agentId: $agentId) {\n    agentId\n    enabled\n    model\n    dimensions\n    vectorSearch\n    reason\n    indexed\n    pending\n    failed\n    backlog\n    nextRetryAt\n    lastError\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _BRAIN_EVENTS = Operation(
     name="brainEvents",
     hash="4542feb663a64f83a468984140d4c46ed7bd0658f70d4b21f2a6a9907f44ee4e",
     text="subscription brainEvents($agentId: String!, $after: Int) {\n  agentEvents(agentId: $agentId, after: $after) {\n    sequence\n    agentId\n    stream\n    type\n    subjectId\n    payload\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _BRAIN_MEMORIES = Operation(
     name="brainMemories",
     hash="2ecc5034884b029cc5d1c069af3d4e500f966e8666ee06a52b5a81191dd0107a",
     text="query brainMemories($agentId: String!, $query: String, $first: Int, $after: String, $asOf: DateTime) {\n  brainMemories(\n    agentId: $agentId\n    query: $query\n    first: $first\n    after: $after\n    asOf: $asOf\n  ) {\n    edges {\n      cursor\n      node {\n        ...BrainMemoryFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  deletedAt\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _BRAIN_MEMORIES_WITH_REVISIONS = Operation(
     name="brainMemoriesWithRevisions",
     hash="1b73c776a3cc58463bf763469f8266713e1b2c5f710ea2ea9f40b3e0590aba31",
     text="query brainMemoriesWithRevisions($agentId: String!, $query: String, $first: Int, $after: String) {\n  brainMemories(agentId: $agentId, query: $query, first: $first, after: $after) {\n    edges {\n      cursor\n      node {\n        id\n        memoryId\n        title\n        revision\n        revisions {\n          revision\n          action\n          actor {\n            kind\n            principalId\n          }\n        }\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _BRAIN_MEMORY_NODE = Operation(
     name="brainMemoryNode",
     hash="8a71b157dea9083a899acc5e1896cb8f1a96edf46b3f57f6fd72fdf5de0c0f86",
     text="query brainMemoryNode($id: ID!) {\n  node(id: $id) {\n    __typename\n    id\n    ... on BrainMemory {\n      memoryId\n      agentId\n      title\n      agent {\n        agentId\n      }\n    }\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _BRAIN_PURGE = Operation(
     name="brainPurge",
     hash="b6986a47ded90a2f3cef505f6e7a4efb46b91375667f6e6651f58a83f7b824ce",
     text="mutation brainPurge($input: BrainPurgeInput!) {\n  brainPurge(input: $input) {\n    __typename\n    ... on BrainPurgeSuccess {\n      alreadyPurged\n      memory {\n        ...BrainMemoryFields\n        purgedAt\n        purgedBy {\n          kind\n          principalId\n        }\n        revisions {\n          revision\n          action\n          title\n          content\n          sourceRefs\n          ownership\n          actor {\n            kind\n            principalId\n          }\n          createdAt\n        }\n      }\n      receipt {\n        ...DataRemovalReceiptFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  deletedAt\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}\n\nfragment DataRemovalReceiptFields on DataRemovalReceipt {\n  id\n  receiptId\n  kind\n  agentId\n  memoryId\n  actor {\n    kind\n    principalId\n  }\n  forced\n  startedAt\n  completedAt\n  counts {\n    store\n    rows\n  }\n  contentHash\n}",
+    resend=False,
+    keyed=False,
 )
 _BRAIN_READ = Operation(
     name="brainRead",
     hash="eba12f8dc39e0f060e3681d44cb516657e8802b101c096f246fe46b56999ace6",
     text="query brainRead($memoryId: String!, $agentId: String, $revisions: Int, $asOf: DateTime) {\n  brainRead(memoryId: $memoryId, agentId: $agentId, asOf: $asOf) {\n    ...BrainMemoryFields\n    revisions(first: $revisions) {\n      revision\n      action\n      title\n      content\n      sourceRefs\n      ownership\n      actor {\n        kind\n        principalId\n      }\n      createdAt\n    }\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  deletedAt\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _BRAIN_REMOVE = Operation(
     name="brainRemove",
     hash="6e9d61e5b2697021b29bfd1f6bcd1f10dc91f2f30eda48e552038db309e51259",
     text="mutation brainRemove($input: BrainRemoveInput!) {\n  brainRemove(input: $input) {\n    __typename\n    ... on BrainRemoveSuccess {\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  deletedAt\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _BRAIN_REMOVE_MANY = Operation(
     name="brainRemoveMany",
     hash="a6a9aa8d601717f516e69b5ea67b8aa8ed9f0abd2d0835a760bed99a47e346c6",
     text="mutation brainRemoveMany($agentId: String!, $items: [BrainRemoveManyItem!]!) {\n  brainRemoveMany(agentId: $agentId, items: $items) {\n    __typename\n    ... on BrainRemoveManySuccess {\n      results {\n        memoryId\n        status\n        message\n        currentRevision\n        memory {\n          id\n          memoryId\n          revision\n          deleted\n        }\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _BRAIN_SAVE = Operation(
     name="brainSave",
     hash="9ec81a2a96f430d60637742c2fd7038a189acd9fdca56ecbea751ea852269fd8",
     text="mutation brainSave($input: BrainSaveInput!) {\n  brainSave(input: $input) {\n    __typename\n    ... on BrainSaveSuccess {\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  deletedAt\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
+    resend=True,
+    keyed=True,
 )
 _BRAIN_SEARCH = Operation(
     name="brainSearch",
     hash="c9f31593e231a7d5900997d515e9bf03e63409f9c68879e99ffc241fdf1302a8",
     text="query brainSearch($query: String!, $first: Int, $agentId: String) {\n  brainSearch(query: $query, first: $first, agentId: $agentId) {\n    agentId\n    query\n    retrieval {\n      mode\n      fallback\n      reason\n    }\n    hits {\n      matchedBy\n      matchedTerms\n      lexicalScore\n      similarity\n      score\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  deletedAt\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _BRAIN_UPDATE = Operation(
     name="brainUpdate",
     hash="ce969e9a0c53869369252ff9b783da366e66404a7c4059d2df156fca6ec425df",
     text="mutation brainUpdate($input: BrainUpdateInput!) {\n  brainUpdate(input: $input) {\n    __typename\n    ... on BrainUpdateSuccess {\n      memory {\n        ...BrainMemoryFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment BrainMemoryFields on BrainMemory {\n  id\n  memoryId\n  agentId\n  title\n  content\n  sourceRefs\n  revision\n  ownership\n  labels\n  deleted\n  deletedAt\n  createdAt\n  updatedAt\n  createdBy {\n    kind\n    principalId\n  }\n  updatedBy {\n    kind\n    principalId\n  }\n  legacyMigration {\n    source\n    legacyId\n    legacyScope\n    legacyOwnerAgentId\n    legacyStatus\n    operatorCorrected\n    operatorDeleted\n    importedAt\n    importedBy {\n      kind\n      principalId\n    }\n    truncated\n    evidenceCount\n    snapshotCount\n    details\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _CLAIM_CONTINUITY_RECOVERY = Operation(
     name="claimContinuityRecovery",
     hash="8b1df67c5f27ddd57da444e67a9b47081ffc910850b01bc4437bb48892e28b94",
     text="mutation claimContinuityRecovery($input: ClaimContinuityRecoveryInput!) {\n  claimContinuityRecovery(input: $input) {\n    __typename\n    ... on ClaimContinuityRecoverySuccess {\n      run {\n        ...ContinuityRunFields\n      }\n    }\n    ...ContinuityErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ContinuityRunFields on ContinuityRun {\n  id\n  runId\n  agentId\n  sessionId\n  project\n  state\n  generation\n  ownerId\n  head\n  headRevision\n  finalResult\n  interruptionManifest\n  recoveryQueue\n  effectCount\n  createdAt\n  updatedAt\n  completedAt\n  interruptedAt\n}\n\nfragment ContinuityErrorFields on Error {\n  ...ErrorFields\n  ... on ContinuityFenceRejected {\n    runId\n    currentState\n    currentGeneration\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _COMMIT_CONTINUITY_RUN = Operation(
     name="commitContinuityRun",
     hash="c8534d821011351e99d07f4e122b25ebb0441cc8f4bd72ea91ec30f688ae3a5a",
     text="mutation commitContinuityRun($input: CommitContinuityRunInput!) {\n  commitContinuityRun(input: $input) {\n    __typename\n    ... on CommitContinuityRunSuccess {\n      run {\n        ...ContinuityRunFields\n      }\n    }\n    ...ContinuityErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ContinuityRunFields on ContinuityRun {\n  id\n  runId\n  agentId\n  sessionId\n  project\n  state\n  generation\n  ownerId\n  head\n  headRevision\n  finalResult\n  interruptionManifest\n  recoveryQueue\n  effectCount\n  createdAt\n  updatedAt\n  completedAt\n  interruptedAt\n}\n\nfragment ContinuityErrorFields on Error {\n  ...ErrorFields\n  ... on ContinuityFenceRejected {\n    runId\n    currentState\n    currentGeneration\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _COMPACT_CONVERSATION = Operation(
     name="compactConversation",
     hash="5699149828d47ccea67213371cc09cb42b126227a018d5aed53cc69dd41262b8",
     text="mutation compactConversation($input: CompactConversationInput!) {\n  compactConversation(input: $input) {\n    __typename\n    ... on CompactConversationSuccess {\n      compaction {\n        archive {\n          ...ConversationArchiveFields\n        }\n        summary {\n          ...ConversationEntryFields\n        }\n      }\n    }\n    ...ConversationSessionErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ConversationEntryFields on ConversationOriginal {\n  ...ConversationOriginalFields\n  summarizesGeneration\n  historyPosition\n}\n\nfragment ConversationArchiveFields on ConversationArchive {\n  agentId\n  sessionId\n  generation\n  kind\n  entryCount\n  firstPosition\n  lastPosition\n  reason\n  summaryEntryId\n  archivedAt\n  archivedBy {\n    kind\n    principalId\n  }\n}\n\nfragment ConversationSessionErrorFields on Error {\n  ...ErrorFields\n  ... on ConversationSessionArchived {\n    sessionId\n    archivedAt\n    archivedBy {\n      kind\n      principalId\n    }\n    reason\n  }\n  ... on ConversationSessionNotArchived {\n    sessionId\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  id\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}",
+    resend=False,
+    keyed=False,
 )
 _COMPLETE_CONTINUITY_RUN = Operation(
     name="completeContinuityRun",
     hash="3aabd7c4d327e0d220eb26ecb7d3ca560b6c75d9988a927861d9317f7e0b5649",
     text="mutation completeContinuityRun($input: CompleteContinuityRunInput!) {\n  completeContinuityRun(input: $input) {\n    __typename\n    ... on CompleteContinuityRunSuccess {\n      run {\n        ...ContinuityRunFields\n      }\n    }\n    ...ContinuityErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ContinuityRunFields on ContinuityRun {\n  id\n  runId\n  agentId\n  sessionId\n  project\n  state\n  generation\n  ownerId\n  head\n  headRevision\n  finalResult\n  interruptionManifest\n  recoveryQueue\n  effectCount\n  createdAt\n  updatedAt\n  completedAt\n  interruptedAt\n}\n\nfragment ContinuityErrorFields on Error {\n  ...ErrorFields\n  ... on ContinuityFenceRejected {\n    runId\n    currentState\n    currentGeneration\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _CONTINUITY_EVENTS = Operation(
     name="continuityEvents",
     hash="3ece166c21d60e5dd6f6347ee669f277f660466288d26fda47a09ab6c2626df5",
     text="subscription continuityEvents($agentId: String!, $runId: String!, $after: Int) {\n  continuityEvents(agentId: $agentId, runId: $runId, after: $after) {\n    ...AgentEventFields\n  }\n}\n\nfragment AgentEventFields on AgentEvent {\n  sequence\n  agentId\n  stream\n  type\n  subjectId\n  project\n  occurredAt\n  payload\n}",
+    resend=False,
+    keyed=False,
 )
 _CONTINUITY_NODE = Operation(
     name="continuityNode",
     hash="0c63107ca6ebc3aef80e85f0c0f7f229ecf06de3abb6b4928cebb3913b731716",
     text="query continuityNode($id: ID!) {\n  node(id: $id) {\n    __typename\n    id\n    ... on ContinuityRun {\n      runId\n      agentId\n      state\n    }\n    ... on ContinuityEffect {\n      ...ContinuityEffectFields\n    }\n    ... on ContinuityTransition {\n      ...ContinuityTransitionFields\n    }\n  }\n}\n\nfragment ContinuityEffectFields on ContinuityEffect {\n  id\n  effectId\n  runId\n  kind\n  request\n  outcome\n  receipt\n  intendedGeneration\n  intendedBy\n  intendedAt\n  receiptGeneration\n  receiptBy\n  receiptAt\n}\n\nfragment ContinuityTransitionFields on ContinuityTransition {\n  id\n  runId\n  position\n  from\n  to\n  generation\n  ownerId\n  reason\n  sequence\n  at\n}",
+    resend=True,
+    keyed=False,
 )
 _CONTINUITY_OWNERS = Operation(
     name="continuityOwners",
     hash="60eaa1926d0976c35456b045bfde5561753103ae06012a7d42c4a2a22cfb0797",
     text="query continuityOwners($agentId: String, $includeClosed: Boolean) {\n  continuityOwners(agentId: $agentId, includeClosed: $includeClosed) {\n    id\n    ownerId\n    agentId\n    instance\n    openedAt\n    closedAt\n    live\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _CONTINUITY_RUN = Operation(
     name="continuityRun",
     hash="04ef7d6e9cc6a22026f0c511b40ab80ff4a66e726792208d988ee950cc0ff3a6",
     text="query continuityRun($runId: String!, $agentId: String, $effectsFirst: Int, $effectsAfter: String, $transitionsFirst: Int, $transitionsAfter: String) {\n  continuityRun(runId: $runId, agentId: $agentId) {\n    ...ContinuityRunFields\n    effects(first: $effectsFirst, after: $effectsAfter) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...ContinuityEffectFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n    transitions(first: $transitionsFirst, after: $transitionsAfter) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...ContinuityTransitionFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n}\n\nfragment ContinuityRunFields on ContinuityRun {\n  id\n  runId\n  agentId\n  sessionId\n  project\n  state\n  generation\n  ownerId\n  head\n  headRevision\n  finalResult\n  interruptionManifest\n  recoveryQueue\n  effectCount\n  createdAt\n  updatedAt\n  completedAt\n  interruptedAt\n}\n\nfragment ContinuityEffectFields on ContinuityEffect {\n  id\n  effectId\n  runId\n  kind\n  request\n  outcome\n  receipt\n  intendedGeneration\n  intendedBy\n  intendedAt\n  receiptGeneration\n  receiptBy\n  receiptAt\n}\n\nfragment ContinuityTransitionFields on ContinuityTransition {\n  id\n  runId\n  position\n  from\n  to\n  generation\n  ownerId\n  reason\n  sequence\n  at\n}",
+    resend=True,
+    keyed=False,
 )
 _CONTINUITY_RUNS = Operation(
     name="continuityRuns",
     hash="5fe8942f72cedfaac40344b682fe4572e8996c26c7df44beeb036a815de6841c",
     text="query continuityRuns($agentId: String, $states: [ContinuityRunState!], $first: Int, $after: String) {\n  continuityRuns(agentId: $agentId, states: $states, first: $first, after: $after) {\n    edges {\n      cursor\n      node {\n        ...ContinuityRunFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}\n\nfragment ContinuityRunFields on ContinuityRun {\n  id\n  runId\n  agentId\n  sessionId\n  project\n  state\n  generation\n  ownerId\n  head\n  headRevision\n  finalResult\n  interruptionManifest\n  recoveryQueue\n  effectCount\n  createdAt\n  updatedAt\n  completedAt\n  interruptedAt\n}",
+    resend=True,
+    keyed=False,
 )
 _CONVERSATION_ARCHIVES = Operation(
     name="conversationArchives",
     hash="a155dfdfa183e29983d939e094fbe347116ed38a57684070decc000d2d1897a0",
     text="query conversationArchives($sessionId: String!, $agentId: String) {\n  conversationArchives(sessionId: $sessionId, agentId: $agentId) {\n    agentId\n    sessionId\n    generation\n    entryCount\n    firstPosition\n    lastPosition\n    reason\n    archivedAt\n    archivedBy {\n      kind\n      principalId\n    }\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _CONVERSATION_GENERATION = Operation(
     name="conversationGeneration",
     hash="5d54809e97d11a91ed6677f19fd2621c0fa7e064e7736e2ec0da89ce8f7cfc54",
     text="query conversationGeneration($sessionId: String!, $generation: Int!, $first: Int, $after: String, $agentId: String) {\n  conversationOriginals(\n    sessionId: $sessionId\n    generation: $generation\n    first: $first\n    after: $after\n    agentId: $agentId\n  ) {\n    edges {\n      cursor\n      node {\n        ...ConversationEntryFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}\n\nfragment ConversationEntryFields on ConversationOriginal {\n  ...ConversationOriginalFields\n  summarizesGeneration\n  historyPosition\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  id\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}",
+    resend=True,
+    keyed=False,
 )
 _CONVERSATION_HISTORY = Operation(
     name="conversationHistory",
     hash="c2ff62adb5e91f996a72ae36975a37ddb89dc65ee3ce6f44214a93068d00f248",
     text="query conversationHistory($sessionId: String!, $first: Int, $after: String, $agentId: String) {\n  conversationHistory(\n    sessionId: $sessionId\n    first: $first\n    after: $after\n    agentId: $agentId\n  ) {\n    edges {\n      cursor\n      node {\n        ...ConversationEntryFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}\n\nfragment ConversationEntryFields on ConversationOriginal {\n  ...ConversationOriginalFields\n  summarizesGeneration\n  historyPosition\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  id\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}",
+    resend=True,
+    keyed=False,
 )
 _CONVERSATION_ORIGINALS = Operation(
     name="conversationOriginals",
     hash="1a4fff01c4428e55352b667052239993ee487b473f215a559a58fb214d1ab7cd",
     text="query conversationOriginals($sessionId: String!, $first: Int, $after: String, $agentId: String) {\n  conversationOriginals(\n    sessionId: $sessionId\n    first: $first\n    after: $after\n    agentId: $agentId\n  ) {\n    edges {\n      cursor\n      node {\n        ...ConversationOriginalFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  id\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}",
+    resend=True,
+    keyed=False,
 )
 _CONVERSATION_SEARCH = Operation(
     name="conversationSearch",
     hash="c20cd2230d94d826bfc54d29b6f9821b44072619431bd5f0efb64a8dec6fbd5d",
     text="query conversationSearch($query: String!, $agentId: String, $sessionId: String, $role: String, $createdFrom: DateTime, $createdBefore: DateTime, $first: Int, $after: String) {\n  conversationSearch(\n    query: $query\n    agentId: $agentId\n    sessionId: $sessionId\n    role: $role\n    createdFrom: $createdFrom\n    createdBefore: $createdBefore\n    first: $first\n    after: $after\n  ) {\n    edges {\n      cursor\n      node {\n        ...ConversationEntryFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}\n\nfragment ConversationEntryFields on ConversationOriginal {\n  ...ConversationOriginalFields\n  summarizesGeneration\n  historyPosition\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  id\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}",
+    resend=True,
+    keyed=False,
 )
 _CONVERSATION_SESSION = Operation(
     name="conversationSession",
     hash="f04d73b1c9aa228ad4693c44a84016f104ff265b1b52dc976f573025181557e3",
     text="query conversationSession($sessionId: String!, $agentId: String) {\n  conversationSession(sessionId: $sessionId, agentId: $agentId) {\n    ...ConversationSessionFields\n    archives {\n      ...ConversationArchiveFields\n    }\n  }\n}\n\nfragment ConversationArchiveFields on ConversationArchive {\n  agentId\n  sessionId\n  generation\n  kind\n  entryCount\n  firstPosition\n  lastPosition\n  reason\n  summaryEntryId\n  archivedAt\n  archivedBy {\n    kind\n    principalId\n  }\n}\n\nfragment ConversationSessionFields on ConversationSession {\n  agentId\n  sessionId\n  project\n  activeCount\n  archivedCount\n  originalCount\n  lastPosition\n  archiveGenerations\n  id\n  firstActivityAt\n  lastActivityAt\n  archived\n  archivedAt\n  archivedBy {\n    kind\n    principalId\n  }\n  archiveReason\n}",
+    resend=True,
+    keyed=False,
 )
 _CONVERSATION_SESSIONS = Operation(
     name="conversationSessions",
     hash="a4f416bfa0890fbebdf81dd9bc1867400eed094911a1632303c96036312b8cbc",
     text="query conversationSessions($agentId: String, $archived: ConversationSessionArchiveFilter, $first: Int, $after: String) {\n  conversationSessions(\n    agentId: $agentId\n    archived: $archived\n    first: $first\n    after: $after\n  ) {\n    edges {\n      cursor\n      node {\n        ...ConversationSessionFields\n        archives {\n          ...ConversationArchiveFields\n        }\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}\n\nfragment ConversationArchiveFields on ConversationArchive {\n  agentId\n  sessionId\n  generation\n  kind\n  entryCount\n  firstPosition\n  lastPosition\n  reason\n  summaryEntryId\n  archivedAt\n  archivedBy {\n    kind\n    principalId\n  }\n}\n\nfragment ConversationSessionFields on ConversationSession {\n  agentId\n  sessionId\n  project\n  activeCount\n  archivedCount\n  originalCount\n  lastPosition\n  archiveGenerations\n  id\n  firstActivityAt\n  lastActivityAt\n  archived\n  archivedAt\n  archivedBy {\n    kind\n    principalId\n  }\n  archiveReason\n}",
+    resend=True,
+    keyed=False,
 )
 _CREATE_AGENT = Operation(
     name="createAgent",
     hash="4e8ec21af0071aadbcf847d825ac1b0444a9c81cf70d9c8d23d665093e543067",
     text="mutation createAgent($input: CreateAgentInput!) {\n  createAgent(input: $input) {\n    __typename\n    ... on CreateAgentSuccess {\n      agent {\n        id\n        agentId\n        name\n        createdAt\n        profile {\n          ...ProfileDocumentFields\n        }\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ProfileDocumentFields on ProfileDocument {\n  id\n  agentId\n  kind\n  content\n  revision\n  updatedAt\n  updatedBy {\n    kind\n    principalId\n  }\n  reference\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _CREATE_API_TOKEN = Operation(
     name="createApiToken",
     hash="39f788ed2420c9bc86d290db723dfd671793f20c29c4733b908c6c2727c9cd0b",
     text="mutation createApiToken($input: CreateApiTokenInput!) {\n  createApiToken(input: $input) {\n    __typename\n    ... on CreateApiTokenSuccess {\n      secret\n      token {\n        ...ApiTokenFields\n      }\n    }\n    ... on ValidationFailed {\n      code\n      message\n      field\n      limit\n    }\n    ... on NotFound {\n      code\n      message\n      resource\n      resourceId\n    }\n  }\n}\n\nfragment ApiTokenFields on ApiToken {\n  id\n  tokenId\n  name\n  kind\n  agentId\n  createdAt\n  expiresAt\n  lastUsedAt\n  revokedAt\n  active\n}",
+    resend=False,
+    keyed=False,
 )
 _DATA_REMOVAL_RECEIPTS = Operation(
     name="dataRemovalReceipts",
     hash="f7b9ffd1cd72402bc49171b4bf063815d89064906a5a2a4fc98a915eadcd0f43",
     text="query dataRemovalReceipts($agentId: String, $first: Int, $after: String) {\n  dataRemovalReceipts(agentId: $agentId, first: $first, after: $after) {\n    edges {\n      cursor\n      node {\n        ...DataRemovalReceiptFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      hasPreviousPage\n      endCursor\n    }\n  }\n}\n\nfragment DataRemovalReceiptFields on DataRemovalReceipt {\n  id\n  receiptId\n  kind\n  agentId\n  memoryId\n  actor {\n    kind\n    principalId\n  }\n  forced\n  startedAt\n  completedAt\n  counts {\n    store\n    rows\n  }\n  contentHash\n}",
+    resend=True,
+    keyed=False,
 )
 _DELETE_AGENT_SETTING = Operation(
     name="deleteAgentSetting",
     hash="68929027ba9b7381fdced35f7054b943555154a847ef59f901774d6ed262ebfb",
     text="mutation deleteAgentSetting($agentId: String!, $name: String!) {\n  deleteAgentSetting(agentId: $agentId, name: $name) {\n    deleted\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _DELETE_MCP_CONNECTION = Operation(
     name="deleteMcpConnection",
     hash="700fba8873df03c1cd21d90c56b7911547e83d350265892e4a3540cb3d4abd38",
     text="mutation deleteMcpConnection($name: String!) {\n  deleteMcpConnection(name: $name) {\n    deleted\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _DELETE_MODEL_CONNECTION = Operation(
     name="deleteModelConnection",
     hash="e6256c47cebdce02cad344174feff456076e654e6c0bd6e7f6f2afbe654c073a",
     text="mutation deleteModelConnection($purpose: ModelPurpose!) {\n  deleteModelConnection(purpose: $purpose) {\n    deleted\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _DREAM_DIARY = Operation(
     name="dreamDiary",
     hash="f09fe10e9a4be650af7fc5070a3de182130aed0d142cae670b988de5ab9c8295",
     text="query dreamDiary($agentId: String!, $first: Int, $after: String) {\n  dreamDiary(agentId: $agentId, first: $first, after: $after) {\n    edges {\n      cursor\n      node {\n        ...DreamDiaryEntryFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      hasPreviousPage\n      endCursor\n    }\n  }\n}\n\nfragment DreamDiaryEntryFields on DreamDiaryEntry {\n  id\n  entryId\n  agentId\n  entryDate\n  title\n  body\n  writtenBy\n  createdAt\n  expiresAt\n}",
+    resend=True,
+    keyed=False,
 )
 _EXPORT_CONFIGURATION = Operation(
     name="exportConfiguration",
     hash="a1cde6d5ff93d83b4353c70997db36e5d349bb9aafe64f4ad4b43f3810849d62",
     text="mutation exportConfiguration($input: ExportConfigurationInput) {\n  exportConfiguration(input: $input) {\n    __typename\n    ... on ExportConfigurationSuccess {\n      document\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _FINALIZE_CONTINUITY_RUN = Operation(
     name="finalizeContinuityRun",
     hash="dcc5b69070ba30c215f4609a6396eae7d970c21b2ab898c0af6c18bdededc09e",
     text="mutation finalizeContinuityRun($input: FinalizeContinuityRunInput!) {\n  finalizeContinuityRun(input: $input) {\n    __typename\n    ... on FinalizeContinuityRunSuccess {\n      run {\n        ...ContinuityRunFields\n      }\n    }\n    ...ContinuityErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ContinuityRunFields on ContinuityRun {\n  id\n  runId\n  agentId\n  sessionId\n  project\n  state\n  generation\n  ownerId\n  head\n  headRevision\n  finalResult\n  interruptionManifest\n  recoveryQueue\n  effectCount\n  createdAt\n  updatedAt\n  completedAt\n  interruptedAt\n}\n\nfragment ContinuityErrorFields on Error {\n  ...ErrorFields\n  ... on ContinuityFenceRejected {\n    runId\n    currentState\n    currentGeneration\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _IMPORT_ALBDRUCK = Operation(
     name="importAlbdruck",
     hash="dcf074e3e731fc364cacee88ce920d265c44608ab3c1f5ab23b553029709e787",
     text="mutation importAlbdruck {\n  importAlbdruck {\n    total\n    imported\n    skipped\n    deletedOnImport\n    failed\n    createdAgents\n    failures {\n      legacyId\n      reason\n    }\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _IMPORT_CONFIGURATION = Operation(
     name="importConfiguration",
     hash="0b038b4888ed4717fd9b6309ea4077a104a0fef0edb0d02107520527a4313f28",
     text="mutation importConfiguration($input: ImportConfigurationInput!) {\n  importConfiguration(input: $input) {\n    __typename\n    ... on ImportConfigurationSuccess {\n      counts {\n        category\n        created\n        updated\n        unchanged\n      }\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n    ... on SettingsKeyRequired {\n      field\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _INTERRUPT_CONTINUITY_RUN = Operation(
     name="interruptContinuityRun",
     hash="7a837479360c27258731949ee004d403eddf2faa01ee94d009b4ff97a6aab424",
     text="mutation interruptContinuityRun($input: InterruptContinuityRunInput!) {\n  interruptContinuityRun(input: $input) {\n    __typename\n    ... on InterruptContinuityRunSuccess {\n      run {\n        ...ContinuityRunFields\n      }\n    }\n    ...ContinuityErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ContinuityRunFields on ContinuityRun {\n  id\n  runId\n  agentId\n  sessionId\n  project\n  state\n  generation\n  ownerId\n  head\n  headRevision\n  finalResult\n  interruptionManifest\n  recoveryQueue\n  effectCount\n  createdAt\n  updatedAt\n  completedAt\n  interruptedAt\n}\n\nfragment ContinuityErrorFields on Error {\n  ...ErrorFields\n  ... on ContinuityFenceRejected {\n    runId\n    currentState\n    currentGeneration\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _MCP_CONNECTIONS = Operation(
     name="mcpConnections",
     hash="1bf83437bfe32ffe3f2f2941ce0a0972d9d4b6fcc56cca7c9a05ccc4529330ed",
     text="query mcpConnections {\n  mcpConnections {\n    ...McpConnectionFields\n  }\n}\n\nfragment McpConnectionFields on McpConnectionSetting {\n  id\n  name\n  url\n  transport\n  enabled\n  description\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
+    resend=True,
+    keyed=False,
 )
 _MEMORY_ROLLING_SEARCH = Operation(
     name="memoryRollingSearch",
     hash="fba02c61c3514fa1ea7d2ea28f9051941f8eb5c1919af0b030571dc43d6be3ee",
     text="query memoryRollingSearch($query: String!, $project: String, $agentId: String, $limit: Int) {\n  memoryRollingSearch(\n    query: $query\n    project: $project\n    agentId: $agentId\n    limit: $limit\n  ) {\n    owner\n    entersPrompt\n    agentId\n    project\n    query\n    cards {\n      ...RollingCardFields\n    }\n  }\n}\n\nfragment RollingCardFields on RollingCard {\n  id\n  agentId\n  project\n  cardId\n  title\n  body\n  evidence\n  card\n  revision\n  createdAt\n  updatedAt\n  refreshedAt\n  expiresAt\n}",
+    resend=True,
+    keyed=False,
 )
 _MEMORY_WORKING_SEARCH = Operation(
     name="memoryWorkingSearch",
     hash="5ada3e82208f7d774fd13c5ec57f7e9a956eee306482d638cfd94ecc8725a22b",
     text="query memoryWorkingSearch($query: String, $kind: WorkingRecordKind, $state: WorkingRecordState, $first: Int, $project: String, $agentId: String) {\n  memoryWorkingSearch(\n    query: $query\n    kind: $kind\n    state: $state\n    first: $first\n    project: $project\n    agentId: $agentId\n  ) {\n    ...WorkingRecordFields\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  id\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  recordId\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  supersededBy {\n    id\n    recordId\n    state\n  }\n  revision\n  createdAt\n  updatedAt\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _MEMORY_WORKING_WRITE = Operation(
     name="memoryWorkingWrite",
     hash="774230f689a483881212773241bd36da152ac821c97c9fcc9404f090a5fb62fc",
     text="mutation memoryWorkingWrite($input: MemoryWorkingWriteInput!) {\n  memoryWorkingWrite(input: $input) {\n    __typename\n    ... on MemoryWorkingWriteSuccess {\n      record {\n        ...WorkingRecordFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  id\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  recordId\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  supersededBy {\n    id\n    recordId\n    state\n  }\n  revision\n  createdAt\n  updatedAt\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
+    resend=True,
+    keyed=True,
 )
 _MODEL_CONNECTIONS = Operation(
     name="modelConnections",
     hash="4b72235671ce3fa4b14051ce457ab91f240c555c0473a230aa7000aa0ac06e3a",
     text="query modelConnections {\n  modelConnections {\n    ...ModelConnectionFields\n  }\n}\n\nfragment ModelConnectionFields on ModelConnectionSetting {\n  id\n  purpose\n  url\n  model\n  timeoutMs\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
+    resend=True,
+    keyed=False,
 )
 _NODE = Operation(
     name="node",
     hash="c1f371e0b4f2c4e3f2945b41098c6ecd0fa97e664ee1f7a1c449fffea86bbe08",
     text="query node($id: ID!) {\n  node(id: $id) {\n    __typename\n    id\n    ... on Agent {\n      agentId\n      name\n    }\n    ... on ProfileDocument {\n      agentId\n      kind\n      content\n      revision\n    }\n    ... on PreferenceSignal {\n      signalId\n      agentId\n      status\n      statement\n    }\n    ... on ApiToken {\n      tokenId\n      name\n      tokenKind: kind\n      tokenAgentId: agentId\n      active\n    }\n    ... on DreamDiaryEntry {\n      entryId\n      agentId\n      entryDate\n      title\n    }\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _OPERATOR_EVENTS = Operation(
     name="operatorEvents",
     hash="52b13ac68871e2a91f00c22ca308cf143c500370f1afae543c563dd014fb3dd4",
     text="subscription operatorEvents($after: String, $agentIds: [String!], $streams: [EventStream!]) {\n  operatorEvents(after: $after, agentIds: $agentIds, streams: $streams) {\n    ...TypedEventFields\n  }\n}\n\nfragment TypedEventFields on AgentEvent {\n  __typename\n  sequence\n  cursor\n  agentId\n  stream\n  type\n  subjectId\n  project\n  occurredAt\n  payload\n  ... on ProfileEvent {\n    profileKind\n    revision\n    reason\n    agentName\n  }\n  ... on BrainMemoryEvent {\n    memoryId\n    revision\n    title\n    ownership\n    actor {\n      kind\n      principalId\n    }\n    label\n  }\n  ... on WorkingRecordEvent {\n    recordId\n    revision\n    recordKind\n    state\n    pinned\n    expiresAt\n    supersededBy\n  }\n  ... on HandoffEvent {\n    origin\n    sessionId\n    revision\n    expiresAt\n  }\n  ... on ConversationEvent {\n    sessionId\n    entryId\n    position\n    generation\n    entryCount\n    reason\n  }\n  ... on RollingCardEvent {\n    cardId\n    title\n    revision\n    passId\n    ttlDays\n  }\n  ... on TiddleStatusEvent {\n    passId\n    error\n    residueConsidered\n    cardsCreated\n    cardsUpdated\n    cardsExpired\n    rejected\n    nextRunAt\n  }\n  ... on ContinuityRunEvent {\n    runId\n    fromState\n    toState\n    generation\n    ownerId\n    reason\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _PREFERENCE_AUDIT = Operation(
     name="preferenceAudit",
     hash="a167c4d5442efd79d240fd137ff921b5c19084234bdcead5bce16ceabab0e5ce",
     text="query preferenceAudit($agentId: String!, $first: Int, $after: String) {\n  preferenceLearning(agentId: $agentId) {\n    audit(first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          kind\n          action\n          fromRevision\n          toRevision\n          reason\n          signalIds\n          createdAt\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _PREFERENCE_LEARNING = Operation(
     name="preferenceLearning",
     hash="9efaf815913bf8b56748b182b36435b1c542fedc4d57e58621249a6023fdd0a3",
     text="query preferenceLearning($agentId: String!, $first: Int, $after: String, $statuses: [PreferenceSignalStatus!]) {\n  preferenceLearning(agentId: $agentId) {\n    appliedCount\n    lastAppliedRevision\n    lastAppliedAt\n    audit(first: $first) {\n      totalCount\n      edges {\n        node {\n          kind\n          action\n          fromRevision\n          toRevision\n          actor {\n            kind\n            principalId\n          }\n          reason\n          signalIds\n          createdAt\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n    signals(first: $first, after: $after, statuses: $statuses) {\n      edges {\n        cursor\n        node {\n          ...PreferenceSignalFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n}\n\nfragment PreferenceSignalFields on PreferenceSignal {\n  id\n  signalId\n  agentId\n  source\n  project\n  statement\n  evidence\n  status\n  createdAt\n}",
+    resend=True,
+    keyed=False,
 )
 _PROFILE_DOCUMENT = Operation(
     name="profileDocument",
     hash="5157adaff542cc44d38b6bf9245f48c04882b7029ca885c5831eda71496202bf",
     text="query profileDocument($agentId: String!, $kind: ProfileKind!, $revisions: Int, $after: String, $asOf: DateTime) {\n  profileDocument(agentId: $agentId, kind: $kind, asOf: $asOf) {\n    ...ProfileDocumentFields\n    revisions(first: $revisions, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          id\n          revision\n          content\n          reason\n          createdAt\n          actor {\n            kind\n            principalId\n          }\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n}\n\nfragment ProfileDocumentFields on ProfileDocument {\n  id\n  agentId\n  kind\n  content\n  revision\n  updatedAt\n  updatedBy {\n    kind\n    principalId\n  }\n  reference\n}",
+    resend=True,
+    keyed=False,
 )
 _REACTIVATE_WORKING_RECORD = Operation(
     name="reactivateWorkingRecord",
     hash="73d628c57bb4d7c244ca5086a17461b3d507a87e2b976e6f9087949aa21f6592",
     text="mutation reactivateWorkingRecord($input: WorkingRecordStateChangeInput!) {\n  reactivateWorkingRecord(input: $input) {\n    __typename\n    ... on ReactivateWorkingRecordSuccess {\n      record {\n        ...WorkingRecordFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  id\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  recordId\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  supersededBy {\n    id\n    recordId\n    state\n  }\n  revision\n  createdAt\n  updatedAt\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _RECONCILE_CONTINUITY = Operation(
     name="reconcileContinuity",
     hash="5e3b03144e7fa5cc96ce19a78c0726ddd7974e2d876b95d538afae1edd42b78f",
     text="mutation reconcileContinuity($agentId: String) {\n  reconcileContinuity(agentId: $agentId) {\n    ownersChecked\n    failed {\n      runId\n      agentId\n      state\n    }\n    interrupted {\n      ...ContinuityRunFields\n    }\n    recoveryPending {\n      ...ContinuityRunFields\n    }\n  }\n}\n\nfragment ContinuityRunFields on ContinuityRun {\n  id\n  runId\n  agentId\n  sessionId\n  project\n  state\n  generation\n  ownerId\n  head\n  headRevision\n  finalResult\n  interruptionManifest\n  recoveryQueue\n  effectCount\n  createdAt\n  updatedAt\n  completedAt\n  interruptedAt\n}",
+    resend=False,
+    keyed=False,
 )
 _RECORD_AUTOMATIC_HANDOFF = Operation(
     name="recordAutomaticHandoff",
     hash="e2a2086685fb5295afb0cb3492b569921bd9c9c6c62560d590bbf30da71a08af",
     text="mutation recordAutomaticHandoff($input: RecordAutomaticHandoffInput!) {\n  recordAutomaticHandoff(input: $input) {\n    __typename\n    ... on RecordAutomaticHandoffSuccess {\n      outcome {\n        written\n        skippedReason\n        handoff {\n          ...SessionHandoffFields\n        }\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  id\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment SessionHandoffFields on SessionHandoff {\n  id\n  handoffId\n  agentId\n  project\n  sessionId\n  conversationId\n  origin\n  title\n  goal\n  outcome\n  body\n  sourceRefs {\n    ref\n    evidence\n  }\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n  ttlDays\n  expiresAt\n  revision\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  createdAt\n  updatedAt\n}",
+    resend=True,
+    keyed=True,
 )
 _RECORD_CONTINUITY_EFFECT = Operation(
     name="recordContinuityEffect",
     hash="78ac06472657b9676bb547b37c1e340fe76213c881dd30b62c7b4655db05f37e",
     text="mutation recordContinuityEffect($input: RecordContinuityEffectInput!) {\n  recordContinuityEffect(input: $input) {\n    __typename\n    ... on RecordContinuityEffectSuccess {\n      effect {\n        ...ContinuityEffectFields\n      }\n    }\n    ...ContinuityErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ContinuityEffectFields on ContinuityEffect {\n  id\n  effectId\n  runId\n  kind\n  request\n  outcome\n  receipt\n  intendedGeneration\n  intendedBy\n  intendedAt\n  receiptGeneration\n  receiptBy\n  receiptAt\n}\n\nfragment ContinuityErrorFields on Error {\n  ...ErrorFields\n  ... on ContinuityFenceRejected {\n    runId\n    currentState\n    currentGeneration\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _RECORD_CONTINUITY_RECEIPT = Operation(
     name="recordContinuityReceipt",
     hash="f93e7a66c03d11a105f114f5fe6175b725e322d5b3abf30da4b62d141c8fe476",
     text="mutation recordContinuityReceipt($input: RecordContinuityReceiptInput!) {\n  recordContinuityReceipt(input: $input) {\n    __typename\n    ... on RecordContinuityReceiptSuccess {\n      effect {\n        ...ContinuityEffectFields\n      }\n    }\n    ...ContinuityErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ContinuityEffectFields on ContinuityEffect {\n  id\n  effectId\n  runId\n  kind\n  request\n  outcome\n  receipt\n  intendedGeneration\n  intendedBy\n  intendedAt\n  receiptGeneration\n  receiptBy\n  receiptAt\n}\n\nfragment ContinuityErrorFields on Error {\n  ...ErrorFields\n  ... on ContinuityFenceRejected {\n    runId\n    currentState\n    currentGeneration\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _REPLACE_PROFILE = Operation(
     name="replaceProfile",
     hash="05a15258a6b3e55d0fcbb9e6a37455ff2400c3e304e6d048374e02d5bc415ce6",
     text="mutation replaceProfile($input: ReplaceProfileInput!) {\n  replaceProfile(input: $input) {\n    __typename\n    ... on ReplaceProfileSuccess {\n      documents {\n        ...ProfileDocumentFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ProfileDocumentFields on ProfileDocument {\n  id\n  agentId\n  kind\n  content\n  revision\n  updatedAt\n  updatedBy {\n    kind\n    principalId\n  }\n  reference\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _RESET_CONVERSATION = Operation(
     name="resetConversation",
     hash="0dc3715fbe5ff46abea39fa2011b957f1a97edb5bc5bc5267797d21a321584da",
     text="mutation resetConversation($input: ResetConversationInput!) {\n  resetConversation(input: $input) {\n    __typename\n    ... on ResetConversationSuccess {\n      archive {\n        agentId\n        sessionId\n        generation\n        entryCount\n        firstPosition\n        lastPosition\n        reason\n        archivedAt\n        archivedBy {\n          kind\n          principalId\n        }\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _RESOLVE_WORKING_RECORD = Operation(
     name="resolveWorkingRecord",
     hash="f4f571a515edc265605d1139c696c833a120011f8ec39f72f8839ee6b8555738",
     text="mutation resolveWorkingRecord($input: WorkingRecordStateChangeInput!) {\n  resolveWorkingRecord(input: $input) {\n    __typename\n    ... on ResolveWorkingRecordSuccess {\n      record {\n        ...WorkingRecordFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  id\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  recordId\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  supersededBy {\n    id\n    recordId\n    state\n  }\n  revision\n  createdAt\n  updatedAt\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _REVOKE_API_TOKEN = Operation(
     name="revokeApiToken",
     hash="b63c1b17dee38269506074ee96512d9111683f0a1a429437159fe6bab9f7a749",
     text="mutation revokeApiToken($tokenId: String!) {\n  revokeApiToken(tokenId: $tokenId) {\n    __typename\n    ... on RevokeApiTokenSuccess {\n      token {\n        tokenId\n        name\n        revokedAt\n        active\n      }\n    }\n    ... on NotFound {\n      code\n      message\n      resource\n      resourceId\n    }\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _ROLLING_CARD_EVENTS = Operation(
     name="rollingCardEvents",
     hash="26acadf08ca181b7b6efe6003431fcbdb67daadeb7e15c8d3222bfe826a56c60",
     text="subscription rollingCardEvents($agentId: String!, $project: String!, $after: Int) {\n  rollingCardEvents(agentId: $agentId, project: $project, after: $after) {\n    ...AgentEventFields\n  }\n}\n\nfragment AgentEventFields on AgentEvent {\n  sequence\n  agentId\n  stream\n  type\n  subjectId\n  project\n  occurredAt\n  payload\n}",
+    resend=False,
+    keyed=False,
 )
 _ROLLING_CARDS = Operation(
     name="rollingCards",
     hash="e648d36341b48bbf8e795f3ce3763db49ac895b8954935144950661a2159cc73",
     text="query rollingCards($agentId: String, $project: String, $first: Int, $after: String) {\n  rollingCards(agentId: $agentId, project: $project, first: $first, after: $after) {\n    edges {\n      cursor\n      node {\n        ...RollingCardFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}\n\nfragment RollingCardFields on RollingCard {\n  id\n  agentId\n  project\n  cardId\n  title\n  body\n  evidence\n  card\n  revision\n  createdAt\n  updatedAt\n  refreshedAt\n  expiresAt\n}",
+    resend=True,
+    keyed=False,
 )
 _RUN_RETENTION = Operation(
     name="runRetention",
     hash="8c7e62f122d81083cd5f68b7a98ef018b6d29243396d2f03848da7df8f2d462d",
     text="mutation runRetention {\n  runRetention {\n    ranAt\n    graceDays\n    cutoff\n    stores {\n      store\n      removed\n      olderThan\n      rule\n    }\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _RUNTIME_OWNERSHIP = Operation(
     name="runtimeOwnership",
     hash="92dcae071b74514958f854c997d3685ccb8f8fe9cc3401db8f977c5e7332ba66",
     text="subscription runtimeOwnership($agentId: String) {\n  runtimeOwnership(agentId: $agentId) {\n    ownerId\n    agentId\n    instance\n    openedAt\n    live\n    ended\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _SESSION_READ_HANDOFF = Operation(
     name="sessionReadHandoff",
     hash="316495c71b6f9d54eaef301b96bfcdb6d01826ca330389c36217be7797da6576",
     text="query sessionReadHandoff($first: Int, $project: String, $agentId: String) {\n  sessionReadHandoff(first: $first, project: $project, agentId: $agentId) {\n    ...SessionHandoffFields\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  id\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment SessionHandoffFields on SessionHandoff {\n  id\n  handoffId\n  agentId\n  project\n  sessionId\n  conversationId\n  origin\n  title\n  goal\n  outcome\n  body\n  sourceRefs {\n    ref\n    evidence\n  }\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n  ttlDays\n  expiresAt\n  revision\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  createdAt\n  updatedAt\n}",
+    resend=True,
+    keyed=False,
 )
 _SESSION_WRITE_HANDOFF = Operation(
     name="sessionWriteHandoff",
     hash="4049d9872173eedfaeaac140e13daf2a1124b2316023e36321866b1fc56d84bb",
     text="mutation sessionWriteHandoff($input: SessionWriteHandoffInput!) {\n  sessionWriteHandoff(input: $input) {\n    __typename\n    ... on SessionWriteHandoffSuccess {\n      handoff {\n        ...SessionHandoffFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  id\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment SessionHandoffFields on SessionHandoff {\n  id\n  handoffId\n  agentId\n  project\n  sessionId\n  conversationId\n  origin\n  title\n  goal\n  outcome\n  body\n  sourceRefs {\n    ref\n    evidence\n  }\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n  ttlDays\n  expiresAt\n  revision\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  createdAt\n  updatedAt\n}",
+    resend=True,
+    keyed=True,
 )
 _SET_AGENT_SETTING = Operation(
     name="setAgentSetting",
     hash="f647fec5a2f6bbe29015b8308bc02d20b0ce10ad7b7d115fe69feb73ceb5cab1",
     text="mutation setAgentSetting($input: SetAgentSettingInput!) {\n  setAgentSetting(input: $input) {\n    __typename\n    ... on SetAgentSettingSuccess {\n      setting {\n        ...AgentSettingFields\n      }\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n    ... on SettingsKeyRequired {\n      field\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment AgentSettingFields on AgentSetting {\n  id\n  agentId\n  name\n  value\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
+    resend=False,
+    keyed=False,
 )
 _SET_MCP_CONNECTION = Operation(
     name="setMcpConnection",
     hash="fc7a350ae113f18b5a3a4362890d0865eea39fdf4c3beb1c3704b93cd8e77d46",
     text="mutation setMcpConnection($input: SetMcpConnectionInput!) {\n  setMcpConnection(input: $input) {\n    __typename\n    ... on SetMcpConnectionSuccess {\n      connection {\n        ...McpConnectionFields\n      }\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n    ... on SettingsKeyRequired {\n      field\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment McpConnectionFields on McpConnectionSetting {\n  id\n  name\n  url\n  transport\n  enabled\n  description\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
+    resend=False,
+    keyed=False,
 )
 _SET_MODEL_CONNECTION = Operation(
     name="setModelConnection",
     hash="75a5acf4f2fe6f842d600b3d8c9f57764ef831836ca2734e0570d68944242b12",
     text="mutation setModelConnection($input: SetModelConnectionInput!) {\n  setModelConnection(input: $input) {\n    __typename\n    ... on SetModelConnectionSuccess {\n      connection {\n        ...ModelConnectionFields\n      }\n    }\n    ... on Error {\n      ...ErrorFields\n    }\n    ... on SettingsKeyRequired {\n      field\n    }\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ModelConnectionFields on ModelConnectionSetting {\n  id\n  purpose\n  url\n  model\n  timeoutMs\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
+    resend=False,
+    keyed=False,
 )
 _SET_TIDDLE_CARD_TTL = Operation(
     name="setTiddleCardTtl",
     hash="be837df8940663d3acda1d32a284bfea22e0b5a0c90472ce55659c473da704d2",
     text="mutation setTiddleCardTtl($input: SetTiddleCardTtlInput!) {\n  setTiddleCardTtl(input: $input) {\n    __typename\n    ... on SetTiddleCardTtlSuccess {\n      setting {\n        agentId\n        cardTtlDays\n        expiredCards\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _SETTINGS_NODE = Operation(
     name="settingsNode",
     hash="4eb1a75e2972bef49568b5527b662ace0cf391339fca349349520ebd604ce3f6",
     text="query settingsNode($id: ID!) {\n  node(id: $id) {\n    __typename\n    id\n    ... on ModelConnectionSetting {\n      ...ModelConnectionFields\n    }\n    ... on McpConnectionSetting {\n      ...McpConnectionFields\n    }\n    ... on AgentSetting {\n      ...AgentSettingFields\n    }\n  }\n}\n\nfragment ModelConnectionFields on ModelConnectionSetting {\n  id\n  purpose\n  url\n  model\n  timeoutMs\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}\n\nfragment McpConnectionFields on McpConnectionSetting {\n  id\n  name\n  url\n  transport\n  enabled\n  description\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}\n\nfragment AgentSettingFields on AgentSetting {\n  id\n  agentId\n  name\n  value\n  hasSecret\n  revision\n  updatedAt\n  updatedBy\n}",
+    resend=True,
+    keyed=False,
 )
 _SETTINGS_STATUS = Operation(
     name="settingsStatus",
     hash="d63623d2b03c4821973123949f37c8a4f86933eb97d07a47461a0f48eb349fdc",
     text="query settingsStatus {\n  settingsStatus {\n    keyConfigured\n    keyId\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _START_CONTINUITY_RUN = Operation(
     name="startContinuityRun",
     hash="322d1df0c13cb8f7326165d6169c37a84bb3c7eea763750626ee59667f591f91",
     text="mutation startContinuityRun($input: StartContinuityRunInput!) {\n  startContinuityRun(input: $input) {\n    __typename\n    ... on StartContinuityRunSuccess {\n      run {\n        ...ContinuityRunFields\n      }\n    }\n    ...ContinuityErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ContinuityRunFields on ContinuityRun {\n  id\n  runId\n  agentId\n  sessionId\n  project\n  state\n  generation\n  ownerId\n  head\n  headRevision\n  finalResult\n  interruptionManifest\n  recoveryQueue\n  effectCount\n  createdAt\n  updatedAt\n  completedAt\n  interruptedAt\n}\n\nfragment ContinuityErrorFields on Error {\n  ...ErrorFields\n  ... on ContinuityFenceRejected {\n    runId\n    currentState\n    currentGeneration\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _SUPERSEDE_WORKING_RECORD = Operation(
     name="supersedeWorkingRecord",
     hash="57c0553657ad6d39ca88e1b5a2dac93e7c1115fc1c5dc11226e36b88d0997063",
     text="mutation supersedeWorkingRecord($input: SupersedeWorkingRecordInput!) {\n  supersedeWorkingRecord(input: $input) {\n    __typename\n    ... on SupersedeWorkingRecordSuccess {\n      record {\n        ...WorkingRecordFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  id\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  recordId\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  supersededBy {\n    id\n    recordId\n    state\n  }\n  revision\n  createdAt\n  updatedAt\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _TIDDLE_APPEND_RESIDUE = Operation(
     name="tiddleAppendResidue",
     hash="c9bc3106d998666cb6d17414e396b92c47b04ef8964428f51171a64172b70355",
     text="mutation tiddleAppendResidue($input: TiddleAppendResidueInput!) {\n  tiddleAppendResidue(input: $input) {\n    __typename\n    ... on TiddleAppendResidueSuccess {\n      append {\n        pruned\n        replaced\n        entry {\n          ...TiddleResidueFields\n        }\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment TiddleResidueFields on TiddleResidue {\n  id\n  entryId\n  agentId\n  project\n  reference\n  sessionId\n  createdAt\n  excerpts {\n    role\n    text\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _TIDDLE_HISTORY = Operation(
     name="tiddleHistory",
     hash="6f9cb7256fdc499378368b8e70e84c7943e4428e146c4199b271743d86d6b149",
     text="query tiddleHistory($agentId: String!, $project: String, $first: Int, $after: String) {\n  tiddleHistory(\n    agentId: $agentId\n    project: $project\n    first: $first\n    after: $after\n  ) {\n    edges {\n      cursor\n      node {\n        ...TiddleHistoryEntryFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      hasPreviousPage\n      endCursor\n    }\n  }\n}\n\nfragment TiddleHistoryEntryFields on TiddleHistoryEntry {\n  id\n  entryId\n  agentId\n  project\n  passId\n  createdAt\n  payload\n}",
+    resend=True,
+    keyed=False,
 )
 _TIDDLE_NODE = Operation(
     name="tiddleNode",
     hash="b66064ec1c898796872c2556812555b1211f5a64d3af3f88e604f8e0e11e5d20",
     text="query tiddleNode($id: ID!) {\n  node(id: $id) {\n    __typename\n    id\n    ... on RollingCard {\n      ...RollingCardFields\n    }\n    ... on TiddleResidue {\n      ...TiddleResidueFields\n    }\n    ... on TiddleHistoryEntry {\n      ...TiddleHistoryEntryFields\n    }\n  }\n}\n\nfragment RollingCardFields on RollingCard {\n  id\n  agentId\n  project\n  cardId\n  title\n  body\n  evidence\n  card\n  revision\n  createdAt\n  updatedAt\n  refreshedAt\n  expiresAt\n}\n\nfragment TiddleResidueFields on TiddleResidue {\n  id\n  entryId\n  agentId\n  project\n  reference\n  sessionId\n  createdAt\n  excerpts {\n    role\n    text\n  }\n}\n\nfragment TiddleHistoryEntryFields on TiddleHistoryEntry {\n  id\n  entryId\n  agentId\n  project\n  passId\n  createdAt\n  payload\n}",
+    resend=True,
+    keyed=False,
 )
 _TIDDLE_RESIDUE = Operation(
     name="tiddleResidue",
     hash="f285d5fc95e049f67a1cd009bb8234ea5f00a82ad8703bcea2e5b9de856486e3",
     text="query tiddleResidue($agentId: String!, $project: String!, $first: Int) {\n  tiddleResidue(agentId: $agentId, project: $project, first: $first) {\n    ...TiddleResidueFields\n  }\n}\n\nfragment TiddleResidueFields on TiddleResidue {\n  id\n  entryId\n  agentId\n  project\n  reference\n  sessionId\n  createdAt\n  excerpts {\n    role\n    text\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _TIDDLE_RUN_PASS = Operation(
     name="tiddleRunPass",
     hash="289674463b9328bde42dd60a17e0fa0e3ad44de46642f8b523d2ed1b3ac881ed",
     text="mutation tiddleRunPass($agentId: String!, $project: String) {\n  tiddleRunPass(agentId: $agentId, project: $project) {\n    __typename\n    ... on TiddleRunPassSuccess {\n      outcomes {\n        ...TiddlePassOutcomeFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment TiddlePassOutcomeFields on TiddlePassOutcome {\n  agentId\n  project\n  passId\n  kind\n  trigger\n  status\n  error\n  residueConsidered\n  created\n  updated\n  expired\n  preferenceSignals\n  noops\n  rejected {\n    reason\n    proposal\n  }\n  nextRunAt\n  at\n}",
+    resend=False,
+    keyed=False,
 )
 _TIDDLE_STATUS = Operation(
     name="tiddleStatus",
     hash="4ab2f3742dc09ad3f8bd4a31993e50002efc78300a28f6be31f59b1136b94f39",
     text="query tiddleStatus($agentId: String!, $project: String) {\n  tiddleStatus(agentId: $agentId, project: $project) {\n    agentId\n    cardTtlDays\n    lastSynthesisDate\n    lastSynthesisAt\n    schedulerEnabled\n    proposer\n    scopes {\n      project\n      nextRunAt\n      lastSuccessAt\n      lastAttemptAt\n      lastError\n      lastErrorAt\n      consecutiveFailures\n      lastPassId\n    }\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _TIDDLE_STATUS_EVENTS = Operation(
     name="tiddleStatusEvents",
     hash="3bbdab1d4cbd9bc142dd1c01da05cbc62b5f23b1d84c5a15208195d493dbc3b1",
     text="subscription tiddleStatusEvents($agentId: String!, $after: Int) {\n  tiddleStatusEvents(agentId: $agentId, after: $after) {\n    ...AgentEventFields\n  }\n}\n\nfragment AgentEventFields on AgentEvent {\n  sequence\n  agentId\n  stream\n  type\n  subjectId\n  project\n  occurredAt\n  payload\n}",
+    resend=False,
+    keyed=False,
 )
 _TYPED_AGENT_EVENTS = Operation(
     name="typedAgentEvents",
     hash="bf3822540ee90e74185f09adf984b8572561294e1b05a3050699f8234acaab60",
     text="subscription typedAgentEvents($agentId: String!, $after: Int) {\n  agentEvents(agentId: $agentId, after: $after) {\n    ...TypedEventFields\n  }\n}\n\nfragment TypedEventFields on AgentEvent {\n  __typename\n  sequence\n  cursor\n  agentId\n  stream\n  type\n  subjectId\n  project\n  occurredAt\n  payload\n  ... on ProfileEvent {\n    profileKind\n    revision\n    reason\n    agentName\n  }\n  ... on BrainMemoryEvent {\n    memoryId\n    revision\n    title\n    ownership\n    actor {\n      kind\n      principalId\n    }\n    label\n  }\n  ... on WorkingRecordEvent {\n    recordId\n    revision\n    recordKind\n    state\n    pinned\n    expiresAt\n    supersededBy\n  }\n  ... on HandoffEvent {\n    origin\n    sessionId\n    revision\n    expiresAt\n  }\n  ... on ConversationEvent {\n    sessionId\n    entryId\n    position\n    generation\n    entryCount\n    reason\n  }\n  ... on RollingCardEvent {\n    cardId\n    title\n    revision\n    passId\n    ttlDays\n  }\n  ... on TiddleStatusEvent {\n    passId\n    error\n    residueConsidered\n    cardsCreated\n    cardsUpdated\n    cardsExpired\n    rejected\n    nextRunAt\n  }\n  ... on ContinuityRunEvent {\n    runId\n    fromState\n    toState\n    generation\n    ownerId\n    reason\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _UNARCHIVE_CONVERSATION_SESSION = Operation(
     name="unarchiveConversationSession",
     hash="e6d84c4cb298703cd7644794d7016b97dad384eb648b70aa650589b9ee85bf78",
     text="mutation unarchiveConversationSession($input: UnarchiveConversationSessionInput!) {\n  unarchiveConversationSession(input: $input) {\n    __typename\n    ... on UnarchiveConversationSessionSuccess {\n      session {\n        ...ConversationSessionFields\n      }\n    }\n    ...ConversationSessionErrorFields\n  }\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}\n\nfragment ConversationSessionFields on ConversationSession {\n  agentId\n  sessionId\n  project\n  activeCount\n  archivedCount\n  originalCount\n  lastPosition\n  archiveGenerations\n  id\n  firstActivityAt\n  lastActivityAt\n  archived\n  archivedAt\n  archivedBy {\n    kind\n    principalId\n  }\n  archiveReason\n}\n\nfragment ConversationSessionErrorFields on Error {\n  ...ErrorFields\n  ... on ConversationSessionArchived {\n    sessionId\n    archivedAt\n    archivedBy {\n      kind\n      principalId\n    }\n    reason\n  }\n  ... on ConversationSessionNotArchived {\n    sessionId\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _UPDATE_PROFILE_DOCUMENT = Operation(
     name="updateProfileDocument",
     hash="2ab4cc6abfe1ba07e53bbf74e7e63a44bdb558965b7267731bad9ac7f29c15ae",
     text="mutation updateProfileDocument($input: UpdateProfileDocumentInput!) {\n  updateProfileDocument(input: $input) {\n    __typename\n    ... on UpdateProfileDocumentSuccess {\n      document {\n        ...ProfileDocumentFields\n      }\n    }\n    ...ErrorFields\n  }\n}\n\nfragment ProfileDocumentFields on ProfileDocument {\n  id\n  agentId\n  kind\n  content\n  revision\n  updatedAt\n  updatedBy {\n    kind\n    principalId\n  }\n  reference\n}\n\nfragment ErrorFields on Error {\n  __typename\n  message\n  code\n  ... on ValidationFailed {\n    field\n    limit\n  }\n  ... on RevisionConflict {\n    expectedRevision\n    currentRevision\n    currentContent\n    currentValue\n  }\n  ... on NotFound {\n    resource\n    resourceId\n  }\n  ... on AlreadyExists {\n    resource\n    resourceId\n  }\n}",
+    resend=False,
+    keyed=False,
 )
 _VIEWER = Operation(
     name="viewer",
     hash="5559a28aa5e4fd242b61df9dd8f6a150c7019b6df1a2f227b9a7bbebd7444fee",
     text="query viewer {\n  viewer {\n    principal\n    tokenName\n    agentId\n    project\n    sessionId\n    conversationId\n    agent {\n      agentId\n      name\n    }\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _WORKING_MEMORY_NODE = Operation(
     name="workingMemoryNode",
     hash="f6627e805b66ae409fba9bb208d6f90618b71f03052289517aac2b7fcf89f81c",
     text="query workingMemoryNode($id: ID!) {\n  node(id: $id) {\n    __typename\n    id\n    ... on WorkingRecord {\n      recordId\n      agentId\n      title\n    }\n    ... on SessionHandoff {\n      handoffId\n      agentId\n      title\n    }\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _WORKING_RECORD = Operation(
     name="workingRecord",
     hash="06e65632514155be2d3e6d16ea93822798497d4125ff8664d393c1dfc13c1a85",
     text="query workingRecord($recordId: String!, $project: String, $agentId: String) {\n  workingRecord(recordId: $recordId, project: $project, agentId: $agentId) {\n    ...WorkingRecordFields\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  id\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  recordId\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  supersededBy {\n    id\n    recordId\n    state\n  }\n  revision\n  createdAt\n  updatedAt\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 _WORKING_RECORDS = Operation(
     name="workingRecords",
     hash="c3e37cc0c7a3843da4eb72d7ceb795e9a57dc87e0bd0cb3ead1a975ada96764b",
     text="query workingRecords($first: Int, $after: String, $kinds: [WorkingRecordKind!], $states: [WorkingRecordState!], $project: String, $agentId: String) {\n  workingRecords(\n    first: $first\n    after: $after\n    kinds: $kinds\n    states: $states\n    project: $project\n    agentId: $agentId\n  ) {\n    edges {\n      cursor\n      node {\n        ...WorkingRecordFields\n      }\n    }\n    pageInfo {\n      hasNextPage\n      hasPreviousPage\n      endCursor\n    }\n  }\n}\n\nfragment ConversationOriginalFields on ConversationOriginal {\n  id\n  agentId\n  sessionId\n  entryId\n  position\n  archiveGeneration\n  role\n  conversationId\n  payload\n  createdAt\n  archivedAt\n  reference\n}\n\nfragment WorkingRecordFields on WorkingRecord {\n  id\n  recordId\n  agentId\n  project\n  sessionId\n  conversationId\n  kind\n  state\n  title\n  content\n  sourceRefs\n  pinned\n  ttlDays\n  expiresAt\n  supersededById\n  supersededBy {\n    id\n    recordId\n    state\n  }\n  revision\n  createdAt\n  updatedAt\n  writtenBy {\n    kind\n    principalId\n  }\n  operatorOwned\n  sourceOriginals {\n    ref\n    original {\n      ...ConversationOriginalFields\n    }\n  }\n}",
+    resend=True,
+    keyed=False,
 )
 
 

@@ -226,6 +226,12 @@ class PersistedQueryNotFound(BurrowError):
     kind = "request"
 
 
+class IdempotencyKeyReused(BurrowError):
+    """request: an idempotency key (Idempotency-Key header or idempotencyKey input) used within its 24-hour window for a different write: another operation, other input or another runtime session or scope; nothing was changed ([idempotency](idempotency.md))"""
+
+    kind = "request"
+
+
 class DatabaseUnavailable(RetryableError):
     """request: the database connection is lost for the moment: retry"""
 
@@ -282,6 +288,7 @@ BY_CODE: Dict[str, Type[BurrowError]] = {
     "BAD_ARCHIVE": BadArchive,
     "TRUSTED_DOCUMENT_REQUIRED": TrustedDocumentRequired,
     "PERSISTED_QUERY_NOT_FOUND": PersistedQueryNotFound,
+    "IDEMPOTENCY_KEY_REUSED": IdempotencyKeyReused,
     "DATABASE_UNAVAILABLE": DatabaseUnavailable,
     "BAD_REQUEST": BadRequest,
     "INTERNAL_SERVER_ERROR": InternalServerError,

@@ -24,6 +24,8 @@ class AppendConversationEntryInput(BurrowModel):
     """The original message as JSON text; stored and returned byte for byte (at most 1,000,000 characters)"""
     agent_id: Optional[str] = field(default=UNSET, metadata=wire("agentId"))
     """Operators only: the agent; agent tokens append as their agent"""
+    idempotency_key: Optional[str] = field(default=UNSET, metadata=wire("idempotencyKey"))
+    """Makes a retry safe: a repeat with the same key within 24 hours answers the first result and writes nothing; the same key with other input is refused (IDEMPOTENCY_KEY_REUSED). 1 to 200 characters, e.g. a UUID, new for each logical write. Over HTTP the Idempotency-Key header does the same."""
     role: Optional[str] = field(default=UNSET, metadata=wire("role"))
     """The role as the model API names it, e.g. user, assistant, tool (1 to 64 characters; free text, not an enum, because model APIs differ)"""
 
@@ -105,6 +107,8 @@ class BrainSaveInput(BurrowModel):
     """1 to 240 characters (trimmed)."""
     agent_id: Optional[str] = field(default=UNSET, metadata=wire("agentId"))
     """Optional, and usually left out: an agent token acts only as its own agent, so this may only repeat that agent id (another fails with AGENT_MISMATCH). Operator tokens must name the agent."""
+    idempotency_key: Optional[str] = field(default=UNSET, metadata=wire("idempotencyKey"))
+    """Makes a retry safe: a repeat with the same key within 24 hours answers the first result and writes nothing; the same key with other input is refused (IDEMPOTENCY_KEY_REUSED). 1 to 200 characters, e.g. a UUID, new for each logical write. Over HTTP the Idempotency-Key header does the same."""
     source_refs: Optional[List[str]] = field(default=UNSET, metadata=wire("sourceRefs"))
     """Where the claim came from: at most 12, each 1 to 2,000 characters. A reference is not verification of current state."""
 
@@ -278,6 +282,8 @@ class MemoryWorkingWriteInput(BurrowModel):
     """Optional, and usually left out: an agent token acts only as its own agent, so this may only repeat that agent id (another fails with AGENT_MISMATCH). Operator tokens must name the agent."""
     expected_revision: Optional[int] = field(default=UNSET, metadata=wire("expectedRevision"))
     """Required with recordId: the revision you last read. If the record changed since, nothing is written and the current record comes back (REVISION_CONFLICT)."""
+    idempotency_key: Optional[str] = field(default=UNSET, metadata=wire("idempotencyKey"))
+    """Makes a retry safe: a repeat with the same key within 24 hours answers the first result and writes nothing; the same key with other input is refused (IDEMPOTENCY_KEY_REUSED). 1 to 200 characters, e.g. a UUID, new for each logical write. Over HTTP the Idempotency-Key header does the same."""
     pinned: Optional[bool] = field(default=UNSET, metadata=wire("pinned"))
     """Pinned records never expire. Default false."""
     project: Optional[str] = field(default=UNSET, metadata=wire("project"))
@@ -318,6 +324,8 @@ class RecordAutomaticHandoffInput(BurrowModel):
     """A short headline, 1 to 240 characters."""
     agent_id: Optional[str] = field(default=UNSET, metadata=wire("agentId"))
     """Optional, and usually left out: an agent token acts only as its own agent, so this may only repeat that agent id (another fails with AGENT_MISMATCH). Operator tokens must name the agent."""
+    idempotency_key: Optional[str] = field(default=UNSET, metadata=wire("idempotencyKey"))
+    """Makes a retry safe: a repeat with the same key within 24 hours answers the first result and writes nothing; the same key with other input is refused (IDEMPOTENCY_KEY_REUSED). 1 to 200 characters, e.g. a UUID, new for each logical write. Over HTTP the Idempotency-Key header does the same."""
     project: Optional[str] = field(default=UNSET, metadata=wire("project"))
     """Optional, and usually left out: the runtime chooses the continuity scope (Burrow-Continuity-Scope). If given it must repeat that scope exactly; a different value fails with continuity_scope_mismatch and changes nothing."""
     source_refs: Optional[List[HandoffSourceRefInput]] = field(default=UNSET, metadata=wire("sourceRefs"))
@@ -397,6 +405,8 @@ class SessionWriteHandoffInput(BurrowModel):
     """A short headline, 1 to 240 characters."""
     agent_id: Optional[str] = field(default=UNSET, metadata=wire("agentId"))
     """Optional, and usually left out: an agent token acts only as its own agent, so this may only repeat that agent id (another fails with AGENT_MISMATCH). Operator tokens must name the agent."""
+    idempotency_key: Optional[str] = field(default=UNSET, metadata=wire("idempotencyKey"))
+    """Makes a retry safe: a repeat with the same key within 24 hours answers the first result and writes nothing; the same key with other input is refused (IDEMPOTENCY_KEY_REUSED). 1 to 200 characters, e.g. a UUID, new for each logical write. Over HTTP the Idempotency-Key header does the same."""
     project: Optional[str] = field(default=UNSET, metadata=wire("project"))
     """Optional, and usually left out: the runtime chooses the continuity scope (Burrow-Continuity-Scope). If given it must repeat that scope exactly; a different value fails with continuity_scope_mismatch and changes nothing."""
     source_refs: Optional[List[HandoffSourceRefInput]] = field(default=UNSET, metadata=wire("sourceRefs"))
