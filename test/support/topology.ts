@@ -106,13 +106,14 @@ async function writeOnce(url: string, token: string, session: string, kind: Writ
   try {
     response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'burrow-session': session },
+      // The write's title is its idempotency key: every retry of it sends the same one (docs/idempotency.md).
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'burrow-session': session, 'idempotency-key': title },
       body: JSON.stringify({ query: WRITES[kind].query, variables: { input: WRITES[kind].input(agentId, title) } }),
       signal: AbortSignal.timeout(15_000),
     });
     text = await response.text();
   } catch (error) {
-    // The connection broke with the request sent: it may have committed. A retry may duplicate it.
+    // The connection broke with the request sent: it may have committed. The retry's key makes it answer that commit.
     const cause = (error as Error).cause as Error | undefined;
     return { ok: false, reason: `connection lost (${cause?.message ?? (error as Error).message})`, retryAfterMs: null };
   }
@@ -139,7 +140,7 @@ async function writeOnce(url: string, token: string, session: string, kind: Writ
 /**
  * `workers` loops of writes through `url`, brainSave and appendConversationEntry in turn (each worker
  * its own runtime session), until `stop()` says so, each write with its own title,
- * retried (same title) after a 502/503/504 or a lost connection with a short backoff that honours
+ * retried (same title, same idempotency key) after a 502/503/504 or a lost connection with a short backoff that honours
  * Retry-After, until acknowledged. `figures` fill in as it runs; `done` resolves when every loop
  * ended on an acknowledged write. `phase()` labels the retries.
  */
