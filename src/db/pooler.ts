@@ -10,7 +10,7 @@
  * - LISTEN, session-level advisory locks (continuity owners) and migrations use the direct
  *   connection (db/database.external.ts);
  * - every SET on a pooled connection is SET LOCAL or set_config(..., true) (inside its
- *   transaction), and no temporary table is created: test/pgbouncer.test.ts greps for it.
+ *   transaction), and no temporary table is created: test/topology/pgbouncer.test.ts greps for it.
  */
 import type pg from 'pg';
 

@@ -12,17 +12,17 @@ import { createClient } from 'graphql-ws';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BurrowClient } from '../clients/typescript/sdk.js';
-import { SINGLE_SERVER, type TopologyConfig } from '../src/config.topology.js';
-import { append } from './support/conversations.js';
-import { connectHttp } from './support/mcp.js';
-import { createTestDatabase, startServer, waitUntil, type TestDatabase, type TestServer } from './support/harness.js';
+import type { BurrowClient } from '../../clients/typescript/sdk.js';
+import { SINGLE_SERVER, type TopologyConfig } from '../../src/config.topology.js';
+import { append } from '../support/conversations.js';
+import { connectHttp } from '../support/mcp.js';
+import { createTestDatabase, startServer, waitUntil, type TestDatabase, type TestServer } from '../support/harness.js';
 
 const ENABLED = process.env.BURROW_TEST_TOPOLOGY === '1';
 const WHY = ENABLED
   ? 'on a PostgreSQL 15 primary and a streaming hot standby'
   : 'skipped: set BURROW_TEST_TOPOLOGY=1 to start a PostgreSQL 15 primary and standby (scripts/topology/replica.sh, Debian postgresql-15, as the user postgres)';
-const SCRIPT = fileURLToPath(new URL('../scripts/topology/replica.sh', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../../scripts/topology/replica.sh', import.meta.url));
 const PORT = process.env.BURROW_TOPOLOGY_PORT ?? '6440';
 const WAIT_MS = 400;
 

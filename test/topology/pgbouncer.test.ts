@@ -8,8 +8,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, POOLER_URL, REAL_DATABASE_URL, startServer, type TestDatabase, type TestServer } from './support/harness.js';
-import { openOwner } from './support/continuity.js';
+import { createTestDatabase, POOLER_URL, REAL_DATABASE_URL, startServer, type TestDatabase, type TestServer } from '../support/harness.js';
+import { openOwner } from '../support/continuity.js';
 
 const READY = POOLER_URL !== null && REAL_DATABASE_URL !== null;
 const WHY = READY
