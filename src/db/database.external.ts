@@ -8,6 +8,7 @@ import { isConnectionLoss } from '../lib/connection-errors.js';
 import { StartupError, type Database, type OpenOptions } from './database.js';
 import { guardPool, ignoreConnectionError, wrapDrizzle } from './database.pool.js';
 import { sharedListener } from './listener.js';
+import { PrimaryRouter } from './primary-router.js';
 
 export async function openExternal(config: ExternalDatabaseConfig, options: OpenOptions): Promise<Database> {
   const clientConfig: pg.ClientConfig = {
@@ -17,7 +18,10 @@ export async function openExternal(config: ExternalDatabaseConfig, options: Open
     // Notice a peer that vanished without closing (failover, network partition).
     keepAlive: true,
   };
-  const pool = new pg.Pool({ ...clientConfig, max: config.poolMax });
+  // Every connection (pooled, LISTEN, owner locks) goes to the read-write server among the
+  // configured hosts, and finds the new one by itself after a failover.
+  const Client = new PrimaryRouter(config.hosts ?? [], clientConfig).clientClass();
+  const pool = new pg.Pool({ ...clientConfig, max: config.poolMax, Client });
   guardPool(pool);
   let serverVersion: string;
   let serverVersionNum: number;
@@ -85,10 +89,10 @@ export async function openExternal(config: ExternalDatabaseConfig, options: Open
       vectorReason: vector ? null : `the vector extension is not installed in database ${config.display}; Brain search stays lexical`,
     },
     // Every channel on one connection (db/listener.ts): the sizing rule counts one per instance.
-    listen: sharedListener(() => new pg.Client(clientConfig)),
+    listen: sharedListener(() => new Client(clientConfig)),
     hearLocally: notifications.hearLocally,
     openDedicatedConnection: async () => {
-      const client = new pg.Client(clientConfig);
+      const client = new Client(clientConfig);
       // The owner of the connection adds its own listeners; this one keeps an error unheard
       // before then (or after they are removed) from ending the process.
       client.on('error', ignoreConnectionError);
