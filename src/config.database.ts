@@ -147,7 +147,7 @@ export function readDatabase(read: EnvReaders['read'], int: EnvReaders['int'], p
   return {
     lifecycle: 'external',
     connectionString: url.toString(),
-    hosts,
+    ...(hosts.length > 0 ? { hosts } : {}),
     display,
     tls,
     caPem,
