@@ -16,7 +16,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaled, waitUntil, type TestDatabase } from '../support/harness.js';
-import { postGraphQL, startShipped, type ShippedServer } from '../support/shipped.js';
+import { PrimaryRouter } from '../../src/db/primary-router.js';
+import { ok, openOwner } from '../support/continuity.js';
+import { postGraphQL, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
 import { topologySkipReason, topologyUp, type Topology } from '../support/topology.js';
 import { RawSocket } from '../support/wire.js';
 
@@ -85,6 +87,27 @@ describe.skipIf(SKIP !== null)(`failover under write load (${SKIP ? `skipped: ${
   afterAll(async () => {
     for (const server of servers) await server.stop();
     await topology?.down();
+  });
+
+  it('connects only to the read-write node: the standby alone is refused (08001), and a list with it first reaches the primary', async () => {
+    const [primary, standby] = await Promise.all([topology.primary(), topology.nodes().then((nodes) => nodes.find((node) => node.goal === 'secondary')!)]);
+    const config = { user: 'postgres', database: 'burrow', connectionString: `postgres://postgres@127.0.0.1:${standby.port}/burrow` };
+    const ToStandby = new PrimaryRouter([{ host: '127.0.0.1', port: standby.port }], config).clientClass();
+    const refused = await new ToStandby(config).connect().then(
+      () => null,
+      (error: { code?: string; message: string }) => error,
+    );
+    expect([refused?.code, refused?.message]).toEqual(['08001', expect.stringContaining('a standby in recovery')]);
+    const hosts = [standby, primary].map((node) => ({ host: '127.0.0.1', port: node.port }));
+    const Routed = new PrimaryRouter(hosts, config).clientClass();
+    const routed = new Routed(config);
+    await routed.connect();
+    try {
+      const { rows } = await routed.query<{ port: number; recovery: boolean }>('SELECT inet_server_port() AS port, pg_is_in_recovery() AS recovery');
+      expect(rows).toEqual([{ port: primary.port, recovery: false }]);
+    } finally {
+      await routed.end();
+    }
   });
 
   it('loses no acknowledged write, answers 503 retryable (never 500) while no primary takes writes, and subscribers miss nothing', async () => {
@@ -209,6 +232,16 @@ describe.skipIf(SKIP !== null)(`failover under write load (${SKIP ? `skipped: ${
     const switchoverPauseSeconds = Math.max(...pauses) / 1000;
     await topology.waitStates(['primary', 'secondary'], 120_000);
 
+    // Runtime owners, one per instance, each with a running run; their lock connections are on
+    // the primary about to be killed.
+    const runtimes = await Promise.all([0, 1].map((i) => shippedAgentClient(servers[i], AGENTS[i])));
+    const owners = await Promise.all(runtimes.map((runtime) => openOwner(runtime)));
+    for (const i of [0, 1]) {
+      const started = (await runtimes[i].startContinuityRun({ input: { runId: `failover-run-${i}`, ownerId: owners[i].ownerId, head: '{"step":1}' } })).startContinuityRun;
+      expect(ok(started, 'StartContinuityRunSuccess').run).toMatchObject({ state: 'RUNNING', generation: 1 });
+    }
+    const ownerEnds = owners.map((owner) => owner.next());
+
     // (a) SIGKILL of the primary's postmaster (and its keeper).
     await waitUntil(() => acksAfter(Date.now() - 1000).length > 0, 'writes flow before the kill', 30_000);
     const victim = await topology.primary();
@@ -218,6 +251,26 @@ describe.skipIf(SKIP !== null)(`failover under write load (${SKIP ? `skipped: ${
     const firstWriteSeconds = Math.max(...[0, 1].map((i) => acksAfter(killedAt, i)[0].at - killedAt)) / 1000;
     const survivor = await topology.primary();
     expect(survivor.name).not.toBe(victim.name);
+    // The owners saw their ownership end (their lock died with the old primary); reconciliation
+    // on the new primary queues each run for recovery, and a new owner claims it at generation 2.
+    const ownershipEnds = await Promise.race([Promise.all(ownerEnds), sleep(30_000).then(() => 'no end within 30 s')]);
+    expect(typeof ownershipEnds === 'string' ? ownershipEnds : ownershipEnds.map((end) => [(end as { ownerId?: string } | null)?.ownerId, end?.live, end?.ended])).toEqual(
+      owners.map((owner) => [owner.ownerId, false, 'LOST']),
+    );
+    const recoveries: string[] = [];
+    for (const i of [0, 1]) {
+      const successor = await openOwner(runtimes[i]);
+      const reconciled = (await runtimes[i].reconcileContinuity({})).reconcileContinuity;
+      expect(reconciled.failed).toEqual([]);
+      expect(reconciled.recoveryPending.map((run) => [run.runId, run.state, run.generation])).toEqual([[`failover-run-${i}`, 'RECOVERY_PENDING', 1]]);
+      const claimed = (await runtimes[i].claimContinuityRecovery({ input: { runId: `failover-run-${i}`, ownerId: successor.ownerId, expectedGeneration: 1 } }))
+        .claimContinuityRecovery;
+      expect(ok(claimed, 'ClaimContinuityRecoverySuccess').run).toMatchObject({ state: 'RUNNING', generation: 2, ownerId: successor.ownerId, head: '{"step":1}' });
+      recoveries.push(`failover-run-${i}: RUNNING g1 -> RECOVERY_PENDING -> RUNNING g2`);
+      await successor.close();
+    }
+    await Promise.all(runtimes.map((runtime) => runtime.close()));
+
     // A little more load on the new primary, then stop writing.
     const resumedAt = Date.now();
     await waitUntil(() => acksAfter(resumedAt).length >= 10, 'writes on the new primary', 30_000);
@@ -286,7 +339,12 @@ describe.skipIf(SKIP !== null)(`failover under write load (${SKIP ? `skipped: ${
 
     const killOutage = probes.filter((p) => p.at >= killedAt && p.at <= killedAt + firstWriteSeconds * 1000);
     const notReady = killOutage.filter((p) => p.status === 503);
-    const readyAgain = [0, 1].map((i) => probes.filter((p) => p.instance === i && p.at > killedAt && p.status === 200)[0]);
+    // Ready again: the first 200 after the instance first answered 503 since the kill.
+    const readyAgain = [0, 1].map((instance) => {
+      const since = probes.filter((p) => p.instance === instance && p.at > killedAt);
+      const down = since.findIndex((p) => p.status === 503);
+      return down < 0 ? undefined : since.slice(down).find((p) => p.status === 200);
+    });
     const unexpected = refusals.filter((r) => !(r.status === 503 && r.code === 'DATABASE_UNAVAILABLE' && r.retryable === true));
     const figures = {
       acknowledgedWrites: acks.length,
@@ -298,6 +356,7 @@ describe.skipIf(SKIP !== null)(`failover under write load (${SKIP ? `skipped: ${
       killedPrimary: `${victim.name} -> ${survivor.name}`,
       secondsFromKillToFirstWrite: `${firstWriteSeconds.toFixed(1)} (goal <= 15)`,
       readyDuringOutage: `${notReady.length} of ${killOutage.length} probes answered 503 (${[...new Set(notReady.map((p) => p.error ?? p.failing.join(', ')))].join('; ')}); ready again after ${readyAgain.map((p) => (p ? ((p.at - killedAt) / 1000).toFixed(1) : 'never')).join(' s and ')} s`,
+      runtimeOwners: `${owners.length} ended LOST with the old primary; ${recoveries.join('; ')}`,
       subscribersStayedConnected: `${stayed.length} of ${subscriptions.length}`,
       eventsMissed: missed,
       eventsDuplicated: repeated,
