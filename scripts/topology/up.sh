@@ -59,7 +59,7 @@ for index in 1 2; do
   port=${NODE_PORTS[$((index - 1))]}
   # The first node becomes the primary; the second clones it and streams from it.
   as_owner pg_autoctl create postgres --pgdata "$TOPOLOGY_DIR/node$index" --pgport "$port" --name "node$index" \
-    --hostname 127.0.0.1 --dbname burrow --monitor "$monitor_uri" --auth trust --no-ssl \
+    --hostname 127.0.0.1 --listen 127.0.0.1 --dbname burrow --monitor "$monitor_uri" --auth trust --no-ssl \
     >"$TOPOLOGY_DIR/create-node$index.log" 2>&1
   as_owner pg_autoctl config set --pgdata "$TOPOLOGY_DIR/node$index" timeout.network_partition_timeout 3 >/dev/null
   start_keeper "node$index"
