@@ -14,13 +14,14 @@
  * answers as 503 DATABASE_UNAVAILABLE (retryable).
  */
 import pg from 'pg';
+import { isConnectionLoss } from '../lib/connection-errors.js';
 import { describeHosts, type HostPort } from './multi-host.js';
 
 /** How long one probe may take to connect: a host that does not answer is skipped after it. */
 const PROBE_CONNECT_TIMEOUT_MS = 3000;
 
 /** Why a server was not used: read-only, or the reason it did not answer. */
-type Verdict = { writable: true } | { writable: false; reason: string };
+type Verdict = { writable: true } | { writable: false; reason: string; error?: unknown };
 
 /** SQLSTATE 08001 (sqlclient_unable_to_establish_sqlconnection), as libpq reports the same case. */
 export class NoWritableServerError extends Error {
@@ -92,6 +93,10 @@ export class PrimaryRouter {
     const verdicts = await Promise.all(this.hosts.map((host) => this.probe(host)));
     const index = verdicts.findIndex((verdict) => verdict.writable);
     if (index >= 0) return (this.known = this.hosts[index]);
+    // A server that refuses us (password, missing database, TLS) will not start accepting us by a
+    // failover: that is the error to report, at once, not "no primary yet".
+    const refusal = verdicts.find((verdict) => !verdict.writable && verdict.error !== undefined && !isConnectionLoss(verdict.error));
+    if (refusal && !refusal.writable) throw refusal.error;
     const reasons = verdicts.map((verdict, i) => `${describeHosts([this.hosts[i]])} ${verdict.writable ? 'writable' : verdict.reason}`);
     throw new NoWritableServerError(`no server accepts writes right now (${reasons.join('; ')}): a failover may be in progress; retry shortly`);
   }
@@ -109,7 +114,7 @@ export class PrimaryRouter {
       const reason = await readOnlyReason(client, reported);
       return reason ? { writable: false, reason } : { writable: true };
     } catch (error) {
-      return { writable: false, reason: describe(error) };
+      return { writable: false, reason: describe(error), error };
     } finally {
       await client.end().catch(() => {});
     }
