@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { EnvReaders } from './config.env.js';
 import { readTopology, type TopologyConfig } from './config.topology.js';
+import { describeHosts, splitHosts, WRITABLE_SESSION_ATTRS, type HostPort } from './db/multi-host.js';
 
 export type Lifecycle = 'embedded' | 'external' | 'managed';
 export type TlsMode = 'disable' | 'verify-full';
@@ -12,6 +13,12 @@ export interface ExternalDatabaseConfig {
   lifecycle: 'external';
   /** Connection string without TLS parameters; TLS is carried by `ssl`. */
   connectionString: string;
+  /**
+   * Several hosts (libpq's `postgresql://h1:p1,h2:p2/db`): the connection string names the first,
+   * and each connection goes to whichever of them is the read-write primary (db/primary-router.ts).
+   * Absent or empty: the connection string's own host.
+   */
+  hosts?: HostPort[];
   /** What the banner and errors may show: never the password. */
   display: string;
   tls: TlsMode;
@@ -97,8 +104,15 @@ export function readDatabase(read: EnvReaders['read'], int: EnvReaders['int'], p
 
   const urlVar = read('BURROW_POSTGRES_URL') !== undefined ? 'BURROW_POSTGRES_URL' : read('DATABASE_URL') !== undefined ? 'DATABASE_URL' : null;
   let url: URL;
+  let hosts: HostPort[] = [];
   if (urlVar) {
-    const raw = read(urlVar)!;
+    const split = splitHosts(read(urlVar)!);
+    if (!split) {
+      problems.push(`${urlVar} is not a postgres:// URL (several hosts are written host1:port1,host2:port2)`);
+      return null;
+    }
+    hosts = split.hosts;
+    const raw = split.firstHostUrl;
     try {
       url = new URL(raw);
       if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new Error('protocol');
@@ -117,6 +131,12 @@ export function readDatabase(read: EnvReaders['read'], int: EnvReaders['int'], p
       }
       url.searchParams.delete(param);
     }
+    // Burrow writes: whatever the URL says, it connects only to a read-write server.
+    const sessionAttrs = url.searchParams.get('target_session_attrs');
+    if (sessionAttrs !== null && !WRITABLE_SESSION_ATTRS.includes(sessionAttrs)) {
+      problems.push(`${urlVar} has target_session_attrs=${sessionAttrs}, but Burrow writes and always connects to the read-write server: use read-write or leave it out`);
+    }
+    url.searchParams.delete('target_session_attrs');
   } else {
     url = new URL('postgres://localhost');
     url.hostname = read('BURROW_POSTGRES_HOST') ?? 'localhost';
@@ -126,10 +146,11 @@ export function readDatabase(read: EnvReaders['read'], int: EnvReaders['int'], p
     const password = read('BURROW_POSTGRES_PASSWORD');
     if (password) url.password = encodeURIComponent(password);
   }
-  const display = `${url.hostname}:${url.port || 5432}${url.pathname}`;
+  const display = `${hosts.length > 0 ? describeHosts(hosts) : `${url.hostname}:${url.port || 5432}`}${url.pathname}`;
   return {
     lifecycle: 'external',
     connectionString: url.toString(),
+    ...(hosts.length > 0 ? { hosts } : {}),
     display,
     tls,
     caPem,

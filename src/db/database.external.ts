@@ -9,6 +9,7 @@ import { StartupError, type Database, type OpenOptions } from './database.js';
 import { guardPool, ignoreConnectionError, wrapDrizzle } from './database.pool.js';
 import { sharedListener } from './listener.js';
 import { sendUnnamedStatements } from './pooler.js';
+import { PrimaryRouter } from './primary-router.js';
 import { logTokenCommits } from './read-your-writes.js';
 import { openReplicaReads } from './replicas.js';
 
@@ -20,16 +21,21 @@ export async function openExternal(config: ExternalDatabaseConfig, options: Open
     // Notice a peer that vanished without closing (failover, network partition).
     keepAlive: true,
   };
-  const pool = new pg.Pool({ ...clientConfig, max: config.poolMax });
+  // Every connection (pooled, LISTEN, owner locks) goes to the read-write server among the
+  // configured hosts, and finds the new one by itself after a failover.
+  const Client = new PrimaryRouter(config.hosts ?? [], clientConfig).clientClass();
+  const pool = new pg.Pool({ ...clientConfig, max: config.poolMax, Client });
   guardPool(pool);
   // Behind a transaction pooler (db/pooler.ts): what must keep a session goes to the server itself.
   const direct = config.topology?.direct ?? null;
   const directConfig: pg.ClientConfig = direct ? { ...clientConfig, connectionString: direct.connectionString } : clientConfig;
+  // The direct server gets the same read-write check (a standby is never written or locked through).
+  const DirectClient = direct ? new PrimaryRouter([], directConfig).clientClass() : Client;
   if (direct) sendUnnamedStatements(pool);
   // Before the first connection opens: each of them must report its commits (db/read-your-writes.ts).
   const commits = config.topology?.replicas.length ? logTokenCommits(pool) : null;
   // One connection, opened for the migrations at start and closed once idle.
-  const migrationPool = direct ? new pg.Pool({ ...directConfig, max: 1, idleTimeoutMillis: 1000 }) : undefined;
+  const migrationPool = direct ? new pg.Pool({ ...directConfig, max: 1, idleTimeoutMillis: 1000, Client: DirectClient }) : undefined;
   if (migrationPool) guardPool(migrationPool);
   let serverVersion: string;
   let serverVersionNum: number;
@@ -100,10 +106,10 @@ export async function openExternal(config: ExternalDatabaseConfig, options: Open
       vectorReason: vector ? null : `the vector extension is not installed in database ${config.display}; Brain search stays lexical`,
     },
     // Every channel on one connection (db/listener.ts): the sizing rule counts one per instance.
-    listen: sharedListener(() => new pg.Client(directConfig)),
+    listen: sharedListener(() => new DirectClient(directConfig)),
     hearLocally: notifications.hearLocally,
     openDedicatedConnection: async () => {
-      const client = new pg.Client(directConfig);
+      const client = new DirectClient(directConfig);
       // The owner of the connection adds its own listeners; this one keeps an error unheard
       // before then (or after they are removed) from ending the process.
       client.on('error', ignoreConnectionError);

@@ -14,6 +14,9 @@ const UNAVAILABLE_SQLSTATES = new Set([
   '57P05', // idle_session_timeout
   '53300', // too_many_connections
   '25P03', // idle_in_transaction_session_timeout
+  // read_only_sql_transaction: a write reached a server that turned read-only under its
+  // connection (a primary being demoted by a failover); db/primary-router.ts finds the new one.
+  '25006',
 ]);
 
 // ENOENT: a Unix socket that is gone (managed PostgreSQL restarting).

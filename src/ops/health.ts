@@ -4,7 +4,9 @@
  *   process restarted).
  * - ready: the database answers, its migrations are exactly this code's, and LISTEN is up (or
  *   this instance would serve subscriptions that never hear of new events); 503 otherwise, and
- *   always 503 once shutdown began. The body names every check and the failing ones.
+ *   always 503 once shutdown began. The body names every check and the failing ones; when the
+ *   database does not answer (an outage, a failover in progress) it also carries the error code
+ *   requests get meanwhile, DATABASE_UNAVAILABLE.
  */
 import type pg from 'pg';
 import { loadMigrations, validateLedger, type MigrationFile } from '../db/migrator.js';
@@ -20,7 +22,7 @@ export interface CheckResult {
 
 export interface Readiness {
   status: 200 | 503;
-  body: { status: 'ready' | 'not_ready'; failing: string[]; checks: Record<string, CheckResult> };
+  body: { status: 'ready' | 'not_ready'; failing: string[]; checks: Record<string, CheckResult>; error?: 'DATABASE_UNAVAILABLE' };
 }
 
 function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
@@ -76,7 +78,9 @@ export function createHealth(deps: {
       const failing = Object.entries(checks)
         .filter(([, check]) => !check.ok)
         .map(([name]) => name);
-      return { status: failing.length ? 503 : 200, body: { status: failing.length ? 'not_ready' : 'ready', failing, checks } };
+      const body: Readiness['body'] = { status: failing.length ? 'not_ready' : 'ready', failing, checks };
+      if (!checks.database.ok) body.error = 'DATABASE_UNAVAILABLE';
+      return { status: failing.length ? 503 : 200, body };
     },
   };
 }

@@ -1,0 +1,58 @@
+/**
+ * BURROW_POSTGRES_URL naming several hosts (libpq's `h1:p1,h2:p2`): the hosts in order with their
+ * ports (5432 when left out, IPv6 in brackets), the rest of the URL kept, the banner's text without
+ * the password, and target_session_attrs other than read-write refused (Burrow writes).
+ */
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { ConfigError } from '../src/config.env.js';
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+const external = (url: string) => loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: url }).database;
+
+describe('BURROW_POSTGRES_URL with several hosts', () => {
+  it('keeps the hosts in order, defaults a missing port to 5432, and parses the rest with the first host', () => {
+    expect(external('postgresql://svc:s3cret@db1:6431,db2,[::1]:6433/burrow?target_session_attrs=read-write&application_name=x')).toMatchObject({
+      lifecycle: 'external',
+      hosts: [
+        { host: 'db1', port: 6431 },
+        { host: 'db2', port: 5432 },
+        { host: '::1', port: 6433 },
+      ],
+      connectionString: 'postgresql://svc:s3cret@db1:6431/burrow?application_name=x',
+      display: 'db1:6431,db2:5432,[::1]:6433/burrow',
+    });
+  });
+
+  it('a single host has no host list: the URL is used as written', () => {
+    const single = external('postgres://svc@db1:6431/burrow');
+    expect(single).toMatchObject({ connectionString: 'postgres://svc@db1:6431/burrow', display: 'db1:6431/burrow' });
+    expect(single).not.toHaveProperty('hosts');
+  });
+
+  it('accepts read-write and primary, and refuses every target_session_attrs that could reach a standby', () => {
+    expect(external('postgres://db1,db2/burrow?target_session_attrs=primary')).toMatchObject({ connectionString: 'postgres://db1/burrow' });
+    for (const attrs of ['any', 'read-only', 'standby', 'prefer-standby']) {
+      expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: `postgres://db1,db2/burrow?target_session_attrs=${attrs}` })).toEqual([
+        `BURROW_POSTGRES_URL has target_session_attrs=${attrs}, but Burrow writes and always connects to the read-write server: use read-write or leave it out`,
+      ]);
+    }
+  });
+
+  it('refuses a malformed host list, naming the form', () => {
+    for (const url of ['postgres://db1:x,db2/burrow', 'postgres://db1,,db2/burrow', 'postgres://db1:70000,db2/burrow']) {
+      expect(problems({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: url })).toEqual([
+        'BURROW_POSTGRES_URL is not a postgres:// URL (several hosts are written host1:port1,host2:port2)',
+      ]);
+    }
+  });
+});
