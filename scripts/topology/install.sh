@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Installs the PostgreSQL topology engines from Debian's packages: PostgreSQL 15 and
-# pg_auto_failover (its extension for the monitor and its pg_autoctl keeper). Run as root.
+# Installs the topology engines from Debian's packages: PostgreSQL 15, pg_auto_failover (its
+# extension for the monitor and its pg_autoctl keeper), PgBouncer and HAProxy. Run as root.
 set -euo pipefail
-packages=(postgresql-15 postgresql-15-auto-failover pg-auto-failover-cli)
+packages=(postgresql-15 postgresql-15-auto-failover pg-auto-failover-cli pgbouncer haproxy)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
