@@ -141,11 +141,22 @@ describe.skipIf(SKIP !== null)(`failover under write load (${SKIP ? `skipped: ${
     }
 
     // Writers: instance i writes for agent i, in turn a memory, a profile document, a conversation entry.
+    // A refused memory or conversation write is sent again, as the typed clients do, with the same
+    // marker and the same Idempotency-Key until it is acknowledged: one whose answer was lost to the
+    // failover may have committed, and must then be answered, not stored twice. A refused profile
+    // update is not resent: the next one carries the revision it finds.
+    let resent = 0;
     const writer = async (instance: number) => {
       const server = servers[instance];
       const agentId = AGENTS[instance];
       let profileRevision = 1;
-      for (let n = 0; writing; n++) {
+      let n = 0;
+      const refused = async (kind: Kind) => {
+        if (kind === 'profile') n++;
+        else resent++;
+        await sleep(100);
+      };
+      while (writing) {
         const kind: Kind = (['brain', 'profile', 'conversation'] as const)[n % 3];
         const marker = `${agentId}/${n}/${kind}`;
         const request =
@@ -167,10 +178,12 @@ describe.skipIf(SKIP !== null)(`failover under write load (${SKIP ? `skipped: ${
         const startedAt = Date.now();
         let answer: Awaited<ReturnType<typeof postGraphQL>>;
         try {
-          answer = await postGraphQL(server, token, request, kind === 'conversation' ? SESSION : {});
+          const headers: Record<string, string> = kind === 'conversation' ? { ...SESSION } : {};
+          if (kind !== 'profile') headers['idempotency-key'] = marker;
+          answer = await postGraphQL(server, token, request, headers);
         } catch (error) {
           refusals.push({ kind, status: 0, code: null, retryable: null, at: Date.now(), body: String(error) });
-          await sleep(100);
+          await refused(kind);
           continue;
         }
         const at = Date.now();
@@ -179,6 +192,7 @@ describe.skipIf(SKIP !== null)(`failover under write load (${SKIP ? `skipped: ${
           if (result.__typename === 'RevisionConflict') {
             // An update whose answer was lost may have committed: continue from the current revision.
             profileRevision = result.currentRevision;
+            n++;
             continue;
           }
           const globalId = kind === 'brain' ? result.memory?.id : kind === 'profile' ? `RULES@${result.document?.revision}` : result.entry?.id;
@@ -186,6 +200,7 @@ describe.skipIf(SKIP !== null)(`failover under write load (${SKIP ? `skipped: ${
           const id = storedKey(kind, globalId);
           if (kind === 'profile') profileRevision = result.document.revision;
           acks.push({ kind, agentId, id, marker, startedAt, at });
+          n++;
           continue;
         }
         const first = answer.body?.errors?.[0];
@@ -197,7 +212,7 @@ describe.skipIf(SKIP !== null)(`failover under write load (${SKIP ? `skipped: ${
           at,
           body: JSON.stringify(answer.body).slice(0, 300),
         });
-        await sleep(100);
+        await refused(kind);
       }
     };
 
@@ -350,6 +365,7 @@ describe.skipIf(SKIP !== null)(`failover under write load (${SKIP ? `skipped: ${
       acknowledgedWrites: acks.length,
       acknowledgedWritesLost: lost.length,
       acknowledgedWritesDuplicated: duplicated.length,
+      memoryAndConversationWritesResentWithTheirKey: resent,
       refusedWrites503Retryable: refusals.length - unexpected.length,
       refusedWritesOther: unexpected.length,
       switchover: `${before.name} -> ${afterSwitch.name}, longest pause in acknowledged writes ${switchoverPauseSeconds.toFixed(1)} s`,
