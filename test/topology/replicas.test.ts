@@ -192,6 +192,10 @@ describe.skipIf(!ENABLED)(`read replicas (${WHY})`, () => {
       await append(talker, '{"text":"a kiwi conversation"}', 'user');
       expect((await talker.conversationSearch({ query: 'kiwi conversation' })).conversationSearch.edges).toHaveLength(1);
       expect((await reader.conversationSearch({ query: 'kiwi conversation' })).conversationSearch.edges).toHaveLength(0);
+      // The session list too: the appending token lists its new session, another token not yet.
+      const sessionIds = (page: { conversationSessions: { edges: { node: { sessionId: string } }[] } }) => page.conversationSessions.edges.map((e) => e.node.sessionId);
+      expect(sessionIds(await talker.conversationSessions({}))).toContain('talk');
+      expect(sessionIds(await reader.conversationSessions({}))).not.toContain('talk');
       // The operator's agent list: the operator that created an agent lists it, another operator token not yet.
       const otherOperator = await server.client();
       expect((await server.operator.createAgent({ input: { agentId: 'bea', name: 'bea' } })).createAgent.__typename).toBe('CreateAgentSuccess');

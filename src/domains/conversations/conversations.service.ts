@@ -25,12 +25,12 @@ import type { ArchiveRow, ConversationDeps, NewestFirstKey, OriginalRow, Session
 
 export class ConversationsService {
   private readonly deps: ConversationDeps;
-  /** Search may lag: on a read replica when one is configured (db/replicas.ts). */
-  private readonly searchDeps: RoutedReader<ConversationDeps>;
+  /** Search and the session list may lag: on a read replica when one is configured (db/replicas.ts). */
+  private readonly laggingDeps: RoutedReader<ConversationDeps>;
 
   constructor(db: Db, clock: Clock, faults: FaultInjector, reads: RoutedReads = primaryReads(db)) {
     this.deps = { db, clock, faults };
-    this.searchDeps = reads.per((on) => ({ ...this.deps, db: on }));
+    this.laggingDeps = reads.per((on) => ({ ...this.deps, db: on }));
   }
 
   // ---- writes -------------------------------------------------------------------------------
@@ -64,7 +64,7 @@ export class ConversationsService {
     viewer: Viewer | null,
     input: { agentId?: string | null; archived: SessionArchiveFilter; after: NewestFirstKey | null; limit: number },
   ): Promise<{ agentId: string; rows: (SessionRow & { micros: string })[] }> {
-    return reads.sessions(this.deps, viewer, input);
+    return this.laggingDeps.run((deps) => reads.sessions(deps, viewer, input));
   }
 
   sessionPagesForAgents(
@@ -114,7 +114,7 @@ export class ConversationsService {
   }
 
   search(viewer: Viewer | null, input: SearchInput): Promise<{ agentId: string; rows: (OriginalRow & { micros: string })[] }> {
-    return this.searchDeps.run((deps) => search(deps, viewer, input));
+    return this.laggingDeps.run((deps) => search(deps, viewer, input));
   }
 
   resolveReferences(agentId: string, refs: readonly string[]): Promise<Map<string, OriginalRow | null>> {
