@@ -29,8 +29,9 @@ export async function openExternal(config: ExternalDatabaseConfig, options: Open
   // Behind a transaction pooler (db/pooler.ts): what must keep a session goes to the server itself.
   const direct = config.topology?.direct ?? null;
   const directConfig: pg.ClientConfig = direct ? { ...clientConfig, connectionString: direct.connectionString } : clientConfig;
-  // The direct server gets the same read-write check (a standby is never written or locked through).
-  const DirectClient = direct ? new PrimaryRouter([], directConfig).clientClass() : Client;
+  // The direct servers get the same read-write routing (a standby is never written or locked
+  // through), so LISTEN, owner locks and migrations follow a failover as the pooled ones do.
+  const DirectClient = direct ? new PrimaryRouter(direct.hosts ?? [], directConfig).clientClass() : Client;
   if (direct) sendUnnamedStatements(pool);
   // Before the first connection opens: each of them must report its commits (db/read-your-writes.ts).
   const commits = config.topology?.replicas.length ? logTokenCommits(pool) : null;
