@@ -23,7 +23,8 @@ export async function openExternal(config: ExternalDatabaseConfig, options: Open
   };
   // Every connection (pooled, LISTEN, owner locks) goes to the read-write server among the
   // configured hosts, and finds the new one by itself after a failover.
-  const Client = new PrimaryRouter(config.hosts ?? [], clientConfig).clientClass();
+  // Behind a transaction pooler the hosts are poolers: each is asked, not trusted (db/primary-router.ts).
+  const Client = new PrimaryRouter(config.hosts ?? [], clientConfig, { pooler: Boolean(config.topology?.direct) }).clientClass();
   const pool = new pg.Pool({ ...clientConfig, max: config.poolMax, Client });
   guardPool(pool);
   // Behind a transaction pooler (db/pooler.ts): what must keep a session goes to the server itself.
