@@ -5,11 +5,14 @@
  * "Read replicas".
  */
 import type { EnvReaders } from './config.env.js';
+import { describeHosts, splitHosts, WRITABLE_SESSION_ATTRS, type HostPort } from './db/multi-host.js';
 
 export interface TopologyUrl {
   connectionString: string;
   /** host:port/database, never the password. */
   display: string;
+  /** Several hosts (libpq's `h1:p1,h2:p2`, the direct URL only): connect to the read-write one. */
+  hosts?: HostPort[];
 }
 
 export interface TopologyConfig {
@@ -29,10 +32,15 @@ export interface TopologyConfig {
   replicaProbeMs: number;
 }
 
-function parseUrl(variable: string, raw: string, problems: string[]): TopologyUrl | null {
+function parseUrl(variable: string, raw: string, problems: string[], multiHost = false): TopologyUrl | null {
+  // The direct URL names the same servers as BURROW_POSTGRES_URL does, so after a failover LISTEN,
+  // the owners' locks and migrations follow the primary too (db/primary-router.ts). A standby
+  // stays one server: each replica URL is probed on its own (db/replicas.ts).
+  const split = multiHost ? splitHosts(raw) : { hosts: [], firstHostUrl: raw };
   let url: URL;
   try {
-    url = new URL(raw);
+    if (!split) throw new Error('hosts');
+    url = new URL(split.firstHostUrl);
     if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new Error('protocol');
   } catch {
     problems.push(`${variable} has "${raw.replace(/:[^:@/]*@/, ':***@')}", which is not a postgres:// URL`);
@@ -42,7 +50,17 @@ function parseUrl(variable: string, raw: string, problems: string[]): TopologyUr
   for (const param of ['sslmode', 'ssl', 'sslrootcert', 'sslcert', 'sslkey']) {
     if (url.searchParams.has(param)) problems.push(`${variable} has ${param}: remove it; BURROW_POSTGRES_TLS chooses TLS for every connection`);
   }
-  return { connectionString: url.toString(), display: `${url.hostname}:${url.port || 5432}${url.pathname}` };
+  const hosts = split.hosts;
+  if (multiHost) {
+    // As for BURROW_POSTGRES_URL: these connections lock and migrate, so only the read-write server will do.
+    const sessionAttrs = url.searchParams.get('target_session_attrs');
+    if (sessionAttrs !== null && !WRITABLE_SESSION_ATTRS.includes(sessionAttrs)) {
+      problems.push(`${variable} has target_session_attrs=${sessionAttrs}, but Burrow writes and always connects to the read-write server: use read-write or leave it out`);
+    }
+    url.searchParams.delete('target_session_attrs');
+  }
+  const display = `${hosts.length > 0 ? describeHosts(hosts) : `${url.hostname}:${url.port || 5432}`}${url.pathname}`;
+  return { connectionString: url.toString(), display, ...(hosts.length > 0 ? { hosts } : {}) };
 }
 
 export function readTopology(read: EnvReaders['read'], int: EnvReaders['int'], problems: string[]): TopologyConfig {
@@ -55,7 +73,7 @@ export function readTopology(read: EnvReaders['read'], int: EnvReaders['int'], p
     .map((raw) => parseUrl('BURROW_POSTGRES_REPLICA_URLS', raw, problems))
     .filter((url): url is TopologyUrl => url !== null);
   return {
-    direct: directRaw ? parseUrl('BURROW_POSTGRES_DIRECT_URL', directRaw, problems) : null,
+    direct: directRaw ? parseUrl('BURROW_POSTGRES_DIRECT_URL', directRaw, problems, true) : null,
     replicas,
     replicaWaitMs: int('BURROW_POSTGRES_REPLICA_WAIT_MS', 250, 0, 10_000),
     replicaMaxLagSeconds: int('BURROW_POSTGRES_REPLICA_MAX_LAG_S', 30, 1, 3600),

@@ -56,3 +56,38 @@ describe('BURROW_POSTGRES_URL with several hosts', () => {
     }
   });
 });
+
+describe('BURROW_POSTGRES_DIRECT_URL with several hosts', () => {
+  const direct = (url: string) =>
+    (
+      loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: 'postgres://svc@pgb1:6432,pgb2:6433/burrow', BURROW_POSTGRES_DIRECT_URL: url }).database as {
+        topology: { direct: unknown };
+      }
+    ).topology.direct;
+
+  it('keeps the hosts in order and parses the rest with the first host, without target_session_attrs', () => {
+    expect(direct('postgresql://svc:s3cret@db1:5433,db2,[::1]:5435/burrow?target_session_attrs=read-write&application_name=x')).toEqual({
+      connectionString: 'postgresql://svc:s3cret@db1:5433/burrow?application_name=x',
+      display: 'db1:5433,db2:5432,[::1]:5435/burrow',
+      hosts: [
+        { host: 'db1', port: 5433 },
+        { host: 'db2', port: 5432 },
+        { host: '::1', port: 5435 },
+      ],
+    });
+  });
+
+  it('a single host has no host list, and a single-host target_session_attrs=primary is accepted and dropped', () => {
+    expect(direct('postgres://svc@db1:5433/burrow?target_session_attrs=primary')).toEqual({ connectionString: 'postgres://svc@db1:5433/burrow', display: 'db1:5433/burrow' });
+  });
+
+  it('refuses a target_session_attrs that could reach a standby and a malformed host list, naming the variable', () => {
+    const env = { BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: 'postgres://db1,db2/burrow' };
+    expect(problems({ ...env, BURROW_POSTGRES_DIRECT_URL: 'postgres://db1,db2/burrow?target_session_attrs=prefer-standby' })).toEqual([
+      'BURROW_POSTGRES_DIRECT_URL has target_session_attrs=prefer-standby, but Burrow writes and always connects to the read-write server: use read-write or leave it out',
+    ]);
+    expect(problems({ ...env, BURROW_POSTGRES_DIRECT_URL: 'postgres://svc:pw@db1:x,db2/burrow' })).toEqual([
+      'BURROW_POSTGRES_DIRECT_URL has "postgres://svc:***@db1:x,db2/burrow", which is not a postgres:// URL',
+    ]);
+  });
+});

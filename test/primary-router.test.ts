@@ -4,10 +4,12 @@
  * reaches the live one and remembers it; a host that refuses us (missing database) is that error
  * at once, not a wait for a primary; when no host answers, SQLSTATE 08001 naming each host's
  * reason (what the masker answers as 503 DATABASE_UNAVAILABLE); a server made read-only is
- * refused at connect, and a live connection to a server that turns read-only ends.
+ * refused at connect, and a live connection to a server that turns read-only ends; behind a
+ * transaction pooler each connection asks the server instead of trusting what was reported, and a
+ * write refused as read-only (25006) ends its connection once the statement is done.
  */
 import { createServer } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PrimaryRouter } from '../src/db/primary-router.js';
 import { isConnectionLoss } from '../src/lib/connection-errors.js';
 import { createTestDatabase, hasRealServer, NEEDS_REAL_SERVER, waitUntil } from './support/harness.js';
@@ -84,6 +86,45 @@ describe.skipIf(!hasRealServer)(`routing to the read-write server (${NEEDS_REAL_
       await admin.query(`ALTER DATABASE ${name} RESET default_transaction_read_only`);
     } finally {
       await admin.end();
+      await database.drop();
+    }
+  });
+
+  it('behind a pooler asks the server at connect; a write refused as read-only (25006) ends its connection and forgets the primary', async () => {
+    const database = await createTestDatabase({ real: true });
+    try {
+      const url = new URL(database.url!);
+      const live = { host: url.hostname, port: Number(url.port || 5432) };
+      const config = { connectionString: database.url! };
+      // What each connect sends beyond the connection itself.
+      const sentAtConnect = async (router: PrimaryRouter) => {
+        const client = new (router.clientClass())(config);
+        const sent: unknown[] = [];
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        client.query = ((...args: unknown[]) => (sent.push(args[0]), query(...args))) as typeof client.query;
+        await client.connect();
+        await client.end();
+        return sent;
+      };
+      // PostgreSQL 15 reports in_hot_standby at connect: trusted directly, asked through a pooler
+      // (PgBouncer caches the first server connection's report).
+      expect(await sentAtConnect(new PrimaryRouter([live], config))).toEqual([]);
+      expect(await sentAtConnect(new PrimaryRouter([live], config, { pooler: true }))).toEqual(['SHOW transaction_read_only']);
+
+      const router = new PrimaryRouter([live, { ...live }], config, { pooler: true });
+      const forget = vi.spyOn(router, 'forget');
+      const client = new (router.clientClass())(config);
+      const ended = new Promise((resolve) => client.once('end', resolve));
+      await client.connect();
+      await client.query('BEGIN');
+      // A read-only transaction: refused as a demoted server refuses, with nothing reported.
+      await client.query('SET TRANSACTION READ ONLY');
+      const refused = await failure(client.query('CREATE TABLE never_made (id int)'));
+      expect(refused?.code).toBe('25006');
+      expect(isConnectionLoss(refused)).toBe(true);
+      await ended;
+      expect(forget).toHaveBeenCalledWith(live);
+    } finally {
       await database.drop();
     }
   });

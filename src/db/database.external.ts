@@ -23,14 +23,16 @@ export async function openExternal(config: ExternalDatabaseConfig, options: Open
   };
   // Every connection (pooled, LISTEN, owner locks) goes to the read-write server among the
   // configured hosts, and finds the new one by itself after a failover.
-  const Client = new PrimaryRouter(config.hosts ?? [], clientConfig).clientClass();
+  // Behind a transaction pooler the hosts are poolers: each is asked, not trusted (db/primary-router.ts).
+  const Client = new PrimaryRouter(config.hosts ?? [], clientConfig, { pooler: Boolean(config.topology?.direct) }).clientClass();
   const pool = new pg.Pool({ ...clientConfig, max: config.poolMax, Client });
   guardPool(pool);
   // Behind a transaction pooler (db/pooler.ts): what must keep a session goes to the server itself.
   const direct = config.topology?.direct ?? null;
   const directConfig: pg.ClientConfig = direct ? { ...clientConfig, connectionString: direct.connectionString } : clientConfig;
-  // The direct server gets the same read-write check (a standby is never written or locked through).
-  const DirectClient = direct ? new PrimaryRouter([], directConfig).clientClass() : Client;
+  // The direct servers get the same read-write routing (a standby is never written or locked
+  // through), so LISTEN, owner locks and migrations follow a failover as the pooled ones do.
+  const DirectClient = direct ? new PrimaryRouter(direct.hosts ?? [], directConfig).clientClass() : Client;
   if (direct) sendUnnamedStatements(pool);
   // Before the first connection opens: each of them must report its commits (db/read-your-writes.ts).
   const commits = config.topology?.replicas.length ? logTokenCommits(pool) : null;

@@ -11,7 +11,14 @@
  * connection, makes it forgotten: the next connection probes every host again (all at once,
  * one short connection each) and takes the first in list order that is read-write. While none
  * is (the failover in progress), connecting fails with SQLSTATE 08001, which the error masker
- * answers as 503 DATABASE_UNAVAILABLE (retryable).
+ * answers as 503 DATABASE_UNAVAILABLE (retryable). A write refused as read-only (SQLSTATE 25006)
+ * does the same: the connection is dropped once the statement ends and the primary forgotten.
+ *
+ * Through a transaction pooler (PgBouncer) the hosts are poolers: what they report at connect is
+ * the first server connection's state, cached (PgBouncer 1.18 keeps `in_hot_standby=on` for a
+ * standby it connected to, after that standby was promoted), and a demotion under a live client
+ * connection is never reported at all. So there the server is asked at every connect, and a
+ * 25006 is what tells a demotion.
  */
 import pg from 'pg';
 import { isConnectionLoss } from '../lib/connection-errors.js';
@@ -38,8 +45,8 @@ interface ParameterStatus {
  * and `default_transaction_read_only` at connect (and again when they change), so that costs no
  * round trip; older servers are asked, as libpq asks them.
  */
-async function readOnlyReason(client: pg.Client, reported: Map<string, string>): Promise<string | null> {
-  if (!reported.has('in_hot_standby')) {
+async function readOnlyReason(client: pg.Client, reported: Map<string, string>, trustReported: boolean): Promise<string | null> {
+  if (!trustReported || !reported.has('in_hot_standby')) {
     const { rows } = await client.query<{ transaction_read_only: string }>('SHOW transaction_read_only');
     return rows[0]?.transaction_read_only === 'on' ? 'read-only' : null;
   }
@@ -69,12 +76,19 @@ export class PrimaryRouter {
 
   /**
    * `hosts`: the candidates in order; empty means the connection string's own host (one server,
-   * still checked to be read-write). `config`: everything else a connection needs.
+   * still checked to be read-write). `config`: everything else a connection needs. `pooler`:
+   * the hosts are transaction poolers, whose reported parameters are not the server's (above).
    */
   constructor(
     readonly hosts: HostPort[],
     private readonly config: pg.ClientConfig,
+    private readonly options: { pooler?: boolean } = {},
   ) {}
+
+  /** Whether what a host reports at connect is its server's own state. */
+  get trustReported(): boolean {
+    return !this.options.pooler;
+  }
 
   /** Where the next connection goes: the known primary, else the result of one shared probe. */
   async target(): Promise<HostPort | null> {
@@ -111,7 +125,7 @@ export class PrimaryRouter {
     );
     try {
       await client.connect();
-      const reason = await readOnlyReason(client, reported);
+      const reason = await readOnlyReason(client, reported, this.trustReported);
       return reason ? { writable: false, reason } : { writable: true };
     } catch (error) {
       return { writable: false, reason: describe(error), error };
@@ -137,6 +151,15 @@ export class PrimaryRouter {
           // drops an idle one; the listener and an owner treat it as lost).
           const turnedReadOnly = ['in_hot_standby', 'default_transaction_read_only'].includes(message.parameterName) && message.parameterValue === 'on';
           if (turnedReadOnly && (this as unknown as { _connected: boolean })._connected) this.refuse('the server turned read-only');
+        });
+        // A write refused as read-only: the server was demoted under this connection (through a
+        // pooler, the only sign of it). The statement fails as it is (25006 is a connection
+        // loss: 503 DATABASE_UNAVAILABLE); the connection ends once the server is ready for the
+        // next one, so the pool drops it, and the next connection looks for the primary again.
+        connection.on('errorMessage', (message: { code?: string }) => {
+          if (message.code !== '25006') return;
+          router.forget(this.routedTo);
+          connection.once('readyForQuery', () => void this.end().catch(() => {}));
         });
         connection.once('end', () => {
           if (!(this as unknown as { _ending: boolean })._ending) router.forget(this.routedTo);
@@ -169,7 +192,7 @@ export class PrimaryRouter {
           router.forget(target);
           throw error;
         }
-        const reason = await readOnlyReason(this, this.reported).catch((error: unknown) => describe(error));
+        const reason = await readOnlyReason(this, this.reported, router.trustReported).catch((error: unknown) => describe(error));
         if (reason) {
           router.forget(target);
           await this.end().catch(() => {});

@@ -57,6 +57,20 @@ function run(script: string, env: Record<string, string>): Promise<string> {
   });
 }
 
+/** `pg_autoctl perform switchover` on the topology in `dir` (up.sh's BURROW_TOPOLOGY_DIR): resolves when the new primary settled. */
+export function performSwitchover(dir: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const args = ['perform', 'switchover', '--pgdata', join(dir, 'monitor')];
+    const [command, argv] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', 'pg_autoctl', ...args]] : ['pg_autoctl', args];
+    execFile(
+      command,
+      argv,
+      { env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'xdg/config'), XDG_DATA_HOME: join(dir, 'xdg/data') }, encoding: 'utf8' },
+      (error, stdout, stderr) => (error ? reject(new Error(`pg_autoctl perform switchover failed: ${error.message}\n${stderr}`)) : resolve(stdout + stderr)),
+    );
+  });
+}
+
 export async function topologyUp(dir: string, basePort: number): Promise<Topology> {
   const env = { BURROW_TOPOLOGY_DIR: dir, BURROW_TOPOLOGY_PORT: String(basePort) };
   const printed = await run('up.sh', env);
@@ -116,18 +130,7 @@ export async function topologyUp(dir: string, basePort: number): Promise<Topolog
       // All at once: the keeper would otherwise restart the postmaster in place.
       for (const pid of [keeper.pid, ...services, postmaster]) process.kill(pid, 'SIGKILL');
     },
-    async switchover() {
-      return new Promise((resolve, reject) => {
-        const args = ['perform', 'switchover', '--pgdata', join(dir, 'monitor')];
-        const [command, argv] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', 'pg_autoctl', ...args]] : ['pg_autoctl', args];
-        execFile(
-          command,
-          argv,
-          { env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'xdg/config'), XDG_DATA_HOME: join(dir, 'xdg/data') }, encoding: 'utf8' },
-          (error, stdout, stderr) => (error ? reject(new Error(`pg_autoctl perform switchover failed: ${error.message}\n${stderr}`)) : resolve(stdout + stderr)),
-        );
-      });
-    },
+    switchover: () => performSwitchover(dir),
     async connect(port) {
       const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'burrow' });
       await client.connect();
