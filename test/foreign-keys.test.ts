@@ -131,6 +131,7 @@ describe('foreign keys', () => {
           onDelete: 'r',
         },
         toAgent('conversation_sessions'),
+        toAgent('idempotency_keys'),
         toAgent('preference_learning_state'),
         toAgent('preference_signals'),
         toAgent('profile_audit_log'),
