@@ -120,8 +120,9 @@ describe.skipIf(!hasChromium)(`console: the page of one agent in headless Chromi
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Agent hatchet' }).waitFor();
     expect(new URL(page.url()).hash).toBe('#/agents/hatchet');
-    // Focus moves to the page's heading, as on every page change.
-    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    // Focus moves to the page's heading, as on every page change: in an effect after the paint,
+    // so possibly a moment after the heading shows (a loaded machine showed BODY when read at once).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName), { timeout: 10_000 }).toBe('H1');
     expect(await page.locator('nav[aria-label=Console] a[aria-current=page]').allInnerTexts()).toEqual(['Agents']);
   });
 

@@ -101,7 +101,8 @@ describe.skipIf(!hasChromium)(`console: conversations in headless Chromium${hasC
   it('opens a session beside the list: the history has the summary where the compaction happened, and the originals it replaced', async () => {
     await row('s-alpha').getByRole('button', { name: 's-alpha' }).click();
     await detail().getByRole('heading', { name: 'Session s-alpha' }).waitFor();
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('session-h');
+    // Focus is moved in an effect after the paint: polled, not read the moment the heading shows.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: 10_000 }).toBe('session-h');
     await detail().locator('[data-counts]').waitFor();
     expect(await detail().locator('[data-counts]').innerText()).toBe('3 messages in the active history, 5 originals (2 archived), 1 archive generation');
     expect(await detail().locator('[data-state]').innerText()).toBe('open: accepts appends, compactions and resets');
@@ -155,7 +156,8 @@ describe.skipIf(!hasChromium)(`console: conversations in headless Chromium${hasC
     expect(await announcement(page)).toBe('3 hits for “KESTREL”.');
     await hits.nth(1).getByRole('button', { name: 'Open session s-beta' }).click();
     await detail().getByRole('heading', { name: 'Session s-beta' }).waitFor();
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('session-h');
+    // Focus is moved in an effect after the paint: polled, not read the moment the heading shows.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: 10_000 }).toBe('session-h');
     expect(await search.locator('[role=alert]').count()).toBe(0);
   });
 
