@@ -6,9 +6,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../support/free-port.js';
 import { startShipped, type ShippedServer } from '../support/shipped.js';
 
 const outputDir = mkdtempSync(join(tmpdir(), 'bw-banner-'));
@@ -17,15 +17,6 @@ afterAll(async () => {
   if (server) expect((await server.stop()).code).toBe(0);
   rmSync(outputDir, { recursive: true, force: true });
 });
-
-/** A port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 const TOKEN_LINE = /operator token \(first start of this data directory; shown once, only its hash is kept\): (\S+)\n/;
 

@@ -13,25 +13,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, isStale, ROOT } from '../../scripts/build.mjs';
 import { ensureConsoleBuilt } from './browser.js';
+import { freePort } from './free-port.js';
 
 const SCRIPT = join(ROOT, 'scripts/test-postgres17.sh');
 const DIR_PREFIX = 'burrow-test-pg-';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function runScript(action: 'start' | 'stop', dir: string, port = 0): string {
   return execFileSync('bash', [SCRIPT, action], {

@@ -6,25 +6,14 @@
  * the test must see every status and every reconnection to count them.
  */
 import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import { freePort } from './free-port.js';
 import { ROOT } from './shipped.js';
 
 const SCRIPT = join(ROOT, 'scripts/topology/haproxy.sh');
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export function haproxyInstalled(): boolean {
   try {

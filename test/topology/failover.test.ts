@@ -20,6 +20,7 @@ import { PrimaryRouter } from '../../src/db/primary-router.js';
 import { ok, openOwner } from '../support/continuity.js';
 import { postGraphQL, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
 import { topologySkipReason, topologyUp, type Topology } from '../support/pg-auto-failover.js';
+import { sleep } from '../support/topology.js';
 import { RawSocket } from '../support/wire.js';
 
 const SKIP = topologySkipReason();
@@ -68,8 +69,6 @@ function storedKey(kind: Kind, id: string): string {
   const [session, position] = JSON.parse(local) as [string, number];
   return `${session}#${position}`;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(SKIP !== null)(`failover under write load (${SKIP ? `skipped: ${SKIP}` : 'pg_auto_failover: monitor, primary, synchronous standby; two Burrow instances'})`, () => {
   let topology: Topology;

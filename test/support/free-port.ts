@@ -1,0 +1,13 @@
+/** A loopback port nobody listens on right now (the kernel picks it; closed again before use). */
+import { createServer } from 'node:net';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
