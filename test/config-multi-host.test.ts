@@ -5,17 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
+import { problems } from './support/config-problems.js';
 import { ConfigError } from '../src/config.env.js';
-
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
 
 const external = (url: string) => loadConfig({ BURROW_POSTGRES_LIFECYCLE: 'external', BURROW_POSTGRES_URL: url }).database;
 

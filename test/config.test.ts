@@ -4,18 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
+import { problems } from './support/config-problems.js';
 import { ConfigError } from '../src/config.env.js';
 import type { TopologyConfig } from '../src/config.topology.js';
-
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
 
 describe('database lifecycle', () => {
   it('rejects an unset lifecycle, naming the choices', () => {
