@@ -31,11 +31,11 @@ function parseArgs(argv: string[]) {
   return { scenarios: scenarios.length ? [...new Set(scenarios)] : DEFAULT_SCENARIOS, json, smoke };
 }
 
-/** Whether a figure meets its target, for the targets the bench can read ("ratio ≥ x", "p95 ≤ n ms"); null otherwise. */
+/** Whether a figure meets its target, for the targets the bench can read ("ratio ≥ x", "p95 ≤ n ms", "≤ n %"); null otherwise. */
 export function meets(figure: BenchFigure): boolean | null {
   const ratio = /ratio ≥ ([\d.]+)/.exec(figure.target ?? '');
   if (ratio) return figure.ratio === undefined ? null : figure.ratio >= Number(ratio[1]);
-  const bound = /≤ ([\d.]+) ms/.exec(figure.target ?? '');
+  const bound = /≤ ([\d.]+) (ms|%)/.exec(figure.target ?? '');
   if (bound) return figure.value <= Number(bound[1]);
   return null;
 }

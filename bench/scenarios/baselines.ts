@@ -1,7 +1,9 @@
 /**
  * What the bare baselines run for one request: the statements an ideal plan needs, their rows
  * shaped into the answer Burrow gives (checked equal before anything is timed). No GraphQL, no
- * authentication, no limits: the floor Burrow is measured against.
+ * authentication, no limits: the floor Burrow is measured against. Every statement is named, so
+ * each pooled connection parses and plans it once and then only binds and executes it, as Burrow's
+ * own prepared reads do.
  */
 import type pg from 'pg';
 import { PROFILE_KINDS } from '../../src/domains/agents/agents.sql.js';
@@ -20,9 +22,17 @@ function profileOf(rows: DocumentRow[]) {
 
 /** `agents(first: 50)` with profiles: one page of agents, then one statement for all their documents. */
 export async function nestedRead(pool: pg.Pool, first = 50) {
-  const agents = await pool.query<{ id: string; name: string }>('SELECT id, name FROM agents ORDER BY created_at DESC, id DESC LIMIT $1', [first]);
+  const agents = await pool.query<{ id: string; name: string }>({
+    name: 'nested_agents',
+    text: 'SELECT id, name FROM agents ORDER BY created_at DESC, id DESC LIMIT $1',
+    values: [first],
+  });
   const ids = agents.rows.map((a) => a.id);
-  const documents = await pool.query<DocumentRow>('SELECT agent_id, kind, content, revision FROM agent_profile_documents WHERE agent_id = ANY($1::text[])', [ids]);
+  const documents = await pool.query<DocumentRow>({
+    name: 'nested_documents',
+    text: 'SELECT agent_id, kind, content, revision FROM agent_profile_documents WHERE agent_id = ANY($1::text[])',
+    values: [ids],
+  });
   const byAgent = new Map<string, DocumentRow[]>(ids.map((id) => [id, []]));
   for (const d of documents.rows) byAgent.get(d.agent_id)!.push(d);
   return { agents: { edges: agents.rows.map((a) => ({ node: { agentId: a.id, name: a.name, profile: profileOf(byAgent.get(a.id)!) } })) } };
@@ -30,9 +40,13 @@ export async function nestedRead(pool: pg.Pool, first = 50) {
 
 /** `agent(agentId:)` with its profile: the agent by id, then its documents. */
 export async function profileRead(pool: pg.Pool, id: string) {
-  const agent = (await pool.query<{ id: string; name: string }>('SELECT id, name FROM agents WHERE id = $1', [id])).rows[0];
+  const agent = (await pool.query<{ id: string; name: string }>({ name: 'profile_agent', text: 'SELECT id, name FROM agents WHERE id = $1', values: [id] })).rows[0];
   if (!agent) return { agent: null };
-  const documents = await pool.query<DocumentRow>('SELECT agent_id, kind, content, revision FROM agent_profile_documents WHERE agent_id = $1', [id]);
+  const documents = await pool.query<DocumentRow>({
+    name: 'profile_documents',
+    text: 'SELECT agent_id, kind, content, revision FROM agent_profile_documents WHERE agent_id = $1',
+    values: [id],
+  });
   return { agent: { agentId: agent.id, name: agent.name, profile: profileOf(documents.rows) } };
 }
 

@@ -1,6 +1,7 @@
 /** What the scenarios share: progress lines, durations, the bare handler and throughput figures. */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { autocannon } from '../autocannon.js';
 import { alternate, load, medianRound, type LoadResult, type LoadSpec } from '../load.js';
 import type { BenchFigure, ScenarioOptions } from './types.js';
 
@@ -76,18 +77,50 @@ export async function sideBySide(
   );
   const mine = medianRound(results.burrow);
   const theirs = medianRound(results[baseline.name]);
+  const ratio = round3(mine.rps / theirs.rps);
   return [
-    {
-      name: `${label}: throughput`,
-      value: round1(mine.rps),
-      unit: 'rps',
-      baseline: baseline.name,
-      baselineValue: round1(theirs.rps),
-      ratio: round3(mine.rps / theirs.rps),
-      target,
-    },
+    { name: `${label}: throughput`, value: round1(mine.rps), unit: 'rps', baseline: baseline.name, baselineValue: round1(theirs.rps), ratio, target },
     { name: `${label}: p50`, value: round1(mine.p50), unit: 'ms', baseline: baseline.name, baselineValue: round1(theirs.p50) },
     { name: `${label}: p99`, value: round1(mine.p99), unit: 'ms', baseline: baseline.name, baselineValue: round1(theirs.p99) },
+    ...(await crossCheck(options, label, burrow, { name: baseline.name, unit: 'rps', measure: async (seconds) => (await autocannon({ ...baseline.spec, seconds })).rps }, ratio)),
+  ];
+}
+
+/**
+ * The same comparison again with autocannon (its own process) driving Burrow, alternating rounds
+ * with the baseline (autocannon against a bare handler, or pgbench): the ratio it finds, and how far
+ * it is from the bench's own (`benchRatio`), which must agree within 10 % for the bench's figure to
+ * stand as an outside measurement.
+ */
+export async function crossCheck(
+  options: ScenarioOptions,
+  label: string,
+  burrow: Omit<LoadSpec, 'seconds'>,
+  baseline: { name: string; unit: string; measure: (seconds: number) => Promise<number> },
+  benchRatio: number,
+): Promise<BenchFigure[]> {
+  const { seconds, rounds } = durations(options);
+  const mine: number[] = [];
+  const theirs: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const r = await autocannon({ ...burrow, seconds });
+    mine.push(r.rps);
+    theirs.push(await baseline.measure(seconds));
+    progress(
+      options,
+      `    autocannon round ${round + 1}: Burrow ${r.rps.toFixed(0)} rps (p50 ${r.p50} ms, p99 ${r.p99} ms), ${baseline.name} ${theirs[round].toFixed(0)} ${baseline.unit}`,
+    );
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const ratio = round3(median(mine) / median(theirs));
+  return [
+    { name: `${label}: throughput by autocannon`, value: round1(median(mine)), unit: baseline.unit, baseline: baseline.name, baselineValue: round1(median(theirs)), ratio },
+    {
+      name: `${label}: autocannon's ratio against the bench's`,
+      value: round1((Math.abs(ratio - benchRatio) / benchRatio) * 100),
+      unit: '% apart',
+      target: '≤ 10 %',
+    },
   ];
 }
 
