@@ -2,11 +2,12 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { BenchDatabaseSpec } from './config.js';
+import { processCpuMs } from './process-cpu.js';
 import type { BaselineName } from './scenarios/baselines.js';
 
 const SCRIPT = fileURLToPath(new URL('./baseline-process.ts', import.meta.url));
 
-export async function startBaseline(name: BaselineName, spec: BenchDatabaseSpec): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startBaseline(name: BaselineName, spec: BenchDatabaseSpec): Promise<{ url: string; cpuMs(): number | null; stop(): Promise<void> }> {
   // tsx compiles the TypeScript once at load; the handler then runs as plain JavaScript.
   const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, name, JSON.stringify(spec)], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -26,6 +27,7 @@ export async function startBaseline(name: BaselineName, spec: BenchDatabaseSpec)
   });
   return {
     url,
+    cpuMs: () => processCpuMs(child.pid!),
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       const code = await exited;

@@ -10,6 +10,7 @@ import { createLogger } from '../src/lib/logger.js';
 import { createBurrowClient } from '../clients/typescript/sdk.js';
 import { createTestDatabase, externalConfig, testConfig } from '../test/support/harness.js';
 import { startShipped } from '../test/support/shipped.js';
+import { groupCpuMs } from './process-cpu.js';
 
 /** Where a bench's data lives: a fresh database of the real server in BURROW_TEST_DATABASE_URL, or an embedded data directory. */
 export type BenchDatabaseSpec = { url: string } | { dataDir: string };
@@ -71,6 +72,8 @@ export async function startBenchServer(options: { seed?: (database: Database) =>
       origin: shipped.origin,
       operatorToken: shipped.operatorToken,
       headers: { authorization: `Bearer ${shipped.operatorToken}` },
+      /** CPU milliseconds used so far by the server's process group (npm and the server it runs). */
+      cpuMs: () => groupCpuMs(shipped.child.pid!),
       /** The real server's database (pgbench, a baseline's own pool); null embedded. */
       databaseUrl: real?.url ?? null,
       /** Where a baseline in another process reads the same data: the real database, or the copy (baselineData). */

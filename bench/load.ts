@@ -17,6 +17,8 @@ export interface LoadResult {
   p95: number;
   p99: number;
   bytesPerRequest: number;
+  /** The contender's own CPU per answered request (LoadSpec.cpuMs), or null. */
+  cpuMsPerRequest: number | null;
 }
 
 export interface LoadSpec {
@@ -28,9 +30,12 @@ export interface LoadSpec {
   concurrency?: number;
   /** A string every good answer contains (e.g. a success typename); others count as errors. */
   expect?: string;
+  /** The CPU milliseconds the contender's process has used so far (bench/process-cpu.ts), read around the run. */
+  cpuMs?: () => number | null;
 }
 
 export function load(spec: LoadSpec): Promise<LoadResult> {
+  const cpuBefore = spec.cpuMs?.() ?? null;
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), {
       workerData: {
@@ -45,6 +50,7 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
     worker.once('error', reject);
     worker.once('message', (m: { latencies: number[]; errors: number; firstError: string | null; elapsedMs: number; bytes: number }) => {
       const requests = m.latencies.length;
+      const cpuAfter = spec.cpuMs?.() ?? null;
       resolve({
         requests,
         errors: m.errors,
@@ -54,6 +60,7 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
         p95: requests ? percentile(m.latencies, 95) : NaN,
         p99: requests ? percentile(m.latencies, 99) : NaN,
         bytesPerRequest: requests ? m.bytes / (requests + m.errors) : 0,
+        cpuMsPerRequest: cpuBefore !== null && cpuAfter !== null && requests ? (cpuAfter - cpuBefore) / requests : null,
       });
       void worker.terminate();
     });

@@ -54,7 +54,8 @@ export async function startBareHandler(handle: (body: { query?: string; variable
   };
 }
 
-const line = (r: LoadResult) => `${r.rps.toFixed(0).padStart(6)} rps  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  (${r.requests} requests)`;
+const line = (r: LoadResult) =>
+  `${r.rps.toFixed(0).padStart(6)} rps  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  (${r.requests} requests${r.cpuMsPerRequest === null ? '' : `, ${r.cpuMsPerRequest.toFixed(2)} ms of its CPU each`})`;
 
 /**
  * Burrow against a baseline under the same closed-loop load, alternating rounds after a warm-up;
@@ -82,6 +83,9 @@ export async function sideBySide(
     { name: `${label}: throughput`, value: round1(mine.rps), unit: 'rps', baseline: baseline.name, baselineValue: round1(theirs.rps), ratio, target },
     { name: `${label}: p50`, value: round1(mine.p50), unit: 'ms', baseline: baseline.name, baselineValue: round1(theirs.p50) },
     { name: `${label}: p99`, value: round1(mine.p99), unit: 'ms', baseline: baseline.name, baselineValue: round1(theirs.p99) },
+    ...(mine.cpuMsPerRequest !== null && theirs.cpuMsPerRequest !== null
+      ? [{ name: `${label}: CPU per request`, value: round3(mine.cpuMsPerRequest), unit: 'ms', baseline: baseline.name, baselineValue: round3(theirs.cpuMsPerRequest) }]
+      : []),
     ...(await crossCheck(options, label, burrow, { name: baseline.name, unit: 'rps', measure: async (seconds) => (await autocannon({ ...baseline.spec, seconds })).rps }, ratio)),
   ];
 }

@@ -29,8 +29,8 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       const figures = await sideBySide(
         options,
         'agents(first: 50) with profiles',
-        { url: server.url, headers: server.headers, bodies: [body] },
-        { name: `bare node:http + ${server.databaseUrl ? 'pg' : 'PGlite'}`, spec: { url: bare.url, bodies: [body] } },
+        { url: server.url, headers: server.headers, bodies: [body], cpuMs: server.cpuMs },
+        { name: `bare node:http + ${server.databaseUrl ? 'pg' : 'PGlite'}`, spec: { url: bare.url, bodies: [body], cpuMs: bare.cpuMs } },
         'ratio ≥ 0.8',
       );
       return { scenario: 'nested', figures, notes };

@@ -26,8 +26,8 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       const figures = await sideBySide(
         options,
         'agent(agentId:) with its profile',
-        { url: server.url, headers: server.headers, bodies },
-        { name: `bare node:http + ${server.databaseUrl ? 'pg' : 'PGlite'}`, spec: { url: bare.url, bodies } },
+        { url: server.url, headers: server.headers, bodies, cpuMs: server.cpuMs },
+        { name: `bare node:http + ${server.databaseUrl ? 'pg' : 'PGlite'}`, spec: { url: bare.url, bodies, cpuMs: bare.cpuMs } },
         'ratio ≥ 0.7',
       );
       return { scenario: 'profile', figures, notes };
