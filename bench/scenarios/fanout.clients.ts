@@ -10,8 +10,10 @@ const SUBSCRIPTION = 'subscription Fanout($agentId: String!, $after: Int) { agen
 const CLIENT_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const WebSocket = require('node:module').createRequire(workerData.base)('ws');
+const { performance } = require('node:perf_hooks');
 let sockets = [];
 let subs = [];
+let mark = performance.eventLoopUtilization();
 parentPort.on('message', async (msg) => {
   if (msg.cmd === 'open') {
     await Promise.all(msg.sockets.map((spec) => new Promise((resolve, reject) => {
@@ -43,6 +45,9 @@ parentPort.on('message', async (msg) => {
     let least = Infinity;
     for (const rec of subs) least = Math.min(least, rec.seqs.filter((s) => s >= msg.from).length);
     parentPort.postMessage({ least: subs.length ? least : 0 });
+  } else if (msg.cmd === 'mark') {
+    mark = performance.eventLoopUtilization();
+    parentPort.postMessage({ ok: true });
   } else if (msg.cmd === 'report') {
     let missed = 0, duplicated = 0, outOfOrder = 0, errors = 0;
     const lat = [];
@@ -57,7 +62,9 @@ parentPort.on('message', async (msg) => {
     }
     lat.sort((a, b) => a - b);
     const at = (p) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))];
-    parentPort.postMessage({ missed, duplicated, outOfOrder, errors, deliveries: lat.length, p50: at(50), p99: at(99), max: lat[lat.length - 1] });
+    // This thread's busy share since 'mark': near 1, arrivals would be timed late by the clients themselves.
+    const busy = performance.eventLoopUtilization(mark).utilization;
+    parentPort.postMessage({ missed, duplicated, outOfOrder, errors, deliveries: lat.length, p50: at(50), p99: at(99), max: lat[lat.length - 1], busy });
   } else if (msg.cmd === 'close') {
     await Promise.all(sockets.map((ws) => new Promise((resolve) => { if (ws.readyState === WebSocket.CLOSED) return resolve(); ws.once('close', resolve); ws.close(); })));
     sockets = [];
@@ -87,8 +94,12 @@ export class Clients {
   async least(from: number) {
     return (await this.ask<{ least: number }>({ cmd: 'least', from })).least;
   }
+  /** Starts the clients' event-loop utilization window that report() closes. */
+  mark() {
+    return this.ask({ cmd: 'mark' });
+  }
   report(from: number, to: number) {
-    return this.ask<{ missed: number; duplicated: number; outOfOrder: number; errors: number; deliveries: number; p50: number; p99: number; max: number }>({
+    return this.ask<{ missed: number; duplicated: number; outOfOrder: number; errors: number; deliveries: number; p50: number; p99: number; max: number; busy: number }>({
       cmd: 'report',
       from,
       to,
