@@ -16,9 +16,13 @@ let subs = [];
 let mark = performance.eventLoopUtilization();
 parentPort.on('message', async (msg) => {
   if (msg.cmd === 'open') {
-    await Promise.all(msg.sockets.map((spec) => new Promise((resolve, reject) => {
+    // Ten sockets at a time: a burst of a hundred handshakes on a busy machine can outlast
+    // graphql-ws's 3 s wait for connection_init, and the server closes those sockets (4408).
+    const openOne = (spec) => new Promise((resolve, reject) => {
       const ws = new WebSocket(msg.url, 'graphql-transport-ws');
       sockets.push(ws);
+      let acked = false;
+      ws.on('close', (code, reason) => { if (!acked) reject(new Error('fanout client: socket closed before connection_ack: ' + code + ' ' + reason)); });
       const local = spec.subscriptions.map(() => { const rec = { seqs: [], lat: [], errors: 0 }; subs.push(rec); return rec; });
       ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: 'Bearer ' + spec.token } })));
       ws.on('error', reject);
@@ -26,6 +30,7 @@ parentPort.on('message', async (msg) => {
         const now = Date.now();
         const m = JSON.parse(String(data));
         if (m.type === 'connection_ack') {
+          acked = true;
           spec.subscriptions.forEach((variables, i) => ws.send(JSON.stringify({ id: String(i), type: 'subscribe', payload: { query: msg.query, variables } })));
           resolve();
         } else if (m.type === 'next') {
@@ -38,8 +43,13 @@ parentPort.on('message', async (msg) => {
           local[Number(m.id)].errors++;
         }
       });
-    })));
-    parentPort.postMessage({ ok: true });
+    });
+    try {
+      for (let i = 0; i < msg.sockets.length; i += 10) await Promise.all(msg.sockets.slice(i, i + 10).map(openOne));
+      parentPort.postMessage({ ok: true });
+    } catch (error) {
+      parentPort.postMessage({ error: String(error && error.message || error) });
+    }
   } else if (msg.cmd === 'least') {
     // The fewest events any subscriber has at or after msg.from.
     let least = Infinity;
@@ -81,9 +91,10 @@ export class Clients {
     return new Promise((resolve, reject) => {
       const fail = (error: Error) => reject(error);
       this.worker.once('error', fail);
-      this.worker.once('message', (answer: T) => {
+      this.worker.once('message', (answer: T & { error?: string }) => {
         this.worker.off('error', fail);
-        resolve(answer);
+        if (answer.error) reject(new Error(answer.error));
+        else resolve(answer);
       });
       this.worker.postMessage(message);
     });
