@@ -97,14 +97,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     const idle = await drive(Math.max(2, SECONDS / 2), SMALL.intervalMs);
 
     /** Subscribes, (`opened`) warms up until every subscriber has an event, then measures. */
-    const phase = async (
-      shape: typeof SMALL,
-      url: string,
-      open: () => Promise<number>,
-      reads: () => Promise<number>,
-      withAfter: boolean,
-      opened?: () => Promise<void>,
-    ) => {
+    const phase = async (shape: typeof SMALL, url: string, open: () => Promise<number>, reads: () => Promise<number>, withAfter: boolean, opened?: () => Promise<void>) => {
       const total = shape.sockets * shape.perSocket;
       const start = await lastSequence();
       await clients.open(url, sockets(tokens, shape.sockets, shape.perSocket, withAfter ? start : null));
