@@ -203,6 +203,8 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       await sleep(500);
       after = await inspector.memory();
       if (snapshots) await inspector.snapshot(join(snapshots, `fanout-${total}.heapsnapshot`));
+      // No inspector session attached while the deliveries are timed.
+      inspector.close();
     });
     const kb = (bytes: number) => Number((bytes / 1024 / total).toFixed(2));
     const big = total.toLocaleString('en');
