@@ -71,6 +71,8 @@ export async function startBenchServer(options: { seed?: (database: Database) =>
       wsUrl: shipped.wsUrl,
       origin: shipped.origin,
       operatorToken: shipped.operatorToken,
+      /** Everything the server's process group wrote on stderr so far (the inspector's URL with NODE_OPTIONS=--inspect). */
+      stderr: shipped.stderr,
       headers: { authorization: `Bearer ${shipped.operatorToken}` },
       /** CPU milliseconds used so far by the server's process group (npm and the server it runs). */
       cpuMs: () => groupCpuMs(shipped.child.pid!),
@@ -105,10 +107,9 @@ export function testConfigForBench(): BurrowConfig {
 }
 
 /**
- * Burrow inside this process, for the two measurements that need to look inside the server: the
- * CPU profile (bench/cpu-profile.ts) and the fan-out scenario's heap per subscription, read with
- * a forced GC of the server's own thread. With BURROW_TEST_DATABASE_URL it runs on a fresh
- * database of that real server (dropped by stop()).
+ * Burrow inside this process, for the CPU profile of the sources (bench/cpu-profile.ts). The
+ * scenarios measure the built server (startBenchServer). With BURROW_TEST_DATABASE_URL it runs on
+ * a fresh database of that real server (dropped by stop()).
  */
 export async function startInProcessServer() {
   const config = testConfigForBench();

@@ -181,6 +181,9 @@ export function buildApp(deps: AppDeps) {
     });
   });
   limits.guardConnectionInit(wsServer, deps.config.limits);
+  // The `request` Yoga's context expects of every operation: a socket's operations have none of
+  // their own, so they share one (no headers, no body; a Request per subscription was ~1 KB held).
+  const wsRequest = new Request('http://burrow.local/graphql', { method: 'POST' });
   useServer<Record<string, unknown> | undefined, WsExtra>(
     {
       onConnect: async (ctx) => {
@@ -215,7 +218,7 @@ export function buildApp(deps: AppDeps) {
           params: payload,
           viewer: ctx.extra.viewer,
           transport: 'ws',
-          request: new Request('http://burrow.local/graphql', { method: 'POST' }),
+          request: wsRequest,
         });
         const tooMany = limits.socketOperationsRefusal(ctx.subscriptions, deps.config.limits);
         if (tooMany) return [tooMany];

@@ -10,13 +10,19 @@ const SUBSCRIPTION = 'subscription Fanout($agentId: String!, $after: Int) { agen
 const CLIENT_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const WebSocket = require('node:module').createRequire(workerData.base)('ws');
+const { performance } = require('node:perf_hooks');
 let sockets = [];
 let subs = [];
+let mark = performance.eventLoopUtilization();
 parentPort.on('message', async (msg) => {
   if (msg.cmd === 'open') {
-    await Promise.all(msg.sockets.map((spec) => new Promise((resolve, reject) => {
+    // Ten sockets at a time: a burst of a hundred handshakes on a busy machine can outlast
+    // graphql-ws's 3 s wait for connection_init, and the server closes those sockets (4408).
+    const openOne = (spec) => new Promise((resolve, reject) => {
       const ws = new WebSocket(msg.url, 'graphql-transport-ws');
       sockets.push(ws);
+      let acked = false;
+      ws.on('close', (code, reason) => { if (!acked) reject(new Error('fanout client: socket closed before connection_ack: ' + code + ' ' + reason)); });
       const local = spec.subscriptions.map(() => { const rec = { seqs: [], lat: [], errors: 0 }; subs.push(rec); return rec; });
       ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: 'Bearer ' + spec.token } })));
       ws.on('error', reject);
@@ -24,6 +30,7 @@ parentPort.on('message', async (msg) => {
         const now = Date.now();
         const m = JSON.parse(String(data));
         if (m.type === 'connection_ack') {
+          acked = true;
           spec.subscriptions.forEach((variables, i) => ws.send(JSON.stringify({ id: String(i), type: 'subscribe', payload: { query: msg.query, variables } })));
           resolve();
         } else if (m.type === 'next') {
@@ -36,13 +43,21 @@ parentPort.on('message', async (msg) => {
           local[Number(m.id)].errors++;
         }
       });
-    })));
-    parentPort.postMessage({ ok: true });
+    });
+    try {
+      for (let i = 0; i < msg.sockets.length; i += 10) await Promise.all(msg.sockets.slice(i, i + 10).map(openOne));
+      parentPort.postMessage({ ok: true });
+    } catch (error) {
+      parentPort.postMessage({ error: String(error && error.message || error) });
+    }
   } else if (msg.cmd === 'least') {
     // The fewest events any subscriber has at or after msg.from.
     let least = Infinity;
     for (const rec of subs) least = Math.min(least, rec.seqs.filter((s) => s >= msg.from).length);
     parentPort.postMessage({ least: subs.length ? least : 0 });
+  } else if (msg.cmd === 'mark') {
+    mark = performance.eventLoopUtilization();
+    parentPort.postMessage({ ok: true });
   } else if (msg.cmd === 'report') {
     let missed = 0, duplicated = 0, outOfOrder = 0, errors = 0;
     const lat = [];
@@ -57,7 +72,9 @@ parentPort.on('message', async (msg) => {
     }
     lat.sort((a, b) => a - b);
     const at = (p) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))];
-    parentPort.postMessage({ missed, duplicated, outOfOrder, errors, deliveries: lat.length, p50: at(50), p99: at(99), max: lat[lat.length - 1] });
+    // This thread's busy share since 'mark': near 1, arrivals would be timed late by the clients themselves.
+    const busy = performance.eventLoopUtilization(mark).utilization;
+    parentPort.postMessage({ missed, duplicated, outOfOrder, errors, deliveries: lat.length, p50: at(50), p99: at(99), max: lat[lat.length - 1], busy });
   } else if (msg.cmd === 'close') {
     await Promise.all(sockets.map((ws) => new Promise((resolve) => { if (ws.readyState === WebSocket.CLOSED) return resolve(); ws.once('close', resolve); ws.close(); })));
     sockets = [];
@@ -74,9 +91,10 @@ export class Clients {
     return new Promise((resolve, reject) => {
       const fail = (error: Error) => reject(error);
       this.worker.once('error', fail);
-      this.worker.once('message', (answer: T) => {
+      this.worker.once('message', (answer: T & { error?: string }) => {
         this.worker.off('error', fail);
-        resolve(answer);
+        if (answer.error) reject(new Error(answer.error));
+        else resolve(answer);
       });
       this.worker.postMessage(message);
     });
@@ -87,8 +105,12 @@ export class Clients {
   async least(from: number) {
     return (await this.ask<{ least: number }>({ cmd: 'least', from })).least;
   }
+  /** Starts the clients' event-loop utilization window that report() closes. */
+  mark() {
+    return this.ask({ cmd: 'mark' });
+  }
   report(from: number, to: number) {
-    return this.ask<{ missed: number; duplicated: number; outOfOrder: number; errors: number; deliveries: number; p50: number; p99: number; max: number }>({
+    return this.ask<{ missed: number; duplicated: number; outOfOrder: number; errors: number; deliveries: number; p50: number; p99: number; max: number; busy: number }>({
       cmd: 'report',
       from,
       to,

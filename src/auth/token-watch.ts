@@ -18,6 +18,7 @@ import type { Logger } from '../lib/logger.js';
 import { apiTokens } from './auth.sql.js';
 import type { TokenCache } from './token-cache.js';
 import type { Viewer } from './viewer.js';
+import { returnThis } from '../lib/async-iterators.js';
 
 export const TOKENS_CHANNEL = 'burrow_tokens';
 
@@ -168,9 +169,14 @@ export function useEndStreamsWithToken(watch: TokenWatch): Plugin {
 
 function endWithToken<T>(source: AsyncIterable<T>, tokenId: string, watch: TokenWatch): AsyncIterableIterator<T | { errors: unknown[] }> {
   const iterator = source[Symbol.asyncIterator]();
-  let signal!: () => void;
-  const endedByToken = new Promise<'ended'>((resolve) => (signal = () => resolve('ended')));
-  const untrack = watch.track(tokenId, () => signal());
+  // The token's end settles the pending ask, if any, else the next one. Not a race against one
+  // long-lived promise: each race left a reaction on it until the token ended, one per event.
+  let endedByToken = false;
+  let settleAsk: ((ended: 'ended') => void) | null = null;
+  const untrack = watch.track(tokenId, () => {
+    endedByToken = true;
+    settleAsk?.('ended');
+  });
   let finished = false;
   const finish = async () => {
     if (finished) return;
@@ -179,10 +185,15 @@ function endWithToken<T>(source: AsyncIterable<T>, tokenId: string, watch: Token
     await iterator.return?.();
   };
   const wrapped: AsyncIterableIterator<T | { errors: unknown[] }> = {
-    [Symbol.asyncIterator]: () => wrapped,
+    [Symbol.asyncIterator]: returnThis,
     async next() {
       if (finished) return { done: true, value: undefined };
-      const next = await Promise.race([iterator.next(), endedByToken]);
+      const next = endedByToken
+        ? 'ended'
+        : await new Promise<IteratorResult<T> | 'ended'>((resolve, reject) => {
+            settleAsk = resolve;
+            iterator.next().then(resolve, reject);
+          }).finally(() => (settleAsk = null));
       if (next === 'ended') {
         await finish();
         const error = createGraphQLError('the token of this stream was revoked or has expired', { extensions: { code: 'UNAUTHENTICATED' } });

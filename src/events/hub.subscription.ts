@@ -26,6 +26,7 @@ import { describeError, isConnectionLoss } from '../lib/connection-errors.js';
 import type { Logger } from '../lib/logger.js';
 import { AGENT_ERASED, readEventsAfter, type AgentEventRow } from './events.service.js';
 import { PAGE, wake, type AgentChannels, type Channel, type Subscriber, type Subscription } from './hub.channels.js';
+import { returnThis } from '../lib/async-iterators.js';
 
 /** Where a subscription is; `transition` below is the only place that moves it. */
 export type SubscriptionState =
@@ -160,7 +161,7 @@ export function openSubscription(query: Subscription, host: SubscriptionHost): A
     return null;
   };
   const stream: AsyncIterableIterator<AgentEventRow> = {
-    [Symbol.asyncIterator]: () => stream,
+    [Symbol.asyncIterator]: returnThis,
     next: async () => {
       if (asking) throw new Error('the event stream was asked for its next event while an ask was pending');
       asking = true;

@@ -27,6 +27,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Viewer } from '../auth/viewer.js';
 import { isSharedEvent } from './hub.channels.js';
 import { SerializedPayload } from './serialized-payloads.js';
+import { returnThis } from '../lib/async-iterators.js';
 
 type Executed = ExecutionResult | Promise<ExecutionResult>;
 
@@ -96,7 +97,7 @@ function mapEvents<T, R>(source: AsyncIterable<T>, map: (value: T) => R | Promis
       if (iterator.throw) await iterator.throw(error);
       throw error;
     },
-    [Symbol.asyncIterator]: () => mapped,
+    [Symbol.asyncIterator]: returnThis,
   };
   return mapped;
 }

@@ -22,6 +22,7 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { LimitsConfig, SecurityConfig } from '../config.server.js';
 import type { Viewer } from '../auth/viewer.js';
 import { limitExceeded } from './errors.js';
+import { returnThis } from '../lib/async-iterators.js';
 
 const fieldsOfType = (type: GraphQLNamedType | undefined) =>
   isObjectType(type) || isInterfaceType(type) ? (type.getFields() as Record<string, GraphQLField<unknown, unknown>>) : undefined;
@@ -223,7 +224,7 @@ function releasingAtEnd<T>(source: AsyncIterable<T>, release: () => void): Async
       if (iterator.throw) return iterator.throw(error);
       throw error;
     },
-    [Symbol.asyncIterator]: () => wrapped,
+    [Symbol.asyncIterator]: returnThis,
   };
   return wrapped;
 }
