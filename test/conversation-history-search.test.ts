@@ -125,7 +125,11 @@ describe('search over originals', () => {
     expect((await searchAll(client, { query: 'heron', first: 2 })).map((r) => r.archiveGeneration)).toEqual([null, 1, 1, 1]);
     expect(await searchAll(client, { query: 'heron', role: 'assistant' })).toEqual([]);
     // One statement when the window fills the page; one more (edge and older hits together) when it does not.
-    for (const [query, first, hits, statements] of [['nothing', 5, 5, 1], ['heron', 3, 3, 2], ['heron', 20, 4, 2]] as const) {
+    for (const [query, first, hits, statements] of [
+      ['nothing', 5, 5, 1],
+      ['heron', 3, 3, 2],
+      ['heron', 20, 4, 2],
+    ] as const) {
       const before = server.database.statements.count;
       expect((await client.conversationSearch({ query, first })).conversationSearch.edges).toHaveLength(hits);
       expect(server.database.statements.count - before).toBe(statements);
