@@ -124,6 +124,16 @@ describe('search over originals', () => {
     expect(positions(await searchAll(client, { query: 'heron', sessionId: 'w', role: 'user', createdBefore: '2026-09-01T00:00:03.000Z' }))).toEqual([2, 1]);
     expect((await searchAll(client, { query: 'heron', first: 2 })).map((r) => r.archiveGeneration)).toEqual([null, 1, 1, 1]);
     expect(await searchAll(client, { query: 'heron', role: 'assistant' })).toEqual([]);
+    // One statement when the window fills the page; one more (edge and older hits together) when it does not.
+    for (const [query, first, hits, statements] of [
+      ['nothing', 5, 5, 1],
+      ['heron', 3, 3, 2],
+      ['heron', 20, 4, 2],
+    ] as const) {
+      const before = server.database.statements.count;
+      expect((await client.conversationSearch({ query, first })).conversationSearch.edges).toHaveLength(hits);
+      expect(server.database.statements.count - before).toBe(statements);
+    }
   });
 
   it('the search predicate over the union view matches the trigram index of each payload store', async () => {

@@ -32,6 +32,8 @@ export interface SearchInput {
  * there. Only when the window holds fewer hits than the page and there are older candidates does
  * a second statement look for the rest among those older ones, where the trigram index of each
  * payload store finds a rare term without reading every row.
+ * The second statement finds the window's oldest candidate (`edge`, through the indexes alone)
+ * and the older hits together: one round trip, where there were two until 2026-12-05.
  */
 export async function search(deps: ConversationDeps, viewer: Viewer | null, input: SearchInput): Promise<{ agentId: string; rows: (OriginalRow & { micros: string })[] }> {
   const { agentId } = resolveActingAgent(viewer, input.agentId);
@@ -43,6 +45,8 @@ export async function search(deps: ConversationDeps, viewer: Viewer | null, inpu
   if (input.createdBefore) conditions.push(sql`created_at < ${input.createdBefore}`);
   if (input.after) conditions.push(olderThan(input.after));
   const candidates = sql.join(conditions, sql` AND `);
+  const newestFirst = sql.raw('ORDER BY created_at DESC, session_id DESC, position DESC');
+
   type Hit = RawOriginal & { micros: string };
 
   const windowed = await deps.db.execute<Hit>(sql`
@@ -50,30 +54,33 @@ export async function search(deps: ConversationDeps, viewer: Viewer | null, inpu
       SELECT ${ORIGINAL_COLUMNS}, ${microsOf('created_at')} AS micros
         FROM conversation_original_rows
        WHERE ${candidates}
-       ORDER BY created_at DESC, session_id DESC, position DESC
+       ${newestFirst}
        LIMIT ${SEARCH_WINDOW}
     ) AS recent
      WHERE payload ILIKE ${pattern}
-     ORDER BY created_at DESC, session_id DESC, position DESC
+     ${newestFirst}
      LIMIT ${input.limit}`);
   const hits = windowed.rows;
   if (hits.length < input.limit) {
-    const edge = await deps.db.execute<{ micros: string; session_id: string; position: string | number }>(sql`
-      SELECT ${microsOf('created_at')} AS micros, session_id, position
-        FROM conversation_original_rows
-       WHERE ${candidates}
-       ORDER BY created_at DESC, session_id DESC, position DESC
-       LIMIT 1 OFFSET ${SEARCH_WINDOW - 1}`);
-    if (edge.rows.length > 0) {
-      const oldest = { micros: edge.rows[0].micros, sessionId: edge.rows[0].session_id, position: Number(edge.rows[0].position) };
-      const older = await deps.db.execute<Hit>(sql`
-        SELECT ${ORIGINAL_COLUMNS}, ${microsOf('created_at')} AS micros
+    // The window's oldest candidate bounds the older ones. Without one (no candidate beyond the
+    // window) the one-time filter on its count keeps PostgreSQL from starting the trigram scans.
+    const older = await deps.db.execute<Hit>(sql`
+      WITH edge AS MATERIALIZED (
+        SELECT created_at, session_id, position
           FROM conversation_original_rows
-         WHERE ${candidates} AND ${olderThan(oldest)} AND payload::text ILIKE ${pattern}
-         ORDER BY created_at DESC, session_id DESC, position DESC
-         LIMIT ${input.limit - hits.length}`);
-      hits.push(...older.rows);
-    }
+         WHERE ${candidates}
+         ${newestFirst}
+         LIMIT 1 OFFSET ${SEARCH_WINDOW - 1}
+      )
+      SELECT ${ORIGINAL_COLUMNS}, ${microsOf('created_at')} AS micros
+        FROM conversation_original_rows
+       WHERE (SELECT count(*) FROM edge) = 1
+         AND ${candidates}
+         AND (created_at, session_id, position) < (SELECT created_at, session_id, position FROM edge)
+         AND payload::text ILIKE ${pattern}
+       ${newestFirst}
+       LIMIT ${input.limit - hits.length}`);
+    hits.push(...older.rows);
   }
   return { agentId, rows: hits.map((r) => ({ ...toOriginal(r), micros: r.micros })) };
 }
