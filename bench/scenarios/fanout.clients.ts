@@ -17,7 +17,7 @@ parentPort.on('message', async (msg) => {
     await Promise.all(msg.sockets.map((spec) => new Promise((resolve, reject) => {
       const ws = new WebSocket(msg.url, 'graphql-transport-ws');
       sockets.push(ws);
-      const local = spec.subscriptions.map(() => { const rec = { seqs: [], lat: [], errors: 0 }; subs.push(rec); return rec; });
+      const local = spec.subscriptions.map((variables) => { const rec = { agentId: variables.agentId, seqs: [], lat: [], errors: 0, ended: false }; subs.push(rec); return rec; });
       ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: 'Bearer ' + spec.token } })));
       ws.on('error', reject);
       ws.on('message', (data) => {
@@ -34,8 +34,10 @@ parentPort.on('message', async (msg) => {
           rec.lat.push(now - Date.parse(event.occurredAt));
         } else if (m.type === 'error' || m.type === 'complete') {
           local[Number(m.id)].errors++;
+          local[Number(m.id)].ended = true;
         }
       });
+      ws.on('close', () => local.forEach((rec) => (rec.ended = true)));
     })));
     parentPort.postMessage({ ok: true });
   } else if (msg.cmd === 'least') {
@@ -43,15 +45,25 @@ parentPort.on('message', async (msg) => {
     let least = Infinity;
     for (const rec of subs) least = Math.min(least, rec.seqs.filter((s) => s >= msg.from).length);
     parentPort.postMessage({ least: subs.length ? least : 0 });
+  } else if (msg.cmd === 'behind') {
+    // Deliveries still missing over every subscriber, each against its agent's range (msg.ranges).
+    let behind = 0;
+    for (const rec of subs) {
+      const [from, to] = msg.ranges[rec.agentId];
+      behind += Math.max(0, to - from + 1 - new Set(rec.seqs.filter((s) => s >= from && s <= to)).size);
+    }
+    parentPort.postMessage({ behind, open: subs.filter((rec) => !rec.ended).length });
   } else if (msg.cmd === 'report') {
     let missed = 0, duplicated = 0, outOfOrder = 0, errors = 0;
     const lat = [];
     for (const rec of subs) {
       errors += rec.errors;
+      // One range for all (one agent), or each subscriber's agent's own (msg.ranges).
+      const [from, to] = msg.ranges ? msg.ranges[rec.agentId] : [msg.from, msg.to];
       const inRange = [];
-      rec.seqs.forEach((s, i) => { if (s >= msg.from && s <= msg.to) { inRange.push(s); lat.push(rec.lat[i]); } });
+      rec.seqs.forEach((s, i) => { if (s >= from && s <= to) { inRange.push(s); lat.push(rec.lat[i]); } });
       const unique = new Set(inRange);
-      missed += (msg.to - msg.from + 1) - unique.size;
+      missed += (to - from + 1) - unique.size;
       duplicated += inRange.length - unique.size;
       for (let i = 1; i < inRange.length; i++) if (inRange[i] < inRange[i - 1]) outOfOrder++;
     }
@@ -87,11 +99,17 @@ export class Clients {
   async least(from: number) {
     return (await this.ask<{ least: number }>({ cmd: 'least', from })).least;
   }
-  report(from: number, to: number) {
+  /** Deliveries still missing against each agent's [from, to] of events, and the subscriptions still open. */
+  behind(ranges: Record<string, [number, number]>) {
+    return this.ask<{ behind: number; open: number }>({ cmd: 'behind', ranges });
+  }
+  /** Over [from, to] of the one agent subscribed, or each subscriber's agent's range in `ranges`. */
+  report(from: number, to: number, ranges?: Record<string, [number, number]>) {
     return this.ask<{ missed: number; duplicated: number; outOfOrder: number; errors: number; deliveries: number; p50: number; p99: number; max: number }>({
       cmd: 'report',
       from,
       to,
+      ranges,
     });
   }
   close() {

@@ -17,6 +17,7 @@
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { fmt, percentile, startBenchServer, startInProcessServer, type InProcessServer } from '../config.js';
+import { readMetrics } from './common.js';
 import { startBaseline } from './fanout.baseline.js';
 import { Clients } from './fanout.clients.js';
 import type { BenchFigure, ScenarioOptions, ScenarioResult } from './types.js';
@@ -31,10 +32,9 @@ function forcedGc(): () => void {
 
 /** A sample of the shipped server's Prometheus metrics (an operator may read /metrics on the main port). */
 async function metric(origin: string, token: string, name: string): Promise<number> {
-  const text = await (await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  if (!line) throw new Error(`fanout: /metrics has no ${name}`);
-  return Number(line.slice(name.length + 1));
+  const value = (await readMetrics(origin, token)).get(name);
+  if (value === undefined) throw new Error(`fanout: /metrics has no ${name}`);
+  return value;
 }
 
 export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
