@@ -176,9 +176,9 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       for (const f of list) counts.set(`${f.kind} ${f.code}`, (counts.get(`${f.kind} ${f.code}`) ?? 0) + 1);
       return [...counts].map(([k, n]) => `${k} × ${n}`);
     };
-    // After warm-up: the first minute after the first without the restart in it (the short version has no such minute: the second).
-    const steady = rows.find((r) => r.minute >= 2 && r.during === 0) ?? rows[Math.min(1, rows.length - 1)];
+    // After warm-up: the first minute after minute 1 without the restart in it, before the last (the short version has none: minute 2).
     const last = rows[rows.length - 1];
+    const steady = rows.find((r) => r.minute >= 2 && r.during === 0 && r !== last) ?? rows[Math.min(1, rows.length - 1)];
     const figures: BenchFigure[] = [
       { name: 'requests', value: requests, unit: 'requests' },
       { name: 'error rate outside the restart', value: requests ? Number(((100 * outside.length) / requests).toFixed(3)) : 0, unit: '%', target: '0' },
