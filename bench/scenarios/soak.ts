@@ -10,6 +10,7 @@
  * a missed, duplicated or out-of-order delivery or a revoked token that worked fails the
  * scenario. Flatness (RSS and p99 after warm-up against the last minute) is printed, not asserted.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { startBenchServer } from '../config.js';
 import { progress, readMetrics, round1 } from './common.js';
@@ -22,6 +23,8 @@ import type { BenchFigure, ScenarioOptions, ScenarioResult } from './types.js';
 const RESTART_GRACE_MS = 10_000;
 // prom-client's process_resident_memory_bytes under the prefix burrow_process_ (src/ops/metrics.ts).
 const RSS = 'burrow_process_process_resident_memory_bytes';
+// The server's event-loop delay, largest since the last scrape (prom-client resets it on each).
+const SERVER_LAG = 'burrow_process_nodejs_eventloop_lag_max_seconds';
 const MINUTE_MS = 60_000;
 
 /** The soak's own connection to its database, opened for one look and closed (it may be restarting). */
@@ -95,8 +98,14 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       pool: number;
       backends: number;
       subscriptions: number;
+      serverLag: number;
+      benchLag: number;
     }[] = [];
-    const header = '  minute  requests  errors (rate)      during restart   p50 ms   p99 ms   RSS MB   DB conns pool/pg_stat_activity   subscriptions';
+    const header =
+      '  minute  requests  errors (rate)      during restart   p50 ms   p99 ms   RSS MB   DB conns pool/pg_stat_activity   subscriptions   loop delay max ms server/bench';
+    // The bench's own event-loop delay: a stalled bench (or machine) shows here, not as the server's latency.
+    const benchLag = monitorEventLoopDelay({ resolution: 20 });
+    benchLag.enable();
     progress(options, header);
     const sampler = (async () => {
       for (let minute = 0; minute < minutes; minute++) {
@@ -114,12 +123,15 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
           pool: (m.get('burrow_db_pool_connections{state="in_use"}') ?? NaN) + (m.get('burrow_db_pool_connections{state="idle"}') ?? NaN),
           backends,
           subscriptions: m.get('burrow_subscriptions_open') ?? NaN,
+          serverLag: Math.round((m.get(SERVER_LAG) ?? NaN) * 1000),
+          benchLag: Math.round(benchLag.max / 1e6),
         };
+        benchLag.reset();
         rows.push(row);
         const rate = row.requests ? ((100 * row.errors) / row.requests).toFixed(2) : '0.00';
         progress(
           options,
-          `  ${String(row.minute).padStart(6)}  ${String(row.requests).padStart(8)}  ${`${row.errors} (${rate} %)`.padEnd(16)}  ${String(row.during).padStart(14)}   ${row.p50.toFixed(1).padStart(6)}   ${row.p99.toFixed(1).padStart(6)}   ${row.rssMb.toFixed(1).padStart(6)}   ${`${row.pool}/${row.backends}`.padStart(30)}   ${String(row.subscriptions).padStart(13)}`,
+          `  ${String(row.minute).padStart(6)}  ${String(row.requests).padStart(8)}  ${`${row.errors} (${rate} %)`.padEnd(16)}  ${String(row.during).padStart(14)}   ${row.p50.toFixed(1).padStart(6)}   ${row.p99.toFixed(1).padStart(6)}   ${row.rssMb.toFixed(1).padStart(6)}   ${`${row.pool}/${row.backends}`.padStart(30)}   ${String(row.subscriptions).padStart(13)}   ${`${row.serverLag}/${row.benchLag}`.padStart(29)}`,
         );
       }
     })();
@@ -148,6 +160,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       );
     })();
     await Promise.all([workload(recorder, { url, token }, agents, rates, ledger, done), restarter, sampler]);
+    benchLag.disable();
 
     // Every event of every live agent, at every subscriber: wait for the last ones (60 s at most).
     const ranges: Record<string, [number, number]> = {};
@@ -209,7 +222,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       header.trim(),
       ...rows.map(
         (r) =>
-          `${r.minute}: ${r.requests} requests, ${r.errors} errors, ${r.during} during restart, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, RSS ${r.rssMb} MB, DB ${r.pool}/${r.backends}, subscriptions ${r.subscriptions}`,
+          `${r.minute}: ${r.requests} requests, ${r.errors} errors, ${r.during} during restart, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, RSS ${r.rssMb} MB, DB ${r.pool}/${r.backends}, subscriptions ${r.subscriptions}, loop delay max ${r.serverLag}/${r.benchLag} ms`,
       ),
     );
     const failed = figures.filter((f) => f.target === '0' && f.value !== 0).map((f) => `${f.name}: ${f.value}`);
