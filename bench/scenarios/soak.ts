@@ -23,6 +23,7 @@ import type { BenchFigure, ScenarioOptions, ScenarioResult } from './types.js';
 const RESTART_GRACE_MS = 10_000;
 // prom-client's process_resident_memory_bytes under the prefix burrow_process_ (src/ops/metrics.ts).
 const RSS = 'burrow_process_process_resident_memory_bytes';
+const HEAP = 'burrow_process_nodejs_heap_size_used_bytes';
 // The server's event-loop delay, largest since the last scrape (prom-client resets it on each).
 const SERVER_LAG = 'burrow_process_nodejs_eventloop_lag_max_seconds';
 const MINUTE_MS = 60_000;
@@ -95,6 +96,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       p50: number;
       p99: number;
       rssMb: number;
+      heapMb: number;
       pool: number;
       backends: number;
       subscriptions: number;
@@ -102,7 +104,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       benchLag: number;
     }[] = [];
     const header =
-      '  minute  requests  errors (rate)      during restart   p50 ms   p99 ms   RSS MB   DB conns pool/pg_stat_activity   subscriptions   loop delay max ms server/bench';
+      '  minute  requests  errors (rate)      during restart   p50 ms   p99 ms   RSS MB (heap)   DB conns pool/pg_stat_activity   subscriptions   loop delay max ms server/bench';
     // The bench's own event-loop delay: a stalled bench (or machine) shows here, not as the server's latency.
     const benchLag = monitorEventLoopDelay({ resolution: 20 });
     benchLag.enable();
@@ -120,6 +122,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
           minute: minute + 1,
           ...recorder.minute(minute, window ?? null),
           rssMb: round1((m.get(RSS) ?? NaN) / 1048576),
+          heapMb: round1((m.get(HEAP) ?? NaN) / 1048576),
           pool: (m.get('burrow_db_pool_connections{state="in_use"}') ?? NaN) + (m.get('burrow_db_pool_connections{state="idle"}') ?? NaN),
           backends,
           subscriptions: m.get('burrow_subscriptions_open') ?? NaN,
@@ -131,7 +134,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
         const rate = row.requests ? ((100 * row.errors) / row.requests).toFixed(2) : '0.00';
         progress(
           options,
-          `  ${String(row.minute).padStart(6)}  ${String(row.requests).padStart(8)}  ${`${row.errors} (${rate} %)`.padEnd(16)}  ${String(row.during).padStart(14)}   ${row.p50.toFixed(1).padStart(6)}   ${row.p99.toFixed(1).padStart(6)}   ${row.rssMb.toFixed(1).padStart(6)}   ${`${row.pool}/${row.backends}`.padStart(30)}   ${String(row.subscriptions).padStart(13)}   ${`${row.serverLag}/${row.benchLag}`.padStart(29)}`,
+          `  ${String(row.minute).padStart(6)}  ${String(row.requests).padStart(8)}  ${`${row.errors} (${rate} %)`.padEnd(16)}  ${String(row.during).padStart(14)}   ${row.p50.toFixed(1).padStart(6)}   ${row.p99.toFixed(1).padStart(6)}   ${`${row.rssMb.toFixed(1)} (${row.heapMb.toFixed(1)})`.padStart(15)}   ${`${row.pool}/${row.backends}`.padStart(30)}   ${String(row.subscriptions).padStart(13)}   ${`${row.serverLag}/${row.benchLag}`.padStart(29)}`,
         );
       }
     })();
@@ -209,6 +212,8 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       { name: 'revoked tokens that still worked', value: ledger.revokedStillWorked, unit: 'tokens', target: '0' },
       { name: `server RSS, minute ${steady.minute} (after warm-up)`, value: steady.rssMb, unit: 'MB' },
       { name: `server RSS, minute ${last.minute} (last)`, value: last.rssMb, unit: 'MB' },
+      { name: `server heap used, minute ${steady.minute} (after warm-up)`, value: steady.heapMb, unit: 'MB' },
+      { name: `server heap used, minute ${last.minute} (last)`, value: last.heapMb, unit: 'MB' },
       { name: `p99, minute ${steady.minute} (after warm-up)`, value: round1(steady.p99), unit: 'ms' },
       { name: `p99, minute ${last.minute} (last)`, value: round1(last.p99), unit: 'ms' },
     ];
@@ -222,7 +227,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       header.trim(),
       ...rows.map(
         (r) =>
-          `${r.minute}: ${r.requests} requests, ${r.errors} errors, ${r.during} during restart, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, RSS ${r.rssMb} MB, DB ${r.pool}/${r.backends}, subscriptions ${r.subscriptions}, loop delay max ${r.serverLag}/${r.benchLag} ms`,
+          `${r.minute}: ${r.requests} requests, ${r.errors} errors, ${r.during} during restart, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, RSS ${r.rssMb} MB (heap used ${r.heapMb} MB), DB ${r.pool}/${r.backends}, subscriptions ${r.subscriptions}, loop delay max ${r.serverLag}/${r.benchLag} ms`,
       ),
     );
     const failed = figures.filter((f) => f.target === '0' && f.value !== 0).map((f) => `${f.name}: ${f.value}`);
