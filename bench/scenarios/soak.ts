@@ -139,7 +139,8 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       }
     })();
     const restarter = (async () => {
-      await sleep(endAt / 2);
+      // The middle of the middle minute: never at a minute's end, where /metrics is read (it needs the database too).
+      await sleep(Math.floor(minutes / 2) * MINUTE_MS + MINUTE_MS / 2);
       window = { from: recorder.now(), to: Infinity };
       const t0 = performance.now();
       await postgres.stop();
