@@ -57,7 +57,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     const databaseUrl = server.databaseUrl!;
     const databaseName = new URL(databaseUrl).pathname.slice(1);
     notes.push(
-      `${minutes} min on ${server.description}, a PostgreSQL 17 of its own (scripts/test-postgres17.sh, port ${postgres.port}) restarted at the half; ` +
+      `${minutes} min on ${server.description}, a PostgreSQL 17 of its own (scripts/test-postgres17.sh, port ${postgres.port}) restarted once in the middle; ` +
         `per second: ${rates.reads} profile reads, ${rates.searches} brainSearch, ${rates.saves} brainSave over ${agents.write.length} agents, ` +
         `one profile update per ${rates.updateEveryMs / 1000} s on each of ${live.length} agents, a token made, used, revoked and tried every ${rates.revokeEveryMs / 1000} s; ` +
         `${sockets * perSocket} agentEvents subscribers (${sockets} sockets × ${perSocket}, ${(sockets * perSocket) / live.length} per agent)`,
@@ -81,7 +81,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     const subscribers = sockets * perSocket;
     for (let i = 0; i < 600 && ((await readMetrics(origin, token)).get('burrow_subscriptions_open') ?? 0) < subscribers; i++) await sleep(50);
 
-    // The workload, one line a minute, and the restart at the half.
+    // The workload, one line a minute, and the restart in the middle.
     const recorder = new Recorder(MINUTE_MS);
     const ledger: Ledger = { saved: [], revocations: 0, revokedStillWorked: 0, updates: 0 };
     const endAt = minutes * MINUTE_MS;
