@@ -30,8 +30,20 @@ export type BenchDatabaseSpec = { url: string } | { dataDir: string };
  * operator token, which the default 50 requests/s would throttle; everything else is the
  * product's default, NODE_ENV=production as a deployment sets it.
  */
-export async function startBenchServer(options: { seed?: (database: Database) => Promise<void>; env?: Record<string, string>; baselineData?: boolean } = {}) {
-  const real = process.env.BURROW_TEST_DATABASE_URL ? await createTestDatabase() : null;
+export async function startBenchServer(
+  options: {
+    seed?: (database: Database) => Promise<void>;
+    env?: Record<string, string>;
+    baselineData?: boolean;
+    /** A PostgreSQL 17 server of the scenario's own (the soak restarts it) instead of BURROW_TEST_DATABASE_URL's. */
+    databaseServer?: string;
+  } = {},
+) {
+  const real = options.databaseServer
+    ? await createTestDatabase({ server: { url: options.databaseServer, requiredMajor: 17 } })
+    : process.env.BURROW_TEST_DATABASE_URL
+      ? await createTestDatabase()
+      : null;
   const dataDir = real ? null : mkdtempSync(join(tmpdir(), 'bw-bench-'));
   const open = () => openDatabase(real ? externalConfig(real.url!, { poolMax: 4 }) : { lifecycle: 'embedded', dataDir: dataDir! });
   let database: Database | null = await open();

@@ -23,7 +23,7 @@ parentPort.on('message', async (msg) => {
       sockets.push(ws);
       let acked = false;
       ws.on('close', (code, reason) => { if (!acked) reject(new Error('fanout client: socket closed before connection_ack: ' + code + ' ' + reason)); });
-      const local = spec.subscriptions.map(() => { const rec = { seqs: [], lat: [], errors: 0 }; subs.push(rec); return rec; });
+      const local = spec.subscriptions.map((variables) => { const rec = { agentId: variables.agentId, seqs: [], lat: [], errors: 0, ended: false }; subs.push(rec); return rec; });
       ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: 'Bearer ' + spec.token } })));
       ws.on('error', reject);
       ws.on('message', (data) => {
@@ -41,8 +41,10 @@ parentPort.on('message', async (msg) => {
           rec.lat.push(now - Date.parse(event.occurredAt));
         } else if (m.type === 'error' || m.type === 'complete') {
           local[Number(m.id)].errors++;
+          local[Number(m.id)].ended = true;
         }
       });
+      ws.on('close', () => local.forEach((rec) => (rec.ended = true)));
     });
     try {
       for (let i = 0; i < msg.sockets.length; i += 10) await Promise.all(msg.sockets.slice(i, i + 10).map(openOne));
@@ -58,15 +60,25 @@ parentPort.on('message', async (msg) => {
   } else if (msg.cmd === 'mark') {
     mark = performance.eventLoopUtilization();
     parentPort.postMessage({ ok: true });
+  } else if (msg.cmd === 'behind') {
+    // Deliveries still missing over every subscriber, each against its agent's range (msg.ranges).
+    let behind = 0;
+    for (const rec of subs) {
+      const [from, to] = msg.ranges[rec.agentId];
+      behind += Math.max(0, to - from + 1 - new Set(rec.seqs.filter((s) => s >= from && s <= to)).size);
+    }
+    parentPort.postMessage({ behind, open: subs.filter((rec) => !rec.ended).length });
   } else if (msg.cmd === 'report') {
     let missed = 0, duplicated = 0, outOfOrder = 0, errors = 0;
     const lat = [];
     for (const rec of subs) {
       errors += rec.errors;
+      // One range for all (one agent), or each subscriber's agent's own (msg.ranges).
+      const [from, to] = msg.ranges ? msg.ranges[rec.agentId] : [msg.from, msg.to];
       const inRange = [];
-      rec.seqs.forEach((s, i) => { if (s >= msg.from && s <= msg.to) { inRange.push(s); lat.push(rec.lat[i]); } });
+      rec.seqs.forEach((s, i) => { if (s >= from && s <= to) { inRange.push(s); lat.push(rec.lat[i]); } });
       const unique = new Set(inRange);
-      missed += (msg.to - msg.from + 1) - unique.size;
+      missed += (to - from + 1) - unique.size;
       duplicated += inRange.length - unique.size;
       for (let i = 1; i < inRange.length; i++) if (inRange[i] < inRange[i - 1]) outOfOrder++;
     }
@@ -109,11 +121,17 @@ export class Clients {
   mark() {
     return this.ask({ cmd: 'mark' });
   }
-  report(from: number, to: number) {
+  /** Deliveries still missing against each agent's [from, to] of events, and the subscriptions still open. */
+  behind(ranges: Record<string, [number, number]>) {
+    return this.ask<{ behind: number; open: number }>({ cmd: 'behind', ranges });
+  }
+  /** Over [from, to] of the one agent subscribed, or each subscriber's agent's range in `ranges`. */
+  report(from: number, to: number, ranges?: Record<string, [number, number]>) {
     return this.ask<{ missed: number; duplicated: number; outOfOrder: number; errors: number; deliveries: number; p50: number; p99: number; max: number; busy: number }>({
       cmd: 'report',
       from,
       to,
+      ranges,
     });
   }
   close() {

@@ -23,6 +23,7 @@
  */
 import { join } from 'node:path';
 import { fmt, percentile, startBenchServer } from '../config.js';
+import { readMetrics } from './common.js';
 import { startBaseline } from './fanout.baseline.js';
 import { Clients } from './fanout.clients.js';
 import { INSPECTOR_ENV, serverInspector } from './fanout.heap.js';
@@ -33,11 +34,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The shipped server's Prometheus metrics (an operator may read /metrics on the main port). */
 async function metrics(origin: string, token: string, names: string[]): Promise<number[]> {
-  const text = await (await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+  const values = await readMetrics(origin, token);
   return names.map((name) => {
-    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-    if (!line) throw new Error(`fanout: /metrics has no ${name}`);
-    return Number(line.slice(name.length + 1));
+    const value = values.get(name);
+    if (value === undefined) throw new Error(`fanout: /metrics has no ${name}`);
+    return value;
   });
 }
 const LAG = ['burrow_process_nodejs_eventloop_lag_p99_seconds', 'burrow_process_nodejs_eventloop_lag_max_seconds'];
