@@ -1,7 +1,7 @@
 import type { ObjectRef } from '@pothos/core';
 import { cacheKey } from '@pothos/plugin-dataloader';
 import DataLoader from 'dataloader';
-import type { GraphQLResolveInfo } from 'graphql';
+import { Kind, type GraphQLResolveInfo, type SelectionNode } from 'graphql';
 import { builder, type Types } from '../../schema/builder.js';
 import { connectionType, pageArgs } from '../../schema/connections.js';
 import { ActorRef, PrincipalKindEnum } from '../../schema/actor.js';
@@ -110,17 +110,40 @@ const profileAsOfArg = (arg: PothosSchemaTypes.FieldBuilder<Types, unknown>['arg
  * a Map probed twice per call.
  */
 const profileLoaders = new WeakMap<object, Map<string, DataLoader<string, ProfileDocumentRow[]>>>();
-function profileLoader(ctx: Types['Context'], path: GraphQLResolveInfo['path'], asOf: Date | null | undefined) {
+function profileLoader(ctx: Types['Context'], info: GraphQLResolveInfo, asOf: Date | null | undefined) {
   let loaders = profileLoaders.get(ctx);
   if (!loaders) profileLoaders.set(ctx, (loaders = new Map()));
-  const key = cacheKey(path);
+  const key = cacheKey(info.path);
   let loader = loaders.get(key);
   if (!loader) {
     const documents = ctx.services.agents.documents;
-    loader = new DataLoader((agentIds: readonly string[]) => (asOf ? documents.documentsForAgentsAsOf(agentIds, asOf) : documents.documentsForAgents(agentIds)));
+    // A read that selects only content fields reads only those columns (see CONTENT_FIELDS).
+    const contentOnly = info.fieldNodes.every((node) => node.selectionSet && selectsOnlyContent(node.selectionSet.selections, info.fragments));
+    loader = new DataLoader((agentIds: readonly string[]) =>
+      asOf
+        ? documents.documentsForAgentsAsOf(agentIds, asOf)
+        : contentOnly
+          ? (documents.documentsForAgents(agentIds, true) as Promise<ProfileDocumentRow[][]>)
+          : documents.documentsForAgents(agentIds),
+    );
     loaders.set(key, loader);
   }
   return loader;
+}
+
+/**
+ * The ProfileDocument fields that read nothing of their document but its agentId, kind, content
+ * and revision (a field added to ProfileDocument joins this list only if that holds for it).
+ */
+const CONTENT_FIELDS = new Set(['__typename', 'id', 'agentId', 'kind', 'content', 'revision', 'reference', 'revisions', 'agent']);
+
+/** Whether a selection on ProfileDocument (its fragments included) asks only for CONTENT_FIELDS. */
+function selectsOnlyContent(selections: readonly SelectionNode[], fragments: GraphQLResolveInfo['fragments']): boolean {
+  return selections.every((selection) => {
+    if (selection.kind === Kind.FIELD) return CONTENT_FIELDS.has(selection.name.value);
+    const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments[selection.name.value];
+    return fragment !== undefined && selectsOnlyContent(fragment.selectionSet.selections, fragments);
+  });
 }
 
 export const AgentRef = builder.objectRef<AgentRow>('Agent');
@@ -137,7 +160,7 @@ builder.node(AgentRef, {
       description:
         'The six profile documents in kind order (SOUL, RULES, ORIENTATION, PREFERENCES, TOOLS, DREAM_MEMORY). With `asOf`: each as it was then, from its revisions (none before the agent existed); one statement for every agent of the page.',
       args: { asOf: profileAsOfArg(t.arg) },
-      resolve: (agent, args, ctx, info) => profileLoader(ctx, info.path, args.asOf).load(agent.id),
+      resolve: (agent, args, ctx, info) => profileLoader(ctx, info, args.asOf).load(agent.id),
     }),
     lastEventSequence: t.exposeInt('lastEventSequence', {
       description: "The sequence of the agent's newest event (0 before any); `agentEvents(after:)` resumes from it",
