@@ -1,7 +1,6 @@
 // Imports every type module so the schema is complete, then builds it. Exports no other values.
 import { builder } from './builder.js';
 import { inlineConnectionFields } from './connections.js';
-import { inlineRowFields } from './inline-fields.js';
 import './scalars.js';
 import './errors.js';
 import './events.js';
@@ -32,4 +31,4 @@ import '../domains/data-rights/agent-erasure.graphql.js';
 import '../events/events.graphql.js';
 import './event-types.js';
 
-export const schema = inlineRowFields(inlineConnectionFields(builder.toSchema({ sortSchema: false })));
+export const schema = inlineConnectionFields(builder.toSchema({ sortSchema: false }));
