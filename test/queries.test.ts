@@ -57,6 +57,25 @@ describe('no N+1', () => {
     expect(missing.agent).toBeNull();
   });
 
+  it('reads the time and author of documents where a selection or fragment asks for them, and leaves them unread where none does', async () => {
+    type Doc = { kind: string; revision: number; updatedAt?: string; updatedBy?: { kind: string; principalId: string } };
+    const { agent } = await server.operator.request<{ agent: Record<'plain' | 'spread' | 'inline', Doc[]> }>(
+      `query ($id: String!) {
+        agent(agentId: $id) { plain: profile { kind revision } spread: profile { ...Doc } inline: profile { kind ... on ProfileDocument { updatedBy { kind principalId } } } }
+      }
+      fragment Doc on ProfileDocument { kind revision updatedAt updatedBy { kind principalId } }`,
+      { id: 'n1-single' },
+    );
+    expect(agent.plain[4]).toEqual({ kind: 'TOOLS', revision: 2 });
+    expect(agent.spread[4]).toEqual({
+      kind: 'TOOLS',
+      revision: 2,
+      updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      updatedBy: { kind: 'OPERATOR', principalId: expect.any(String) },
+    });
+    expect(agent.inline.map((d) => d.updatedBy?.kind)).toEqual(Array(6).fill('OPERATOR'));
+  });
+
   it('pages agents newest first with cursors and no overlap', async () => {
     const seen: string[] = [];
     let after: string | null = null;

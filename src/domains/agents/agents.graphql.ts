@@ -1,4 +1,7 @@
 import type { ObjectRef } from '@pothos/core';
+import { cacheKey } from '@pothos/plugin-dataloader';
+import DataLoader from 'dataloader';
+import { Kind, type GraphQLResolveInfo, type SelectionNode } from 'graphql';
 import { builder, type Types } from '../../schema/builder.js';
 import { connectionType, pageArgs } from '../../schema/connections.js';
 import { ActorRef, PrincipalKindEnum } from '../../schema/actor.js';
@@ -99,6 +102,50 @@ const profileAsOfArg = (arg: PothosSchemaTypes.FieldBuilder<Types, unknown>['arg
       'Read as of this instant: the latest revision written at or before it (a time the API showed, such as updatedAt, includes the revision written then). Absent: now.',
   });
 
+/**
+ * Agent.profile's batches: one DataLoader per request and response path (list indices aside),
+ * made with the first call's `asOf` (one path has one `asOf`), the batching of the
+ * `t.loadableList({ byPath: true })` this replaces. That one cost more than its load per agent:
+ * an async resolver around the loader, and a context cache, a set of the request's loaders and
+ * a Map probed twice per call.
+ */
+const profileLoaders = new WeakMap<object, Map<string, DataLoader<string, ProfileDocumentRow[]>>>();
+function profileLoader(ctx: Types['Context'], info: GraphQLResolveInfo, asOf: Date | null | undefined) {
+  let loaders = profileLoaders.get(ctx);
+  if (!loaders) profileLoaders.set(ctx, (loaders = new Map()));
+  const key = cacheKey(info.path);
+  let loader = loaders.get(key);
+  if (!loader) {
+    const documents = ctx.services.agents.documents;
+    // A read that selects only content fields reads only those columns (see CONTENT_FIELDS).
+    const contentOnly = info.fieldNodes.every((node) => node.selectionSet && selectsOnlyContent(node.selectionSet.selections, info.fragments));
+    loader = new DataLoader((agentIds: readonly string[]) =>
+      asOf
+        ? documents.documentsForAgentsAsOf(agentIds, asOf)
+        : contentOnly
+          ? (documents.documentsForAgents(agentIds, true) as Promise<ProfileDocumentRow[][]>)
+          : documents.documentsForAgents(agentIds),
+    );
+    loaders.set(key, loader);
+  }
+  return loader;
+}
+
+/**
+ * The ProfileDocument fields that read nothing of their document but its agentId, kind, content
+ * and revision (a field added to ProfileDocument joins this list only if that holds for it).
+ */
+const CONTENT_FIELDS = new Set(['__typename', 'id', 'agentId', 'kind', 'content', 'revision', 'reference', 'revisions', 'agent']);
+
+/** Whether a selection on ProfileDocument (its fragments included) asks only for CONTENT_FIELDS. */
+function selectsOnlyContent(selections: readonly SelectionNode[], fragments: GraphQLResolveInfo['fragments']): boolean {
+  return selections.every((selection) => {
+    if (selection.kind === Kind.FIELD) return CONTENT_FIELDS.has(selection.name.value);
+    const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments[selection.name.value];
+    return fragment !== undefined && selectsOnlyContent(fragment.selectionSet.selections, fragments);
+  });
+}
+
 export const AgentRef = builder.objectRef<AgentRow>('Agent');
 builder.node(AgentRef, {
   description: 'An agent: its profile and, through nested fields, every store it owns',
@@ -108,15 +155,12 @@ builder.node(AgentRef, {
     agentId: t.exposeString('id', { description: 'The agent id used in every other argument (the node id is global)' }),
     name: t.exposeString('name', { description: 'A display name, 1 to 200 characters' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the agent was created' }),
-    profile: t.loadableList({
-      type: ProfileDocumentRef,
+    profile: t.field({
+      type: [ProfileDocumentRef],
       description:
         'The six profile documents in kind order (SOUL, RULES, ORIENTATION, PREFERENCES, TOOLS, DREAM_MEMORY). With `asOf`: each as it was then, from its revisions (none before the agent existed); one statement for every agent of the page.',
       args: { asOf: profileAsOfArg(t.arg) },
-      byPath: true,
-      load: (agentIds: string[], ctx, args) =>
-        args.asOf ? ctx.services.agents.documents.documentsForAgentsAsOf(agentIds, args.asOf) : ctx.services.agents.documents.documentsForAgents(agentIds),
-      resolve: (agent) => agent.id,
+      resolve: (agent, args, ctx, info) => profileLoader(ctx, info, args.asOf).load(agent.id),
     }),
     lastEventSequence: t.exposeInt('lastEventSequence', {
       description: "The sequence of the agent's newest event (0 before any); `agentEvents(after:)` resumes from it",

@@ -6,6 +6,8 @@ import type { agentProfileDocuments, agentProfileRevisions, agents, preferenceLe
 
 export type AgentRow = typeof agents.$inferSelect;
 export type ProfileDocumentRow = typeof agentProfileDocuments.$inferSelect;
+/** A profile document read for its content only (ProfileDocuments.documentsForAgents). */
+export type ProfileDocumentContent = Pick<ProfileDocumentRow, 'agentId' | 'kind' | 'content' | 'revision'>;
 export type ProfileRevisionRow = typeof agentProfileRevisions.$inferSelect;
 export type PreferenceLearningStateRow = typeof preferenceLearningState.$inferSelect;
 export type ProfileAuditRow = typeof profileAuditLog.$inferSelect;
