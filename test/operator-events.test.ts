@@ -2,9 +2,10 @@
  * The event log in the graph: typed event types, Agent.events (paged, batched) and the
  * operators' stream across agents (operatorEvents) with its commit-safe cursor.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { OperatorEventsSubscription } from '../clients/typescript/generated/sdk.js';
-import { collect, hasRealServer, NEEDS_REAL_SERVER, requestError, startServer, take, untilLive, type TestServer } from './support/harness.js';
+import { collect, createTestDatabase, hasRealServer, NEEDS_REAL_SERVER, requestError, startServer, take, untilLive, type TestServer } from './support/harness.js';
 
 type OperatorEvent = OperatorEventsSubscription;
 
@@ -232,5 +233,45 @@ describe('operatorEvents', () => {
       const sequences = [...firstPart, ...rest.items].filter((e) => e.operatorEvents.agentId === id).map((e) => e.operatorEvents.sequence);
       expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
     }
+  });
+  it.skipIf(!hasRealServer)(`waits for a running transaction of its own database, never for one of another database (${NEEDS_REAL_SERVER})`, async () => {
+    const server = await startServer({ realServer: true });
+    onTestFinished(() => server.stop());
+    const other = await createTestDatabase({ real: true });
+    onTestFinished(() => other.drop());
+    await newAgent('oe-h', server);
+    let revision = 0;
+    const update = async () => {
+      const result = await server.operator.updateProfileDocument({ input: { agentId: 'oe-h', kind: 'SOUL', content: `r${++revision}`, expectedRevision: revision } });
+      expect(result.updateProfileDocument.__typename).toBe('UpdateProfileDocumentSuccess');
+      return revision + 1; // the event's sequence: AGENT_CREATED is 1
+    };
+    const sequences = (items: OperatorEvent[]) => items.map((e) => e.operatorEvents.sequence);
+    const stream = collect(server.operator.operatorEvents({ agentIds: ['oe-h'] }));
+    const ready = await untilLive(stream, async () => {
+      const sequence = await update();
+      return (e) => e.operatorEvents.sequence === sequence;
+    });
+    // Transaction ids are server-wide: one of another database, older than the write, holds nothing back.
+    const elsewhere = new pg.Client({ connectionString: other.url! });
+    await elsewhere.connect();
+    onTestFinished(() => elsewhere.end());
+    await elsewhere.query('BEGIN');
+    await elsewhere.query('SELECT pg_current_xact_id()');
+    const passed = await update();
+    expect(sequences(await stream.waitFor(ready + 1)).slice(ready)).toEqual([passed]);
+    // One of its own database could still commit an event behind the write: the write waits for it.
+    const here = await server.database.pool.connect();
+    await here.query('BEGIN');
+    await here.query('SELECT pg_current_xact_id()');
+    const held = await update();
+    // Two backstop reads (one a second) and the write's own notification find nothing to deliver.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(sequences(stream.items).slice(ready)).toEqual([passed]);
+    await here.query('COMMIT');
+    here.release();
+    expect(sequences(await stream.waitFor(ready + 2)).slice(ready)).toEqual([passed, held]);
+    await elsewhere.query('ROLLBACK');
+    await stream.stop();
   });
 });

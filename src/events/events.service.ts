@@ -164,12 +164,30 @@ export interface OperatorEventQuery {
 }
 
 /**
+ * The oldest transaction that may still commit an event into this database: the oldest one the
+ * statement's snapshot sees running, leaving out those seen running in another database of the
+ * same server (transaction ids are server-wide, so pg_snapshot_xmin alone would let a long
+ * transaction of any other database hold every operator stream back). A transaction is left out
+ * only when pg_stat_activity shows it running elsewhere; one that ended in between, or that it
+ * cannot place (a prepared transaction), still counts, so nothing can commit behind the bound.
+ * With none running: the snapshot's xmax, the first transaction id not yet assigned.
+ */
+const OLDEST_RUNNING_HERE = sql`(
+  SELECT coalesce(min(running), pg_snapshot_xmax(pg_current_snapshot()))
+  FROM pg_snapshot_xip(pg_current_snapshot()) AS running
+  WHERE running::xid NOT IN (
+    SELECT backend_xid FROM pg_stat_activity
+    WHERE backend_xid IS NOT NULL AND datid <> (SELECT oid FROM pg_database WHERE datname = current_database())
+  )
+)`;
+
+/**
  * Events of every agent in (tx_id, agent_id, sequence) order, only from transactions older than
- * every transaction still running, so a later read never finds an event behind a position it
- * already returned (see operator-cursor.ts).
+ * every transaction of this database still running, so a later read never finds an event behind
+ * a position it already returned (see operator-cursor.ts).
  */
 export async function readOperatorEvents(db: Db, query: OperatorEventQuery): Promise<AgentEventRow[]> {
-  const conditions = [sql`${agentEvents.txId} < pg_snapshot_xmin(pg_current_snapshot())`];
+  const conditions = [sql`${agentEvents.txId} < ${OLDEST_RUNNING_HERE}`];
   if (query.notIn) {
     conditions.push(sql`${agentEvents.txId} >= pg_snapshot_xmin(${query.notIn}::pg_snapshot)`);
     conditions.push(sql`NOT pg_visible_in_snapshot(${agentEvents.txId}, ${query.notIn}::pg_snapshot)`);

@@ -2,7 +2,7 @@
  * Positions in the event log across agents. Per-agent sequences do not order events of
  * different agents, and a global counter would serialize every write; instead each event
  * records the id of the transaction that wrote it (tx_id, an xid8). Readers take only events
- * whose transaction is older than every transaction still running (pg_snapshot_xmin), so no
+ * whose transaction is older than every transaction of this database still running, so no
  * event can later commit behind a position already handed out: (tx_id, agent_id, sequence)
  * is a total, commit-safe order and the cursor is that triple.
  */
