@@ -3,10 +3,12 @@
  * NODE_OPTIONS=--inspect=127.0.0.1:0 and prints "Debugger listening on ws://…" on stderr (npm,
  * which starts it, prints one too: the server's is the process running scripts/burrow.mjs). The
  * bench forces a full GC there (HeapProfiler.collectGarbage) and reads process.memoryUsage(), or
- * writes a heap snapshot (HeapProfiler.takeHeapSnapshot) for a look at what is retained.
+ * writes a heap snapshot (HeapProfiler.takeHeapSnapshot) for a look at what is retained, or a
+ * CPU profile of a phase (Profiler.start/stop) for a look at where its time goes.
  */
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import WebSocket from 'ws';
 
 /** The environment that opens the inspector of the server (and of npm) on a free loopback port. */
@@ -71,6 +73,17 @@ export async function serverInspector(stderr: string) {
         await session.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
         session.chunks = null;
         await new Promise((resolve) => out.end(resolve));
+      },
+      /** Starts V8's CPU profiler in the server (for BENCH_FANOUT_CPUPROFILE). */
+      async startProfile() {
+        await session.send('Profiler.enable');
+        await session.send('Profiler.setSamplingInterval', { interval: 500 });
+        await session.send('Profiler.start');
+      },
+      /** Stops it and writes the profile to `path` (open it in Chrome DevTools' Performance tab). */
+      async stopProfile(path: string) {
+        const { profile } = await session.send('Profiler.stop');
+        await writeFile(path, JSON.stringify(profile));
       },
       close() {
         session.ws.close();

@@ -15,7 +15,9 @@
  *    them, each after a full GC forced through the server's inspector: fanout.heap.ts), then one
  *    update per second for 2 x BENCH_FANOUT_SECONDS: delivery p50/p99, all delivered, event-loop
  *    delay. BENCH_FANOUT_HEAPSNAPSHOT=dir also writes heap snapshots of the server before and
- *    after the 10,000 are opened.
+ *    after the 10,000 are opened; BENCH_FANOUT_CPUPROFILE=dir a CPU profile of the server over
+ *    the 10,000 phase's deliveries (the inspector stays attached, so its figures are not the
+ *    bench's).
  *
  * The event-loop delay is prom-client's default metric on /metrics: a histogram
  * (monitorEventLoopDelay) that each scrape reads and resets, so a scrape right before a phase and
@@ -197,6 +199,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     // 10,000 on one agent: the server's memory per held subscription, then one event per second.
     const total = LARGE.sockets * LARGE.perSocket;
     const snapshots = process.env.BENCH_FANOUT_HEAPSNAPSHOT;
+    const profiles = process.env.BENCH_FANOUT_CPUPROFILE;
     const before = await inspector.memory();
     if (snapshots) await inspector.snapshot(join(snapshots, 'fanout-before.heapsnapshot'));
     let after = before;
@@ -204,9 +207,14 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       await sleep(500);
       after = await inspector.memory();
       if (snapshots) await inspector.snapshot(join(snapshots, `fanout-${total}.heapsnapshot`));
-      // No inspector session attached while the deliveries are timed.
-      inspector.close();
+      if (profiles) await inspector.startProfile();
+      // No inspector session attached while the deliveries are timed (unless they are profiled).
+      else inspector.close();
     });
+    if (profiles) {
+      await inspector.stopProfile(join(profiles, `fanout-${total}.cpuprofile`));
+      notes.push(`CPU profile of the ${total.toLocaleString('en')} phase written to ${profiles}: its figures are not the bench's`);
+    }
     const kb = (bytes: number) => Number((bytes / 1024 / total).toFixed(2));
     const big = total.toLocaleString('en');
     figures.push(
