@@ -108,9 +108,17 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       const count = await open();
       if (count < total) throw new Error(`only ${count} of ${total} subscriptions opened`);
       await opened?.();
-      // Warm-up: until every subscriber has had an event after the start.
-      for (let i = 0; i < 100 && (await clients.least(start + 1)) === 0; i++) await update();
-      const from = (await lastSequence()) + 1;
+      // Warm-up: until every subscriber has had an event after the start, each event waited for
+      // (up to 5 s) before the next. Sending one per check flooded 10,000 cold subscribers with
+      // events still being handed out when the measurement began, and its first events queued
+      // behind them. Then until every subscriber has the last of them: nothing is in flight at the start.
+      for (let i = 0; i < 20 && (await clients.least(start + 1)) === 0; i++) {
+        await update();
+        for (let wait = 0; wait < 100 && (await clients.least(start + 1)) === 0; wait++) await sleep(50);
+      }
+      const warmed = await lastSequence();
+      for (let i = 0; i < 600 && (await clients.least(warmed)) === 0; i++) await sleep(50);
+      const from = warmed + 1;
       const reads0 = await reads();
       await lag(); // resets the server's event-loop histogram: the next scrape covers the phase
       await clients.mark();
