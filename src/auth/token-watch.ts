@@ -169,14 +169,11 @@ export function useEndStreamsWithToken(watch: TokenWatch): Plugin {
 
 function endWithToken<T>(source: AsyncIterable<T>, tokenId: string, watch: TokenWatch): AsyncIterableIterator<T | { errors: unknown[] }> {
   const iterator = source[Symbol.asyncIterator]();
+  type Result = IteratorResult<T | { errors: unknown[] }>;
   // The token's end settles the pending ask, if any, else the next one. Not a race against one
   // long-lived promise: each race left a reaction on it until the token ended, one per event.
   let endedByToken = false;
-  let settleAsk: ((ended: 'ended') => void) | null = null;
-  const untrack = watch.track(tokenId, () => {
-    endedByToken = true;
-    settleAsk?.('ended');
-  });
+  let pending: { resolve: (result: Result | Promise<Result>) => void; reject: (error: unknown) => void } | null = null;
   let finished = false;
   const finish = async () => {
     if (finished) return;
@@ -184,26 +181,44 @@ function endWithToken<T>(source: AsyncIterable<T>, tokenId: string, watch: Token
     untrack();
     await iterator.return?.();
   };
+  const endedResult = async (): Promise<Result> => {
+    await finish();
+    const error = createGraphQLError('the token of this stream was revoked or has expired', { extensions: { code: 'UNAUTHENTICATED' } });
+    return { done: false, value: { errors: [error] } };
+  };
+  const untrack = watch.track(tokenId, () => {
+    endedByToken = true;
+    const ask = pending;
+    pending = null;
+    ask?.resolve(endedResult());
+  });
+  // Made once per stream, so an event costs this wrapper two promises (the ask and its `then`):
+  // with 10,000 subscribers of an agent, each event's pending asks are what its burst leaves for
+  // the garbage collector.
+  const answer = (next: IteratorResult<T>) => {
+    const ask = pending;
+    if (!ask) return; // the token ended first and answered the ask
+    pending = null;
+    if (next.done) {
+      untrack();
+      finished = true;
+    }
+    ask.resolve(next);
+  };
+  const fail = (error: unknown) => {
+    const ask = pending;
+    pending = null;
+    ask?.reject(error);
+  };
   const wrapped: AsyncIterableIterator<T | { errors: unknown[] }> = {
     [Symbol.asyncIterator]: returnThis,
-    async next() {
-      if (finished) return { done: true, value: undefined };
-      const next = endedByToken
-        ? 'ended'
-        : await new Promise<IteratorResult<T> | 'ended'>((resolve, reject) => {
-            settleAsk = resolve;
-            iterator.next().then(resolve, reject);
-          }).finally(() => (settleAsk = null));
-      if (next === 'ended') {
-        await finish();
-        const error = createGraphQLError('the token of this stream was revoked or has expired', { extensions: { code: 'UNAUTHENTICATED' } });
-        return { done: false, value: { errors: [error] } };
-      }
-      if (next.done) {
-        untrack();
-        finished = true;
-      }
-      return next;
+    next() {
+      if (finished) return Promise.resolve({ done: true, value: undefined });
+      if (endedByToken) return endedResult();
+      return new Promise<Result>((resolve, reject) => {
+        pending = { resolve, reject };
+        iterator.next().then(answer, fail);
+      });
     },
     async return() {
       await finish();

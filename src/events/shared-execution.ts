@@ -84,11 +84,15 @@ export function sharedNextPayload(result: ExecutionResult): SerializedPayload | 
 
 function mapEvents<T, R>(source: AsyncIterable<T>, map: (value: T) => R | Promise<R>): AsyncIterableIterator<R> {
   const iterator = source[Symbol.asyncIterator]();
+  // Made once per stream, so an event costs one promise here (two when the execution is async).
+  const toResult = (value: R): IteratorResult<R> => ({ done: false, value });
+  const step = (next: IteratorResult<T>): IteratorResult<R> | Promise<IteratorResult<R>> => {
+    if (next.done) return { done: true, value: undefined };
+    const value = map(next.value);
+    return value instanceof Promise ? value.then(toResult) : toResult(value);
+  };
   const mapped: AsyncIterableIterator<R> = {
-    async next() {
-      const next = await iterator.next();
-      return next.done ? { done: true, value: undefined } : { done: false, value: await map(next.value) };
-    },
+    next: () => iterator.next().then(step),
     async return() {
       await iterator.return?.();
       return { done: true, value: undefined };
