@@ -129,6 +129,11 @@ export function openSubscription(query: Subscription, host: SubscriptionHost): A
     }
     return null;
   };
+  /** A row left the queue to be handed on: the notification behind it is delivered at the next ask. */
+  const takenFromQueue = () => {
+    handedOn = subscriber.notifiedAt;
+    if (subscriber.queue.length === 0) subscriber.notifiedAt = null;
+  };
   /** The next row from the channel's queue; null when there is none yet or it overflowed (look at the state again). */
   const takeQueued = async (): Promise<AgentEventRow | null> => {
     if (subscriber.overflowed) {
@@ -146,8 +151,7 @@ export function openSubscription(query: Subscription, host: SubscriptionHost): A
     }
     // Already delivered by the replay (it overlapped the queue).
     if (row.sequence <= last) return null;
-    handedOn = subscriber.notifiedAt;
-    if (subscriber.queue.length === 0) subscriber.notifiedAt = null;
+    takenFromQueue();
     return row;
   };
   const nextRow = async (): Promise<AgentEventRow | null> => {
@@ -160,30 +164,64 @@ export function openSubscription(query: Subscription, host: SubscriptionHost): A
     }
     return null;
   };
+  /** Hands a row on: the newest sequence moves, and an erasure's event is the last. */
+  const handOn = (row: AgentEventRow): IteratorResult<AgentEventRow> => {
+    last = row.sequence;
+    erased = row.type === AGENT_ERASED;
+    return { done: false, value: row };
+  };
+  /**
+   * A live subscriber's next queued row, or null when there is none or anything else is to be
+   * done (ended, overflowed, failed, a row the replay already delivered): the general path decides.
+   */
+  const queuedRow = (): AgentEventRow | null => {
+    if (state.name !== 'live' || erased || ended() || subscriber.overflowed || host.channels.failureOf(subscriber)) return null;
+    const row = subscriber.queue[0];
+    if (!row || row.sequence <= last) return null;
+    subscriber.queue.shift();
+    takenFromQueue();
+    return row;
+  };
+  const waitingLive = () => state.name === 'live' && !erased && !ended() && !subscriber.overflowed && subscriber.queue.length === 0 && !host.channels.failureOf(subscriber);
+  /** Every state: join, catch up, take from the queue or end (one ask at a time). */
+  const ask = async (): Promise<IteratorResult<AgentEventRow>> => {
+    asking = true;
+    try {
+      // The agent was erased: its last event was handed on, and nothing can follow it.
+      const row = erased ? null : await nextRow();
+      if (row && state.name !== 'closed') return handOn(row);
+      finish();
+      return { done: true, value: undefined };
+    } catch (error) {
+      if (state.name !== 'closed') host.logger.warn('subscription ended by an error', { agentId: query.agentId, ...describeError(error) });
+      finish();
+      throw error;
+    } finally {
+      asking = false;
+    }
+  };
+  /**
+   * The live steady state is an ask that waits for the channel's wake-up and takes the row it
+   * queued: one pending promise per subscriber between events instead of the four nested async
+   * calls of the general path. With 10,000 subscribers of an agent, those pending asks are what
+   * an event's burst leaves for the garbage collector to copy.
+   */
+  const afterWake = () => {
+    asking = false;
+    const row = queuedRow();
+    return row ? handOn(row) : ask();
+  };
   const stream: AsyncIterableIterator<AgentEventRow> = {
     [Symbol.asyncIterator]: returnThis,
-    next: async () => {
-      if (asking) throw new Error('the event stream was asked for its next event while an ask was pending');
-      asking = true;
+    next: () => {
+      if (asking) return Promise.reject(new Error('the event stream was asked for its next event while an ask was pending'));
       if (handedOn !== null) host.delivered((performance.now() - handedOn) / 1000);
       handedOn = null;
-      try {
-        // The agent was erased: its last event was handed on, and nothing can follow it.
-        const row = erased ? null : await nextRow();
-        if (row && state.name !== 'closed') {
-          last = row.sequence;
-          erased = row.type === AGENT_ERASED;
-          return { done: false, value: row };
-        }
-        finish();
-        return { done: true, value: undefined };
-      } catch (error) {
-        if (state.name !== 'closed') host.logger.warn('subscription ended by an error', { agentId: query.agentId, ...describeError(error) });
-        finish();
-        throw error;
-      } finally {
-        asking = false;
-      }
+      const row = queuedRow();
+      if (row) return Promise.resolve(handOn(row));
+      if (!waitingLive()) return ask();
+      asking = true;
+      return waitForWake().then(afterWake);
     },
     return: async () => {
       finish();
