@@ -62,7 +62,9 @@ const options: ScenarioOptions = { smoke: args.smoke, databaseUrl: process.env.B
 const out = (line: string) => (args.json ? process.stderr : process.stdout).write(`${line}\n`);
 if (process.env.NODE_ENV !== 'production') out('warning: NODE_ENV is not production (npm run bench sets it)');
 out(
-  `Burrow bench ${new Date().toISOString()} on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, ${options.databaseUrl ? 'a real server (BURROW_TEST_DATABASE_URL)' : 'the embedded database'}${args.smoke ? ', smoke' : ''}`,
+  `Burrow bench ${new Date().toISOString()} on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, ${options.databaseUrl ? 'a real server (BURROW_TEST_DATABASE_URL)' : 'the embedded database'}` +
+    // The soak starts and restarts a PostgreSQL 17 of its own, whatever the other scenarios run on.
+    `${args.scenarios.includes('soak') ? ' (soak: a PostgreSQL 17 of its own)' : ''}${args.smoke ? ', smoke' : ''}`,
 );
 // The server measured is the built one (dist/, what npm start runs): brought up to date first.
 if (isStale()) {
