@@ -170,19 +170,16 @@ export function openSubscription(query: Subscription, host: SubscriptionHost): A
     erased = row.type === AGENT_ERASED;
     return { done: false, value: row };
   };
-  /**
-   * A live subscriber's next queued row, or null when there is none or anything else is to be
-   * done (ended, overflowed, failed, a row the replay already delivered): the general path decides.
-   */
+  /** Live with nothing else to do first (not ended, erased, overflowed or failed): the fast path may take or wait. */
+  const plainlyLive = () => state.name === 'live' && !erased && !ended() && !subscriber.overflowed && !host.channels.failureOf(subscriber);
+  /** A plainly live subscriber's next queued row; null when the queue is empty or starts with a row the replay delivered (the general path skips it). */
   const queuedRow = (): AgentEventRow | null => {
-    if (state.name !== 'live' || erased || ended() || subscriber.overflowed || host.channels.failureOf(subscriber)) return null;
     const row = subscriber.queue[0];
     if (!row || row.sequence <= last) return null;
     subscriber.queue.shift();
     takenFromQueue();
     return row;
   };
-  const waitingLive = () => state.name === 'live' && !erased && !ended() && !subscriber.overflowed && subscriber.queue.length === 0 && !host.channels.failureOf(subscriber);
   /** Every state: join, catch up, take from the queue or end (one ask at a time). */
   const ask = async (): Promise<IteratorResult<AgentEventRow>> => {
     asking = true;
@@ -208,7 +205,7 @@ export function openSubscription(query: Subscription, host: SubscriptionHost): A
    */
   const afterWake = () => {
     asking = false;
-    const row = queuedRow();
+    const row = plainlyLive() ? queuedRow() : null;
     return row ? handOn(row) : ask();
   };
   const stream: AsyncIterableIterator<AgentEventRow> = {
@@ -217,9 +214,10 @@ export function openSubscription(query: Subscription, host: SubscriptionHost): A
       if (asking) return Promise.reject(new Error('the event stream was asked for its next event while an ask was pending'));
       if (handedOn !== null) host.delivered((performance.now() - handedOn) / 1000);
       handedOn = null;
+      if (!plainlyLive()) return ask();
       const row = queuedRow();
       if (row) return Promise.resolve(handOn(row));
-      if (!waitingLive()) return ask();
+      if (subscriber.queue.length > 0) return ask();
       asking = true;
       return waitForWake().then(afterWake);
     },
