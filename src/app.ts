@@ -18,7 +18,7 @@ import { TOKEN_ENDED_CLOSE_CODE, useEndStreamsWithToken } from './auth/token-wat
 import { sharedNextPayload, useSharedEventExecution } from './events/shared-execution.js';
 import type { Viewer } from './auth/viewer.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { errorMasker, unauthenticatedError, useTypedRequestParseErrors } from './lib/error-masking.js';
+import { errorMasker, maskedResult, UNEXPECTED_ERROR_MESSAGE, unauthenticatedError, useErrorMasking, useTypedRequestParseErrors } from './lib/error-masking.js';
 import { noFaults, type FaultInjector } from './lib/faults.js';
 import { newId } from './lib/ids.js';
 import type { Logger } from './lib/logger.js';
@@ -90,7 +90,9 @@ export function buildApp(deps: AppDeps) {
     renderGraphiQL: renderBurrowGraphiQL,
     landingPage: false,
     logging: false,
-    maskedErrors: { isDev: false, maskError },
+    // Masked by useErrorMasking and the graphql-ws hooks below instead: Yoga's wraps every
+    // subscription's stream twice (lib/error-masking.ts).
+    maskedErrors: false,
     ...guards.options,
     // The limits' gate authenticates before anything is parsed; observability sees what passes it.
     plugins: [
@@ -103,6 +105,8 @@ export function buildApp(deps: AppDeps) {
       useCompiledOperations(),
       useSchemaHashHeader(),
       useEndStreamsWithToken(services.tokenWatch),
+      // Before observability: what it records of an answer is what the client gets.
+      useErrorMasking(maskError),
       observability.plugin,
       ...(tracing ? [tracing.plugin] : []),
       // Last: it compares the validation rules every plugin above has added.
@@ -201,8 +205,14 @@ export function buildApp(deps: AppDeps) {
       subscribe: (args) => (args.rootValue as { subscribe: typeof import('graphql').subscribe }).subscribe(args),
       // A subscription event's result shared by many subscribers goes out as JSON serialized once
       // (graphql-ws types what onNext returns as a result; it only stringifies it into the frame).
-      onNext: (_ctx, _id, _payload, _args, result) => (sharedNextPayload(result) as FormattedExecutionResult | undefined) ?? limits.wsNextPayload(result),
-      onError: (_ctx, _id, _payload, errors) => errors.map(limits.wsFormattedError),
+      // Every frame's errors are masked here (lib/error-masking.ts): an event's execution errors
+      // in onNext, and in onError whatever graphql-ws sends as an error, a stream's throw included.
+      onNext: (_ctx, _id, _payload, _args, result) => {
+        if (!result.errors) return sharedNextPayload(result) as FormattedExecutionResult | undefined;
+        const masked = maskedResult(result, maskError);
+        return limits.wsNextPayload(masked) ?? (masked as FormattedExecutionResult);
+      },
+      onError: (_ctx, _id, _payload, errors) => errors.map((error) => limits.wsFormattedError(maskError(error, UNEXPECTED_ERROR_MESSAGE) as GraphQLError)),
       onSubscribe: async (ctx, _id, payload) => {
         const {
           schema: envelopedSchema,
@@ -224,7 +234,7 @@ export function buildApp(deps: AppDeps) {
         if (tooMany) return [tooMany];
         const text = limits.resolveOperationText(payload, ctx.extra.viewer ?? null, guards.documents, deps.config.security.trustedDocuments);
         if (typeof text !== 'string') return [text];
-        const document = limits.parseAndValidate({ parse, validate, schema: envelopedSchema }, text, (error) => maskError(error, 'Unexpected error.') as GraphQLError);
+        const document = limits.parseAndValidate({ parse, validate, schema: envelopedSchema }, text, (error) => maskError(error, UNEXPECTED_ERROR_MESSAGE) as GraphQLError);
         if (Array.isArray(document)) return document;
         let contextValue;
         try {

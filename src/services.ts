@@ -51,7 +51,7 @@ export interface BackgroundJob {
 export function createServices(deps: ServiceDeps) {
   const { database, clock, logger, faults, config } = deps;
   const db = database.db;
-  const hub = new EventHub(database, logger.child({ component: 'events' }), config.events.subscriberBufferEvents);
+  const hub = new EventHub(database, logger.child({ component: 'events' }), config.events.subscriberBufferEvents, faults);
   const tokenCache = new TokenCache(clock, config.tokens.cacheSeconds * 1000, config.tokens.cacheMax);
   const tokens = new TokensService(db, clock, config.tokens.lastUsedIntervalSeconds * 1000, tokenCache);
   const rateLimiter = new RateLimiter(clock, config.rateLimit);
@@ -120,6 +120,8 @@ export function createServices(deps: ServiceDeps) {
     erasure,
     erasingAgents,
     background,
+    /** Fault points of resolvers (lib/faults.ts); production's does nothing. */
+    faults,
   };
 }
 

@@ -23,6 +23,7 @@
 import type { Db } from '../db/database.js';
 import { backoffDelay } from '../lib/backoff.js';
 import { describeError, isConnectionLoss } from '../lib/connection-errors.js';
+import type { FaultInjector } from '../lib/faults.js';
 import type { Logger } from '../lib/logger.js';
 import { AGENT_ERASED, readEventsAfter, type AgentEventRow } from './events.service.js';
 import { PAGE, wake, type AgentChannels, type Channel, type Subscriber, type Subscription } from './hub.channels.js';
@@ -74,6 +75,8 @@ export interface SubscriptionHost {
   caughtUp(): void;
   /** A row was delivered, `lagSeconds` after the notification behind it. */
   delivered(lagSeconds: number): void;
+  /** Fault points (lib/faults.ts): `events.replay_page` before each page of a replay is read. */
+  faults: FaultInjector;
 }
 
 export function openSubscription(query: Subscription, host: SubscriptionHost): AsyncIterableIterator<AgentEventRow> {
@@ -120,6 +123,7 @@ export function openSubscription(query: Subscription, host: SubscriptionHost): A
       return null;
     }
     try {
+      host.faults('events.replay_page');
       catching.page = await readEventsAfter(host.db, { ...query, afterSequence: last, limit: PAGE });
       catching.morePages = catching.page.length === PAGE;
       catching.failures = 0;

@@ -12,6 +12,7 @@
  * those still behind (AgentChannels.recheck).
  */
 import type { Database } from '../db/database.js';
+import { noFaults, type FaultInjector } from '../lib/faults.js';
 import type { Logger } from '../lib/logger.js';
 import type { AgentEventRow } from './events.service.js';
 import { AgentChannels, type Subscription } from './hub.channels.js';
@@ -39,7 +40,7 @@ export class EventHub {
   /** Times a subscriber fell more than the buffer behind and caught up from the log on its own. */
   catchUps = 0;
 
-  constructor(database: Database, logger: Logger, bufferLimit = 1000) {
+  constructor(database: Database, logger: Logger, bufferLimit = 1000, faults: FaultInjector = noFaults) {
     this.channels = new AgentChannels(database, logger, bufferLimit, () => this.stopped);
     this.listener = new HubListener(database, logger, {
       heard: (payload) => this.channels.heard(payload),
@@ -60,6 +61,7 @@ export class EventHub {
       stopped: () => this.stopped,
       caughtUp: () => this.catchUps++,
       delivered: (lagSeconds) => this.observer?.delivered(lagSeconds),
+      faults,
     };
   }
 

@@ -4,10 +4,11 @@
  * client's data is a BAD_REQUEST; a lost or refused database connection is DATABASE_UNAVAILABLE
  * (retryable, HTTP 503); everything else is masked as INTERNAL_SERVER_ERROR and logged (by
  * SQLSTATE and constraint name, never SQL, parameters or the text of the error).
- * app.ts hands `maskError` to Yoga, which applies it on every transport (HTTP, SSE, graphql-ws).
+ * useErrorMasking applies it to every result of HTTP and SSE and to what graphql-ws's own path
+ * raises; app.ts's graphql-ws hooks mask every frame (see useErrorMasking for why not Yoga's).
  */
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { GraphQLError } from 'graphql';
+import { createGraphQLError, isAsyncIterable, mapAsyncIterator, type Plugin } from 'graphql-yoga';
+import { GraphQLError, type ExecutionResult } from 'graphql';
 import { describeError, isConnectionLoss } from './connection-errors.js';
 import { BurrowError, ValidationError } from './errors.js';
 import type { Logger } from './logger.js';
@@ -77,6 +78,53 @@ export function errorMasker(logger: Logger) {
     if (refusal) return createGraphQLError(refusal, { ...at, extensions: { code: 'BAD_REQUEST' } });
     logger.error('unexpected error', describeError(cause));
     return createGraphQLError(message, { path: located?.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  };
+}
+
+/** What every masked unexpected error says. */
+export const UNEXPECTED_ERROR_MESSAGE = 'Unexpected error.';
+
+type MaskError = ReturnType<typeof errorMasker>;
+
+/**
+ * The result with every error masked; the very result when it has none. Masking a masked error
+ * returns it unchanged (it carries a code), so a result may pass here more than once.
+ */
+export function maskedResult<R extends ExecutionResult>(result: R, maskError: MaskError): R {
+  if (!result.errors?.length) return result;
+  return { ...result, errors: result.errors.map((error) => maskError(error, UNEXPECTED_ERROR_MESSAGE) as GraphQLError) };
+}
+
+/**
+ * Error masking in place of Yoga's `maskedErrors` (which app.ts turns off). Yoga's wraps every
+ * subscription's stream twice, once to map its events and once to catch what it throws: at 10,000
+ * held subscriptions those two layers were ~3.5 KB of heap each and a third of an event's
+ * delivery p99 (docs/performance.md). Here nothing wraps a subscription's stream:
+ * - results of queries and mutations, a subscription refused before its stream (a resolver's
+ *   error) and the context factory's errors are masked here, on every transport;
+ * - every HTTP and SSE answer is masked once more as it is sent (onResultProcess): what Yoga's
+ *   request handling raised outside execution (it hands on a thrown error's own message when its
+ *   masking is off), and each event of an SSE stream, are masked there;
+ * - graphql-ws frames are masked by app.ts's onNext and onError hooks, which see every event
+ *   and every error graphql-ws sends, including a stream's thrown error.
+ */
+export function useErrorMasking(maskError: MaskError): Plugin {
+  const maskResult = ({ result, setResult }: { result: unknown; setResult(result: never): void }) => {
+    if (isAsyncIterable(result)) return;
+    const masked = maskedResult(result as ExecutionResult, maskError);
+    if (masked !== result) setResult(masked as never);
+  };
+  return {
+    onPluginInit({ registerContextErrorHandler }) {
+      registerContextErrorHandler(({ error, setError }) => setError(maskError(error, UNEXPECTED_ERROR_MESSAGE)));
+    },
+    onExecute: () => ({ onExecuteDone: maskResult }),
+    onSubscribe: () => ({ onSubscribeResult: maskResult }),
+    onResultProcess({ result, setResult }) {
+      if (!isAsyncIterable(result)) return maskResult({ result, setResult });
+      // An SSE stream: one layer for HTTP's streams alone, where graphql-ws's need none.
+      setResult(mapAsyncIterator(result, (event) => maskedResult(event as ExecutionResult, maskError)) as never);
+    },
   };
 }
 

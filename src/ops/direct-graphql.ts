@@ -24,6 +24,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLError } from 'graphql';
 import { createGraphQLError, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
+import { UNEXPECTED_ERROR_MESSAGE } from '../lib/error-masking.js';
 import { nodeHeader, nodeHeaderCredentials, type Authenticate } from '../auth/authenticate.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { AuthenticatedContext } from '../limits/http-gate.js';
@@ -144,7 +145,7 @@ export function createDirectGraphQL(deps: DirectGraphQLDeps) {
 
     Object.assign(serverContext, { viewer, request: new NodeRequestView(req), params: operation });
     const enveloped = yoga.getEnveloped(serverContext);
-    const document = parseAndValidate(enveloped, operation.query, (error) => deps.maskError(error, 'Unexpected error.') as GraphQLError);
+    const document = parseAndValidate(enveloped, operation.query, (error) => deps.maskError(error, UNEXPECTED_ERROR_MESSAGE) as GraphQLError);
     if (Array.isArray(document)) return viaYoga(req, res, body, viewer);
     const kind = getOperationAST(document as DocumentNode, operation.operationName)?.operation;
     if (kind !== 'query' && kind !== 'mutation') return viaYoga(req, res, body, viewer);
@@ -180,7 +181,7 @@ export function createDirectGraphQL(deps: DirectGraphQLDeps) {
 
   /** What Yoga's handleParams makes of an error thrown instead of returned: the masked error as the result's one error. */
   function thrownResult(error: unknown): ExecutionResult {
-    const masked = deps.maskError(error, 'Unexpected error.');
+    const masked = deps.maskError(error, UNEXPECTED_ERROR_MESSAGE);
     return { errors: [masked.name === 'GraphQLError' ? (masked as GraphQLError) : createGraphQLError(masked.message, { originalError: masked })] };
   }
 

@@ -7,7 +7,7 @@
  */
 import { getOperationAST, type DocumentNode, type GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { errorMasker } from '../lib/error-masking.js';
+import { errorMasker, UNEXPECTED_ERROR_MESSAGE } from '../lib/error-masking.js';
 import { newId } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
 import type { Metrics } from './metrics.js';
@@ -20,7 +20,7 @@ export function outcomeOf(result: unknown): string {
   const errors = (result as { errors?: readonly GraphQLError[] } | null)?.errors;
   if (!errors || errors.length === 0) return 'OK';
   const first = errors[0];
-  const code = first.extensions?.code ?? (classify(first, 'Unexpected error.') as GraphQLError).extensions?.code;
+  const code = first.extensions?.code ?? (classify(first, UNEXPECTED_ERROR_MESSAGE) as GraphQLError).extensions?.code;
   return typeof code === 'string' ? code : 'INTERNAL_SERVER_ERROR';
 }
 

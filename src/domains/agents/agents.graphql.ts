@@ -330,8 +330,10 @@ builder.subscriptionFields((t) => ({
     },
     subscribe: async (_, args, ctx) => {
       await ctx.services.agents.requireAgent(ctx.viewer, args.agentId);
+      ctx.services.faults('events.subscribe');
       return ctx.services.hub.subscribe({ agentId: args.agentId, after: afterSequence(args.after) });
     },
-    resolve: (event) => event,
+    // Executed once per event for all the subscribers that share it (events/shared-execution.ts).
+    resolve: (event, _args, ctx) => (ctx.services.faults('events.resolve'), event),
   }),
 }));
