@@ -90,10 +90,15 @@ async function openSse(query: string) {
   };
 }
 
-async function openSocket() {
+/** Runs `body` on a graphql-ws socket of the operator token, closed afterwards. */
+async function onSocket(body: (socket: RawSocket) => Promise<void>) {
   const socket = await RawSocket.open(server.url);
   await socket.init(token);
-  return socket;
+  try {
+    await body(socket);
+  } finally {
+    socket.ws.close();
+  }
 }
 
 const frameOf = (socket: RawSocket, id: string, type: string, nth = 0) =>
@@ -102,8 +107,7 @@ const frameOf = (socket: RawSocket, id: string, type: string, nth = 0) =>
 describe('over graphql-ws', () => {
   it('masks a subscription its resolver refused with an unexpected error, and logs it once', async () => {
     await newAgent('mask-ws-subscribe');
-    const socket = await openSocket();
-    try {
+    await onSocket(async (socket) => {
       const before = unexpectedLogged();
       faults.arm('events.subscribe');
       socket.send({ type: 'subscribe', id: 's', payload: { query: subscription('mask-ws-subscribe', 1) } });
@@ -112,15 +116,12 @@ describe('over graphql-ws', () => {
       expect(answer?.payload).toEqual({ errors: [{ ...INTERNAL, path: ['agentEvents'] }] });
       expect(JSON.stringify(socket.messages)).not.toMatch(/injected|events\.subscribe|\.ts:\d+/);
       expect(unexpectedLogged()).toBe(before + 1);
-    } finally {
-      socket.ws.close();
-    }
+    });
   });
 
   it('masks an event whose execution failed, and the stream goes on with the next event', async () => {
     await newAgent('mask-ws-event');
-    const socket = await openSocket();
-    try {
+    await onSocket(async (socket) => {
       socket.send({ type: 'subscribe', id: 'e', payload: { query: subscription('mask-ws-event', 1) } });
       // The subscription is registered once a replayed event arrives: after 1 replays the first update.
       await updateSoul('mask-ws-event', 'one', 1);
@@ -134,15 +135,12 @@ describe('over graphql-ws', () => {
       expect((await frameOf(socket, 'e', 'next', 2))?.payload).toEqual({ data: { agentEvents: { sequence: 4, type: 'PROFILE_UPDATED' } } });
       expect(JSON.stringify(socket.messages)).not.toMatch(/injected|events\.resolve/);
       expect(unexpectedLogged()).toBe(before + 1);
-    } finally {
-      socket.ws.close();
-    }
+    });
   });
 
   it('masks a stream that threw as an error frame, and the socket serves the next subscription', async () => {
     await newAgent('mask-ws-stream');
-    const socket = await openSocket();
-    try {
+    await onSocket(async (socket) => {
       const before = unexpectedLogged();
       faults.arm('events.replay_page');
       socket.send({ type: 'subscribe', id: 't', payload: { query: subscription('mask-ws-stream', 0) } });
@@ -154,9 +152,7 @@ describe('over graphql-ws', () => {
       socket.send({ type: 'subscribe', id: 'u', payload: { query: subscription('mask-ws-stream', 0) } });
       expect((await frameOf(socket, 'u', 'next'))?.payload).toEqual({ data: { agentEvents: { sequence: 1, type: 'AGENT_CREATED' } } });
       expect(socket.closed).toBeNull();
-    } finally {
-      socket.ws.close();
-    }
+    });
   });
 });
 
