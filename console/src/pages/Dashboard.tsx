@@ -73,12 +73,16 @@ export function DashboardPage({ api, agents, agentsMore, announce, reloadAgents 
     };
   }, [api, agents]);
 
+  // Only the newest load's answer is shown: an earlier one (another agent's, asked before the focus
+  // moved, or an older read of this one) can answer after it and would put stale details back.
+  const detailLoads = useRef(0);
   async function loadDetail(agentId: string) {
+    const load = ++detailLoads.current;
     try {
       const data = await api.request(ConsoleAgentDetailDocument, { agentId });
-      setDetail(data);
+      if (load === detailLoads.current) setDetail(data);
     } catch (e) {
-      setStreamError(describeError(e));
+      if (load === detailLoads.current) setStreamError(describeError(e));
     }
   }
   useEffect(() => {
