@@ -12,4 +12,11 @@ export interface Context {
   /** The request's Idempotency-Key header (HTTP only; null without one): docs/idempotency.md. */
   idempotencyKey: string | null;
   logger: Logger;
+  /**
+   * DataLoaders a resolver made for this request, under a key of its own (Agent.profile: one per
+   * response path). Kept on the context, never in a WeakMap keyed by it: V8's young collections
+   * keep what such a map holds alive until a full collection, so every request's loaded rows were
+   * copied and promoted (docs/architecture.md, "Per-request state lives on the context").
+   */
+  loaders?: Map<string, unknown>;
 }

@@ -107,14 +107,12 @@ const profileAsOfArg = (arg: PothosSchemaTypes.FieldBuilder<Types, unknown>['arg
  * made with the first call's `asOf` (one path has one `asOf`), the batching of the
  * `t.loadableList({ byPath: true })` this replaces. That one cost more than its load per agent:
  * an async resolver around the loader, and a context cache, a set of the request's loaders and
- * a Map probed twice per call.
+ * a Map probed twice per call. The loaders live in the request's context (Context.loaders).
  */
-const profileLoaders = new WeakMap<object, Map<string, DataLoader<string, ProfileDocumentRow[]>>>();
 function profileLoader(ctx: Types['Context'], info: GraphQLResolveInfo, asOf: Date | null | undefined) {
-  let loaders = profileLoaders.get(ctx);
-  if (!loaders) profileLoaders.set(ctx, (loaders = new Map()));
-  const key = cacheKey(info.path);
-  let loader = loaders.get(key);
+  const loaders = (ctx.loaders ??= new Map());
+  const key = `profile:${cacheKey(info.path)}`;
+  let loader = loaders.get(key) as DataLoader<string, ProfileDocumentRow[]> | undefined;
   if (!loader) {
     const documents = ctx.services.agents.documents;
     // A read that selects only content fields reads only those columns (see CONTENT_FIELDS).
