@@ -99,8 +99,8 @@ describe.skipIf(!hasChromium)(`console: Brains history, totals and layout in hea
   it('opens the editor beside the list, inside the 1280×800 viewport', async () => {
     await page.getByRole('button', { name: title(5), exact: true }).click();
     await page.getByRole('heading', { name: `Memory: ${title(5)}` }).waitFor();
-    // Keyboard: the title field has the focus.
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('mem-title');
+    // Keyboard: the title field has the focus (given on the next animation frame, so waited for).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('mem-title');
     // Seen without scrolling: from the top of the page, the editor stands beside the list, whole.
     await page.evaluate(() => window.scrollTo(0, 0));
     const editor = (await page.locator('.brains-editor').boundingBox())!;
