@@ -13,10 +13,10 @@ export interface Context {
   idempotencyKey: string | null;
   logger: Logger;
   /**
-   * DataLoaders a resolver made for this request, under a key of its own (Agent.profile: one per
-   * response path). Kept on the context, never in a WeakMap keyed by it: V8's young collections
-   * keep what such a map holds alive until a full collection, so every request's loaded rows were
-   * copied and promoted (docs/architecture.md, "Per-request state lives on the context").
+   * DataLoaders a resolver made for this request, by the response path of its field (list indices
+   * aside; no two fields share one): Agent.profile's. Kept on the context, not in a WeakMap keyed
+   * by it: held that way, every request's loaded rows were measured surviving V8's young
+   * collections and being promoted (docs/architecture.md, "Per-request state lives on the context").
    */
   loaders?: Map<string, unknown>;
 }

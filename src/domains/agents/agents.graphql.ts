@@ -111,7 +111,7 @@ const profileAsOfArg = (arg: PothosSchemaTypes.FieldBuilder<Types, unknown>['arg
  */
 function profileLoader(ctx: Types['Context'], info: GraphQLResolveInfo, asOf: Date | null | undefined) {
   const loaders = (ctx.loaders ??= new Map());
-  const key = `profile:${cacheKey(info.path)}`;
+  const key = cacheKey(info.path);
   let loader = loaders.get(key) as DataLoader<string, ProfileDocumentRow[]> | undefined;
   if (!loader) {
     const documents = ctx.services.agents.documents;
