@@ -1,12 +1,20 @@
 /**
  * writes: `brainSave` through the API, 16 concurrent connections spread over 100 agents, against
  * pgbench TPC-B (scale 10, 16 clients, prepared statements) on the same server in alternating
- * rounds, then the same with autocannon driving Burrow. pgbench needs a
+ * rounds, then the same with autocannon driving Burrow. Each round also runs brainSave's own
+ * statement through pgbench: what the database alone allows for this write, so the printed
+ * ratios tell the server's share of the gap from the write's. pgbench needs a
  * PostgreSQL server: on the embedded database (PGlite inside the server's process) Burrow's figure
  * stands alone.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Param, Placeholder } from 'drizzle-orm';
+import type { Db } from '../../src/db/database.js';
+import { brainSaveStatement } from '../../src/domains/brains/brains.memories.js';
+import { eventWriteQuery } from '../../src/events/events.service.js';
 import { startBenchServer } from '../config.js';
 import { load, medianRound, type LoadResult } from '../load.js';
 import { crossCheck, durations, progress, round1, round3 } from './common.js';
@@ -29,6 +37,43 @@ export function findPgbench(): string | null {
   }
 }
 
+const literal = (value: unknown) => (value === null ? 'NULL' : typeof value === 'number' ? String(value) : `'${String(value).replaceAll("'", "''")}'`);
+
+/**
+ * brainSave's statement, the one the server prepares (src/domains/brains/brains.memories.ts), as a
+ * pgbench script: the same memory, revision, sequence bump and event, with no HTTP, GraphQL or
+ * Node in between and without the wake-up NOTIFY the server sends after commits (one statement
+ * for several saves). PostgreSQL makes the values from pgbench's variables, shaped as the bench's
+ * saves are (a 36-character id, the same title, content and source), over the same 100 agents.
+ */
+export function saveStatementScript(db: Db): string {
+  const query = eventWriteQuery(brainSaveStatement(db));
+  const note = ':note';
+  const values: Record<string, string> = {
+    agentId: `('bench-' || lpad(:agent::text, 5, '0'))`,
+    id: `(lpad(:client_id::text, 4, '0') || '-' || lpad(${note}::text, 31, '0'))`,
+    title: `('Bench note ' || ${note})`,
+    content: `('Something worth keeping, number ' || ${note} || '.')`,
+    sourceRefs: `ARRAY['bench:' || ${note}]`,
+    ownership: "'OPERATOR'",
+    actorKind: "'OPERATOR'",
+    actorId: "'e2e-operator'",
+    now: 'now()',
+    occurredAt: 'now()',
+    payload: literal(JSON.stringify({ id: '0'.repeat(36), revision: 1, title: 'Bench note 0', ownership: 'OPERATOR', actor: { kind: 'OPERATOR', id: 'e2e-operator' } })),
+  };
+  const text = query.sql.replace(/\s+/g, ' ').replace(/\$(\d+)/g, (_, n: string) => {
+    // A column's value arrives wrapped (Param, with the column's encoder); a condition's bare.
+    const given = query.params[Number(n) - 1];
+    const param: unknown = given instanceof Param ? given.value : given;
+    if (!(param instanceof Placeholder)) return literal(param);
+    const value = values[param.name as string];
+    if (!value) throw new Error(`writes: no pgbench value for the save statement's placeholder ${String(param.name)}`);
+    return value;
+  });
+  return `\\set agent random(1, ${AGENTS})\n\\set note random(1, 9000000000000000000)\n${text};\n`;
+}
+
 function pgbench(binary: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -43,6 +88,7 @@ function pgbench(binary: string, args: string[]): Promise<string> {
 export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
   const server = await startBenchServer({ seed: (database) => seedAgents(database.pool, AGENTS) });
   const notes: string[] = [];
+  const scriptDir = mkdtempSync(join(tmpdir(), 'bw-bench-save-'));
   try {
     const bodies = Array.from({ length: 1_000 }, (_, i) =>
       JSON.stringify({
@@ -64,9 +110,11 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
         : null;
     const { seconds, rounds, warmup } = durations(options);
     const scale = options.smoke ? 1 : 10;
+    const script = join(scriptDir, 'brain-save.sql');
     if (!skip) {
       progress(options, `  pgbench -i -s ${scale} …`);
       await pgbench(binary!, ['-i', '-q', '-s', String(scale), url!]);
+      writeFileSync(script, saveStatementScript(server.database!.db));
     } else {
       notes.push(skip);
       progress(options, `  ${skip}`);
@@ -75,9 +123,12 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     // The strongest pgbench: prepared statements (-M prepared), one thread per core.
     const tpcb = async (roundSeconds: number) =>
       Number(/tps = ([\d.]+)/.exec(await pgbench(binary!, ['-n', '-M', 'prepared', '-c', '16', '-j', '2', '-T', String(roundSeconds), url!]))?.[1]);
+    const statement = async (roundSeconds: number) =>
+      Number(/tps = ([\d.]+)/.exec(await pgbench(binary!, ['-n', '-M', 'prepared', '-c', '16', '-j', '2', '-T', String(roundSeconds), '-f', script, url!]))?.[1]);
     if (warmup) await load({ ...spec, seconds: warmup });
     const mine: LoadResult[] = [];
     const theirs: number[] = [];
+    const ceilings: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const r = await load(spec);
       if (r.errors) throw new Error(`writes: ${r.errors} failed saves, first: ${r.firstError}`);
@@ -87,26 +138,46 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
         const tps = await tpcb(seconds);
         theirs.push(tps);
         progress(options, `    round ${round + 1} pgbench TPC-B (16 clients)   ${tps.toFixed(0).padStart(6)} tps`);
+        const own = await statement(seconds);
+        ceilings.push(own);
+        progress(options, `    round ${round + 1} pgbench brainSave's statement ${own.toFixed(0).padStart(6)} tps`);
       }
     }
-    const median = medianRound(mine);
-    const tps = theirs.length ? [...theirs].sort((a, b) => a - b)[Math.floor(theirs.length / 2)] : undefined;
+    const burrow = medianRound(mine);
+    const median = (values: number[]) => (values.length ? [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] : undefined);
+    const tps = median(theirs);
+    const ceiling = median(ceilings);
     const label = 'brainSave, 16 connections over 100 agents';
     const baselineName = `pgbench TPC-B scale ${scale}, 16 clients, prepared`;
     const figures: BenchFigure[] = [
       {
         name: `${label}: throughput`,
-        value: round1(median.rps),
+        value: round1(burrow.rps),
         unit: 'per s',
-        ...(tps ? { baseline: baselineName, baselineValue: round1(tps), ratio: round3(median.rps / tps) } : {}),
+        ...(tps ? { baseline: baselineName, baselineValue: round1(tps), ratio: round3(burrow.rps / tps) } : {}),
         target: 'ratio ≥ 0.8',
       },
-      { name: 'brainSave: p50', value: round1(median.p50), unit: 'ms' },
-      { name: 'brainSave: p99', value: round1(median.p99), unit: 'ms' },
+      { name: 'brainSave: p50', value: round1(burrow.p50), unit: 'ms' },
+      { name: 'brainSave: p99', value: round1(burrow.p99), unit: 'ms' },
     ];
-    if (tps) figures.push(...(await crossCheck(options, label, spec, { name: baselineName, unit: 'per s', measure: tpcb }, round3(median.rps / tps))));
+    if (tps && ceiling) {
+      const statementName = "brainSave's own statement by pgbench, 16 clients, prepared";
+      figures.push(
+        { name: `${statementName}: throughput`, value: round1(ceiling), unit: 'per s', baseline: baselineName, baselineValue: round1(tps), ratio: round3(ceiling / tps) },
+        {
+          name: `${label}: against its own statement by pgbench`,
+          value: round1(burrow.rps),
+          unit: 'per s',
+          baseline: statementName,
+          baselineValue: round1(ceiling),
+          ratio: round3(burrow.rps / ceiling),
+        },
+      );
+    }
+    if (tps) figures.push(...(await crossCheck(options, label, spec, { name: baselineName, unit: 'per s', measure: tpcb }, round3(burrow.rps / tps))));
     return { scenario: 'writes', figures, notes };
   } finally {
+    rmSync(scriptDir, { recursive: true, force: true });
     await server.stop();
   }
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, or, sql, type Placeholder, type Query, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import type { Db, DbOrTx } from '../db/database.js';
@@ -76,6 +76,22 @@ function eventStatement(event: EventValues, alongside: SQL[]): SQL {
     SELECT seq, pg_current_xact_id()::text AS tx_id FROM bumped`;
 }
 
+/** What a prepared event write is built from: the write's own statements and its event, with placeholders. */
+export type EventWriteBuilder<Key extends string> = (p: (key: Key) => Placeholder) => {
+  alongside: SQL[];
+  event: Pick<NewEvent, 'stream' | 'type'> & Omit<EventValues, 'stream' | 'type' | 'occurredAt' | 'payload'>;
+};
+
+/**
+ * The one statement of a prepared event write, its values still placeholders (`payload`,
+ * `occurredAt` and the builder's keys): what preparedEventWrite prepares, and what the writes
+ * bench replays through pgbench as the database's own ceiling for the same write.
+ */
+export function eventWriteQuery<Key extends string>(build: EventWriteBuilder<Key>): Query {
+  const { alongside, event } = build((key) => sql.placeholder(key));
+  return new PgDialect().sqlToQuery(eventStatement({ ...event, payload: sql.placeholder('payload'), occurredAt: sql.placeholder('occurredAt') }, alongside));
+}
+
 /**
  * appendEvent for a write whose statements never change shape (brainSave): Drizzle builds the
  * SQL text once, with placeholders, and each call only fills in the values and runs it as a named
@@ -83,18 +99,10 @@ function eventStatement(event: EventValues, alongside: SQL[]): SQL {
  * placeholder maker and returns the write's own statements and its event; the values of a call
  * name the same placeholders, plus `occurredAt` (set here) and `payload` (JSON text).
  */
-export function preparedEventWrite<Key extends string>(
-  db: Db,
-  name: string,
-  build: (p: (key: Key) => Placeholder) => { alongside: SQL[]; event: Pick<NewEvent, 'stream' | 'type'> & Omit<EventValues, 'stream' | 'type' | 'occurredAt' | 'payload'> },
-) {
+export function preparedEventWrite<Key extends string>(db: Db, name: string, build: EventWriteBuilder<Key>) {
   let prepared: { execute(values: Record<string, unknown>): Promise<unknown> } | null = null;
   return async (clock: Clock, values: Record<Key | 'payload', unknown>): Promise<void> => {
-    if (!prepared) {
-      const { alongside, event } = build((key) => sql.placeholder(key));
-      const statement = eventStatement({ ...event, payload: sql.placeholder('payload'), occurredAt: sql.placeholder('occurredAt') }, alongside);
-      prepared = db._.session.prepareQuery(new PgDialect().sqlToQuery(statement), undefined, name, false);
-    }
+    prepared ??= db._.session.prepareQuery(eventWriteQuery(build), undefined, name, false);
     const result = (await prepared.execute({ ...values, occurredAt: clock.now().toISOString() })) as { rows: { seq: string }[] };
     const agentId = String((values as Record<string, unknown>).agentId);
     if (result.rows.length === 0) throw new NotFoundError('Agent', agentId);

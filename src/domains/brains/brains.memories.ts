@@ -9,7 +9,7 @@ import { ForbiddenError, NotFoundError, RevisionConflictError, ValidationError }
 import type { FaultInjector } from '../../lib/faults.js';
 import { newId } from '../../lib/ids.js';
 import { actorOf, resolveActingAgent, type Actor, type Viewer } from '../../auth/viewer.js';
-import { appendEvent, preparedEventWrite } from '../../events/events.service.js';
+import { appendEvent, preparedEventWrite, type EventWriteBuilder } from '../../events/events.service.js';
 import { idempotent } from '../../db/idempotency.js';
 import { brainMemories, brainMemoryRevisions } from './brains.sql.js';
 import { forExistingAgent } from '../../db/foreign-keys.js';
@@ -19,6 +19,32 @@ import { validateContent, validateRevision, validateSourceRefs, validateTitle } 
 import { brainEvent, emitBrainEvent, insertNewMemory, insertRevision, recordRevision } from './brains.writes.js';
 
 type SaveValue = 'agentId' | 'id' | 'title' | 'content' | 'sourceRefs' | 'ownership' | 'actorKind' | 'actorId' | 'now';
+
+/**
+ * The save's one statement: the memory, its first revision, the sequence bump and the event (the
+ * wake-up follows its commit). The writes bench replays the same statement through pgbench.
+ */
+export const brainSaveStatement =
+  (db: Db): EventWriteBuilder<SaveValue> =>
+  (p) => {
+    // What the memory and its first revision share, as the keyed save's transaction writes them too.
+    const values = {
+      agentId: p('agentId'),
+      title: p('title'),
+      content: p('content'),
+      sourceRefs: p('sourceRefs'),
+      ownership: p('ownership'),
+      actorKind: p('actorKind'),
+      actorId: p('actorId'),
+    };
+    return {
+      alongside: [
+        insertNewMemory(db, { ...values, id: p('id'), createdAt: p('now'), updatedAt: p('now') }).getSQL(),
+        insertRevision(db, { ...values, memoryId: p('id'), revision: 1, action: 'created', createdAt: p('now') }).getSQL(),
+      ],
+      event: { agentId: p('agentId'), stream: 'brain', type: 'brain.created', subjectId: p('id'), project: null },
+    };
+  };
 
 export class BrainMemories {
   /**
@@ -34,36 +60,7 @@ export class BrainMemories {
     private readonly clock: Clock,
     private readonly faults: FaultInjector,
   ) {
-    this.saveStatement = preparedEventWrite<SaveValue>(db, 'burrow_brain_save', (p) => ({
-      alongside: [
-        insertNewMemory(db, {
-          agentId: p('agentId'),
-          id: p('id'),
-          title: p('title'),
-          content: p('content'),
-          sourceRefs: p('sourceRefs'),
-          ownership: p('ownership'),
-          actorKind: p('actorKind'),
-          actorId: p('actorId'),
-          createdAt: p('now'),
-          updatedAt: p('now'),
-        }).getSQL(),
-        insertRevision(db, {
-          agentId: p('agentId'),
-          memoryId: p('id'),
-          revision: 1,
-          action: 'created',
-          title: p('title'),
-          content: p('content'),
-          sourceRefs: p('sourceRefs'),
-          ownership: p('ownership'),
-          actorKind: p('actorKind'),
-          actorId: p('actorId'),
-          createdAt: p('now'),
-        }).getSQL(),
-      ],
-      event: { agentId: p('agentId'), stream: 'brain', type: 'brain.created', subjectId: p('id'), project: null },
-    }));
+    this.saveStatement = preparedEventWrite(db, 'burrow_brain_save', brainSaveStatement(db));
   }
 
   // ---------------------------------------------------------------- writes
