@@ -130,7 +130,6 @@ export async function crossCheck(
       `    autocannon round ${round + 1}: Burrow ${r.rps.toFixed(0)} rps (p50 ${r.p50} ms, p99 ${r.p99} ms), ${baseline.name} ${theirs[round].toFixed(0)} ${baseline.unit}`,
     );
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const ratio = round3(median(mine) / median(theirs));
   return [
     { name: `${label}: throughput by autocannon`, value: round1(median(mine)), unit: baseline.unit, baseline: baseline.name, baselineValue: round1(median(theirs)), ratio },
@@ -142,6 +141,9 @@ export async function crossCheck(
     },
   ];
 }
+
+/** The median of a contender's rounds (the upper one of an even count). */
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export const round1 = (n: number) => Math.round(n * 10) / 10;
 export const round3 = (n: number) => Math.round(n * 1000) / 1000;

@@ -17,7 +17,7 @@ import { brainSaveStatement } from '../../src/domains/brains/brains.memories.js'
 import { eventWriteQuery } from '../../src/events/events.service.js';
 import { startBenchServer } from '../config.js';
 import { load, medianRound, type LoadResult } from '../load.js';
-import { crossCheck, durations, progress, round1, round3 } from './common.js';
+import { crossCheck, durations, median, progress, round1, round3 } from './common.js';
 import { agentId, seedAgents } from './seed.js';
 import type { BenchFigure, ScenarioOptions, ScenarioResult } from './types.js';
 
@@ -48,13 +48,12 @@ const literal = (value: unknown) => (value === null ? 'NULL' : typeof value === 
  */
 export function saveStatementScript(db: Db): string {
   const query = eventWriteQuery(brainSaveStatement(db));
-  const note = ':note';
   const values: Record<string, string> = {
     agentId: `('bench-' || lpad(:agent::text, 5, '0'))`,
-    id: `(lpad(:client_id::text, 4, '0') || '-' || lpad(${note}::text, 31, '0'))`,
-    title: `('Bench note ' || ${note})`,
-    content: `('Something worth keeping, number ' || ${note} || '.')`,
-    sourceRefs: `ARRAY['bench:' || ${note}]`,
+    id: `(lpad(:client_id::text, 4, '0') || '-' || lpad(:note::text, 31, '0'))`,
+    title: `('Bench note ' || :note)`,
+    content: `('Something worth keeping, number ' || :note || '.')`,
+    sourceRefs: `ARRAY['bench:' || :note]`,
     ownership: "'OPERATOR'",
     actorKind: "'OPERATOR'",
     actorId: "'e2e-operator'",
@@ -120,11 +119,9 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       progress(options, `  ${skip}`);
     }
     const spec = { url: server.url, headers: server.headers, bodies, seconds, expect: '"BrainSaveSuccess"' };
-    // The strongest pgbench: prepared statements (-M prepared), one thread per core.
-    const tpcb = async (roundSeconds: number) =>
-      Number(/tps = ([\d.]+)/.exec(await pgbench(binary!, ['-n', '-M', 'prepared', '-c', '16', '-j', '2', '-T', String(roundSeconds), url!]))?.[1]);
-    const statement = async (roundSeconds: number) =>
-      Number(/tps = ([\d.]+)/.exec(await pgbench(binary!, ['-n', '-M', 'prepared', '-c', '16', '-j', '2', '-T', String(roundSeconds), '-f', script, url!]))?.[1]);
+    // The strongest pgbench: prepared statements (-M prepared), one thread per core; TPC-B, or a script.
+    const pgbenchTps = async (roundSeconds: number, scriptArgs: string[] = []) =>
+      Number(/tps = ([\d.]+)/.exec(await pgbench(binary!, ['-n', '-M', 'prepared', '-c', '16', '-j', '2', '-T', String(roundSeconds), ...scriptArgs, url!]))?.[1]);
     if (warmup) await load({ ...spec, seconds: warmup });
     const mine: LoadResult[] = [];
     const theirs: number[] = [];
@@ -135,18 +132,17 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       mine.push(r);
       progress(options, `    round ${round + 1} brainSave                    ${r.rps.toFixed(0).padStart(6)} /s   p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms`);
       if (!skip) {
-        const tps = await tpcb(seconds);
+        const tps = await pgbenchTps(seconds);
         theirs.push(tps);
         progress(options, `    round ${round + 1} pgbench TPC-B (16 clients)   ${tps.toFixed(0).padStart(6)} tps`);
-        const own = await statement(seconds);
+        const own = await pgbenchTps(seconds, ['-f', script]);
         ceilings.push(own);
         progress(options, `    round ${round + 1} pgbench brainSave's statement ${own.toFixed(0).padStart(6)} tps`);
       }
     }
     const burrow = medianRound(mine);
-    const median = (values: number[]) => (values.length ? [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] : undefined);
-    const tps = median(theirs);
-    const ceiling = median(ceilings);
+    const tps = skip ? undefined : median(theirs);
+    const ceiling = skip ? undefined : median(ceilings);
     const label = 'brainSave, 16 connections over 100 agents';
     const baselineName = `pgbench TPC-B scale ${scale}, 16 clients, prepared`;
     const figures: BenchFigure[] = [
@@ -174,7 +170,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
         },
       );
     }
-    if (tps) figures.push(...(await crossCheck(options, label, spec, { name: baselineName, unit: 'per s', measure: tpcb }, round3(burrow.rps / tps))));
+    if (tps) figures.push(...(await crossCheck(options, label, spec, { name: baselineName, unit: 'per s', measure: pgbenchTps }, round3(burrow.rps / tps))));
     return { scenario: 'writes', figures, notes };
   } finally {
     rmSync(scriptDir, { recursive: true, force: true });
