@@ -5,8 +5,14 @@
  * each pooled connection parses and plans it once and then only binds and executes it, as Burrow's
  * own prepared reads do.
  */
+import { fillPlaceholders, type Query } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
+import type { Db } from '../../src/db/database.js';
 import { PROFILE_KINDS } from '../../src/domains/agents/agents.sql.js';
+import { brainSaveStatement } from '../../src/domains/brains/brains.memories.js';
+import { eventWriteQuery } from '../../src/events/events.service.js';
+import { newId } from '../../src/lib/ids.js';
 
 type Body = { query?: string; variables?: Record<string, unknown> };
 type DocumentRow = { agent_id: string; kind: string; content: string; revision: number };
@@ -50,9 +56,43 @@ export async function profileRead(pool: pg.Pool, id: string) {
   return { agent: { agentId: agent.id, name: agent.name, profile: profileOf(documents.rows) } };
 }
 
+/** The operator the bench's saves are made by (the shipped server's first token's name). */
+const OPERATOR = { kind: 'OPERATOR', id: 'e2e-operator' };
+let saveQuery: Query | null = null;
+
+/**
+ * `brainSave`: the statement the server prepares for a save (the memory, its first revision, the
+ * sequence bump and the event; src/domains/brains/brains.memories.ts), named, with the values the
+ * server gives it. What any Node server pays for this write over HTTP. Without the wake-up NOTIFY
+ * Burrow sends after commits (one statement for several saves): that is Burrow's own feature.
+ */
+export async function saveWrite(pool: pg.Pool, body: Body) {
+  saveQuery ??= eventWriteQuery(brainSaveStatement(drizzle(pool) as unknown as Db));
+  const input = body.variables?.input as { agentId: string; title: string; content: string; sourceRefs?: string[] };
+  const id = newId();
+  const now = new Date();
+  const values = fillPlaceholders(saveQuery.params, {
+    agentId: input.agentId,
+    id,
+    title: input.title,
+    content: input.content,
+    sourceRefs: input.sourceRefs ?? [],
+    ownership: OPERATOR.kind,
+    actorKind: OPERATOR.kind,
+    actorId: OPERATOR.id,
+    now,
+    occurredAt: now.toISOString(),
+    payload: JSON.stringify({ id, revision: 1, title: input.title, ownership: OPERATOR.kind, actor: OPERATOR }),
+  });
+  const result = await pool.query({ name: 'bare_brain_save', text: saveQuery.sql, values });
+  if (result.rows.length === 0) throw new Error(`no agent ${input.agentId}`);
+  return { brainSave: { __typename: 'BrainSaveSuccess', memory: { id, revision: 1 } } };
+}
+
 export const BASELINE_HANDLERS = {
   nested: (pool: pg.Pool) => nestedRead(pool),
   profile: (pool: pg.Pool, body: Body) => profileRead(pool, String(body.variables?.id)),
+  save: saveWrite,
 } satisfies Record<string, (pool: pg.Pool, body: Body) => Promise<unknown>>;
 
 export type BaselineName = keyof typeof BASELINE_HANDLERS;

@@ -1,11 +1,14 @@
 /**
  * writes: `brainSave` through the API, 16 concurrent connections spread over 100 agents, against
  * pgbench TPC-B (scale 10, 16 clients, prepared statements) on the same server in alternating
- * rounds, then the same with autocannon driving Burrow. Each round also runs brainSave's own
- * statement through pgbench: what the database alone allows for this write, so the printed
- * ratios tell the server's share of the gap from the write's. pgbench needs a
- * PostgreSQL server: on the embedded database (PGlite inside the server's process) Burrow's figure
- * stands alone.
+ * rounds, then the same with autocannon driving Burrow. Each round also runs:
+ * - a bare node:http + pg handler running the save's statement (bench/scenarios/baselines.ts, in
+ *   its own process with its own pool): what any Node server gets of this write over HTTP;
+ * - brainSave's own statement through pgbench: what the database alone allows for this write.
+ * So the printed ratios tell the server's share of the gap from the write's. Where /proc can be
+ * read, each round also prints the CPU each save cost the server and PostgreSQL, and each pgbench
+ * transaction cost PostgreSQL. pgbench needs a PostgreSQL server: on the embedded database
+ * (PGlite inside the server's process) Burrow is measured against the bare handler alone.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,8 +18,10 @@ import { Param, Placeholder } from 'drizzle-orm';
 import type { Db } from '../../src/db/database.js';
 import { brainSaveStatement } from '../../src/domains/brains/brains.memories.js';
 import { eventWriteQuery } from '../../src/events/events.service.js';
+import { startBaseline } from '../baseline.js';
 import { startBenchServer } from '../config.js';
 import { load, medianRound, type LoadResult } from '../load.js';
+import { postgresCpu } from '../process-cpu.js';
 import { crossCheck, durations, median, progress, round1, round3 } from './common.js';
 import { agentId, seedAgents } from './seed.js';
 import type { BenchFigure, ScenarioOptions, ScenarioResult } from './types.js';
@@ -73,6 +78,12 @@ export function saveStatementScript(db: Db): string {
   return `\\set agent random(1, ${AGENTS})\n\\set note random(1, 9000000000000000000)\n${text};\n`;
 }
 
+/** A round's CPU, where it could be read: the server's per save, PostgreSQL's per save or per pgbench transaction. */
+function cpuNote(serverMs: number | null, postgresMs: number | null): string {
+  const parts = [serverMs === null ? null : `server ${serverMs.toFixed(3)} ms`, postgresMs === null ? null : `PostgreSQL ${postgresMs.toFixed(3)} ms`].filter(Boolean);
+  return parts.length ? `  (CPU each: ${parts.join(', ')})` : '';
+}
+
 function pgbench(binary: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -85,9 +96,13 @@ function pgbench(binary: string, args: string[]): Promise<string> {
 }
 
 export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
-  const server = await startBenchServer({ seed: (database) => seedAgents(database.pool, AGENTS) });
+  const server = await startBenchServer({ seed: (database) => seedAgents(database.pool, AGENTS), baselineData: true });
   const notes: string[] = [];
   const scriptDir = mkdtempSync(join(tmpdir(), 'bw-bench-save-'));
+  const bare = await startBaseline('save', server.baselineData!).catch(async (error: unknown) => {
+    await server.stop();
+    throw error;
+  });
   try {
     const bodies = Array.from({ length: 1_000 }, (_, i) =>
       JSON.stringify({
@@ -97,7 +112,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     );
     const check = await server.client.request<{ brainSave: { __typename: string } }>(SAVE, JSON.parse(bodies[0]).variables);
     if (check.brainSave.__typename !== 'BrainSaveSuccess') throw new Error(`writes: brainSave answered ${check.brainSave.__typename}`);
-    notes.push(`brainSave over ${AGENTS} agents on ${server.description}`);
+    notes.push(`brainSave over ${AGENTS} agents on ${server.description}`, 'the bare save handler runs in its own process with its own pool');
     progress(options, `  ${notes[0]}`);
 
     const binary = findPgbench();
@@ -119,25 +134,67 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       progress(options, `  ${skip}`);
     }
     const spec = { url: server.url, headers: server.headers, bodies, seconds, expect: '"BrainSaveSuccess"' };
+    const bareSpec = { url: bare.url, bodies, seconds, expect: '"BrainSaveSuccess"', cpuMs: bare.cpuMs };
+    const bareName = `bare node:http + ${url ? 'pg' : 'PGlite'} running the save's statement`;
     // The strongest pgbench: prepared statements (-M prepared), one thread per core; TPC-B, or a script.
-    const pgbenchTps = async (roundSeconds: number, scriptArgs: string[] = []) =>
-      Number(/tps = ([\d.]+)/.exec(await pgbench(binary!, ['-n', '-M', 'prepared', '-c', '16', '-j', '2', '-T', String(roundSeconds), ...scriptArgs, url!]))?.[1]);
-    if (warmup) await load({ ...spec, seconds: warmup });
+    const runPgbench = async (roundSeconds: number, scriptArgs: string[] = []) => {
+      const out = await pgbench(binary!, ['-n', '-M', 'prepared', '-c', '16', '-j', '2', '-T', String(roundSeconds), ...scriptArgs, url!]);
+      return { tps: Number(/tps = ([\d.]+)/.exec(out)?.[1]), transactions: Number(/actually processed: (\d+)/.exec(out)?.[1]) };
+    };
+    const pgbenchTps = async (roundSeconds: number, scriptArgs: string[] = []) => (await runPgbench(roundSeconds, scriptArgs)).tps;
+    // What each write costs PostgreSQL itself, when it runs on this machine (its processes' CPU).
+    const postgres = skip ? null : postgresCpu((await server.database!.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+    /** PostgreSQL's CPU milliseconds per unit of work while `work` ran (null when it cannot be read). */
+    const postgresCpuPer = async <T>(work: () => Promise<T>, units: (result: T) => number): Promise<{ result: T; ms: number | null }> => {
+      if (!postgres) return { result: await work(), ms: null };
+      const { result, ms } = await postgres.during(work);
+      return { result, ms: ms !== null && units(result) > 0 ? ms / units(result) : null };
+    };
+    if (warmup) {
+      await load({ ...spec, seconds: warmup });
+      await load({ ...bareSpec, seconds: warmup });
+    }
     const mine: LoadResult[] = [];
+    const bares: LoadResult[] = [];
     const theirs: number[] = [];
     const ceilings: number[] = [];
+    const postgresMs: Record<'save' | 'tpcb' | 'statement', number[]> = { save: [], tpcb: [], statement: [] };
+    const keep = (list: number[], ms: number | null) => ms !== null && list.push(ms);
     for (let round = 0; round < rounds; round++) {
-      const r = await load(spec);
+      const saves = await postgresCpuPer(
+        () => load({ ...spec, cpuMs: server.cpuMs }),
+        (r) => r.requests,
+      );
+      const r = saves.result;
       if (r.errors) throw new Error(`writes: ${r.errors} failed saves, first: ${r.firstError}`);
       mine.push(r);
-      progress(options, `    round ${round + 1} brainSave                    ${r.rps.toFixed(0).padStart(6)} /s   p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms`);
+      keep(postgresMs.save, saves.ms);
+      progress(
+        options,
+        `    round ${round + 1} brainSave                    ${r.rps.toFixed(0).padStart(6)} /s   p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms${cpuNote(r.cpuMsPerRequest, saves.ms)}`,
+      );
+      const b = await load(bareSpec);
+      if (b.errors) throw new Error(`writes: ${b.errors} failed bare saves, first: ${b.firstError}`);
+      bares.push(b);
+      progress(
+        options,
+        `    round ${round + 1} bare save handler            ${b.rps.toFixed(0).padStart(6)} /s   p50 ${b.p50.toFixed(1)} ms  p99 ${b.p99.toFixed(1)} ms${cpuNote(b.cpuMsPerRequest, null)}`,
+      );
       if (!skip) {
-        const tps = await pgbenchTps(seconds);
-        theirs.push(tps);
-        progress(options, `    round ${round + 1} pgbench TPC-B (16 clients)   ${tps.toFixed(0).padStart(6)} tps`);
-        const own = await pgbenchTps(seconds, ['-f', script]);
-        ceilings.push(own);
-        progress(options, `    round ${round + 1} pgbench brainSave's statement ${own.toFixed(0).padStart(6)} tps`);
+        const tpcb = await postgresCpuPer(
+          () => runPgbench(seconds),
+          (b) => b.transactions,
+        );
+        theirs.push(tpcb.result.tps);
+        keep(postgresMs.tpcb, tpcb.ms);
+        progress(options, `    round ${round + 1} pgbench TPC-B (16 clients)   ${tpcb.result.tps.toFixed(0).padStart(6)} tps${cpuNote(null, tpcb.ms)}`);
+        const own = await postgresCpuPer(
+          () => runPgbench(seconds, ['-f', script]),
+          (b) => b.transactions,
+        );
+        ceilings.push(own.result.tps);
+        keep(postgresMs.statement, own.ms);
+        progress(options, `    round ${round + 1} pgbench brainSave's statement ${own.result.tps.toFixed(0).padStart(6)} tps${cpuNote(null, own.ms)}`);
       }
     }
     const burrow = medianRound(mine);
@@ -156,8 +213,8 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       { name: 'brainSave: p50', value: round1(burrow.p50), unit: 'ms' },
       { name: 'brainSave: p99', value: round1(burrow.p99), unit: 'ms' },
     ];
+    const statementName = "brainSave's own statement by pgbench, 16 clients, prepared";
     if (tps && ceiling) {
-      const statementName = "brainSave's own statement by pgbench, 16 clients, prepared";
       figures.push(
         { name: `${statementName}: throughput`, value: round1(ceiling), unit: 'per s', baseline: baselineName, baselineValue: round1(tps), ratio: round3(ceiling / tps) },
         {
@@ -170,10 +227,50 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
         },
       );
     }
+    // The bare handler: what a Node server doing nothing but this write over HTTP gets.
+    const floor = medianRound(bares);
+    figures.push(
+      {
+        name: `${bareName}: throughput`,
+        value: round1(floor.rps),
+        unit: 'per s',
+        ...(tps ? { baseline: baselineName, baselineValue: round1(tps), ratio: round3(floor.rps / tps) } : {}),
+      },
+      {
+        name: `${label}: against the bare handler`,
+        value: round1(burrow.rps),
+        unit: 'per s',
+        baseline: bareName,
+        baselineValue: round1(floor.rps),
+        ratio: round3(burrow.rps / floor.rps),
+      },
+    );
+    const cpuOf = (rounds: LoadResult[]) => rounds.flatMap((m) => (m.cpuMsPerRequest === null ? [] : [m.cpuMsPerRequest]));
+    const [serverMs, bareMs] = [cpuOf(mine), cpuOf(bares)];
+    if (serverMs.length && bareMs.length) {
+      figures.push({
+        name: `${label}: the server's CPU per save${url ? '' : ' (PGlite inside it)'}`,
+        value: round3(median(serverMs)),
+        unit: 'ms',
+        baseline: bareName,
+        baselineValue: round3(median(bareMs)),
+      });
+    }
+    if (postgresMs.save.length && postgresMs.tpcb.length) {
+      figures.push({
+        name: `${label}: PostgreSQL's CPU per save`,
+        value: round3(median(postgresMs.save)),
+        unit: 'ms',
+        baseline: `${baselineName}, per transaction`,
+        baselineValue: round3(median(postgresMs.tpcb)),
+      });
+    }
+    if (postgresMs.statement.length) figures.push({ name: `${statementName}: PostgreSQL's CPU per statement`, value: round3(median(postgresMs.statement)), unit: 'ms' });
     if (tps) figures.push(...(await crossCheck(options, label, spec, { name: baselineName, unit: 'per s', measure: pgbenchTps }, round3(burrow.rps / tps))));
     return { scenario: 'writes', figures, notes };
   } finally {
     rmSync(scriptDir, { recursive: true, force: true });
+    await bare.stop();
     await server.stop();
   }
 }
