@@ -58,20 +58,25 @@ export function groupCpuMs(group: number): number | null {
 export function postgresCpu(backendPid: number): { during<T>(work: () => Promise<T>): Promise<{ result: T; ms: number | null }> } | null {
   const postmaster = stat(String(backendPid))?.parent;
   if (!postmaster || !isPostgres(backendPid) || !isPostgres(postmaster)) return null;
-  const children = () => (allPids() ?? []).filter((pid) => stat(pid)?.parent === postmaster);
+  /** The postmaster's live children, each with its CPU so far (one read of /proc/PID/stat each). */
+  const children = () =>
+    (allPids() ?? []).flatMap((pid) => {
+      const s = stat(pid);
+      return s?.parent === postmaster ? [{ pid, ms: s.ms }] : [];
+    });
   const total = (): number | null => {
     const own = stat(String(postmaster));
     if (!own) return null;
-    return children().reduce((ms, pid) => ms + (stat(pid)?.ms ?? 0), own.ms + own.childrenMs);
+    return children().reduce((ms, child) => ms + child.ms, own.ms + own.childrenMs);
   };
   return {
     async during(work) {
-      const present = new Set(children());
+      const present = new Set(children().map((child) => child.pid));
       const before = total();
       const result = await work();
       // A backend whose client just left is counted once reaped: until then a zombie shows no CPU.
       // Wait (up to 2 s) until every child started during the work has gone (autovacuum may not).
-      for (let waited = 0; waited < 2000 && children().some((pid) => !present.has(pid)); waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let waited = 0; waited < 2000 && children().some((child) => !present.has(child.pid)); waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
       const after = total();
       return { result, ms: before === null || after === null ? null : after - before };
     },

@@ -8,9 +8,11 @@
 import { fillPlaceholders, type Query } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
+import type { Actor } from '../../src/auth/viewer.js';
 import type { Db } from '../../src/db/database.js';
 import { PROFILE_KINDS } from '../../src/domains/agents/agents.sql.js';
 import { brainSaveStatement } from '../../src/domains/brains/brains.memories.js';
+import { brainEvent } from '../../src/domains/brains/brains.writes.js';
 import { eventWriteQuery } from '../../src/events/events.service.js';
 import { newId } from '../../src/lib/ids.js';
 
@@ -57,7 +59,7 @@ export async function profileRead(pool: pg.Pool, id: string) {
 }
 
 /** The operator the bench's saves are made by (the shipped server's first token's name). */
-const OPERATOR = { kind: 'OPERATOR', id: 'e2e-operator' };
+export const OPERATOR: Actor = { kind: 'OPERATOR', id: 'e2e-operator' };
 let saveQuery: Query | null = null;
 
 /**
@@ -71,6 +73,7 @@ export async function saveWrite(pool: pg.Pool, body: Body) {
   const input = body.variables?.input as { agentId: string; title: string; content: string; sourceRefs?: string[] };
   const id = newId();
   const now = new Date();
+  const event = brainEvent({ agentId: input.agentId, id, revision: 1, title: input.title, ownership: OPERATOR.kind }, 'brain.created', OPERATOR);
   const values = fillPlaceholders(saveQuery.params, {
     agentId: input.agentId,
     id,
@@ -82,7 +85,7 @@ export async function saveWrite(pool: pg.Pool, body: Body) {
     actorId: OPERATOR.id,
     now,
     occurredAt: now.toISOString(),
-    payload: JSON.stringify({ id, revision: 1, title: input.title, ownership: OPERATOR.kind, actor: OPERATOR }),
+    payload: JSON.stringify(event.payload),
   });
   const result = await pool.query({ name: 'bare_brain_save', text: saveQuery.sql, values });
   if (result.rows.length === 0) throw new Error(`no agent ${input.agentId}`);

@@ -17,11 +17,13 @@ import { join } from 'node:path';
 import { Param, Placeholder } from 'drizzle-orm';
 import type { Db } from '../../src/db/database.js';
 import { brainSaveStatement } from '../../src/domains/brains/brains.memories.js';
+import { brainEvent } from '../../src/domains/brains/brains.writes.js';
 import { eventWriteQuery } from '../../src/events/events.service.js';
 import { startBaseline } from '../baseline.js';
 import { startBenchServer } from '../config.js';
 import { load, medianRound, type LoadResult } from '../load.js';
 import { postgresCpu } from '../process-cpu.js';
+import { OPERATOR } from './baselines.js';
 import { crossCheck, durations, median, progress, round1, round3 } from './common.js';
 import { agentId, seedAgents } from './seed.js';
 import type { BenchFigure, ScenarioOptions, ScenarioResult } from './types.js';
@@ -59,12 +61,15 @@ export function saveStatementScript(db: Db): string {
     title: `('Bench note ' || :note)`,
     content: `('Something worth keeping, number ' || :note || '.')`,
     sourceRefs: `ARRAY['bench:' || :note]`,
-    ownership: "'OPERATOR'",
-    actorKind: "'OPERATOR'",
-    actorId: "'e2e-operator'",
+    ownership: literal(OPERATOR.kind),
+    actorKind: literal(OPERATOR.kind),
+    actorId: literal(OPERATOR.id),
     now: 'now()',
     occurredAt: 'now()',
-    payload: literal(JSON.stringify({ id: '0'.repeat(36), revision: 1, title: 'Bench note 0', ownership: 'OPERATOR', actor: { kind: 'OPERATOR', id: 'e2e-operator' } })),
+    // One payload for every save, shaped as the server's (its size is what costs).
+    payload: literal(
+      JSON.stringify(brainEvent({ agentId: '', id: '0'.repeat(36), revision: 1, title: 'Bench note 0', ownership: OPERATOR.kind }, 'brain.created', OPERATOR).payload),
+    ),
   };
   const text = query.sql.replace(/\s+/g, ' ').replace(/\$(\d+)/g, (_, n: string) => {
     // A column's value arrives wrapped (Param, with the column's encoder); a condition's bare.

@@ -97,7 +97,8 @@ export async function emitBrainEvent(tx: DbOrTx, clock: Clock, memory: BrainMemo
   await appendEvent(tx, clock, brainEvent(memory, type, actor, extra));
 }
 
-export function brainEvent(memory: BrainMemoryRow, type: string, actor: Actor, extra: Record<string, unknown> = {}) {
+/** A brain.* event; only the memory's identity, revision, title and ownership go into it. */
+export function brainEvent(memory: Pick<BrainMemoryRow, 'agentId' | 'id' | 'revision' | 'title' | 'ownership'>, type: string, actor: Actor, extra: Record<string, unknown> = {}) {
   return {
     agentId: memory.agentId,
     stream: 'brain' as const,
