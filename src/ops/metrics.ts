@@ -14,6 +14,8 @@ export interface MetricsSources {
   hub: EventHub;
   /** Read replicas, when configured (db/replicas.ts). */
   reads?: RoutedReads;
+  /** What brainSave's writes have written so far (domains/brains/brains.save-batch.ts). */
+  brainSaves?: { readonly statements: number; readonly saves: number };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
@@ -66,17 +68,12 @@ export function createMetrics(sources: MetricsSources) {
   });
   // The hub's reads of the event log (one per batch of announced events, re-checks included): with
   // many subscribers on one agent it stays one per event, which the bench's fan-out reads here.
-  let logReadsSeen = 0;
-  new client.Counter({
-    name: 'burrow_events_log_reads_total',
-    help: "Reads of the event log by this instance's event hub (one per batch of announced events, re-checks included)",
-    registers: [registry],
-    collect() {
-      const reads = hub.channelReads;
-      if (reads > logReadsSeen) this.inc(reads - logReadsSeen);
-      logReadsSeen = reads;
-    },
-  });
+  countsFrom(
+    registry,
+    'burrow_events_log_reads_total',
+    "Reads of the event log by this instance's event hub (one per batch of announced events, re-checks included)",
+    () => hub.channelReads,
+  );
   new client.Gauge({
     name: 'burrow_events_listen_up',
     help: '1 while this instance LISTENs for events, 0 while it reconnects',
@@ -96,6 +93,17 @@ export function createMetrics(sources: MetricsSources) {
     help: 'Times the LISTEN connection was lost and re-established',
     registers: [registry],
   });
+  const { brainSaves } = sources;
+  if (brainSaves) {
+    // Their ratio is the mean batch: saves that arrive together share one statement.
+    countsFrom(
+      registry,
+      'burrow_brain_save_statements_total',
+      'Statements that wrote memories of brainSave without an idempotency key: one per save alone, one per batch of saves that arrived together',
+      () => brainSaves.statements,
+    );
+    countsFrom(registry, 'burrow_brain_save_memories_total', 'Memories those statements wrote', () => brainSaves.saves);
+  }
   new client.Counter({
     name: 'burrow_background_job_runs_total',
     help: 'Background job runs by job (process-wide)',
@@ -171,6 +179,21 @@ function replicaMetrics(registry: client.Registry, reads: RoutedReads) {
     registers: [registry],
     collect() {
       this.set(reads.primaryFallbacks());
+    },
+  });
+}
+
+/** A counter that follows a running total kept elsewhere, read at each scrape. */
+function countsFrom(registry: client.Registry, name: string, help: string, total: () => number) {
+  let seen = 0;
+  new client.Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      const now = total();
+      if (now > seen) this.inc(now - seen);
+      seen = now;
     },
   });
 }

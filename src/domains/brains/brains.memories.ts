@@ -16,6 +16,7 @@ import { forExistingAgent } from '../../db/foreign-keys.js';
 import { brainMemoryNodeKey, globalIdOf } from '../../schema/node-keys.js';
 import { DELETE_BATCH_MAX, type BrainMemoryRow, type BrainRevisionRow, type DeletionResult, type SaveInput, type UpdateInput } from './brains.types.js';
 import { validateContent, validateRevision, validateSourceRefs, validateTitle } from './brains.validation.js';
+import { SaveBatcher } from './brains.save-batch.js';
 import { brainEvent, emitBrainEvent, insertNewMemory, insertRevision, recordRevision } from './brains.writes.js';
 
 type SaveValue = 'agentId' | 'id' | 'title' | 'content' | 'sourceRefs' | 'ownership' | 'actorKind' | 'actorId' | 'now';
@@ -54,6 +55,8 @@ export class BrainMemories {
    * delivered only once it has committed.
    */
   private readonly saveStatement;
+  /** Saves that arrive together share a statement (brains.save-batch.ts); one its batch could not write runs as the one above. */
+  readonly saves: SaveBatcher;
 
   constructor(
     private readonly db: Db,
@@ -61,6 +64,24 @@ export class BrainMemories {
     private readonly faults: FaultInjector,
   ) {
     this.saveStatement = preparedEventWrite(db, 'burrow_brain_save', brainSaveStatement(db));
+    this.saves = new SaveBatcher(db, (row) =>
+      // Every value is known here, so nothing is read back (the revision's key to the memory is
+      // checked at the statement's end, when both exist).
+      forExistingAgent(row.agentId, () =>
+        this.saveStatement(this.clock, {
+          agentId: row.agentId,
+          id: row.id,
+          title: row.title,
+          content: row.content,
+          sourceRefs: row.sourceRefs,
+          ownership: row.actorKind,
+          actorKind: row.actorKind,
+          actorId: row.actorId,
+          now: row.now,
+          payload: JSON.stringify(row.payload),
+        }),
+      ),
+    );
   }
 
   // ---------------------------------------------------------------- writes
@@ -108,23 +129,18 @@ export class BrainMemories {
         return memory;
       });
     }
-    return forExistingAgent(agentId, async () => {
-      // Every value is known here, so nothing is read back (the revision's key to the memory is
-      // checked at the statement's end, when both exist).
-      await this.saveStatement(this.clock, {
-        agentId,
-        id: memory.id,
-        title,
-        content,
-        sourceRefs,
-        ownership: actor.kind,
-        actorKind: actor.kind,
-        actorId: actor.id,
-        now,
-        payload: JSON.stringify(brainEvent(memory, 'brain.created', actor).payload),
-      });
-      return memory;
+    await this.saves.write({
+      agentId,
+      id: memory.id,
+      title,
+      content,
+      sourceRefs,
+      actorKind: actor.kind,
+      actorId: actor.id,
+      now,
+      payload: brainEvent(memory, 'brain.created', actor).payload,
     });
+    return memory;
   }
 
   async update(viewer: Viewer | null, input: UpdateInput): Promise<BrainMemoryRow> {

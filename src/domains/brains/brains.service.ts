@@ -24,6 +24,7 @@ import { BrainEmbeddingIndexer } from './brains.embedding-indexer.js';
 import { BrainHistory } from './brains.as-of.js';
 import { BrainListing, type ListInput } from './brains.listing.js';
 import { BrainMemories } from './brains.memories.js';
+import type { SaveBatcher } from './brains.save-batch.js';
 import { BrainPurge } from './brains.purge.js';
 import type { SaveInput, UpdateInput } from './brains.types.js';
 import { BrainSearch } from './brains.search.js';
@@ -64,6 +65,11 @@ export class BrainsService {
 
   save(viewer: Viewer | null, input: SaveInput) {
     return this.memories.save(viewer, input);
+  }
+
+  /** brainSave's writer: what its statements have written (/metrics) and what waits for the next one. */
+  get saveBatches(): SaveBatcher {
+    return this.memories.saves;
   }
 
   update(viewer: Viewer | null, input: UpdateInput) {

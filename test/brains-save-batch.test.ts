@@ -1,0 +1,213 @@
+/**
+ * brainSave's batches (src/domains/brains/brains.save-batch.ts): saves that arrive together share
+ * one statement, and each is still written, numbered, announced and answered as a save alone.
+ * Raced over HTTP; the batches' own guarantees (a refused batch, a busy agent) on a real
+ * PostgreSQL server, where a second connection can hold the locks that make them deterministic.
+ */
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collect, hasRealServer, NEEDS_REAL_SERVER, onRealServer, startServer, take, waitUntil, type TestServer } from './support/harness.js';
+
+type Save = Awaited<ReturnType<TestServer['operator']['brainSave']>>['brainSave'];
+
+const saveOf = (server: TestServer, agentId: string, title: string) =>
+  server.operator.brainSave({ input: { agentId, title, content: `content of ${title}`, sourceRefs: [`ref:${title}`, 'ref:shared'] } }).then((r) => r.brainSave);
+
+function memoryOf(save: Save) {
+  if (save.__typename !== 'BrainSaveSuccess') throw new Error(`expected a saved memory, got ${JSON.stringify(save)}`);
+  return save.memory;
+}
+
+/** /metrics' two counters of brainSave's statements. */
+async function written(server: TestServer) {
+  const response = await fetch(server.url.replace(/\/graphql$/, '/metrics'), { headers: { authorization: `Bearer ${server.operator.options.token}` } });
+  const text = await response.text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+  return { statements: value('burrow_brain_save_statements_total'), memories: value('burrow_brain_save_memories_total') };
+}
+
+/**
+ * The agent's log as a subscriber replays it from the start: AGENT_CREATED at 1, then one
+ * BRAIN_CREATED per memory saved, at consecutive sequences. Returns the memories' ids in log order.
+ */
+async function expectLoggedOnce(server: TestServer, agentId: string, memoryIds: string[]) {
+  const page = await server.operator.agentEventLog({ agentId, first: 500 });
+  const log = page.agent!.events.edges.map((e) => e.node);
+  expect(log.map((e) => e.sequence)).toEqual(Array.from({ length: memoryIds.length + 1 }, (_, i) => i + 1));
+  expect(log.map((e) => e.type)).toEqual(['AGENT_CREATED', ...memoryIds.map(() => 'BRAIN_CREATED')]);
+  const replayed = (await take(server.operator.typedAgentEvents({ agentId, after: 1 }), memoryIds.length)).map((e) => e.agentEvents);
+  expect(replayed.map((e) => e.sequence)).toEqual(log.slice(1).map((e) => e.sequence));
+  expect([...replayed.map((e) => e.subjectId)].sort()).toEqual([...memoryIds].sort());
+  return replayed.map((e) => e.subjectId);
+}
+
+/** The memory as stored, with its revisions: what a save alone leaves, checked field by field. */
+async function expectStoredAsSaved(server: TestServer, saved: ReturnType<typeof memoryOf>) {
+  const read = (await server.operator.brainRead({ memoryId: saved.memoryId, agentId: saved.agentId, revisions: 5 })).brainRead!;
+  expect(read).toMatchObject({
+    title: saved.title,
+    content: saved.content,
+    sourceRefs: saved.sourceRefs,
+    revision: 1,
+    ownership: 'OPERATOR',
+    deleted: false,
+    createdAt: saved.createdAt,
+    updatedAt: saved.createdAt,
+    createdBy: { kind: 'OPERATOR' },
+    updatedBy: { kind: 'OPERATOR' },
+  });
+  expect(read.revisions).toEqual([
+    {
+      revision: 1,
+      action: 'CREATED',
+      title: saved.title,
+      content: saved.content,
+      sourceRefs: saved.sourceRefs,
+      ownership: 'OPERATOR',
+      actor: read.createdBy,
+      createdAt: saved.createdAt,
+    },
+  ]);
+}
+
+describe('brainSave: saves that arrive together', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+    for (const id of ['batch-a', 'batch-b', 'batch-c']) await server.agentClient(id);
+  });
+  afterAll(async () => server?.stop());
+
+  it('are each written, numbered and announced as a save alone, and an unknown agent refuses only its own', async () => {
+    const lone = memoryOf(await saveOf(server, 'batch-a', 'lone'));
+    const watching = collect(server.operator.typedAgentEvents({ agentId: 'batch-a', after: 0 }));
+    await watching.waitFor(2);
+    const before = await written(server);
+    const titles = Array.from({ length: 20 }, (_, i) => i);
+    const burst = await Promise.all([
+      ...['batch-a', 'batch-b', 'batch-c'].flatMap((agentId) => titles.map((i) => saveOf(server, agentId, `${agentId} note ${i}`))),
+      ...[0, 1, 2].map((i) => saveOf(server, 'batch-ghost', `ghost ${i}`)),
+    ]);
+    const ghosts = burst.slice(60);
+    for (const ghost of ghosts) expect(ghost).toMatchObject({ __typename: 'NotFound', code: 'NOT_FOUND', resource: 'Agent', resourceId: 'batch-ghost' });
+    const saved = burst.slice(0, 60).map(memoryOf);
+    expect(new Set(saved.map((m) => m.memoryId)).size).toBe(60);
+    for (const memory of saved) await expectStoredAsSaved(server, memory);
+    await expectStoredAsSaved(server, lone);
+
+    // Each agent's log: consecutive sequences, one BRAIN_CREATED per memory, nothing else.
+    for (const agentId of ['batch-a', 'batch-b', 'batch-c']) {
+      const mine = saved.filter((m) => m.agentId === agentId).map((m) => m.memoryId);
+      await expectLoggedOnce(server, agentId, agentId === 'batch-a' ? [lone.memoryId, ...mine] : mine);
+    }
+    // The ghost's saves left nothing.
+    expect((await server.operator.brainMemories({ agentId: 'batch-ghost', first: 5 })).brainMemories.edges).toEqual([]);
+
+    // The live subscriber of batch-a heard each of its events once, in order, as they committed.
+    await waitUntil(() => watching.items.length >= 22, 'the live subscriber heard the burst');
+    expect(watching.items.map((e) => e.agentEvents.sequence)).toEqual(Array.from({ length: 22 }, (_, i) => i + 1));
+    await watching.stop();
+
+    const after = await written(server);
+    expect(after.memories - before.memories).toBe(60);
+    // Over a real server's connections the burst shares statements (PGlite runs each statement
+    // inside the server's own turn of the event loop, so there saves rarely overlap).
+    if (onRealServer) expect(after.statements - before.statements).toBeLessThan(60);
+  });
+});
+
+describe.skipIf(!hasRealServer)(`brainSave batches under another transaction's locks (${NEEDS_REAL_SERVER})`, () => {
+  let server: TestServer;
+  let other: pg.PoolClient;
+  beforeAll(async () => {
+    server = await startServer({ realServer: true });
+    for (const id of ['batch-free', 'batch-busy', 'batch-poisoned']) await server.agentClient(id);
+    other = await server.database.pool.connect();
+  });
+  afterAll(async () => {
+    other?.release();
+    await server?.stop();
+  });
+
+  const queued = () => server.app.services.brains.saveBatches.queuedCount;
+  /** The server's statements waiting for a lock in this database. */
+  const waitingOnLocks = async () =>
+    (await other.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n;
+
+  it("does not wait for an agent whose row another transaction holds: the others' saves commit, that agent's follow in order", async () => {
+    await other.query('BEGIN');
+    try {
+      await other.query(`SELECT 1 FROM agents WHERE id = 'batch-busy' FOR UPDATE`);
+      let busyDone = 0;
+      let freeDone = 0;
+      const busy = Array.from({ length: 8 }, (_, i) => saveOf(server, 'batch-busy', `busy ${i}`).then((save) => (busyDone++, save)));
+      const free = Array.from({ length: 8 }, (_, i) => saveOf(server, 'batch-free', `free ${i}`).then((save) => (freeDone++, save)));
+      await waitUntil(() => freeDone === 8, "the free agent's saves commit while the busy agent's row is held");
+      for (const memory of (await Promise.all(free)).map(memoryOf)) await expectStoredAsSaved(server, memory);
+      // The busy agent's saves wait for the lock, each alone, and hold nothing else up.
+      await waitUntil(async () => (await waitingOnLocks()) === 8, "the busy agent's saves wait for its lock");
+      expect(busyDone).toBe(0);
+      expect(memoryOf(await saveOf(server, 'batch-free', 'free after'))).toMatchObject({ revision: 1 });
+      await other.query('COMMIT');
+      const saved = (await Promise.all(busy)).map(memoryOf);
+      for (const memory of saved) await expectStoredAsSaved(server, memory);
+      await expectLoggedOnce(
+        server,
+        'batch-busy',
+        saved.map((m) => m.memoryId),
+      );
+    } finally {
+      await other.query('ROLLBACK');
+    }
+  });
+
+  it('a batch the database refuses is written again save by save: only the refused save fails, each other one is written once', async () => {
+    // A real refusal by PostgreSQL for one title, counted outside any transaction (a sequence).
+    await other.query(`CREATE SEQUENCE poison_tries`);
+    await other.query(`CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.title = 'poison' THEN
+          PERFORM nextval('poison_tries');
+          RAISE EXCEPTION 'refused' USING ERRCODE = '22023';
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await other.query(`CREATE TRIGGER refuse_poison BEFORE INSERT ON brain_memories FOR EACH ROW EXECUTE FUNCTION refuse_poison()`);
+    try {
+      const before = await written(server);
+      // Holding the event log makes the first save's statement wait, so the next 20 queue behind
+      // it and go as one batch.
+      await other.query('BEGIN');
+      await other.query('LOCK TABLE agent_events IN SHARE MODE');
+      const first = saveOf(server, 'batch-poisoned', 'first');
+      await waitUntil(async () => (await waitingOnLocks()) === 1, "the first save's statement waits");
+      const titles = Array.from({ length: 20 }, (_, i) => (i === 10 ? 'poison' : `kept ${i}`));
+      const burst = Promise.allSettled(titles.map((title) => saveOf(server, 'batch-poisoned', title)));
+      await waitUntil(() => queued() === 20, 'the burst waits for the next statement');
+      await other.query('COMMIT');
+      const [one, settled] = await Promise.all([first, burst]);
+      memoryOf(one);
+      // The database's refusal of the client's data: a typed BAD_REQUEST, as for a save alone.
+      expect(settled[10]).toMatchObject({ status: 'rejected', reason: { code: 'BAD_REQUEST' } });
+      const kept = settled
+        .filter((_, i) => i !== 10)
+        .map((answer) => {
+          if (answer.status !== 'fulfilled') throw new Error(`a kept save failed: ${String(answer.reason)}`);
+          return memoryOf(answer.value);
+        });
+      for (const memory of kept) await expectStoredAsSaved(server, memory);
+      // The poison was tried twice: in the batch, which the database refused whole, then alone.
+      expect((await other.query<{ n: string }>(`SELECT last_value AS n FROM poison_tries`)).rows[0].n).toBe('2');
+      const stored = await other.query<{ title: string; n: number }>(`SELECT title, count(*)::int AS n FROM brain_memories WHERE agent_id = 'batch-poisoned' GROUP BY title`);
+      expect(Object.fromEntries(stored.rows.map((r) => [r.title, r.n]))).toEqual(Object.fromEntries(['first', ...titles.filter((t) => t !== 'poison')].map((t) => [t, 1])));
+      await expectLoggedOnce(server, 'batch-poisoned', [memoryOf(one).memoryId, ...kept.map((m) => m.memoryId)]);
+      // One statement for the first save, the refused batch counts none, then nineteen alone.
+      expect(await written(server)).toEqual({ statements: before.statements + 20, memories: before.memories + 20 });
+    } finally {
+      await other.query('ROLLBACK').catch(() => {});
+      await other.query(`DROP TRIGGER IF EXISTS refuse_poison ON brain_memories`);
+      await other.query(`DROP FUNCTION IF EXISTS refuse_poison()`);
+      await other.query(`DROP SEQUENCE IF EXISTS poison_tries`);
+    }
+  });
+});
