@@ -2,9 +2,13 @@
  * writes: `brainSave` through the API, 16 concurrent connections spread over 100 agents, against
  * pgbench TPC-B (scale 10, 16 clients, prepared statements) on the same server in alternating
  * rounds, then the same with autocannon driving Burrow. Each round also runs:
- * - a bare node:http + pg handler running the save's statement (bench/scenarios/baselines.ts, in
- *   its own process with its own pool): what any Node server gets of this write over HTTP;
- * - brainSave's own statement through pgbench: what the database alone allows for this write.
+ * - a bare node:http + pg handler running a lone save's statement (bench/scenarios/baselines.ts,
+ *   in its own process with its own pool), one statement per save: what any Node server gets of
+ *   this write over HTTP;
+ * - a lone save's statement through pgbench: what the database alone allows for this write one
+ *   save to a statement.
+ * Burrow writes saves that arrive together in one statement (src/domains/brains/brains.save-batch.ts);
+ * each round prints how many saves its statements carried, from the server's /metrics.
  * So the printed ratios tell the server's share of the gap from the write's. Where /proc can be
  * read, each round also prints the CPU each save cost the server and PostgreSQL, and each pgbench
  * transaction cost PostgreSQL. pgbench needs a PostgreSQL server: on the embedded database
@@ -24,7 +28,7 @@ import { startBenchServer } from '../config.js';
 import { load, medianRound, type LoadResult } from '../load.js';
 import { postgresCpu } from '../process-cpu.js';
 import { OPERATOR } from './baselines.js';
-import { crossCheck, durations, median, progress, round1, round3 } from './common.js';
+import { crossCheck, durations, median, progress, readMetrics, round1, round3 } from './common.js';
 import { agentId, seedAgents } from './seed.js';
 import type { BenchFigure, ScenarioOptions, ScenarioResult } from './types.js';
 
@@ -165,7 +169,15 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     const ceilings: number[] = [];
     const postgresMs: Record<'save' | 'tpcb' | 'statement', number[]> = { save: [], tpcb: [], statement: [] };
     const keep = (list: number[], ms: number | null) => ms !== null && list.push(ms);
+    // Saves that arrive together share a statement (src/domains/brains/brains.save-batch.ts): the
+    // server's own counters say how many each statement carried.
+    const statementCounts = async () => {
+      const metrics = await readMetrics(server.origin, server.operatorToken);
+      return { statements: metrics.get('burrow_brain_save_statements_total') ?? 0, memories: metrics.get('burrow_brain_save_memories_total') ?? 0 };
+    };
+    const perStatement: number[] = [];
     for (let round = 0; round < rounds; round++) {
+      const counted = await statementCounts();
       const saves = await postgresCpuPer(
         () => load({ ...spec, cpuMs: server.cpuMs }),
         (r) => r.requests,
@@ -174,9 +186,12 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       if (r.errors) throw new Error(`writes: ${r.errors} failed saves, first: ${r.firstError}`);
       mine.push(r);
       keep(postgresMs.save, saves.ms);
+      const now = await statementCounts();
+      const batch = (now.memories - counted.memories) / Math.max(1, now.statements - counted.statements);
+      perStatement.push(batch);
       progress(
         options,
-        `    round ${round + 1} brainSave                    ${r.rps.toFixed(0).padStart(6)} /s   p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms${cpuNote(r.cpuMsPerRequest, saves.ms)}`,
+        `    round ${round + 1} brainSave                    ${r.rps.toFixed(0).padStart(6)} /s   p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms, ${batch.toFixed(1)} saves a statement${cpuNote(r.cpuMsPerRequest, saves.ms)}`,
       );
       const b = await load(bareSpec);
       if (b.errors) throw new Error(`writes: ${b.errors} failed bare saves, first: ${b.firstError}`);
@@ -217,6 +232,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       },
       { name: 'brainSave: p50', value: round1(burrow.p50), unit: 'ms' },
       { name: 'brainSave: p99', value: round1(burrow.p99), unit: 'ms' },
+      { name: 'brainSave: saves a statement carried (median round)', value: round1(median(perStatement)), unit: 'saves' },
     ];
     const statementName = "brainSave's own statement by pgbench, 16 clients, prepared";
     if (tps && ceiling) {

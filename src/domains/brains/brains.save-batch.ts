@@ -109,12 +109,16 @@ export class SaveBatcher {
   write(row: SaveRow): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queued.push({ row, resolve, reject });
-      if (!this.writing) void this.writeQueued();
+      if (this.writing) return;
+      this.writing = true;
+      // At the end of this turn of the event loop, so the saves of every request read in it go
+      // together: on the embedded database a statement runs within the turn that starts it, so
+      // without this wait no save would ever find another queued.
+      setImmediate(() => void this.writeQueued());
     });
   }
 
   private async writeQueued() {
-    this.writing = true;
     try {
       while (this.queued.length > 0) await this.writeBatch(this.queued.splice(0, SAVE_BATCH_MAX));
     } finally {
