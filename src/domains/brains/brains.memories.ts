@@ -49,9 +49,9 @@ export const brainSaveStatement =
 
 export class BrainMemories {
   /**
-   * The save's one statement (the memory, its first revision, the sequence bump, the event and
+   * A lone save's one statement (the memory, its first revision, the sequence bump, the event and
    * the wake-up), built once: saves are the hottest write, and building it each time was a tenth
-   * of a save's CPU. No BEGIN/COMMIT: one statement is atomic by itself, and its NOTIFY is still
+   * of a save's CPU. Used for the saves a batch leaves to be written alone. No BEGIN/COMMIT: one statement is atomic by itself, and its NOTIFY is still
    * delivered only once it has committed.
    */
   private readonly saveStatement;
