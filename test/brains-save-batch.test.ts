@@ -123,7 +123,7 @@ describe.skipIf(!hasRealServer)(`brainSave batches under another transaction's l
   let other: pg.PoolClient;
   beforeAll(async () => {
     server = await startServer({ realServer: true });
-    for (const id of ['batch-free', 'batch-busy', 'batch-poisoned']) await server.agentClient(id);
+    for (const id of ['batch-free', 'batch-busy', 'batch-poisoned', 'batch-keyed']) await server.agentClient(id);
     other = await server.database.pool.connect();
   });
   afterAll(async () => {
@@ -158,6 +158,73 @@ describe.skipIf(!hasRealServer)(`brainSave batches under another transaction's l
         'batch-busy',
         saved.map((m) => m.memoryId),
       );
+    } finally {
+      await other.query('ROLLBACK');
+    }
+  });
+
+  it('keyed saves that arrive together share a statement; a key sent twice writes once; each key answers its first result', async () => {
+    const keyed = (title: string, key: string) =>
+      server.operator
+        .brainSave({ input: { agentId: 'batch-keyed', title, content: `content of ${title}`, sourceRefs: [`ref:${title}`], idempotencyKey: key } })
+        .then((r) => r.brainSave);
+    const before = await written(server);
+    await other.query('BEGIN');
+    let answers: Save[];
+    try {
+      // As below: the first save's statement waits on the event log, so the burst queues as one batch.
+      await other.query('LOCK TABLE agent_events IN SHARE MODE');
+      const first = keyed('first', 'key-first');
+      await waitUntil(async () => (await waitingOnLocks()) === 1, "the first save's statement waits");
+      const burst = Promise.all([...Array.from({ length: 20 }, (_, i) => keyed(`keyed ${i}`, `key-${i}`)), keyed('keyed 5', 'key-5')]);
+      await waitUntil(() => queued() === 21, 'the burst waits for the next statement');
+      await other.query('COMMIT');
+      answers = [await first, ...(await burst)];
+    } finally {
+      await other.query('ROLLBACK');
+    }
+    const saved = answers.map(memoryOf);
+    // The key sent twice answered its first result.
+    expect(saved[21]).toEqual(saved[6]);
+    for (const memory of saved.slice(0, 21)) await expectStoredAsSaved(server, memory);
+    await expectLoggedOnce(
+      server,
+      'batch-keyed',
+      saved.slice(0, 21).map((m) => m.memoryId),
+    );
+    // One statement for the first save, one for the 20 others; the repeat wrote nothing.
+    expect(await written(server)).toEqual({ statements: before.statements + 2, memories: before.memories + 21 });
+    const keys = await other.query<{ n: number }>(`SELECT count(*)::int AS n FROM idempotency_keys WHERE agent_id = 'batch-keyed' AND result IS NOT NULL`);
+    expect(keys.rows[0].n).toBe(21);
+    // A key claimed in a batch answers a retry with its first result and refuses other input.
+    expect(memoryOf(await keyed('keyed 3', 'key-3'))).toEqual(saved[4]);
+    await expect(keyed('another title', 'key-3')).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(await written(server)).toEqual({ statements: before.statements + 2, memories: before.memories + 21 });
+  });
+
+  it("does not wait for a key another transaction is claiming: the batch's other saves commit, that save answers once the claim ends", async () => {
+    const keyed = (title: string, key: string) =>
+      server.operator.brainSave({ input: { agentId: 'batch-keyed', title, content: `content of ${title}`, sourceRefs: [], idempotencyKey: key } }).then((r) => r.brainSave);
+    memoryOf(await keyed('token probe', 'key-probe'));
+    const { token_id: tokenId } = (await other.query<{ token_id: string }>(`SELECT token_id FROM idempotency_keys WHERE key = 'key-probe'`)).rows[0];
+    // Another transaction claims key-held as db/idempotency.ts does (its advisory lock, then its row) and stays open.
+    await other.query('BEGIN');
+    try {
+      await other.query(
+        `INSERT INTO idempotency_keys (agent_id, token_id, key, operation, request_hash, result, created_at)
+         SELECT 'batch-keyed', $1, 'key-held', 'brainSave', 'x', NULL, now() FROM (SELECT pg_advisory_xact_lock(hashtextextended('batch-keyed' || chr(1) || $1 || chr(1) || 'key-held', 0))) AS locked`,
+        [tokenId],
+      );
+      let heldDone = false;
+      const held = keyed('held', 'key-held').then((save) => ((heldDone = true), save));
+      let othersDone = 0;
+      const others = Array.from({ length: 8 }, (_, i) => keyed(`beside ${i}`, `key-beside-${i}`).then((save) => (othersDone++, save)));
+      await waitUntil(() => othersDone === 8, 'the other keyed saves commit while key-held is being claimed');
+      for (const memory of (await Promise.all(others)).map(memoryOf)) await expectStoredAsSaved(server, memory);
+      expect(heldDone).toBe(false);
+      // The claim rolls back: the waiting save claims the key itself and writes.
+      await other.query('ROLLBACK');
+      expect(memoryOf(await held)).toMatchObject({ title: 'held', revision: 1 });
     } finally {
       await other.query('ROLLBACK');
     }

@@ -14,7 +14,7 @@
  *   changes nothing.
  * Without a key, `run` gets the database handle and nothing here costs a statement.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Clock } from '../lib/clock.js';
 import { RequestError, ValidationError } from '../lib/errors.js';
 import { charLength } from '../lib/text.js';
@@ -80,9 +80,12 @@ export async function idempotent<T>(db: Db, clock: Clock, write: IdempotentWrite
   try {
     return await forExistingAgent(write.agentId, () =>
       db.transaction(async (tx) => {
+        // The key's advisory lock first, held to the end of the transaction: brainSave's batches
+        // claim only keys whose lock they can take at once, so a batch never waits on this claim.
         const claimed = await tx.execute(sql`
           INSERT INTO idempotency_keys (agent_id, token_id, key, operation, request_hash, result, created_at)
-          VALUES (${write.agentId}, ${write.tokenId}, ${key}, ${write.operation}, ${hash}, NULL, ${now})
+          SELECT ${write.agentId}, ${write.tokenId}, ${key}, ${write.operation}, ${hash}, NULL, ${now}
+            FROM (SELECT pg_advisory_xact_lock(${KEY_LOCK(sql`${write.agentId}`, sql`${write.tokenId}`, sql`${key}`)})) AS locked
           ON CONFLICT (agent_id, token_id, key) DO UPDATE
              SET operation = EXCLUDED.operation, request_hash = EXCLUDED.request_hash, result = NULL, created_at = EXCLUDED.created_at
            WHERE idempotency_keys.created_at <= ${idempotencyCutoff(now)}
@@ -113,6 +116,12 @@ export async function pruneIdempotencyKeys(db: Db, olderThan: Date): Promise<num
   const removed = await db.delete(idempotencyKeys).where(sql`${idempotencyKeys.createdAt} <= ${olderThan}`);
   return removed.rowCount ?? 0;
 }
+
+/**
+ * The advisory lock of a key (one bigint from the agent, the token and the key; a collision only
+ * makes two keys wait for each other). Every claim holds it to its commit.
+ */
+export const KEY_LOCK = (agentId: SQL, tokenId: SQL, key: SQL) => sql`hashtextextended(${agentId}::text || chr(1) || ${tokenId}::text || chr(1) || ${key}::text, 0)`;
 
 /** The instant before which keys no longer answer. */
 export const idempotencyCutoff = (now: Date) => new Date(now.getTime() - WINDOW_MS);

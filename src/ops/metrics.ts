@@ -99,7 +99,7 @@ export function createMetrics(sources: MetricsSources) {
     countsFrom(
       registry,
       'burrow_brain_save_statements_total',
-      'Statements that wrote memories of brainSave without an idempotency key: one per save alone, one per batch of saves that arrived together',
+      'Statements that wrote memories of brainSave: one per save alone, one per batch of saves that arrived together',
       () => brainSaves.statements,
     );
     countsFrom(registry, 'burrow_brain_save_memories_total', 'Memories those statements wrote', () => brainSaves.saves);

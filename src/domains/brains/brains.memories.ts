@@ -11,6 +11,7 @@ import { newId } from '../../lib/ids.js';
 import { actorOf, resolveActingAgent, type Actor, type Viewer } from '../../auth/viewer.js';
 import { appendEvent, preparedEventWrite, type EventWriteBuilder } from '../../events/events.service.js';
 import { idempotent } from '../../db/idempotency.js';
+import { encodeResult, requestHash } from '../../db/idempotency.encoding.js';
 import { brainMemories, brainMemoryRevisions } from './brains.sql.js';
 import { forExistingAgent } from '../../db/foreign-keys.js';
 import { brainMemoryNodeKey, globalIdOf } from '../../schema/node-keys.js';
@@ -64,24 +65,7 @@ export class BrainMemories {
     private readonly faults: FaultInjector,
   ) {
     this.saveStatement = preparedEventWrite(db, 'burrow_brain_save', brainSaveStatement(db));
-    this.saves = new SaveBatcher(db, (row) =>
-      // Every value is known here, so nothing is read back (the revision's key to the memory is
-      // checked at the statement's end, when both exist).
-      forExistingAgent(row.agentId, () =>
-        this.saveStatement(this.clock, {
-          agentId: row.agentId,
-          id: row.id,
-          title: row.title,
-          content: row.content,
-          sourceRefs: row.sourceRefs,
-          ownership: row.actorKind,
-          actorKind: row.actorKind,
-          actorId: row.actorId,
-          now: row.now,
-          payload: JSON.stringify(row.payload),
-        }),
-      ),
-    );
+    this.saves = new SaveBatcher(db);
   }
 
   // ---------------------------------------------------------------- writes
@@ -116,31 +100,54 @@ export class BrainMemories {
       purgedByKind: null,
       purgedById: null,
     };
-    if (input.idempotencyKey != null) {
-      // A keyed save runs in the key's transaction, so not as the prepared autocommit statement:
-      // the same rows and event, written through that transaction (db/idempotency.ts).
-      const request = { agentId, title, content, sourceRefs };
-      return idempotent(this.db, this.clock, { key: input.idempotencyKey, operation: 'brainSave', agentId, tokenId: v.tokenId, request }, async (tx) => {
-        const values = { agentId, title, content, sourceRefs, ownership: actor.kind, actorKind: actor.kind, actorId: actor.id };
-        await appendEvent(tx, this.clock, brainEvent(memory, 'brain.created', actor), [
-          insertNewMemory(tx, { ...values, id: memory.id, createdAt: now, updatedAt: now }).getSQL(),
-          insertRevision(tx, { ...values, memoryId: memory.id, revision: 1, action: 'created', createdAt: now }).getSQL(),
-        ]);
+    const payload = brainEvent(memory, 'brain.created', actor).payload;
+    const request = { agentId, title, content, sourceRefs };
+    const key = input.idempotencyKey;
+    return this.saves.write({
+      row: {
+        agentId,
+        id: memory.id,
+        title,
+        content,
+        sourceRefs,
+        actorKind: actor.kind,
+        actorId: actor.id,
+        now,
+        payload,
+        claim: key == null ? null : { key, tokenId: v.tokenId, requestHash: requestHash('brainSave', request), result: encodeResult(memory) },
+      },
+      memory,
+      alone: async () => {
+        if (key != null) {
+          // In the key's transaction (db/idempotency.ts): the same rows and event through it.
+          return idempotent(this.db, this.clock, { key, operation: 'brainSave', agentId, tokenId: v.tokenId, request }, async (tx) => {
+            const values = { agentId, title, content, sourceRefs, ownership: actor.kind, actorKind: actor.kind, actorId: actor.id };
+            await appendEvent(tx, this.clock, brainEvent(memory, 'brain.created', actor), [
+              insertNewMemory(tx, { ...values, id: memory.id, createdAt: now, updatedAt: now }).getSQL(),
+              insertRevision(tx, { ...values, memoryId: memory.id, revision: 1, action: 'created', createdAt: now }).getSQL(),
+            ]);
+            return memory;
+          });
+        }
+        // Every value is known here, so nothing is read back (the revision's key to the memory is
+        // checked at the statement's end, when both exist).
+        await forExistingAgent(agentId, () =>
+          this.saveStatement(this.clock, {
+            agentId,
+            id: memory.id,
+            title,
+            content,
+            sourceRefs,
+            ownership: actor.kind,
+            actorKind: actor.kind,
+            actorId: actor.id,
+            now,
+            payload: JSON.stringify(payload),
+          }),
+        );
         return memory;
-      });
-    }
-    await this.saves.write({
-      agentId,
-      id: memory.id,
-      title,
-      content,
-      sourceRefs,
-      actorKind: actor.kind,
-      actorId: actor.id,
-      now,
-      payload: brainEvent(memory, 'brain.created', actor).payload,
+      },
     });
-    return memory;
   }
 
   async update(viewer: Viewer | null, input: UpdateInput): Promise<BrainMemoryRow> {

@@ -23,18 +23,27 @@
  * - A batch the database refuses (so no save in it committed) is written again one save at a
  *   time, so one save's refusal is that save's answer only; a lost connection fails the batch's
  *   saves, as it fails a single save.
+ * - A save with an idempotency key (what the generated clients send) claims its key in the same
+ *   statement, with its answer (db/idempotency.ts keeps the same row). A key already claimed, by
+ *   an earlier save or by another save of the same batch, or being claimed by a transaction still
+ *   running (its advisory lock, KEY_LOCK, is taken with pg_try_advisory_xact_lock: the batch does
+ *   not wait for it), is not written by the batch: that save runs alone through the key's
+ *   transaction, which answers from the stored row, refuses a reused key or replaces one past its
+ *   window, as before.
  */
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database.js';
+import { KEY_LOCK } from '../../db/idempotency.js';
 import { notifyAfterCommit } from '../../db/notify-after-commit.js';
 import { EVENTS_CHANNEL } from '../../events/events.service.js';
 import { isConnectionLoss } from '../../lib/connection-errors.js';
+import type { BrainMemoryRow } from './brains.types.js';
 
 /** At most this many saves per statement (about 3 MB of parameters at the content limit). */
 export const SAVE_BATCH_MAX = 64;
 
-/** One save's values, as both statements take them. */
+/** One save's values, as the batch's statement takes them. */
 export interface SaveRow {
   agentId: string;
   id: string;
@@ -46,11 +55,21 @@ export interface SaveRow {
   now: Date;
   /** The brain.created event's payload. */
   payload: Record<string, unknown>;
+  /** With an idempotency key: the key's row as db/idempotency.ts writes it (the request's hash, the encoded answer). */
+  claim: { key: string; tokenId: string; requestHash: string; result: unknown } | null;
 }
 
-interface Queued {
+/** A save waiting for a statement. */
+export interface QueuedSave {
   row: SaveRow;
-  resolve(): void;
+  /** The answer when the batch writes it. */
+  memory: BrainMemoryRow;
+  /** The save written alone, as before batches: its answer. */
+  alone(): Promise<BrainMemoryRow>;
+}
+
+interface Queued extends QueuedSave {
+  resolve(memory: BrainMemoryRow): void;
   reject(error: unknown): void;
 }
 
@@ -63,18 +82,26 @@ interface Queued {
 const BATCH_STATEMENT = sql`
   WITH input AS (
     SELECT * FROM jsonb_to_recordset(${sql.placeholder('saves')}::jsonb)
-      AS i(n int, agent_id text, id text, title text, content text, source_refs text[], actor_kind text, actor_id text, at timestamptz, payload jsonb)
-  ), counts AS (
-    SELECT agent_id, count(*)::int AS saves FROM input GROUP BY agent_id
+      AS i(n int, agent_id text, id text, title text, content text, source_refs text[], actor_kind text, actor_id text, at timestamptz, payload jsonb,
+           key text, token_id text, request_hash text, result jsonb)
   ), locked AS (
-    SELECT a.id FROM agents a JOIN counts c ON c.agent_id = a.id WHERE a.erasure_started_at IS NULL FOR NO KEY UPDATE OF a SKIP LOCKED
+    SELECT a.id FROM agents a WHERE a.id IN (SELECT agent_id FROM input) AND a.erasure_started_at IS NULL FOR NO KEY UPDATE OF a SKIP LOCKED
+  ), claimed AS (
+    INSERT INTO idempotency_keys (agent_id, token_id, key, operation, request_hash, result, created_at)
+    SELECT i.agent_id, i.token_id, i.key, 'brainSave', i.request_hash, i.result, i.at FROM input i JOIN locked l ON l.id = i.agent_id
+     WHERE i.key IS NOT NULL AND pg_try_advisory_xact_lock(${KEY_LOCK(sql`i.agent_id`, sql`i.token_id`, sql`i.key`)})
+    ON CONFLICT (agent_id, token_id, key) DO NOTHING
+    RETURNING agent_id, token_id, key
+  ), written AS (
+    SELECT i.* FROM input i JOIN locked l ON l.id = i.agent_id
+     WHERE i.key IS NULL OR (i.agent_id, i.token_id, i.key) IN (SELECT agent_id, token_id, key FROM claimed)
+  ), counts AS (
+    SELECT agent_id, count(*)::int AS saves FROM written GROUP BY agent_id
   ), bumped AS (
-    UPDATE agents a SET last_event_sequence = a.last_event_sequence + c.saves
-      FROM counts c JOIN locked l ON l.id = c.agent_id
-     WHERE a.id = c.agent_id
+    UPDATE agents a SET last_event_sequence = a.last_event_sequence + c.saves FROM counts c WHERE a.id = c.agent_id
     RETURNING a.id, a.last_event_sequence - c.saves AS before
   ), numbered AS (
-    SELECT i.*, b.before + row_number() OVER (PARTITION BY i.agent_id ORDER BY i.n) AS seq FROM input i JOIN bumped b ON b.id = i.agent_id
+    SELECT w.*, b.before + row_number() OVER (PARTITION BY w.agent_id ORDER BY w.n) AS seq FROM written w JOIN bumped b ON b.id = w.agent_id
   ), memories AS (
     INSERT INTO brain_memories (agent_id, id, title, content, source_refs, revision, ownership, created_by_kind, created_by_id, updated_by_kind, updated_by_id, created_at, updated_at)
     SELECT agent_id, id, title, content, source_refs, 1, actor_kind, actor_kind, actor_id, actor_kind, actor_id, at, at FROM numbered
@@ -94,21 +121,17 @@ export class SaveBatcher {
   /** Statements that wrote saves (a batch is one), and the saves they wrote: read by /metrics. */
   readonly written = { statements: 0, saves: 0 };
 
-  /** `alone` writes one save as the single statement (and announces it). */
-  constructor(
-    private readonly db: Db,
-    private readonly alone: (row: SaveRow) => Promise<void>,
-  ) {}
+  constructor(private readonly db: Db) {}
 
   /** Saves waiting for the statement running now to end. */
   get queuedCount(): number {
     return this.queued.length;
   }
 
-  /** Resolves once the save has committed. */
-  write(row: SaveRow): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.queued.push({ row, resolve, reject });
+  /** Resolves with the save's answer once it has committed. */
+  write(save: QueuedSave): Promise<BrainMemoryRow> {
+    return new Promise<BrainMemoryRow>((resolve, reject) => {
+      this.queued.push({ ...save, resolve, reject });
       if (this.writing) return;
       this.writing = true;
       // At the end of this turn of the event loop, so the saves of every request read in it go
@@ -128,15 +151,25 @@ export class SaveBatcher {
 
   private async writeAlone(save: Queued) {
     try {
-      await this.alone(save.row);
-      this.count(1);
-      save.resolve();
+      const answer = await save.alone();
+      // A key's earlier answer wrote nothing now.
+      if (answer.id === save.memory.id) this.count(1);
+      save.resolve(answer);
     } catch (error) {
       save.reject(error);
     }
   }
 
-  private async writeBatch(batch: Queued[]) {
+  private async writeBatch(queued: Queued[]) {
+    // A key twice in one batch: the first claims it, the others run alone after and answer from its row.
+    const claims = new Set<string>();
+    const batch: Queued[] = [];
+    const later: Queued[] = [];
+    for (const save of queued) {
+      const claim = save.row.claim && JSON.stringify([save.row.agentId, save.row.claim.tokenId, save.row.claim.key]);
+      if (claim && claims.has(claim)) later.push(save);
+      else (claim && claims.add(claim), batch.push(save));
+    }
     let result: { rows: { n: number; seq: string | number }[] };
     try {
       this.prepared ??= this.db._.session.prepareQuery(new PgDialect().sqlToQuery(BATCH_STATEMENT), undefined, 'burrow_brain_save_batch', false);
@@ -151,15 +184,19 @@ export class SaveBatcher {
         actor_id: row.actorId,
         at: row.now.toISOString(),
         payload: row.payload,
+        key: row.claim?.key ?? null,
+        token_id: row.claim?.tokenId ?? null,
+        request_hash: row.claim?.requestHash ?? null,
+        result: row.claim?.result ?? null,
       }));
       result = (await this.prepared.execute({ saves: JSON.stringify(saves) })) as typeof result;
     } catch (error) {
       if (isConnectionLoss(error)) {
-        for (const save of batch) save.reject(error);
+        for (const save of queued) save.reject(error);
         return;
       }
       // Refused by the database, so nothing of it committed: each save gets its own answer.
-      for (const save of batch) void this.writeAlone(save);
+      for (const save of queued) void this.writeAlone(save);
       return;
     }
     if (result.rows.length > 0) this.count(result.rows.length);
@@ -173,9 +210,10 @@ export class SaveBatcher {
     // One wake-up per agent: its newest sequence covers the ones before it.
     for (const [agentId, seq] of newest) notifyAfterCommit(this.db, EVENTS_CHANNEL, `${agentId}:${seq}`);
     const left: Queued[] = [];
-    batch.forEach((save, n) => (written.has(n) ? save.resolve() : left.push(save)));
-    // Not written by the batch (agent busy, unknown or being erased): alone, each as before, and
-    // not awaited: one waiting for its agent's lock must not hold up the next batch.
+    batch.forEach((save, n) => (written.has(n) ? save.resolve(save.memory) : left.push(save)));
+    left.push(...later);
+    // Not written by the batch (agent busy, unknown or being erased, key already claimed): alone,
+    // each as before, and not awaited: one waiting for a lock must not hold up the next batch.
     for (const save of left) void this.writeAlone(save);
   }
 
