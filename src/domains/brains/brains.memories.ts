@@ -52,8 +52,8 @@ export class BrainMemories {
   /**
    * A lone save's one statement (the memory, its first revision, the sequence bump, the event and
    * the wake-up), built once: saves are the hottest write, and building it each time was a tenth
-   * of a save's CPU. Used for the saves a batch leaves to be written alone. No BEGIN/COMMIT: one statement is atomic by itself, and its NOTIFY is still
-   * delivered only once it has committed.
+   * of a save's CPU. Used for the saves a batch leaves to be written alone. No BEGIN/COMMIT: one
+   * statement is atomic by itself, and its NOTIFY is still delivered only once it has committed.
    */
   private readonly saveStatement;
   /** Saves that arrive together share a statement (brains.save-batch.ts); one its batch could not write runs as the one above. */
@@ -100,29 +100,19 @@ export class BrainMemories {
       purgedByKind: null,
       purgedById: null,
     };
-    const payload = brainEvent(memory, 'brain.created', actor).payload;
+    const event = brainEvent(memory, 'brain.created', actor);
     const request = { agentId, title, content, sourceRefs };
     const key = input.idempotencyKey;
     return this.saves.write({
-      row: {
-        agentId,
-        id: memory.id,
-        title,
-        content,
-        sourceRefs,
-        actorKind: actor.kind,
-        actorId: actor.id,
-        now,
-        payload,
-        claim: key == null ? null : { key, tokenId: v.tokenId, requestHash: requestHash('brainSave', request), result: encodeResult(memory) },
-      },
       memory,
+      payload: event.payload,
+      claim: key == null ? null : { key, tokenId: v.tokenId, requestHash: requestHash('brainSave', request), result: encodeResult(memory) },
       alone: async () => {
         if (key != null) {
           // In the key's transaction (db/idempotency.ts): the same rows and event through it.
           return idempotent(this.db, this.clock, { key, operation: 'brainSave', agentId, tokenId: v.tokenId, request }, async (tx) => {
             const values = { agentId, title, content, sourceRefs, ownership: actor.kind, actorKind: actor.kind, actorId: actor.id };
-            await appendEvent(tx, this.clock, brainEvent(memory, 'brain.created', actor), [
+            await appendEvent(tx, this.clock, event, [
               insertNewMemory(tx, { ...values, id: memory.id, createdAt: now, updatedAt: now }).getSQL(),
               insertRevision(tx, { ...values, memoryId: memory.id, revision: 1, action: 'created', createdAt: now }).getSQL(),
             ]);
@@ -142,7 +132,7 @@ export class BrainMemories {
             actorKind: actor.kind,
             actorId: actor.id,
             now,
-            payload: JSON.stringify(payload),
+            payload: JSON.stringify(event.payload),
           }),
         );
         return memory;

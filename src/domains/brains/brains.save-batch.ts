@@ -43,27 +43,14 @@ import type { BrainMemoryRow } from './brains.types.js';
 /** At most this many saves per statement (about 3 MB of parameters at the content limit). */
 export const SAVE_BATCH_MAX = 64;
 
-/** One save's values, as the batch's statement takes them. */
-export interface SaveRow {
-  agentId: string;
-  id: string;
-  title: string;
-  content: string;
-  sourceRefs: string[];
-  actorKind: string;
-  actorId: string;
-  now: Date;
+/** A save waiting for a statement. */
+export interface QueuedSave {
+  /** The new memory: what the batch writes, and its answer when the batch writes it. */
+  memory: BrainMemoryRow;
   /** The brain.created event's payload. */
   payload: Record<string, unknown>;
   /** With an idempotency key: the key's row as db/idempotency.ts writes it (the request's hash, the encoded answer). */
   claim: { key: string; tokenId: string; requestHash: string; result: unknown } | null;
-}
-
-/** A save waiting for a statement. */
-export interface QueuedSave {
-  row: SaveRow;
-  /** The answer when the batch writes it. */
-  memory: BrainMemoryRow;
   /** The save written alone, as before batches: its answer. */
   alone(): Promise<BrainMemoryRow>;
 }
@@ -76,7 +63,8 @@ interface Queued extends QueuedSave {
 /**
  * The batch's statement. The saves arrive as one JSON array (`n` is a save's place in it); the
  * columns written are those of the single save's statement (insertNewMemory, insertRevision and
- * the event write of events.service.ts), ownership being the actor's kind. It answers the saves
+ * the event write of events.service.ts), from the new memory: its creator is the actor, whose kind
+ * is its ownership. It answers the saves
  * it wrote, with their sequences.
  */
 const BATCH_STATEMENT = sql`
@@ -166,28 +154,32 @@ export class SaveBatcher {
     const batch: Queued[] = [];
     const later: Queued[] = [];
     for (const save of queued) {
-      const claim = save.row.claim && JSON.stringify([save.row.agentId, save.row.claim.tokenId, save.row.claim.key]);
-      if (claim && claims.has(claim)) later.push(save);
-      else (claim && claims.add(claim), batch.push(save));
+      const claim = save.claim && JSON.stringify([save.memory.agentId, save.claim.tokenId, save.claim.key]);
+      if (claim && claims.has(claim)) {
+        later.push(save);
+        continue;
+      }
+      if (claim) claims.add(claim);
+      batch.push(save);
     }
     let result: { rows: { n: number; seq: string | number }[] };
     try {
       this.prepared ??= this.db._.session.prepareQuery(new PgDialect().sqlToQuery(BATCH_STATEMENT), undefined, 'burrow_brain_save_batch', false);
-      const saves = batch.map(({ row }, n) => ({
+      const saves = batch.map(({ memory, payload, claim }, n) => ({
         n,
-        agent_id: row.agentId,
-        id: row.id,
-        title: row.title,
-        content: row.content,
-        source_refs: row.sourceRefs,
-        actor_kind: row.actorKind,
-        actor_id: row.actorId,
-        at: row.now.toISOString(),
-        payload: row.payload,
-        key: row.claim?.key ?? null,
-        token_id: row.claim?.tokenId ?? null,
-        request_hash: row.claim?.requestHash ?? null,
-        result: row.claim?.result ?? null,
+        agent_id: memory.agentId,
+        id: memory.id,
+        title: memory.title,
+        content: memory.content,
+        source_refs: memory.sourceRefs,
+        actor_kind: memory.createdByKind,
+        actor_id: memory.createdById,
+        at: memory.createdAt.toISOString(),
+        payload,
+        key: claim?.key ?? null,
+        token_id: claim?.tokenId ?? null,
+        request_hash: claim?.requestHash ?? null,
+        result: claim?.result ?? null,
       }));
       result = (await this.prepared.execute({ saves: JSON.stringify(saves) })) as typeof result;
     } catch (error) {
@@ -201,16 +193,16 @@ export class SaveBatcher {
     }
     if (result.rows.length > 0) this.count(result.rows.length);
     const newest = new Map<string, number>();
-    const written = new Set<number>();
+    const wrote = new Set<number>();
     for (const { n, seq } of result.rows) {
-      written.add(Number(n));
-      const agentId = batch[Number(n)].row.agentId;
+      wrote.add(Number(n));
+      const agentId = batch[Number(n)].memory.agentId;
       newest.set(agentId, Math.max(newest.get(agentId) ?? 0, Number(seq)));
     }
     // One wake-up per agent: its newest sequence covers the ones before it.
     for (const [agentId, seq] of newest) notifyAfterCommit(this.db, EVENTS_CHANNEL, `${agentId}:${seq}`);
     const left: Queued[] = [];
-    batch.forEach((save, n) => (written.has(n) ? save.resolve(save.memory) : left.push(save)));
+    batch.forEach((save, n) => (wrote.has(n) ? save.resolve(save.memory) : left.push(save)));
     left.push(...later);
     // Not written by the batch (agent busy, unknown or being erased, key already claimed): alone,
     // each as before, and not awaited: one waiting for a lock must not hold up the next batch.
