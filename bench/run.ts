@@ -6,7 +6,7 @@
  * serve) in its own process, drives it from this process's load generator and prints every figure
  * beside its baseline (a bare node:http + pg handler in its own process, pgbench), with the ratio
  * and the issue's target. Speed is measured here, never asserted in tests. --smoke runs each for
- * seconds on tiny data (CI). Durations: BENCH_SECONDS per round (5), BENCH_ROUNDS (3).
+ * seconds on tiny data (CI). Durations: BENCH_SECONDS per round (8), BENCH_ROUNDS (5).
  */
 import { cpus } from 'node:os';
 import { build, isStale } from '../scripts/build.mjs';

@@ -9,15 +9,17 @@ import type { BenchFigure, ScenarioOptions } from './types.js';
 export const progress = (options: ScenarioOptions, line: string) => (options.json ? process.stderr : process.stdout).write(`${line}\n`);
 
 /**
- * Seconds per round and rounds: BENCH_SECONDS (default 5) × BENCH_ROUNDS (default 3), after
- * BENCH_WARMUP seconds (default 5) of each contender; smoke: 1 s × 1, no warm-up. The warm-up
+ * Seconds per round and rounds: BENCH_SECONDS (default 8) × BENCH_ROUNDS (default 5), after
+ * BENCH_WARMUP seconds (default 5) of each contender; smoke: 1 s × 1, no warm-up. The rounds are
+ * the issue's outside measurement (autocannon, 5 rounds × 8 s): with 3 rounds of 5 s, on a noisy
+ * 2-core machine, one slow round moved a median by as much as the margin of a target. The warm-up
  * was 1 s until Burrow's rounds were seen rising round after round (1,450, 1,520, 1,824 rps of
  * the profile read) while the bare handler's did not: V8 was still optimizing Burrow's much longer
  * path, so the first rounds measured the warm-up, not the server.
  */
 export function durations(options: ScenarioOptions) {
   if (options.smoke) return { seconds: 1, rounds: 1, warmup: 0 };
-  return { seconds: Number(process.env.BENCH_SECONDS ?? 5), rounds: Number(process.env.BENCH_ROUNDS ?? 3), warmup: Number(process.env.BENCH_WARMUP ?? 5) };
+  return { seconds: Number(process.env.BENCH_SECONDS ?? 8), rounds: Number(process.env.BENCH_ROUNDS ?? 5), warmup: Number(process.env.BENCH_WARMUP ?? 5) };
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {
