@@ -84,7 +84,7 @@ describe.skipIf(!hasChromium)(`console: agent archive in headless Chromium${hasC
     // The profile change and the event log travel: more than the agents row.
     expect([trailer.counts.agent_profile_revisions > 0, trailer.counts.agent_events > 0, archiveRows]).toEqual([true, true, lines.length - 2]);
     expect([header.format, header.version, header.agentId, header.includesEvents]).toEqual(['burrow-agent-archive', 1, 'hatchet', true]);
-    expect(await announcement(page)).toBe('Archive of hatchet downloaded with its event log.');
+    await expect.poll(() => announcement(page)).toBe('Archive of hatchet downloaded with its event log.');
   });
 
   it('imports it under a new id: the answer is shown, the list reloads, and the API reads the same profile', async () => {
@@ -100,7 +100,7 @@ describe.skipIf(!hasChromium)(`console: agent archive in headless Chromium${hasC
     const [original, copy] = [(await asOperator(profile('hatchet'))).data.profileDocument, (await asOperator(profile('hatchet-copy'))).data.profileDocument];
     expect(copy).toEqual(original);
     expect(copy.content).toBe(ORIENTATION);
-    expect(await announcement(page)).toBe('Archive imported as hatchet-copy.');
+    await expect.poll(() => announcement(page)).toBe('Archive imported as hatchet-copy.');
     await screenshot(page, 'console-archive-1280');
     await expectNoSeriousViolations(page, 'console-archive-1280');
   });
