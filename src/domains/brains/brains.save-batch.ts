@@ -64,8 +64,7 @@ interface Queued extends QueuedSave {
  * The batch's statement. The saves arrive as one JSON array (`n` is a save's place in it); the
  * columns written are those of the single save's statement (insertNewMemory, insertRevision and
  * the event write of events.service.ts), from the new memory: its creator is the actor, whose kind
- * is its ownership. It answers the saves
- * it wrote, with their sequences.
+ * is its ownership. It answers the saves it wrote, with their sequences.
  */
 const BATCH_STATEMENT = sql`
   WITH input AS (
