@@ -12,7 +12,8 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { expectNoSeriousViolations } from '../support/axe.js';
-import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { announced } from '../support/announcer.js';
 import { postGraphQL, startShipped, type ShippedServer } from '../support/shipped.js';
 
 const ORIENTATION = 'Hatchet deploys the shop on Fridays.\nIt asks before touching the database.';
@@ -84,7 +85,7 @@ describe.skipIf(!hasChromium)(`console: agent archive in headless Chromium${hasC
     // The profile change and the event log travel: more than the agents row.
     expect([trailer.counts.agent_profile_revisions > 0, trailer.counts.agent_events > 0, archiveRows]).toEqual([true, true, lines.length - 2]);
     expect([header.format, header.version, header.agentId, header.includesEvents]).toEqual(['burrow-agent-archive', 1, 'hatchet', true]);
-    await expect.poll(() => announcement(page)).toBe('Archive of hatchet downloaded with its event log.');
+    await announced(page).toBe('Archive of hatchet downloaded with its event log.');
   });
 
   it('imports it under a new id: the answer is shown, the list reloads, and the API reads the same profile', async () => {
@@ -100,7 +101,7 @@ describe.skipIf(!hasChromium)(`console: agent archive in headless Chromium${hasC
     const [original, copy] = [(await asOperator(profile('hatchet'))).data.profileDocument, (await asOperator(profile('hatchet-copy'))).data.profileDocument];
     expect(copy).toEqual(original);
     expect(copy.content).toBe(ORIENTATION);
-    await expect.poll(() => announcement(page)).toBe('Archive imported as hatchet-copy.');
+    await announced(page).toBe('Archive imported as hatchet-copy.');
     await screenshot(page, 'console-archive-1280');
     await expectNoSeriousViolations(page, 'console-archive-1280');
   });

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { BurrowClient } from '../../clients/typescript/sdk.js';
 import { expectNoSeriousViolations } from '../support/axe.js';
-import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { announced } from '../support/announcer.js';
 import { createShippedToken, operatorClient, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
 
 const title = (i: number) => `Note ${String(i).padStart(2, '0')}`;
@@ -137,7 +138,7 @@ describe.skipIf(!hasChromium)(`console: Brains history, totals and layout in hea
 
   it('Restore of revision 1 writes revision 4 with revision 1’s content', async () => {
     await page.getByRole('button', { name: 'Restore revision 1' }).click();
-    await expect.poll(() => announcement(page)).toBe('Restored revision 1 as revision 4.');
+    await announced(page).toBe('Restored revision 1 as revision 4.');
     expect(await read(title(5))).toMatchObject({ revision: 4, title: title(5), content: V1, sourceRefs: ['conversation:c1/e1'], ownership: 'OPERATOR' });
     await page.getByRole('list', { name: '4 revisions, newest first' }).waitFor();
     expect(await page.getByLabel('Content', { exact: true }).inputValue()).toBe(V1);
@@ -175,7 +176,7 @@ describe.skipIf(!hasChromium)(`console: Brains history, totals and layout in hea
     await dialog.getByRole('button', { name: 'Confirm delete' }).click();
     await expect.poll(() => read(title(5))).toBeNull();
     await expect.poll(totals).toBe('1–10 of 11');
-    await expect.poll(() => announcement(page)).toBe(`Deleted “${title(5)}”.`);
+    await announced(page).toBe(`Deleted “${title(5)}”.`);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('brain-query');
   });
 

@@ -14,7 +14,8 @@ import type { Browser, Page } from 'playwright-core';
 import { createBurrowClient, type BurrowClient } from '../../clients/typescript/sdk.js';
 import { createTestDatabase, hasRealServer, NEEDS_REAL_SERVER, type TestDatabase } from '../support/harness.js';
 import { expectNoSeriousViolations } from '../support/axe.js';
-import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { announced } from '../support/announcer.js';
 import { createShippedToken, operatorClient, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
 
 const PAGE_SIZE = 10;
@@ -94,7 +95,7 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
     await expect.poll(visibleTitles).toHaveLength(PAGE_SIZE);
     // Newest first: 12 down to 03 on the first page, the rest on the next.
     expect(await visibleTitles()).toEqual(Array.from({ length: 10 }, (_, i) => `Deploy note ${String(12 - i).padStart(2, '0')}`));
-    await expect.poll(() => announcement(page)).toBe('10 memories on page 1; more on the next page.');
+    await announced(page).toBe('10 memories on page 1; more on the next page.');
     await page.getByRole('button', { name: 'Next page' }).click();
     await expect.poll(visibleTitles).toEqual(['Deploy note 02', 'Deploy note 01']);
     await page.getByRole('button', { name: 'Previous page' }).click();
@@ -120,9 +121,7 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
     await page.getByLabel('Content', { exact: true }).fill('Tag, build, announce.');
     await page.getByLabel('Source references (optional, one per line)').fill('conversation:s1/e1\n\n  https://wiki.example/release  \n');
     await page.getByRole('button', { name: 'Save memory' }).click();
-    await expect
-      .poll(() => announcement(page))
-      .toMatch(/^(Saved “Release checklist” \(revision 1, operator-owned\)\.|11 memories on page 1|10 memories on page 1; more on the next page\.)$/);
+    await announced(page).toMatch(/^(Saved “Release checklist” \(revision 1, operator-owned\)\.|11 memories on page 1|10 memories on page 1; more on the next page\.)$/);
     await page.getByRole('heading', { name: 'Memory: Release checklist' }).waitFor();
     const { brainMemories } = await operator.brainMemories({ agentId: 'hatchet', query: 'Release checklist', first: 5 });
     expect(brainMemories.edges).toHaveLength(1);
@@ -164,7 +163,7 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
     expect(await newer.innerText()).toContain('Tag, build, sign, announce.');
     // The draft is kept beside it.
     expect(await page.getByLabel('Content', { exact: true }).inputValue()).toBe('Tag, build, announce, celebrate.');
-    await expect.poll(() => announcement(page)).toBe('Reloaded revision 2. Compare it with your draft, then save or delete again deliberately.');
+    await announced(page).toBe('Reloaded revision 2. Compare it with your draft, then save or delete again deliberately.');
     await screenshot(page, 'brains-reloaded-beside-draft-1280');
     await expectNoSeriousViolations(page, 'brains-reloaded-beside-draft-1280');
 
@@ -179,11 +178,11 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
   it('Select page selects only the memories of the page, not the whole archive', async () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     // The search's own page, not the list shown before it (which has as many titles).
-    await expect.poll(() => announcement(page)).toBe(`${PAGE_SIZE} memories on page 1; more on the next page.`);
+    await announced(page).toBe(`${PAGE_SIZE} memories on page 1; more on the next page.`);
     await expect.poll(visibleTitles).toHaveLength(PAGE_SIZE);
     await page.getByRole('button', { name: 'Select page' }).click();
     await page.getByRole('button', { name: `Delete selected memories (${PAGE_SIZE})` }).waitFor();
-    await expect.poll(() => announcement(page)).toBe(`Selected the ${PAGE_SIZE} memories on this page (not the whole archive). ${PAGE_SIZE} selected.`);
+    await announced(page).toBe(`Selected the ${PAGE_SIZE} memories on this page (not the whole archive). ${PAGE_SIZE} selected.`);
     expect(await page.locator('.memories input[type=checkbox]:checked').count()).toBe(PAGE_SIZE);
     // The next page's memories are not selected.
     await page.getByRole('button', { name: 'Next page' }).click();
@@ -212,7 +211,7 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
     await page.getByRole('button', { name: 'Confirm delete' }).click();
     const results = page.getByRole('region', { name: 'Deletion results' });
     await results.waitFor();
-    await expect.poll(() => announcement(page)).toBe('Deletion results: 2 deleted, 1 revision conflicts, 1 not found, 0 forbidden.');
+    await announced(page).toBe('Deletion results: 2 deleted, 1 revision conflicts, 1 not found, 0 forbidden.');
     const rows = async () => await results.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.children[0].textContent, tr.getAttribute('data-status')]));
     expect(await rows()).toEqual([
       ['Deploy note 12', 'DELETED'],
@@ -242,7 +241,7 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
 
     await page.getByRole('button', { name: 'Delete selected memories (1)' }).click();
     await page.getByRole('button', { name: 'Confirm delete' }).click();
-    await expect.poll(() => announcement(page)).toBe('Deletion results: 1 deleted, 0 revision conflicts, 0 not found, 0 forbidden.');
+    await announced(page).toBe('Deletion results: 1 deleted, 0 revision conflicts, 0 not found, 0 forbidden.');
     expect(await read('Deploy note 11')).toBeNull();
     expect(await liveTitles('hatchet')).toEqual([
       'Deploy note 01',
@@ -263,11 +262,11 @@ describe.skipIf(!hasChromium)(`console: Brains in headless Chromium${hasChromium
     await expect.poll(visibleTitles).toEqual(['Quill private note']);
     await page.getByLabel('Search title and content').fill('deploy');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await expect.poll(() => announcement(page)).toBe('1 memory on page 1 matching “deploy”.');
+    await announced(page).toBe('1 memory on page 1 matching “deploy”.');
     expect(await visibleTitles()).toEqual(['Quill private note']);
     await page.getByLabel('Search title and content').fill('release branch');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await expect.poll(() => announcement(page)).toBe('0 memories on page 1 matching “release branch”.');
+    await announced(page).toBe('0 memories on page 1 matching “release branch”.');
     expect(await visibleTitles()).toEqual([]);
     expect(await page.getByText('Deploy note', { exact: false }).count()).toBe(0);
   });

@@ -15,7 +15,8 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { expectNoSeriousViolations } from '../support/axe.js';
-import { announcement, consoleUrl, DOCS_IMAGES, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { consoleUrl, DOCS_IMAGES, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { announced } from '../support/announcer.js';
 import { interruptedRun } from '../support/continuity.js';
 import { postGraphQL, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
 
@@ -78,7 +79,7 @@ describe.skipIf(!hasChromium)(`console: configuration export/import and the reco
   it('Download export saves exactly the API export, without any secret', async () => {
     const file = await downloadExport();
     expect(file.name).toMatch(FILE_NAME);
-    await expect.poll(() => announcement(page)).toBe(`Configuration exported to ${file.name}, without secrets.`);
+    await announced(page).toBe(`Configuration exported to ${file.name}, without secrets.`);
     const downloaded = JSON.parse(file.text);
     const fromApi = (await asOperator('mutation { exportConfiguration { ... on ExportConfigurationSuccess { document } } }')).data.exportConfiguration.document;
     const { exportedAt, ...rest } = downloaded;
@@ -94,7 +95,7 @@ describe.skipIf(!hasChromium)(`console: configuration export/import and the reco
     await exportForm().getByLabel('Include secrets, encrypted with a password').check();
     await exportForm().getByLabel('Password for the secrets (at least 12 characters)').fill(PASSWORD);
     withSecrets = await downloadExport();
-    await expect.poll(() => announcement(page)).toBe(`Configuration exported to ${withSecrets.name}, secrets encrypted with the password.`);
+    await announced(page).toBe(`Configuration exported to ${withSecrets.name}, secrets encrypted with the password.`);
     expect(JSON.parse(withSecrets.text).secrets).toEqual(expect.any(Object));
     expect(withSecrets.text).not.toContain(API_KEY);
     expect(withSecrets.text).not.toContain(PASSWORD);
@@ -140,7 +141,7 @@ describe.skipIf(!hasChromium)(`console: configuration export/import and the reco
       ['Model connections', '0', '1', '0'],
       ['MCP connections', '1', '0', '0'],
     ]);
-    await expect.poll(() => announcement(page)).toBe(`Imported ${withSecrets.name}: 2 items created or updated.`);
+    await announced(page).toBe(`Imported ${withSecrets.name}: 2 items created or updated.`);
     expect(await importForm().getByRole('alert').count()).toBe(0);
     expect((await asOperator(MODELS)).data.modelConnections).toEqual([
       { purpose: 'BRAIN_EMBEDDINGS', url: 'https://models.example.com/v1', model: 'embedder', timeoutMs: 9000, hasSecret: true, revision: 3 },
@@ -175,7 +176,7 @@ describe.skipIf(!hasChromium)(`console: configuration export/import and the reco
     await dialog.waitFor({ state: 'detached' });
     const result = 'Reconciled hatchet: 0 owners checked; interrupted: none; assessed: run-deploy-7; failed: none.';
     await expect.poll(() => page.locator('section.recovery-queue p.result').innerText()).toBe(result);
-    await expect.poll(() => announcement(page)).toBe(result);
+    await announced(page).toBe(result);
     // After the queue is read again, focus goes to the section (the dialog's button is gone).
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('recovery-h');
 

@@ -11,7 +11,8 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { announced } from '../support/announcer.js';
 import { postGraphQL, startShipped, type ShippedServer } from '../support/shipped.js';
 
 const AGENT = 'hatchet';
@@ -153,7 +154,7 @@ describe.skipIf(!hasChromium)(`console: conversations in headless Chromium${hasC
     // Newest first: the summary, beta's first message, then alpha's archived original.
     expect(await hits.evaluateAll((items) => items.map((li) => li.getAttribute('data-hit')))).toEqual(['s-alpha/5', 's-beta/1', 's-alpha/2']);
     expect(await hits.nth(2).locator('.meta').innerText()).toMatch(/^Open session s-alpha #2 · assistant · archived in generation 1 · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    await expect.poll(() => announcement(page)).toBe('3 hits for “KESTREL”.');
+    await announced(page).toBe('3 hits for “KESTREL”.');
     await hits.nth(1).getByRole('button', { name: 'Open session s-beta' }).click();
     await detail().getByRole('heading', { name: 'Session s-beta' }).waitFor();
     // Focus is moved in an effect after the paint: polled, not read the moment the heading shows.
@@ -193,7 +194,7 @@ describe.skipIf(!hasChromium)(`console: conversations in headless Chromium${hasC
     await dialog.waitFor({ state: 'detached' });
     const result = 'Compacted 2 originals (positions 1–2) into archive generation 1; the summary is position 3, in their place.';
     await detail().locator('[data-result]').getByText(result).waitFor();
-    await expect.poll(() => announcement(page)).toBe(result);
+    await announced(page).toBe(result);
     expect(await historyOf('s-beta')).toEqual([{ position: 3, historyPosition: 1, summarizesGeneration: 1, payload: '{"content":"A kestrel near the datacenter, logged."}' }]);
     await detail().locator('li.summary[data-position="3"]').waitFor();
     // The counts are read again by a request of their own, which may answer after the history's.
@@ -245,7 +246,7 @@ describe.skipIf(!hasChromium)(`console: conversations in headless Chromium${hasC
     expect(await focusedText()).toBe('Unarchive session');
     const said = 'Session s-alpha archived: its originals stay readable and searchable; it refuses appends, compactions and resets until unarchived.';
     expect(await detail().locator('[data-result]').innerText()).toBe(said);
-    await expect.poll(() => announcement(page)).toBe(said);
+    await announced(page).toBe(said);
     await row('s-alpha').locator('td[data-state]', { hasText: 'archived' }).waitFor();
     const archived = await sessionOf('s-alpha');
     expect(archived).toEqual({ ...before, archived: true, archiveReason: 'Release shipped.', archivedBy: { kind: 'OPERATOR', principalId: tokenName } });

@@ -8,9 +8,8 @@
  *
  * The live stream when it breaks: every WebSocket of the page goes through the test (playwright's
  * routeWebSocket), which records the frames, cuts the connection and keeps the server unreachable
- * while events are written; the page must say why in words, resume with `after:` the cursor of
- * the last event it received, and show each event written meanwhile once, in order. A revoked
- * token closes the stream with a reason the page shows, and it stops.
+ * while events are written; the page must say why in words, resume with `after:` the last event's
+ * cursor and show each event written meanwhile once, in order. A revoked token stops the stream, with its reason shown.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
@@ -18,7 +17,8 @@ import type { BurrowClient } from '../../clients/typescript/sdk.js';
 import { CONSOLE_CSP } from '../../src/console.js';
 import { ok, openOwner, type OwnerHandle } from '../support/continuity.js';
 import { expectNoSeriousViolations } from '../support/axe.js';
-import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { announced } from '../support/announcer.js';
 import { waitUntil } from '../support/harness.js';
 import { createShippedToken, operatorClient, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
 
@@ -311,7 +311,7 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     const start = (await operator.profileDocument({ agentId: 'hatchet', kind: 'SOUL' })).profileDocument!;
     await editor.fill('Calm.\nPrecise.\nKind.');
     await page.getByRole('button', { name: 'Save document' }).click();
-    await expect.poll(() => announcement(page)).toBe(`Saved SOUL as revision ${start.revision + 1}.`);
+    await announced(page).toBe(`Saved SOUL as revision ${start.revision + 1}.`);
 
     // A second writer saves the next revision while the page still holds the previous one.
     ok(
@@ -329,11 +329,11 @@ describe.skipIf(!hasChromium)(`console: dashboard and profiles in headless Chrom
     await screenshot(page, 'profiles-conflict-1280');
 
     await page.getByRole('button', { name: 'Reload document' }).click();
-    await expect.poll(() => announcement(page)).toContain('your draft is kept');
+    await announced(page).toContain('your draft is kept');
     expect(await page.getByLabel('Your draft', { exact: false }).count()).toBe(0);
     expect(await editor.inputValue()).toBe('Calm.\nPrecise.\nKind.\nCurious.');
     await page.getByRole('button', { name: 'Save document' }).click();
-    await expect.poll(() => announcement(page)).toBe(`Saved SOUL as revision ${start.revision + 3}.`);
+    await announced(page).toBe(`Saved SOUL as revision ${start.revision + 3}.`);
     expect((await operator.profileDocument({ agentId: 'hatchet', kind: 'SOUL' })).profileDocument).toMatchObject({
       revision: start.revision + 3,
       content: 'Calm.\nPrecise.\nKind.\nCurious.',

@@ -9,7 +9,8 @@ import type { Browser, Page } from 'playwright-core';
 import type { BurrowClient } from '../../clients/typescript/sdk.js';
 import { openOwner, type OwnerHandle } from '../support/continuity.js';
 import { expectNoSeriousViolations } from '../support/axe.js';
-import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS } from '../support/browser.js';
+import { consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS } from '../support/browser.js';
+import { announced } from '../support/announcer.js';
 import { waitUntil } from '../support/harness.js';
 import { createShippedToken, operatorClient, shippedAgentClient, startShipped, type ShippedServer } from '../support/shipped.js';
 
@@ -76,7 +77,7 @@ describe.skipIf(!hasChromium)(`console: erasing an agent in headless Chromium${h
     expect(await receipt.locator('tr[data-store="brain_memories"] td').allInnerTexts()).toEqual(['brain_memories', '1']);
     expect(await receipt.locator('tr[data-store="agents"] td').allInnerTexts()).toEqual(['agents', '1']);
     expect(await receipt.locator('tbody tr').count()).toBe(kept.counts.length);
-    await waitUntil(async () => (await announcement(page)) === `Erased doomed; receipt ${kept.receiptId}.`, 'the erasure to be announced');
+    await announced(page).toBe(`Erased doomed; receipt ${kept.receiptId}.`);
     await waitUntil(async () => (await page.locator('tr[data-agent="doomed"]').count()) === 0, 'doomed to leave the agent list');
     expect(await page.locator('tr[data-agent="keeper"]').count()).toBe(1);
     expect((await operator.agent({ id: 'doomed' })).agent).toBeNull();

@@ -10,7 +10,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { expectNoSeriousViolations } from '../support/axe.js';
-import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { announced } from '../support/announcer.js';
 import { postGraphQL, startShipped, type ShippedServer } from '../support/shipped.js';
 
 const VIEWER = '{ viewer { principal agentId tokenName } }';
@@ -64,7 +65,7 @@ describe.skipIf(!hasChromium)(`console: first run and tokens in headless Chromiu
     // By keyboard: Enter in the form submits it.
     await panel.getByLabel('Name', { exact: true }).press('Enter');
     await panel.getByText('Created agent Hatchet the deploy bot (hatchet).').waitFor();
-    await expect.poll(() => announcement(page)).toBe('Agent hatchet created. Next: its token.');
+    await announced(page).toBe('Agent hatchet created. Next: its token.');
     expect((await asOperator('{ agent(agentId: "hatchet") { agentId name } }')).data.agent).toEqual({ agentId: 'hatchet', name: 'Hatchet the deploy bot' });
     expect(await panel.locator('li[aria-current=step] h3').innerText()).toBe('2. Create its agent token');
     // Step 2 names the token after the agent; the operator may change it.
@@ -125,7 +126,7 @@ describe.skipIf(!hasChromium)(`console: first run and tokens in headless Chromiu
     await page.locator('.agent-list li[data-agent=quill]').waitFor();
     expect(await page.locator('.agent-list li').allInnerTexts()).toEqual(['Quill (quill)', 'Hatchet the deploy bot (hatchet)']);
     expect(await alert.count()).toBe(0);
-    await expect.poll(() => announcement(page)).toBe('Agent quill created. Its runtime needs a token: see Tokens.');
+    await announced(page).toBe('Agent quill created. Its runtime needs a token: see Tokens.');
   });
 
   it('Tokens: lists every token, creates an operator token with a lifetime, secret shown once', async () => {
@@ -192,7 +193,7 @@ describe.skipIf(!hasChromium)(`console: first run and tokens in headless Chromiu
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
     await expect.poll(() => tokenRow('hatchet-runtime').locator('td[data-state]').innerText()).toMatch(/^revoked \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    await expect.poll(() => announcement(page)).toBe('Token hatchet-runtime revoked: it is refused from now on.');
+    await announced(page).toBe('Token hatchet-runtime revoked: it is refused from now on.');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('All tokens');
     expect(await page.getByRole('button', { name: 'Revoke hatchet-runtime' }).count()).toBe(0);
     const revoked = (await asOperator(TOKENS)).data.apiTokens.edges.map((e: any) => e.node).find((t: any) => t.name === 'hatchet-runtime');

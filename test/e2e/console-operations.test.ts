@@ -12,7 +12,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { announcement, consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { consoleUrl, hasChromium, launchBrowser, NO_CHROMIUM, openPage, screenshot, VIEWPORTS, type ConsolePage } from '../support/browser.js';
+import { announced } from '../support/announcer.js';
 import { expectNoSeriousViolations } from '../support/axe.js';
 import { postGraphQL, startShipped, type ShippedServer } from '../support/shipped.js';
 
@@ -75,7 +76,7 @@ describe.skipIf(!hasChromium)(`console: operations in headless Chromium${hasChro
     ]);
     const cells = await proposerRow().locator('th, td').allInnerTexts();
     expect(cells.slice(0, 5)).toEqual(['Tiddle proposer', 'https://models.example.com/v1', 'tiny-proposer', '12000 ms', 'set']);
-    await expect.poll(() => announcement(page)).toBe('Model connection Tiddle proposer saved (revision 1). It applies at the next start.');
+    await announced(page).toBe('Model connection Tiddle proposer saved (revision 1). It applies at the next start.');
     // The key field is emptied, Edit fills every field but the key, and the key is nowhere in the page.
     expect(await modelForm().getByLabel('API key (write-only; leave empty to keep the stored one)').inputValue()).toBe('');
     await page.getByRole('button', { name: 'Edit Tiddle proposer' }).click();
@@ -137,7 +138,7 @@ describe.skipIf(!hasChromium)(`console: operations in headless Chromium${hasChro
     await modelForm().getByLabel('Model').fill('tiny-proposer');
     await modelForm().getByLabel('Timeout in milliseconds (optional)').fill('12000');
     await modelForm().getByRole('button', { name: 'Save model connection' }).click();
-    await expect.poll(() => announcement(page)).toBe('Model connection Tiddle proposer saved (revision 3). It applies at the next start.');
+    await announced(page).toBe('Model connection Tiddle proposer saved (revision 3). It applies at the next start.');
     expect((await asOperator(MODELS)).data.modelConnections).toEqual([
       { purpose: 'TIDDLE_PROPOSER', url: 'https://models.example.com/v1', model: 'tiny-proposer', timeoutMs: 12000, hasSecret: true, revision: 3, updatedBy: tokenName },
     ]);
@@ -172,7 +173,7 @@ describe.skipIf(!hasChromium)(`console: operations in headless Chromium${hasChro
     await dialog.getByRole('button', { name: 'Delete connection' }).click();
     await proposerRow().waitFor({ state: 'detached' });
     expect((await asOperator(MODELS)).data.modelConnections).toEqual([]);
-    await expect.poll(() => announcement(page)).toBe('Model connection Tiddle proposer deleted.');
+    await announced(page).toBe('Model connection Tiddle proposer deleted.');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('model-connections-h');
   });
 
@@ -190,7 +191,7 @@ describe.skipIf(!hasChromium)(`console: operations in headless Chromium${hasChro
       { name: 'tickets', url: 'https://tickets.example.com/mcp', transport: 'SSE', enabled: true, description: 'The ticket tracker', hasSecret: true, revision: 1 },
     ]);
     expect((await row.locator('th, td').allInnerTexts()).slice(0, 5)).toEqual(['tickets The ticket tracker', 'https://tickets.example.com/mcp', 'SSE', 'yes', 'set']);
-    await expect.poll(() => announcement(page)).toBe('MCP connection tickets saved (revision 1).');
+    await announced(page).toBe('MCP connection tickets saved (revision 1).');
     expect(await form.getByLabel('Bearer token (write-only; leave empty to keep the stored one)').inputValue()).toBe('');
     expect(await page.content()).not.toContain(MCP_TOKEN);
   });
@@ -218,7 +219,7 @@ describe.skipIf(!hasChromium)(`console: operations in headless Chromium${hasChro
     expect(await diary.locator('.diary-entries li').nth(1).locator('.meta').innerText()).toMatch(
       new RegExp(`^2026-11-30 A calm week — written \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d by ${tokenName}$`),
     );
-    await expect.poll(() => announcement(page)).toBe('Dream diary entry of 2026-12-01 added for hatchet.');
+    await announced(page).toBe('Dream diary entry of 2026-12-01 added for hatchet.');
     expect((await asOperator(DIARY)).data.dreamDiary.edges.map((e: { node: unknown }) => e.node)).toEqual([
       { agentId: 'hatchet', entryDate: '2026-12-01', title: '', body: 'Second night: quiet.', writtenBy: tokenName },
       { agentId: 'hatchet', entryDate: '2026-11-30', title: 'A calm week', body: BODY, writtenBy: tokenName },
@@ -268,7 +269,7 @@ describe.skipIf(!hasChromium)(`console: operations in headless Chromium${hasChro
     await page.keyboard.press('Enter');
     await row.waitFor({ state: 'detached' });
     expect((await asOperator(MCPS)).data.mcpConnections).toEqual([]);
-    await expect.poll(() => announcement(page)).toBe('MCP connection tickets deleted.');
+    await announced(page).toBe('MCP connection tickets deleted.');
   });
 
   it('pages an older diary: 20 entries first, "Show older entries" brings the rest, for the agent chosen', async () => {

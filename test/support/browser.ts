@@ -78,7 +78,4 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
 }
 
-/** The text of the polite live region the console announces results in. */
-export const announcement = (page: Page) => page.locator('#announcer').innerText();
-
 export const consoleUrl = (graphqlUrl: string) => graphqlUrl.replace(/\/graphql$/, '/console');
