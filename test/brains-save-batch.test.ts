@@ -123,7 +123,7 @@ describe.skipIf(!hasRealServer)(`brainSave batches under another transaction's l
   let other: pg.PoolClient;
   beforeAll(async () => {
     server = await startServer({ realServer: true });
-    for (const id of ['batch-free', 'batch-busy', 'batch-poisoned', 'batch-keyed']) await server.agentClient(id);
+    for (const id of ['batch-free', 'batch-busy', 'batch-poisoned', 'batch-keyed', 'batch-lane-a', 'batch-lane-b']) await server.agentClient(id);
     other = await server.database.pool.connect();
   });
   afterAll(async () => {
@@ -132,6 +132,7 @@ describe.skipIf(!hasRealServer)(`brainSave batches under another transaction's l
   });
 
   const queued = () => server.app.services.brains.saveBatches.queuedCount;
+  const running = () => server.app.services.brains.saveBatches.runningCount;
   /** The server's statements waiting for a lock in this database. */
   const waitingOnLocks = async () =>
     (await other.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n;
@@ -161,6 +162,52 @@ describe.skipIf(!hasRealServer)(`brainSave batches under another transaction's l
     } finally {
       await other.query('ROLLBACK');
     }
+  });
+
+  it("starts a second statement beside a running one only once 8 saves wait, and only with other agents' saves: each agent's stay in order", async () => {
+    const before = await written(server);
+    await other.query('BEGIN');
+    let first: Save, bs: Save[], later: Save;
+    try {
+      // The first save's statement waits on the event log, holding agent a.
+      await other.query('LOCK TABLE agent_events IN SHARE MODE');
+      const firstSave = saveOf(server, 'batch-lane-a', 'a first');
+      await waitUntil(async () => (await waitingOnLocks()) === 1, "the first save's statement waits");
+      // Seven of agent b's saves, one short of a full batch: they wait for the running statement.
+      const bSaves = Array.from({ length: 7 }, (_, i) => saveOf(server, 'batch-lane-b', `b ${i}`));
+      await waitUntil(() => queued() === 7, "b's seven saves queue");
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(running()).toBe(1);
+      // An eighth save, of agent a: a second statement starts with b's seven, and a's waits for a's statement.
+      const laterSave = saveOf(server, 'batch-lane-a', 'a later');
+      await waitUntil(() => running() === 2, 'a second statement starts');
+      expect(queued()).toBe(1);
+      await waitUntil(async () => (await waitingOnLocks()) === 2, "b's statement waits on the event log too");
+      await other.query('COMMIT');
+      [first, bs, later] = await Promise.all([firstSave, Promise.all(bSaves), laterSave]);
+    } finally {
+      await other.query('ROLLBACK');
+    }
+    const a = [first, later].map(memoryOf);
+    const b = bs.map(memoryOf);
+    for (const memory of [...a, ...b]) await expectStoredAsSaved(server, memory);
+    // Each agent's log in the order its saves arrived.
+    expect(
+      await expectLoggedOnce(
+        server,
+        'batch-lane-a',
+        a.map((m) => m.memoryId),
+      ),
+    ).toEqual(a.map((m) => m.memoryId));
+    expect(
+      await expectLoggedOnce(
+        server,
+        'batch-lane-b',
+        b.map((m) => m.memoryId),
+      ),
+    ).toEqual(b.map((m) => m.memoryId));
+    // a's first, b's seven together, then a's later alone.
+    expect(await written(server)).toEqual({ statements: before.statements + 3, memories: before.memories + 9 });
   });
 
   it('keyed saves that arrive together share a statement; a key sent twice writes once; each key answers its first result', async () => {

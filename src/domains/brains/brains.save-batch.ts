@@ -5,15 +5,20 @@
  * event), and under load most of PostgreSQL's work per save is the statement's and its commit's,
  * not the rows': the save's statement by pgbench (16 clients) gave 1,500–2,700 saves a second
  * where the same rows written sixteen to a statement by one client gave 3,300–6,700
- * (docs/performance.md). So saves are written one statement at a time, each carrying every save
- * that arrived while the one before was running: an idle server writes a save at once and alone,
- * a busy one in batches that grow with the load, with no timer and no added wait.
+ * (docs/performance.md). So a statement carries every save that arrived while the one before was
+ * running: an idle server writes a save at once and alone, a busy one in batches that grow with
+ * the load, with no timer and no added wait. Where commits are fast, one statement at a time left
+ * PostgreSQL's second core idle, so a second statement may run beside the first, but only once a
+ * full batch's worth of saves waits (SECOND_STATEMENT_AT) and only with saves of other agents:
+ * a second statement at any queue length shrank the batches to about 5 saves and lost a fifth of
+ * the throughput; with the threshold they stay near 8 and it gained (docs/performance.md).
  *
  * What each save is still promised:
  * - it is acknowledged only once its statement has committed, and a statement is atomic, so a
  *   batch commits every save in it or none;
  * - its agent's events keep consecutive sequences in arrival order (each agent's sequence is
- *   bumped once by its number of saves in the batch, and they are numbered in order);
+ *   bumped once by its number of saves in the batch, and they are numbered in order; an agent's
+ *   saves are in one running statement at most, the later ones waiting in the queue for it);
  * - its answer is its own. The batch locks each agent's row with SKIP LOCKED and writes only the
  *   saves of agents it could lock that exist and are not being erased. Every other save (its
  *   agent's row held by another transaction, an unknown or erased agent) then runs alone as the
@@ -42,6 +47,9 @@ import type { BrainMemoryRow } from './brains.types.js';
 
 /** At most this many saves per statement (about 3 MB of parameters at the content limit). */
 export const SAVE_BATCH_MAX = 64;
+/** Statements written at once; the second starts only while this many saves wait. */
+const STATEMENTS_AT_ONCE = 2;
+const SECOND_STATEMENT_AT = 8;
 
 /** A save waiting for a statement. */
 export interface QueuedSave {
@@ -103,37 +111,79 @@ const BATCH_STATEMENT = sql`
 
 export class SaveBatcher {
   private queued: Queued[] = [];
-  private writing = false;
+  /** Statements running now (at most STATEMENTS_AT_ONCE). */
+  private running = 0;
+  private startScheduled = false;
+  /** The agents of the saves in the statements running now, with how many each. */
+  private readonly busyAgents = new Map<string, number>();
   private prepared: { execute(values: Record<string, unknown>): Promise<unknown> } | null = null;
   /** Statements that wrote saves (a batch is one), and the saves they wrote: read by /metrics. */
   readonly written = { statements: 0, saves: 0 };
 
   constructor(private readonly db: Db) {}
 
-  /** Saves waiting for the statement running now to end. */
+  /** Saves waiting for a statement. */
   get queuedCount(): number {
     return this.queued.length;
+  }
+
+  /** Statements running now. */
+  get runningCount(): number {
+    return this.running;
   }
 
   /** Resolves with the save's answer once it has committed. */
   write(save: QueuedSave): Promise<BrainMemoryRow> {
     return new Promise<BrainMemoryRow>((resolve, reject) => {
       this.queued.push({ ...save, resolve, reject });
-      if (this.writing) return;
-      this.writing = true;
+      if (this.startScheduled) return;
+      this.startScheduled = true;
       // At the end of this turn of the event loop, so the saves of every request read in it go
       // together: on the embedded database a statement runs within the turn that starts it, so
       // without this wait no save would ever find another queued.
-      setImmediate(() => void this.writeQueued());
+      setImmediate(() => {
+        this.startScheduled = false;
+        this.startStatements();
+      });
     });
   }
 
-  private async writeQueued() {
-    try {
-      while (this.queued.length > 0) await this.writeBatch(this.queued.splice(0, SAVE_BATCH_MAX));
-    } finally {
-      this.writing = false;
+  /**
+   * Starts the statements the queue calls for: one whenever saves wait and none runs; a second
+   * beside it only once a full batch's worth waits (SECOND_STATEMENT_AT), so batches stay large.
+   * A statement never takes a save whose agent is in the one running (its saves stay queued, in
+   * order, for the next), so the two never wait on each other's agent rows.
+   */
+  private startStatements() {
+    while (this.running < STATEMENTS_AT_ONCE && this.queued.length > 0) {
+      if (this.running > 0 && this.queued.length < SECOND_STATEMENT_AT) return;
+      const batch = this.takeBatch();
+      if (batch.length === 0) return;
+      this.running++;
+      for (const save of batch) this.busyAgents.set(save.memory.agentId, (this.busyAgents.get(save.memory.agentId) ?? 0) + 1);
+      void this.writeBatch(batch).finally(() => {
+        for (const save of batch) {
+          const left = this.busyAgents.get(save.memory.agentId)! - 1;
+          if (left === 0) this.busyAgents.delete(save.memory.agentId);
+          else this.busyAgents.set(save.memory.agentId, left);
+        }
+        this.running--;
+        this.startStatements();
+      });
     }
+  }
+
+  /** Up to SAVE_BATCH_MAX queued saves, in arrival order, of agents no running statement holds. */
+  private takeBatch(): Queued[] {
+    if (this.busyAgents.size === 0) return this.queued.splice(0, SAVE_BATCH_MAX);
+    const batch: Queued[] = [];
+    const waiting: Queued[] = [];
+    for (const save of this.queued) {
+      if (batch.length < SAVE_BATCH_MAX && !this.busyAgents.has(save.memory.agentId)) batch.push(save);
+      else waiting.push(save);
+    }
+    this.queued = waiting;
+    return batch;
   }
 
   private async writeAlone(save: Queued) {
