@@ -192,20 +192,13 @@ describe.skipIf(!hasRealServer)(`brainSave batches under another transaction's l
     const b = bs.map(memoryOf);
     for (const memory of [...a, ...b]) await expectStoredAsSaved(server, memory);
     // Each agent's log in the order its saves arrived.
-    expect(
-      await expectLoggedOnce(
-        server,
-        'batch-lane-a',
-        a.map((m) => m.memoryId),
-      ),
-    ).toEqual(a.map((m) => m.memoryId));
-    expect(
-      await expectLoggedOnce(
-        server,
-        'batch-lane-b',
-        b.map((m) => m.memoryId),
-      ),
-    ).toEqual(b.map((m) => m.memoryId));
+    for (const [agentId, memories] of [
+      ['batch-lane-a', a],
+      ['batch-lane-b', b],
+    ] as const) {
+      const ids = memories.map((m) => m.memoryId);
+      expect(await expectLoggedOnce(server, agentId, ids)).toEqual(ids);
+    }
     // a's first, b's seven together, then a's later alone.
     expect(await written(server)).toEqual({ statements: before.statements + 3, memories: before.memories + 9 });
   });
