@@ -68,7 +68,7 @@ export function buildApp(deps: AppDeps) {
     faults: deps.faults ?? noFaults,
   });
 
-  const metrics = createMetrics({ pool: deps.database.pool, hub: services.hub, reads: deps.database.reads, brainSaves: services.brains.saveBatches.written });
+  const metrics = createMetrics({ pool: deps.database.pool, hub: services.hub, reads: deps.database.reads, brainSaves: services.brains.saveBatches });
   if (deps.config.ops.tracing && !deps.tracing) throw new Error('tracing is configured: pass buildApp the result of loadTracing(config.ops.tracing)');
   const tracing = deps.tracing ?? null;
   const maskError = errorMasker(logger);

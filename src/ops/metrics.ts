@@ -14,8 +14,8 @@ export interface MetricsSources {
   hub: EventHub;
   /** Read replicas, when configured (db/replicas.ts). */
   reads?: RoutedReads;
-  /** What brainSave's writes have written so far (domains/brains/brains.save-batch.ts). */
-  brainSaves?: { readonly statements: number; readonly saves: number };
+  /** brainSave's statements (domains/brains/brains.save-batch.ts): what they wrote so far, what waits and runs now. */
+  brainSaves?: { readonly written: { readonly statements: number; readonly saves: number }; readonly queuedCount: number; readonly runningCount: number };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
@@ -100,9 +100,25 @@ export function createMetrics(sources: MetricsSources) {
       registry,
       'burrow_brain_save_statements_total',
       'Statements that wrote memories of brainSave: one per save alone, one per batch of saves that arrived together',
-      () => brainSaves.statements,
+      () => brainSaves.written.statements,
     );
-    countsFrom(registry, 'burrow_brain_save_memories_total', 'Memories those statements wrote', () => brainSaves.saves);
+    countsFrom(registry, 'burrow_brain_save_memories_total', 'Memories those statements wrote', () => brainSaves.written.saves);
+    new client.Gauge({
+      name: 'burrow_brain_save_queued',
+      help: 'Saves of brainSave waiting for a statement (they go together in the next one)',
+      registers: [registry],
+      collect() {
+        this.set(brainSaves.queuedCount);
+      },
+    });
+    new client.Gauge({
+      name: 'burrow_brain_save_statements_running',
+      help: "brainSave's statements running now: one, or two once a full batch waits",
+      registers: [registry],
+      collect() {
+        this.set(brainSaves.runningCount);
+      },
+    });
   }
   new client.Counter({
     name: 'burrow_background_job_runs_total',

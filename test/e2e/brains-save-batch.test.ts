@@ -1,49 +1,86 @@
 /**
- * brainSave's batches (src/domains/brains/brains.save-batch.ts): saves that arrive together share
- * one statement, and each is still written, numbered, announced and answered as a save alone.
- * Raced over HTTP; the batches' own guarantees (a refused batch, a busy agent) on a real
- * PostgreSQL server, where a second connection can hold the locks that make them deterministic.
+ * brainSave's batches (src/domains/brains/brains.save-batch.ts) on the shipped server, from
+ * outside its process: saves that arrive together share one statement, and each is still written,
+ * numbered, announced and answered as a save alone. Raced over HTTP; the batches' own guarantees
+ * (a refused batch, a busy agent, a second statement) on a real PostgreSQL server, where a second
+ * connection can hold the locks that make them deterministic, read through the server's /metrics
+ * (the saves waiting, the statements running, and what they wrote).
  */
-import type pg from 'pg';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, hasRealServer, NEEDS_REAL_SERVER, onRealServer, startServer, take, waitUntil, type TestServer } from './support/harness.js';
+import type { BurrowClient } from '../../clients/typescript/sdk.js';
+import { collect, createTestDatabase, hasRealServer, NEEDS_REAL_SERVER, onRealServer, take, waitUntil, type TestDatabase } from '../support/harness.js';
+import { operatorClient, startShipped, type ShippedServer } from '../support/shipped.js';
 
-type Save = Awaited<ReturnType<TestServer['operator']['brainSave']>>['brainSave'];
+type Save = Awaited<ReturnType<BurrowClient['brainSave']>>['brainSave'];
 
-const saveOf = (server: TestServer, agentId: string, title: string) =>
-  server.operator.brainSave({ input: { agentId, title, content: `content of ${title}`, sourceRefs: [`ref:${title}`, 'ref:shared'] } }).then((r) => r.brainSave);
+/** The shipped server (rate limit off: one token sends every burst) and its operator's client. */
+interface Served {
+  server: ShippedServer;
+  operator: BurrowClient;
+}
+
+async function serve(database?: TestDatabase): Promise<Served> {
+  const server = await startShipped({ ...(database ? { lifecycle: 'external' as const, database } : {}), env: { BURROW_RATE_LIMIT_PER_SECOND: '0' } });
+  const operator = operatorClient(server);
+  return { server, operator };
+}
+
+async function stop(served: Served | undefined) {
+  if (!served) return;
+  await served.operator.close();
+  expect((await served.server.stop()).code).toBe(0);
+}
+
+async function createAgents(operator: BurrowClient, ids: string[]) {
+  for (const agentId of ids) expect((await operator.createAgent({ input: { agentId, name: agentId } })).createAgent.__typename).toBe('CreateAgentSuccess');
+}
+
+const saveOf = ({ operator }: Served, agentId: string, title: string) =>
+  operator.brainSave({ input: { agentId, title, content: `content of ${title}`, sourceRefs: [`ref:${title}`, 'ref:shared'] } }).then((r) => r.brainSave);
 
 function memoryOf(save: Save) {
   if (save.__typename !== 'BrainSaveSuccess') throw new Error(`expected a saved memory, got ${JSON.stringify(save)}`);
   return save.memory;
 }
 
-/** /metrics' two counters of brainSave's statements. */
-async function written(server: TestServer) {
-  const response = await fetch(server.url.replace(/\/graphql$/, '/metrics'), { headers: { authorization: `Bearer ${server.operator.options.token}` } });
+/** What the server's /metrics says of brainSave's statements. */
+async function saveMetrics({ server }: Served) {
+  const response = await fetch(`${server.origin}/metrics`, { headers: { authorization: `Bearer ${server.operatorToken}` } });
   const text = await response.text();
   const value = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
-  return { statements: value('burrow_brain_save_statements_total'), memories: value('burrow_brain_save_memories_total') };
+  return {
+    statements: value('burrow_brain_save_statements_total'),
+    memories: value('burrow_brain_save_memories_total'),
+    queued: value('burrow_brain_save_queued'),
+    running: value('burrow_brain_save_statements_running'),
+  };
+}
+
+/** The two counters of what brainSave's statements wrote. */
+async function written(served: Served) {
+  const { statements, memories } = await saveMetrics(served);
+  return { statements, memories };
 }
 
 /**
  * The agent's log as a subscriber replays it from the start: AGENT_CREATED at 1, then one
  * BRAIN_CREATED per memory saved, at consecutive sequences. Returns the memories' ids in log order.
  */
-async function expectLoggedOnce(server: TestServer, agentId: string, memoryIds: string[]) {
-  const page = await server.operator.agentEventLog({ agentId, first: 500 });
+async function expectLoggedOnce({ operator }: Served, agentId: string, memoryIds: string[]) {
+  const page = await operator.agentEventLog({ agentId, first: 500 });
   const log = page.agent!.events.edges.map((e) => e.node);
   expect(log.map((e) => e.sequence)).toEqual(Array.from({ length: memoryIds.length + 1 }, (_, i) => i + 1));
   expect(log.map((e) => e.type)).toEqual(['AGENT_CREATED', ...memoryIds.map(() => 'BRAIN_CREATED')]);
-  const replayed = (await take(server.operator.typedAgentEvents({ agentId, after: 1 }), memoryIds.length)).map((e) => e.agentEvents);
+  const replayed = (await take(operator.typedAgentEvents({ agentId, after: 1 }), memoryIds.length)).map((e) => e.agentEvents);
   expect(replayed.map((e) => e.sequence)).toEqual(log.slice(1).map((e) => e.sequence));
   expect([...replayed.map((e) => e.subjectId)].sort()).toEqual([...memoryIds].sort());
   return replayed.map((e) => e.subjectId);
 }
 
 /** The memory as stored, with its revisions: what a save alone leaves, checked field by field. */
-async function expectStoredAsSaved(server: TestServer, saved: ReturnType<typeof memoryOf>) {
-  const read = (await server.operator.brainRead({ memoryId: saved.memoryId, agentId: saved.agentId, revisions: 5 })).brainRead!;
+async function expectStoredAsSaved({ operator }: Served, saved: ReturnType<typeof memoryOf>) {
+  const read = (await operator.brainRead({ memoryId: saved.memoryId, agentId: saved.agentId, revisions: 5 })).brainRead!;
   expect(read).toMatchObject({
     title: saved.title,
     content: saved.content,
@@ -71,12 +108,12 @@ async function expectStoredAsSaved(server: TestServer, saved: ReturnType<typeof 
 }
 
 describe('brainSave: saves that arrive together', () => {
-  let server: TestServer;
+  let server: Served;
   beforeAll(async () => {
-    server = await startServer();
-    for (const id of ['batch-a', 'batch-b', 'batch-c']) await server.agentClient(id);
+    server = await serve();
+    await createAgents(server.operator, ['batch-a', 'batch-b', 'batch-c']);
   });
-  afterAll(async () => server?.stop());
+  afterAll(async () => stop(server));
 
   it('are each written, numbered and announced as a save alone, and an unknown agent refuses only its own', async () => {
     const lone = memoryOf(await saveOf(server, 'batch-a', 'lone'));
@@ -110,29 +147,32 @@ describe('brainSave: saves that arrive together', () => {
 
     const after = await written(server);
     expect(after.memories - before.memories).toBe(60);
-    // Over a real server the burst shares statements. On the embedded database, with this test's
-    // client in the server's own process, its requests were each written alone (the writes bench,
-    // from another process, gets 15 saves a statement there); the tests below hold the batch
-    // deterministically.
+    // Over a real server the burst shares statements (how many is the machine's; the tests below
+    // hold a batch deterministically). On the embedded database this burst's saves were each
+    // written alone (60 statements), where the writes bench's steady load of 16 connections gets 15
+    // saves a statement.
     if (onRealServer) expect(after.statements - before.statements).toBeLessThan(60);
   });
 });
 
 describe.skipIf(!hasRealServer)(`brainSave batches under another transaction's locks (${NEEDS_REAL_SERVER})`, () => {
-  let server: TestServer;
-  let other: pg.PoolClient;
+  let database: TestDatabase;
+  let server: Served;
+  let other: pg.Client;
   beforeAll(async () => {
-    server = await startServer({ realServer: true });
-    for (const id of ['batch-free', 'batch-busy', 'batch-poisoned', 'batch-keyed', 'batch-lane-a', 'batch-lane-b']) await server.agentClient(id);
-    other = await server.database.pool.connect();
+    database = await createTestDatabase({ real: true });
+    server = await serve(database);
+    await createAgents(server.operator, ['batch-free', 'batch-busy', 'batch-poisoned', 'batch-keyed', 'batch-lane-a', 'batch-lane-b']);
+    other = new pg.Client({ connectionString: database.url! });
+    await other.connect();
   });
   afterAll(async () => {
-    other?.release();
-    await server?.stop();
+    await other?.end();
+    await stop(server);
+    await database?.drop();
   });
 
-  const queued = () => server.app.services.brains.saveBatches.queuedCount;
-  const running = () => server.app.services.brains.saveBatches.runningCount;
+  const queued = async () => (await saveMetrics(server)).queued;
   /** The server's statements waiting for a lock in this database. */
   const waitingOnLocks = async () =>
     (await other.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n;
@@ -175,13 +215,13 @@ describe.skipIf(!hasRealServer)(`brainSave batches under another transaction's l
       await waitUntil(async () => (await waitingOnLocks()) === 1, "the first save's statement waits");
       // Seven of agent b's saves, one short of a full batch: they wait for the running statement.
       const bSaves = Array.from({ length: 7 }, (_, i) => saveOf(server, 'batch-lane-b', `b ${i}`));
-      await waitUntil(() => queued() === 7, "b's seven saves queue");
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(running()).toBe(1);
+      await waitUntil(async () => (await queued()) === 7, "b's seven saves queue");
+      // Read again, a turn of the server's event loop later: still one statement, seven waiting.
+      expect(await saveMetrics(server)).toMatchObject({ queued: 7, running: 1 });
       // An eighth save, of agent a: a second statement starts with b's seven, and a's waits for a's statement.
       const laterSave = saveOf(server, 'batch-lane-a', 'a later');
-      await waitUntil(() => running() === 2, 'a second statement starts');
-      expect(queued()).toBe(1);
+      await waitUntil(async () => (await saveMetrics(server)).running === 2, 'a second statement starts');
+      expect(await saveMetrics(server)).toMatchObject({ queued: 1, running: 2 });
       await waitUntil(async () => (await waitingOnLocks()) === 2, "b's statement waits on the event log too");
       await other.query('COMMIT');
       [first, bs, later] = await Promise.all([firstSave, Promise.all(bSaves), laterSave]);
@@ -217,7 +257,7 @@ describe.skipIf(!hasRealServer)(`brainSave batches under another transaction's l
       const first = keyed('first', 'key-first');
       await waitUntil(async () => (await waitingOnLocks()) === 1, "the first save's statement waits");
       const burst = Promise.all([...Array.from({ length: 20 }, (_, i) => keyed(`keyed ${i}`, `key-${i}`)), keyed('keyed 5', 'key-5')]);
-      await waitUntil(() => queued() === 21, 'the burst waits for the next statement');
+      await waitUntil(async () => (await queued()) === 21, 'the burst waits for the next statement');
       await other.query('COMMIT');
       answers = [await first, ...(await burst)];
     } finally {
@@ -292,7 +332,7 @@ describe.skipIf(!hasRealServer)(`brainSave batches under another transaction's l
       await waitUntil(async () => (await waitingOnLocks()) === 1, "the first save's statement waits");
       const titles = Array.from({ length: 20 }, (_, i) => (i === 10 ? 'poison' : `kept ${i}`));
       const burst = Promise.allSettled(titles.map((title) => saveOf(server, 'batch-poisoned', title)));
-      await waitUntil(() => queued() === 20, 'the burst waits for the next statement');
+      await waitUntil(async () => (await queued()) === 20, 'the burst waits for the next statement');
       await other.query('COMMIT');
       const [one, settled] = await Promise.all([first, burst]);
       memoryOf(one);
