@@ -10,7 +10,7 @@
  * the load, with no timer and no added wait. Where commits are fast, one statement at a time left
  * PostgreSQL's second core idle, so a second statement may run beside the first, but only once a
  * full batch's worth of saves waits (SECOND_STATEMENT_AT) and only with saves of other agents:
- * a second statement at any queue length shrank the batches to about 5 saves and lost a fifth of
+ * a second statement at any queue length shrank the batches to about 5 saves and lost 11–21 % of
  * the throughput; with the threshold they stay near 8 and it gained (docs/performance.md).
  *
  * What each save is still promised:
