@@ -56,21 +56,6 @@ export async function startBareHandler(handle: (body: { query?: string; variable
   };
 }
 
-/**
- * A sample of the shipped server's Prometheus metrics (an operator may read /metrics on the main
- * port): each value by its name and labels as printed, e.g. `burrow_db_pool_connections{state="idle"}`.
- */
-export async function readMetrics(origin: string, token: string): Promise<Map<string, number>> {
-  const text = await (await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
-  const values = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    const at = line.lastIndexOf(' ');
-    values.set(line.slice(0, at), Number(line.slice(at + 1)));
-  }
-  return values;
-}
-
 const line = (r: LoadResult) =>
   `${r.rps.toFixed(0).padStart(6)} rps  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  (${r.requests} requests${r.cpuMsPerRequest === null ? '' : `, ${r.cpuMsPerRequest.toFixed(2)} ms of its CPU each`})`;
 

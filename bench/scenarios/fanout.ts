@@ -25,7 +25,7 @@
  */
 import { join } from 'node:path';
 import { fmt, percentile, startBenchServer } from '../config.js';
-import { readMetrics } from './common.js';
+import { readMetrics } from '../../test/support/shipped.js';
 import { startBaseline } from './fanout.baseline.js';
 import { Clients } from './fanout.clients.js';
 import { INSPECTOR_ENV, serverInspector } from './fanout.heap.js';

@@ -13,7 +13,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { startBenchServer } from '../config.js';
-import { progress, readMetrics, round1 } from './common.js';
+import { readMetrics } from '../../test/support/shipped.js';
+import { progress, round1 } from './common.js';
 import { Clients } from './fanout.clients.js';
 import { agentId, seedAgents } from './seed.js';
 import { startSoakPostgres } from './soak.postgres.js';

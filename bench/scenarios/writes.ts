@@ -28,7 +28,8 @@ import { startBenchServer } from '../config.js';
 import { load, medianRound, type LoadResult } from '../load.js';
 import { postgresCpu } from '../process-cpu.js';
 import { OPERATOR } from './baselines.js';
-import { crossCheck, durations, median, progress, readMetrics, round1, round3 } from './common.js';
+import { readMetrics } from '../../test/support/shipped.js';
+import { crossCheck, durations, median, progress, round1, round3 } from './common.js';
 import { agentId, seedAgents } from './seed.js';
 import type { BenchFigure, ScenarioOptions, ScenarioResult } from './types.js';
 

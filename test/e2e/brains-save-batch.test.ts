@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BurrowClient } from '../../clients/typescript/sdk.js';
 import { collect, createTestDatabase, hasRealServer, NEEDS_REAL_SERVER, onRealServer, take, waitUntil, type TestDatabase } from '../support/harness.js';
-import { operatorClient, startShipped, type ShippedServer } from '../support/shipped.js';
+import { operatorClient, readMetrics, startShipped, type ShippedServer } from '../support/shipped.js';
 
 type Save = Awaited<ReturnType<BurrowClient['brainSave']>>['brainSave'];
 
@@ -44,11 +44,10 @@ function memoryOf(save: Save) {
   return save.memory;
 }
 
-/** What the server's /metrics says of brainSave's statements. */
+/** What the server's /metrics says of brainSave's statements (NaN for one it does not show). */
 async function saveMetrics({ server }: Served) {
-  const response = await fetch(`${server.origin}/metrics`, { headers: { authorization: `Bearer ${server.operatorToken}` } });
-  const text = await response.text();
-  const value = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+  const metrics = await readMetrics(server.origin, server.operatorToken);
+  const value = (name: string) => Number(metrics.get(name));
   return {
     statements: value('burrow_brain_save_statements_total'),
     memories: value('burrow_brain_save_memories_total'),

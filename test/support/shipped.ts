@@ -332,3 +332,18 @@ export async function shippedAgentClient(
   const { secret } = await createShippedToken(server, { name: `agent-${agentId}`, agentId });
   return createBurrowClient({ url: server.url, token: secret, scope: options.scope ?? null, session: options.session ?? null, conversation: options.conversation ?? null });
 }
+
+/**
+ * A sample of the shipped server's Prometheus metrics (an operator may read /metrics on the main
+ * port): each value by its name and labels as printed, e.g. `burrow_db_pool_connections{state="idle"}`.
+ */
+export async function readMetrics(origin: string, token: string): Promise<Map<string, number>> {
+  const text = await (await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+  const values = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const at = line.lastIndexOf(' ');
+    values.set(line.slice(0, at), Number(line.slice(at + 1)));
+  }
+  return values;
+}
