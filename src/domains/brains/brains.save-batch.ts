@@ -114,8 +114,8 @@ export class SaveBatcher {
   /** Statements running now (at most STATEMENTS_AT_ONCE). */
   private running = 0;
   private startScheduled = false;
-  /** The agents of the saves in the statements running now, with how many each. */
-  private readonly busyAgents = new Map<string, number>();
+  /** The agents of the saves in the statements running now: each in one of them only (takeBatch). */
+  private readonly busyAgents = new Set<string>();
   private prepared: { execute(values: Record<string, unknown>): Promise<unknown> } | null = null;
   /** Statements that wrote saves (a batch is one), and the saves they wrote: read by /metrics. */
   readonly written = { statements: 0, saves: 0 };
@@ -160,13 +160,9 @@ export class SaveBatcher {
       const batch = this.takeBatch();
       if (batch.length === 0) return;
       this.running++;
-      for (const save of batch) this.busyAgents.set(save.memory.agentId, (this.busyAgents.get(save.memory.agentId) ?? 0) + 1);
+      for (const save of batch) this.busyAgents.add(save.memory.agentId);
       void this.writeBatch(batch).finally(() => {
-        for (const save of batch) {
-          const left = this.busyAgents.get(save.memory.agentId)! - 1;
-          if (left === 0) this.busyAgents.delete(save.memory.agentId);
-          else this.busyAgents.set(save.memory.agentId, left);
-        }
+        for (const save of batch) this.busyAgents.delete(save.memory.agentId);
         this.running--;
         this.startStatements();
       });
