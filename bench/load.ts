@@ -67,23 +67,5 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
   });
 }
 
-/** Several rounds alternating between the contenders; each contender's best round and its median round. */
-export async function alternate(
-  contenders: Record<string, LoadSpec>,
-  rounds: number,
-  onRound?: (name: string, round: number, result: LoadResult) => void,
-): Promise<Record<string, LoadResult[]>> {
-  const results: Record<string, LoadResult[]> = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
-  for (let round = 0; round < rounds; round++) {
-    for (const [name, spec] of Object.entries(contenders)) {
-      const result = await load(spec);
-      if (result.errors > 0) throw new Error(`${name}: ${result.errors} failed requests, first: ${result.firstError}`);
-      results[name].push(result);
-      onRound?.(name, round, result);
-    }
-  }
-  return results;
-}
-
 /** The median round by throughput: one slow round (the machine is shared) does not decide. */
 export const medianRound = (results: LoadResult[]) => [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)];

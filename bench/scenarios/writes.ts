@@ -23,13 +23,14 @@ import type { Db } from '../../src/db/database.js';
 import { brainSaveStatement } from '../../src/domains/brains/brains.memories.js';
 import { brainEvent } from '../../src/domains/brains/brains.writes.js';
 import { eventWriteQuery } from '../../src/events/events.service.js';
+import { autocannon } from '../autocannon.js';
 import { startBaseline } from '../baseline.js';
 import { startBenchServer } from '../config.js';
 import { load, medianRound, type LoadResult } from '../load.js';
 import { postgresCpu } from '../process-cpu.js';
 import { OPERATOR } from './baselines.js';
 import { readMetrics } from '../../test/support/shipped.js';
-import { crossCheck, durations, median, progress, round1, round3 } from './common.js';
+import { agreement, durations, median, medianRatioRound, progress, round1, round3 } from './common.js';
 import { agentId, seedAgents } from './seed.js';
 import type { BenchFigure, ScenarioOptions, ScenarioResult } from './types.js';
 
@@ -151,7 +152,6 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       const out = await pgbench(binary!, ['-n', '-M', 'prepared', '-c', '16', '-j', '2', '-T', String(roundSeconds), ...scriptArgs, url!]);
       return { tps: Number(/tps = ([\d.]+)/.exec(out)?.[1]), transactions: Number(/actually processed: (\d+)/.exec(out)?.[1]) };
     };
-    const pgbenchTps = async (roundSeconds: number, scriptArgs: string[] = []) => (await runPgbench(roundSeconds, scriptArgs)).tps;
     // What each write costs PostgreSQL itself, when it runs on this machine (its processes' CPU).
     const postgres = skip ? null : postgresCpu((await server.database!.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid);
     /** PostgreSQL's CPU milliseconds per unit of work while `work` ran (null when it cannot be read). */
@@ -177,6 +177,8 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       return { statements: metrics.get('burrow_brain_save_statements_total') ?? 0, memories: metrics.get('burrow_brain_save_memories_total') ?? 0 };
     };
     const perStatement: number[] = [];
+    // autocannon driving Burrow, each round right after that round's TPC-B (the issue's outside measurement).
+    const outside: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const counted = await statementCounts();
       const saves = await postgresCpuPer(
@@ -194,13 +196,6 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
         options,
         `    round ${round + 1} brainSave                    ${r.rps.toFixed(0).padStart(6)} /s   p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms, ${batch.toFixed(1)} saves a statement${cpuNote(r.cpuMsPerRequest, saves.ms)}`,
       );
-      const b = await load(bareSpec);
-      if (b.errors) throw new Error(`writes: ${b.errors} failed bare saves, first: ${b.firstError}`);
-      bares.push(b);
-      progress(
-        options,
-        `    round ${round + 1} bare save handler            ${b.rps.toFixed(0).padStart(6)} /s   p50 ${b.p50.toFixed(1)} ms  p99 ${b.p99.toFixed(1)} ms${cpuNote(b.cpuMsPerRequest, null)}`,
-      );
       if (!skip) {
         const tpcb = await postgresCpuPer(
           () => runPgbench(seconds),
@@ -209,6 +204,21 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
         theirs.push(tpcb.result.tps);
         keep(postgresMs.tpcb, tpcb.ms);
         progress(options, `    round ${round + 1} pgbench TPC-B (16 clients)   ${tpcb.result.tps.toFixed(0).padStart(6)} tps${cpuNote(null, tpcb.ms)}`);
+        const a = await autocannon({ ...spec, seconds });
+        outside.push(a.rps);
+        progress(
+          options,
+          `    round ${round + 1} brainSave by autocannon      ${a.rps.toFixed(0).padStart(6)} /s   p50 ${a.p50} ms  p99 ${a.p99} ms; ratios to TPC-B: bench ${(r.rps / tpcb.result.tps).toFixed(3)}, autocannon ${(a.rps / tpcb.result.tps).toFixed(3)}`,
+        );
+      }
+      const b = await load(bareSpec);
+      if (b.errors) throw new Error(`writes: ${b.errors} failed bare saves, first: ${b.firstError}`);
+      bares.push(b);
+      progress(
+        options,
+        `    round ${round + 1} bare save handler            ${b.rps.toFixed(0).padStart(6)} /s   p50 ${b.p50.toFixed(1)} ms  p99 ${b.p99.toFixed(1)} ms${cpuNote(b.cpuMsPerRequest, null)}`,
+      );
+      if (!skip) {
         const own = await postgresCpuPer(
           () => runPgbench(seconds, ['-f', script]),
           (b) => b.transactions,
@@ -218,9 +228,12 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
         progress(options, `    round ${round + 1} pgbench brainSave's statement ${own.result.tps.toFixed(0).padStart(6)} tps${cpuNote(null, own.ms)}`);
       }
     }
-    const burrow = medianRound(mine);
-    const tps = skip ? undefined : median(theirs);
-    const ceiling = skip ? undefined : median(ceilings);
+    // Every ratio is that of its median round (common.ts: medianRatioRound); without pgbench the
+    // figures are those of Burrow's median round against the bare handler.
+    const saveRates = mine.map((m) => m.rps);
+    const bareRates = bares.map((m) => m.rps);
+    const main = skip ? medianRatioRound(saveRates, bareRates) : medianRatioRound(saveRates, theirs);
+    const burrow = mine[main.round];
     const label = 'brainSave, 16 connections over 100 agents';
     const baselineName = `pgbench TPC-B scale ${scale}, 16 clients, prepared`;
     const figures: BenchFigure[] = [
@@ -228,45 +241,31 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
         name: `${label}: throughput`,
         value: round1(burrow.rps),
         unit: 'per s',
-        ...(tps ? { baseline: baselineName, baselineValue: round1(tps), ratio: round3(burrow.rps / tps) } : {}),
+        ...(skip ? {} : { baseline: baselineName, baselineValue: round1(theirs[main.round]), ratio: round3(main.ratio) }),
         target: 'ratio ≥ 0.8',
       },
       { name: 'brainSave: p50', value: round1(burrow.p50), unit: 'ms' },
       { name: 'brainSave: p99', value: round1(burrow.p99), unit: 'ms' },
       { name: 'brainSave: saves a statement carried (median round)', value: round1(median(perStatement)), unit: 'saves' },
     ];
+    /** `a` against `b`, their median round by ratio. */
+    const against = (name: string, unit: string, a: number[], baseline: string, b: number[]): BenchFigure => {
+      const { round, ratio } = medianRatioRound(a, b);
+      return { name, value: round1(a[round]), unit, baseline, baselineValue: round1(b[round]), ratio: round3(ratio) };
+    };
     const statementName = "brainSave's own statement by pgbench, 16 clients, prepared";
-    if (tps && ceiling) {
+    if (!skip) {
       figures.push(
-        { name: `${statementName}: throughput`, value: round1(ceiling), unit: 'per s', baseline: baselineName, baselineValue: round1(tps), ratio: round3(ceiling / tps) },
-        {
-          name: `${label}: against its own statement by pgbench`,
-          value: round1(burrow.rps),
-          unit: 'per s',
-          baseline: statementName,
-          baselineValue: round1(ceiling),
-          ratio: round3(burrow.rps / ceiling),
-        },
+        against(`${statementName}: throughput`, 'per s', ceilings, baselineName, theirs),
+        against(`${label}: against its own statement by pgbench`, 'per s', saveRates, statementName, ceilings),
+        against(`${bareName}: throughput`, 'per s', bareRates, baselineName, theirs),
       );
+    } else {
+      const floor = medianRound(bares);
+      figures.push({ name: `${bareName}: throughput`, value: round1(floor.rps), unit: 'per s' });
     }
     // The bare handler: what a Node server doing nothing but this write over HTTP gets.
-    const floor = medianRound(bares);
-    figures.push(
-      {
-        name: `${bareName}: throughput`,
-        value: round1(floor.rps),
-        unit: 'per s',
-        ...(tps ? { baseline: baselineName, baselineValue: round1(tps), ratio: round3(floor.rps / tps) } : {}),
-      },
-      {
-        name: `${label}: against the bare handler`,
-        value: round1(burrow.rps),
-        unit: 'per s',
-        baseline: bareName,
-        baselineValue: round1(floor.rps),
-        ratio: round3(burrow.rps / floor.rps),
-      },
-    );
+    figures.push(against(`${label}: against the bare handler`, 'per s', saveRates, bareName, bareRates));
     const cpuOf = (rounds: LoadResult[]) => rounds.flatMap((m) => (m.cpuMsPerRequest === null ? [] : [m.cpuMsPerRequest]));
     const [serverMs, bareMs] = [cpuOf(mine), cpuOf(bares)];
     if (serverMs.length && bareMs.length) {
@@ -288,7 +287,10 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       });
     }
     if (postgresMs.statement.length) figures.push({ name: `${statementName}: PostgreSQL's CPU per statement`, value: round3(median(postgresMs.statement)), unit: 'ms' });
-    if (tps) figures.push(...(await crossCheck(options, label, spec, { name: baselineName, unit: 'per s', measure: pgbenchTps }, round3(burrow.rps / tps))));
+    if (!skip) {
+      const byAutocannon = against(`${label}: throughput by autocannon`, 'per s', outside, baselineName, theirs);
+      figures.push(byAutocannon, agreement(label, round3(main.ratio), byAutocannon.ratio!));
+    }
     return { scenario: 'writes', figures, notes };
   } finally {
     rmSync(scriptDir, { recursive: true, force: true });
