@@ -72,6 +72,15 @@ export function medianRatioRound(mine: number[], theirs: number[]): { round: num
   return rounds.sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)];
 }
 
+/**
+ * The ratio of each side's own median round, as a report that runs each contender's rounds and
+ * compares their medians computes it (the issue's outside figures). Printed beside the paired
+ * figure, without a target, so a reader sees both.
+ */
+export function sidesMedianRatio(label: string, generator: string, mine: number[], theirs: number[]): BenchFigure {
+  return { name: `${label}: ${generator}, each side's median round`, value: round3(median(mine) / median(theirs)), unit: 'ratio' };
+}
+
 /** How far autocannon's ratio is from the bench's, which must agree within 10 % for the bench's figure to stand as an outside measurement. */
 export function agreement(label: string, benchRatio: number, autocannonRatio: number): BenchFigure {
   return {
@@ -147,6 +156,18 @@ export async function sideBySide(
       ratio: round3(byAutocannon.ratio),
     },
     agreement(label, round3(ratio), round3(byAutocannon.ratio)),
+    sidesMedianRatio(
+      label,
+      'bench',
+      mine.map((r) => r.rps),
+      theirs.map((r) => r.rps),
+    ),
+    sidesMedianRatio(
+      label,
+      'autocannon',
+      outside.map((r) => r.mine.rps),
+      outside.map((r) => r.theirs.rps),
+    ),
   ];
 }
 

@@ -30,7 +30,7 @@ import { load, medianRound, type LoadResult } from '../load.js';
 import { postgresCpu } from '../process-cpu.js';
 import { OPERATOR } from './baselines.js';
 import { readMetrics } from '../../test/support/shipped.js';
-import { agreement, durations, median, medianRatioRound, progress, round1, round3 } from './common.js';
+import { agreement, durations, median, medianRatioRound, progress, round1, round3, sidesMedianRatio } from './common.js';
 import { agentId, seedAgents } from './seed.js';
 import type { BenchFigure, ScenarioOptions, ScenarioResult } from './types.js';
 
@@ -289,7 +289,12 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     if (postgresMs.statement.length) figures.push({ name: `${statementName}: PostgreSQL's CPU per statement`, value: round3(median(postgresMs.statement)), unit: 'ms' });
     if (!skip) {
       const byAutocannon = against(`${label}: throughput by autocannon`, 'per s', outside, baselineName, theirs);
-      figures.push(byAutocannon, agreement(label, round3(main.ratio), byAutocannon.ratio!));
+      figures.push(
+        byAutocannon,
+        agreement(label, round3(main.ratio), byAutocannon.ratio!),
+        sidesMedianRatio(label, 'bench', saveRates, theirs),
+        sidesMedianRatio(label, 'autocannon', outside, theirs),
+      );
     }
     return { scenario: 'writes', figures, notes };
   } finally {
