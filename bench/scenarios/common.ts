@@ -72,6 +72,12 @@ export function medianRatioRound(mine: number[], theirs: number[]): { round: num
   return rounds.sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)];
 }
 
+/** A throughput figure of `mine` against `theirs` (per round, measured side by side): their median round by ratio. */
+export function against(name: string, unit: string, mine: number[], baseline: string, theirs: number[]): BenchFigure {
+  const { round, ratio } = medianRatioRound(mine, theirs);
+  return { name, value: round1(mine[round]), unit, baseline, baselineValue: round1(theirs[round]), ratio: round3(ratio) };
+}
+
 /**
  * The ratio of each side's own median round, as a report that runs each contender's rounds and
  * compares their medians computes it (the issue's outside figures). Printed beside the paired
@@ -130,16 +136,11 @@ export async function sideBySide(
       `    round ${round + 1} autocannon: Burrow ${pair.mine.rps.toFixed(0)} rps (p50 ${pair.mine.p50} ms, p99 ${pair.mine.p99} ms), ${baseline.name} ${pair.theirs.rps.toFixed(0)} rps; ratios: bench ${(mine[round].rps / theirs[round].rps).toFixed(3)}, autocannon ${(pair.mine.rps / pair.theirs.rps).toFixed(3)}`,
     );
   }
-  const { round, ratio } = medianRatioRound(
-    mine.map((r) => r.rps),
-    theirs.map((r) => r.rps),
-  );
+  const [mineRates, theirRates] = [mine.map((r) => r.rps), theirs.map((r) => r.rps)];
+  const [outsideMine, outsideTheirs] = [outside.map((r) => r.mine.rps), outside.map((r) => r.theirs.rps)];
+  const { round, ratio } = medianRatioRound(mineRates, theirRates);
   const [m, t] = [mine[round], theirs[round]];
-  const byAutocannon = medianRatioRound(
-    outside.map((r) => r.mine.rps),
-    outside.map((r) => r.theirs.rps),
-  );
-  const a = outside[byAutocannon.round];
+  const byAutocannon = against(`${label}: throughput by autocannon`, 'rps', outsideMine, baseline.name, outsideTheirs);
   return [
     { name: `${label}: throughput`, value: round1(m.rps), unit: 'rps', baseline: baseline.name, baselineValue: round1(t.rps), ratio: round3(ratio), target },
     { name: `${label}: p50`, value: round1(m.p50), unit: 'ms', baseline: baseline.name, baselineValue: round1(t.p50) },
@@ -147,27 +148,10 @@ export async function sideBySide(
     ...(m.cpuMsPerRequest !== null && t.cpuMsPerRequest !== null
       ? [{ name: `${label}: CPU per request`, value: round3(m.cpuMsPerRequest), unit: 'ms', baseline: baseline.name, baselineValue: round3(t.cpuMsPerRequest) }]
       : []),
-    {
-      name: `${label}: throughput by autocannon`,
-      value: round1(a.mine.rps),
-      unit: 'rps',
-      baseline: baseline.name,
-      baselineValue: round1(a.theirs.rps),
-      ratio: round3(byAutocannon.ratio),
-    },
-    agreement(label, round3(ratio), round3(byAutocannon.ratio)),
-    sidesMedianRatio(
-      label,
-      'bench',
-      mine.map((r) => r.rps),
-      theirs.map((r) => r.rps),
-    ),
-    sidesMedianRatio(
-      label,
-      'autocannon',
-      outside.map((r) => r.mine.rps),
-      outside.map((r) => r.theirs.rps),
-    ),
+    byAutocannon,
+    agreement(label, round3(ratio), byAutocannon.ratio!),
+    sidesMedianRatio(label, 'bench', mineRates, theirRates),
+    sidesMedianRatio(label, 'autocannon', outsideMine, outsideTheirs),
   ];
 }
 

@@ -30,7 +30,7 @@ import { load, medianRound, type LoadResult } from '../load.js';
 import { postgresCpu } from '../process-cpu.js';
 import { OPERATOR } from './baselines.js';
 import { readMetrics } from '../../test/support/shipped.js';
-import { agreement, durations, median, medianRatioRound, progress, round1, round3, sidesMedianRatio } from './common.js';
+import { against, agreement, durations, median, medianRatioRound, progress, round1, round3, sidesMedianRatio } from './common.js';
 import { agentId, seedAgents } from './seed.js';
 import type { BenchFigure, ScenarioOptions, ScenarioResult } from './types.js';
 
@@ -248,11 +248,6 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
       { name: 'brainSave: p99', value: round1(burrow.p99), unit: 'ms' },
       { name: 'brainSave: saves a statement carried (median round)', value: round1(median(perStatement)), unit: 'saves' },
     ];
-    /** `a` against `b`, their median round by ratio. */
-    const against = (name: string, unit: string, a: number[], baseline: string, b: number[]): BenchFigure => {
-      const { round, ratio } = medianRatioRound(a, b);
-      return { name, value: round1(a[round]), unit, baseline, baselineValue: round1(b[round]), ratio: round3(ratio) };
-    };
     const statementName = "brainSave's own statement by pgbench, 16 clients, prepared";
     if (!skip) {
       figures.push(
