@@ -13,10 +13,11 @@ export interface Context {
   idempotencyKey: string | null;
   logger: Logger;
   /**
-   * DataLoaders a resolver made for this request, by the response path of its field (list indices
-   * aside; no two fields share one): Agent.profile's. Kept on the context, not in a WeakMap keyed
-   * by it: held that way, every request's loaded rows were measured surviving V8's young
-   * collections and being promoted (docs/architecture.md, "Per-request state lives on the context").
+   * DataLoaders a resolver made for this request, by its field's place in the operation (its
+   * resolve info's `fieldNodes`, one array for every item of a list): Agent.profile's. Kept on
+   * the context, not in a WeakMap keyed by it: held that way, every request's loaded rows were
+   * measured surviving V8's young collections and being promoted (docs/architecture.md,
+   * "Per-request state lives on the context").
    */
-  loaders?: Map<string, unknown>;
+  loaders?: Map<object, unknown>;
 }

@@ -15,8 +15,11 @@ import { agentProfileDocuments, agentProfileRevisions, PROFILE_KINDS, type Profi
 import { profileReference, type DocumentInput, type ProfileDocumentContent, type ProfileDocumentRow, type ProfileRevisionRow } from './agents.types.js';
 import { validateContent, validateRevision } from './agents.validation.js';
 
-/** Each kind's place in an agent's profile (the order of PROFILE_KINDS). */
-const KIND_SLOT = new Map<string, number>(PROFILE_KINDS.map((kind, index) => [kind, index]));
+/**
+ * Each kind's place in an agent's profile (the order of PROFILE_KINDS). A search of six, not a
+ * Map: the driver's strings are new at every read, and a Map hashes each one before comparing.
+ */
+const kindSlot = (kind: string) => PROFILE_KINDS.indexOf(kind as ProfileKind);
 
 export class ProfileDocuments {
   /** The profile DataLoader's batch, a prepared statement like the agent reads (see agents.service.ts). */
@@ -65,7 +68,7 @@ export class ProfileDocuments {
     const byAgent = new Map<string, (ProfileDocumentContent | undefined)[]>(agentIds.map((id) => [id, new Array(PROFILE_KINDS.length).fill(undefined)]));
     for (const row of rows) {
       const slots = byAgent.get(row.agentId);
-      if (slots) slots[KIND_SLOT.get(row.kind)!] = row;
+      if (slots) slots[kindSlot(row.kind)] = row;
     }
     return agentIds.map((id) => {
       const slots = byAgent.get(id)!;
@@ -90,7 +93,7 @@ export class ProfileDocuments {
       .orderBy(asc(r.agentId), asc(r.kind), desc(r.revision));
     const byAgent = new Map<string, ProfileDocumentRow[]>(agentIds.map((id) => [id, []]));
     for (const row of rows) byAgent.get(row.agentId)?.push(documentAsOf(row));
-    return agentIds.map((id) => byAgent.get(id)!.sort((a, b) => KIND_SLOT.get(a.kind)! - KIND_SLOT.get(b.kind)!));
+    return agentIds.map((id) => byAgent.get(id)!.sort((a, b) => kindSlot(a.kind) - kindSlot(b.kind)));
   }
 
   /** One document as of an instant (profileDocument(asOf:)): null when its agent did not exist yet. */

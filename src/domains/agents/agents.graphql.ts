@@ -1,5 +1,4 @@
 import type { ObjectRef } from '@pothos/core';
-import { cacheKey } from '@pothos/plugin-dataloader';
 import DataLoader from 'dataloader';
 import { Kind, type GraphQLResolveInfo, type SelectionNode } from 'graphql';
 import { builder, type Types } from '../../schema/builder.js';
@@ -103,15 +102,17 @@ const profileAsOfArg = (arg: PothosSchemaTypes.FieldBuilder<Types, unknown>['arg
   });
 
 /**
- * Agent.profile's batches: one DataLoader per request and response path (list indices aside),
- * made with the first call's `asOf` (one path has one `asOf`), the batching of the
- * `t.loadableList({ byPath: true })` this replaces. That one cost more than its load per agent:
- * an async resolver around the loader, and a context cache, a set of the request's loaders and
- * a Map probed twice per call. The loaders live in the request's context (Context.loaders).
+ * Agent.profile's batches: one DataLoader per request and place in the operation (the field's
+ * nodes, the same array for every item of a list; one place has one `asOf` and one selection),
+ * made with the first call's `asOf`, the batching of the `t.loadableList({ byPath: true })` this
+ * replaces. That one cost more than its load per agent: an async resolver around the loader, and
+ * a context cache, a set of the request's loaders and a Map probed twice per call. Keyed by the
+ * nodes rather than by the path's string (`cacheKey(info.path)`), which was built anew for each
+ * of a page's 50 agents. The loaders live in the request's context (Context.loaders).
  */
 function profileLoader(ctx: Types['Context'], info: GraphQLResolveInfo, asOf: Date | null | undefined) {
   const loaders = (ctx.loaders ??= new Map());
-  const key = cacheKey(info.path);
+  const key = info.fieldNodes;
   let loader = loaders.get(key) as DataLoader<string, ProfileDocumentRow[]> | undefined;
   if (!loader) {
     const documents = ctx.services.agents.documents;
