@@ -22,6 +22,29 @@ export function durations(options: ScenarioOptions) {
   return { seconds: Number(process.env.BENCH_SECONDS ?? 8), rounds: Number(process.env.BENCH_ROUNDS ?? 5), warmup: Number(process.env.BENCH_WARMUP ?? 5) };
 }
 
+/**
+ * Requests of a latency scenario, made one at a time: `call(i)` for i = 0 … warmup + count − 1,
+ * the first `warmup` (BENCH_LATENCY_WARMUP, default 20; smoke 1) untimed. Returns the timed
+ * requests' milliseconds and the last call's result. Each scenario starts its own server, so its
+ * first requests of a kind are V8 compiling that kind's path: with one warm-up, 8 of the 15
+ * slowest of 200 selective conversation searches were among the first 13 (docs/performance.md,
+ * eighteenth round), and the p95 (the tenth slowest) measured the start, not the server.
+ */
+export const latencyWarmup = (options: ScenarioOptions) => (options.smoke ? 1 : Number(process.env.BENCH_LATENCY_WARMUP ?? 20));
+
+export async function sequentialLatencies<T>(options: ScenarioOptions, count: number, call: (i: number) => Promise<T>): Promise<{ times: number[]; last: T | undefined }> {
+  const warmup = latencyWarmup(options);
+  for (let i = 0; i < warmup; i++) await call(i);
+  const times: number[] = [];
+  let last: T | undefined;
+  for (let i = warmup; i < warmup + count; i++) {
+    const started = performance.now();
+    last = await call(i);
+    times.push(performance.now() - started);
+  }
+  return { times, last };
+}
+
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);

@@ -1,13 +1,13 @@
 /**
  * search: brainSearch (lexical) and brainMemories substring over 1,000,000 memories of one agent
- * (BENCH_BRAIN_MEMORIES), seeded with SQL inside the bench. Requests one at a time; p50/p95 of
- * each against the issue's targets (p95 ≤ 20 ms for selective terms; bounded for common ones).
+ * (BENCH_BRAIN_MEMORIES), seeded with SQL inside the bench. Requests one at a time, 200 of each
+ * kind (BENCH_ITERATIONS) after 20 untimed (BENCH_LATENCY_WARMUP); p50/p95 of each against the issue's targets (p95 ≤ 20 ms for selective terms; bounded for common ones).
  * A fifth of all memories mention a kestrel (the common term); every memory carries its
  * own md5 words, so 8 characters of one match exactly one memory (the selective term).
  */
 import { createHash } from 'node:crypto';
 import { percentile, startBenchServer } from '../config.js';
-import { progress, round1 } from './common.js';
+import { latencyWarmup, progress, round1, sequentialLatencies } from './common.js';
 import type { BenchFigure, ScenarioOptions, ScenarioResult } from './types.js';
 
 const AGENT = 'bench';
@@ -62,25 +62,19 @@ export async function run(options: ScenarioOptions): Promise<ScenarioResult> {
     progress(options, `  ${notes.join('; ')}`);
 
     // The seed's md5('c' || n) computed here: the bench has no connection on the embedded database.
-    const needles = Array.from({ length: iterations + 1 }, (_, i) =>
+    const needles = Array.from({ length: latencyWarmup(options) + iterations }, (_, i) =>
       createHash('md5')
         .update(`c${1 + ((i * 7919) % memories)}`)
         .digest('hex')
         .slice(4, 12),
     );
     const timed = async (label: string, target: string | undefined, call: (i: number) => Promise<unknown>) => {
-      await call(-1);
-      const times: number[] = [];
-      for (let i = 0; i < iterations; i++) {
-        const started = performance.now();
-        await call(i);
-        times.push(performance.now() - started);
-      }
+      const { times } = await sequentialLatencies(options, iterations, call);
       const [p50, p95] = [percentile(times, 50), percentile(times, 95)];
       progress(options, `    ${label.padEnd(56)} p50 ${p50.toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms`);
       figures.push({ name: `${label}: p50`, value: round1(p50), unit: 'ms' }, { name: `${label}: p95`, value: round1(p95), unit: 'ms', ...(target ? { target } : {}) });
     };
-    const needle = (i: number) => needles[i + 1];
+    const needle = (i: number) => needles[i];
     await timed('brainSearch lexical, selective term, limit 10', 'p95 ≤ 20 ms', (i) => client.brainSearch({ agentId: AGENT, query: needle(i), first: 10 }));
     await timed('brainSearch lexical, two selective terms, limit 10', 'p95 ≤ 20 ms', (i) =>
       client.brainSearch({ agentId: AGENT, query: `${needle(i)} ${needles[(i + 2) % needles.length]}`, first: 10 }),
