@@ -7,12 +7,12 @@
  * all originals mention a kestrel (the common term); every original carries its own md5 words (a
  * selective term matches exactly one). Then p50/p95 of conversationSearch through the server over
  * HTTP to the built server in its own process, one request at a time, 200 per figure
- * (BENCH_ITERATIONS) after 20 untimed (BENCH_LATENCY_WARMUP), against the issue's targets: p95 ≤ 20 ms for a selective term, common terms
- * bounded. The seeded stores are vacuumed and analyzed first (the state autovacuum leaves, as the
- * search scenario does). With BURROW_TEST_DATABASE_URL it runs on a fresh database of that real
- * server (dropped after). The plans of the statements a search sends are
- * test/conversation-history-search.test.ts's business (the server's statements are not visible from
- * outside its process).
+ * (BENCH_ITERATIONS) after 20 untimed (BENCH_LATENCY_WARMUP), against the issue's targets: p95
+ * ≤ 20 ms for a selective term, common terms bounded. The seeded stores are vacuumed and
+ * analyzed first (the state autovacuum leaves, as the search scenario does). With
+ * BURROW_TEST_DATABASE_URL it runs on a fresh database of that real server (dropped after). The
+ * plans of the statements a search sends are test/conversation-history-search.test.ts's business
+ * (the server's statements are not visible from outside its process).
  */
 import { createHash } from 'node:crypto';
 import type { Database } from '../../src/db/database.js';

@@ -1,7 +1,8 @@
 /**
  * search: brainSearch (lexical) and brainMemories substring over 1,000,000 memories of one agent
  * (BENCH_BRAIN_MEMORIES), seeded with SQL inside the bench. Requests one at a time, 200 of each
- * kind (BENCH_ITERATIONS) after 20 untimed (BENCH_LATENCY_WARMUP); p50/p95 of each against the issue's targets (p95 ≤ 20 ms for selective terms; bounded for common ones).
+ * kind (BENCH_ITERATIONS) after 20 untimed (BENCH_LATENCY_WARMUP); p50/p95 of each against the
+ * issue's targets (p95 ≤ 20 ms for selective terms; bounded for common ones).
  * A fifth of all memories mention a kestrel (the common term); every memory carries its
  * own md5 words, so 8 characters of one match exactly one memory (the selective term).
  */
