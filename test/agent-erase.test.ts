@@ -66,7 +66,9 @@ describe('agentErase', () => {
     const delivered = take(watching, 2, 15_000);
     // Filtered to rolling cards of one scope: agent.erased reaches it all the same.
     const cards = take(server.operator.rollingCardEvents({ agentId: VICTIM, project: SCOPE, after: sequence }), 2, 15_000);
-    await waitUntil(() => server.app.services.hub.openSubscriptions >= subscribed + 3, 'the three subscriptions to join');
+    // `watching` is live-only: the erase waits until its channel has read where the log stands.
+    const { hub } = server.app.services;
+    await waitUntil(() => hub.openSubscriptions >= subscribed + 3 && hub.startingSubscriptions === 0, 'the three subscriptions to join and be placed');
 
     const { agentErase } = await server.operator.agentErase({ input: { agentId: VICTIM, force: true } });
     if (agentErase.__typename !== 'AgentEraseSuccess') throw new Error(JSON.stringify(agentErase));

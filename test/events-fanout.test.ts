@@ -184,7 +184,9 @@ describe('serialization of a shared result', () => {
     first.subscribeTo('b', EVENTS, { agentId: 'fan-bytes', after: 1 });
     second.subscribeTo('a', EVENTS, { agentId: 'fan-bytes', after: 1 });
     second.subscribeTo('c', EVENTS, { agentId: 'fan-bytes' });
-    await waitUntil(() => server.app.services.hub.openSubscriptions === open + 4, 'the four subscriptions are open', 60_000);
+    // c is live-only: it starts where its channel finds the log, so the writes wait for that read.
+    const { hub } = server.app.services;
+    await waitUntil(() => hub.openSubscriptions === open + 4 && hub.startingSubscriptions === 0, 'the four subscriptions are open and placed', 60_000);
 
     const before = { ...sharedExecutions };
     await updates(server, 'fan-bytes', 2);

@@ -101,6 +101,16 @@ export class AgentChannels {
     return count;
   }
 
+  /**
+   * Open subscriptions whose channel has not yet read the agent's newest sequence. A live-only
+   * subscription (no `after`) starts there, so until this is 0 its "from now" is not yet fixed.
+   */
+  get startingSubscriptions(): number {
+    let count = 0;
+    for (const channel of this.channels.values()) if (channel.last === null) count += channel.subscribers.size;
+    return count;
+  }
+
   /** The hub stopped: no read is retried, and every subscriber wakes to see its end. */
   stopAll(): void {
     for (const channel of this.channels.values()) {

@@ -79,6 +79,11 @@ export class EventHub {
     return this.channels.openSubscriptions;
   }
 
+  /** Open subscriptions not yet placed in their agent's log (see AgentChannels.startingSubscriptions). */
+  get startingSubscriptions(): number {
+    return this.channels.startingSubscriptions;
+  }
+
   /** Reads of the log made for live delivery (one per agent per batch of notifications). */
   get channelReads(): number {
     return this.channels.reads;
