@@ -16,6 +16,15 @@ import { openSocket, rowsPerStore, seedOriginals } from './support/agent-erase.j
 setupMatrix();
 
 const STORES = [...ERASURE_ORDER, 'agents'];
+const operatorViewer = { principal: 'OPERATOR', tokenName: 'crash-operator', tokenId: 'x', agentId: null, scope: null, sessionId: null, conversationId: null } as never;
+
+/** An erasure that stops at its first batch: step 1 committed (agent.erased logged), the log still whole. */
+function stoppedErasure() {
+  const fail = (point: string) => {
+    if (point === 'agent-erasure.batch') throw new InjectedFault(point);
+  };
+  return new AgentErasure(server.database.db, server.clock, { isAliveOn: async () => false }, fail, { graceMs: 0 });
+}
 
 describe('agentErase', () => {
   it('covers every table with an agent_id column (a new per-agent table must be added to ERASURE_ORDER)', async () => {
@@ -123,7 +132,6 @@ describe('agentErase', () => {
       },
       { batchRows: 5, graceMs: 0 },
     );
-    const operatorViewer = { principal: 'OPERATOR', tokenName: 'crash-operator', tokenId: 'x', agentId: null, scope: null, sessionId: null, conversationId: null } as never;
     await expect(crashing.erase(operatorViewer, { agentId: id })).rejects.toBeInstanceOf(InjectedFault);
 
     // Part is gone, the rest is still there, and the agent reads as absent everywhere.
@@ -170,5 +178,46 @@ describe('agentErase', () => {
     await server.operator.createAgent({ input: { agentId: id, name: 'born again' } });
     expect((await server.operator.agent({ id })).agent?.name).toBe('born again');
     expect((await server.operator.brainMemories({ agentId: id, first: 10 })).brainMemories.edges).toEqual([]);
+  });
+  it('a subscription that passed its agent check just before the erasure still ends: with agent.erased while the log holds it, with NotFound once the agent is gone', async () => {
+    // The window between a subscription's agent check and its channel's first read is milliseconds
+    // wide; the hub is asked directly here, as the resolver asks it once the check has passed.
+    const id = 'erase-window';
+    await server.operator.createAgent({ input: { agentId: id, name: 'window' } });
+    const { hub } = server.app.services;
+    const live = () => hub.subscribe({ agentId: id, after: null });
+    const first = live();
+    const firstNext = first.next();
+    await waitUntil(() => hub.openSubscriptions > 0 && hub.startingSubscriptions === 0, 'the first subscription to be placed');
+    const open = hub.openSubscriptions;
+
+    await expect(stoppedErasure().erase(operatorViewer, { agentId: id })).rejects.toBeInstanceOf(InjectedFault);
+    const erased = (await firstNext).value!;
+    expect(erased.type).toBe('agent.erased');
+    // `first` holds its last event and has not asked again: it is still open, in its channel.
+    expect(hub.openSubscriptions).toBe(open);
+    // A live subscription joining now gets that last event and completes, as does a replay.
+    expect((await take(live(), 2, 15_000)).map((row) => [row.type, row.sequence])).toEqual([['agent.erased', erased.sequence]]);
+    const replayed = await take(hub.subscribe({ agentId: id, after: 0 }), 100, 15_000);
+    expect(replayed.map((row) => row.sequence)).toEqual(Array.from({ length: erased.sequence }, (_, i) => i + 1));
+    expect(replayed.at(-1)!.type).toBe('agent.erased');
+    expect(await first.next()).toEqual({ done: true, value: undefined });
+    expect(hub.openSubscriptions).toBe(open - 1);
+
+    // The erasure finishes: the log and the agent are gone, and a subscription ends with NotFound.
+    const { agentErase } = await server.operator.agentErase({ input: { agentId: id } });
+    expect(agentErase.__typename).toBe('AgentEraseSuccess');
+    await expect(take(live(), 1, 15_000)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(hub.openSubscriptions).toBe(open - 1);
+
+    // A new agent given the same id is a new log: its subscribers get its events.
+    await waitUntil(() => !server.app.services.erasingAgents.has(id), 'the end of the erasure to be heard');
+    await server.operator.createAgent({ input: { agentId: id, name: 'after the window' } });
+    const again = live();
+    const next = again.next();
+    await waitUntil(() => hub.startingSubscriptions === 0 && hub.openSubscriptions === open, 'the new subscription to be placed');
+    await server.operator.updateProfileDocument({ input: { agentId: id, kind: 'SOUL', content: 'new', expectedRevision: 1 } });
+    expect((await next).value).toMatchObject({ agentId: id, type: 'profile.updated' });
+    await again.return!();
   });
 });

@@ -138,10 +138,32 @@ export async function readEventsAfter(db: Db, query: EventQuery): Promise<AgentE
 }
 
 /**
+ * Where a new hub channel of the agent starts reading: after its newest sequence. Once the
+ * agent's erasure has started, before agent.erased instead: a subscriber that passed the agent
+ * check just before the erasure began still gets that event, and its stream completes. Null when
+ * there is nothing left to deliver (the agent row is gone, or its erasure went past the log).
+ * On a connection from the pool, like latestSequences.
+ */
+export async function channelStart(pool: pg.Pool, agentId: string): Promise<{ after: number; erased: boolean } | null> {
+  const result = await pool.query<{ present: boolean; erasing: boolean; seq: string | null; type: string | null }>({
+    name: 'burrow_channel_start',
+    text: `SELECT a.id IS NOT NULL AS present, a.erasure_started_at IS NOT NULL AS erasing, e.sequence AS seq, e.type
+             FROM (SELECT $1::text AS id) wanted
+             LEFT JOIN agents a ON a.id = wanted.id
+             LEFT JOIN LATERAL (SELECT sequence, type FROM agent_events WHERE agent_id = wanted.id ORDER BY sequence DESC LIMIT 1) e ON true`,
+    values: [agentId],
+  });
+  const { present, erasing, seq, type } = result.rows[0];
+  if (type === AGENT_ERASED) return { after: Number(seq) - 1, erased: true };
+  if (!present || erasing) return null;
+  return { after: seq === null ? 0 : Number(seq), erased: false };
+}
+
+/**
  * The newest logged sequence of each agent given (agents without events are left out): one
- * statement, one index probe per agent. The hub runs it when a channel starts (one agent) and at
- * its re-check (every agent with subscribers), on a connection from the pool, outside the
- * statement count that tests read for requests.
+ * statement, one index probe per agent. The hub runs it at its re-check (every agent with
+ * subscribers), on a connection from the pool, outside the statement count that tests read for
+ * requests.
  */
 export async function latestSequences(pool: pg.Pool, agentIds: string[]): Promise<Map<string, number>> {
   const result = await pool.query<{ agent_id: string; seq: string }>({

@@ -15,7 +15,8 @@ import type { Database } from '../db/database.js';
 import { backoffDelay } from '../lib/backoff.js';
 import { describeError, isConnectionLoss } from '../lib/connection-errors.js';
 import type { Logger } from '../lib/logger.js';
-import { AGENT_ERASED, latestSequences, readEventsAfter, type AgentEventRow, type EventQuery } from './events.service.js';
+import { NotFoundError } from '../lib/errors.js';
+import { AGENT_ERASED, channelStart, latestSequences, readEventsAfter, type AgentEventRow, type EventQuery } from './events.service.js';
 
 /** Rows per read of the log, by a channel or by one subscriber's catch-up. */
 export const PAGE = 200;
@@ -76,6 +77,12 @@ export function wake(subscriber: Subscriber): void {
 
 export class AgentChannels {
   private readonly channels = new Map<string, Channel>();
+  /**
+   * Channels that handed out agent.erased: out of `channels`, so the agent's next subscriber starts
+   * a fresh channel (which finds the erasure, or a new agent given the same id), and kept here
+   * until their subscribers, who have that last event queued, are gone.
+   */
+  private readonly ending = new Set<Channel>();
   private readonly failures = new WeakMap<Subscriber, unknown>();
   private rechecking = false;
   /** Reads of the log made for live delivery (one per agent per batch of notifications). */
@@ -91,13 +98,13 @@ export class AgentChannels {
   /** Rows waiting in subscribers' queues (each at most the buffer). */
   get queuedEvents(): number {
     let count = 0;
-    for (const channel of this.channels.values()) for (const subscriber of channel.subscribers) count += subscriber.queue.length;
+    for (const channel of this.everyChannel()) for (const subscriber of channel.subscribers) count += subscriber.queue.length;
     return count;
   }
 
   get openSubscriptions(): number {
     let count = 0;
-    for (const channel of this.channels.values()) count += channel.subscribers.size;
+    for (const channel of this.everyChannel()) count += channel.subscribers.size;
     return count;
   }
 
@@ -113,7 +120,7 @@ export class AgentChannels {
 
   /** The hub stopped: no read is retried, and every subscriber wakes to see its end. */
   stopAll(): void {
-    for (const channel of this.channels.values()) {
+    for (const channel of this.everyChannel()) {
       if (channel.retry) clearTimeout(channel.retry);
       for (const subscriber of channel.subscribers) wake(subscriber);
     }
@@ -180,10 +187,15 @@ export class AgentChannels {
   /** Takes the subscriber out of its channel; the channel ends with its last subscriber. */
   leave(channel: Channel, subscriber: Subscriber): void {
     channel.subscribers.delete(subscriber);
-    if (channel.subscribers.size === 0 && this.channels.get(channel.agentId) === channel) {
-      if (channel.retry) clearTimeout(channel.retry);
-      this.channels.delete(channel.agentId);
-    }
+    if (channel.subscribers.size > 0) return;
+    if (channel.retry) clearTimeout(channel.retry);
+    this.ending.delete(channel);
+    if (this.channels.get(channel.agentId) === channel) this.channels.delete(channel.agentId);
+  }
+
+  private *everyChannel(): Iterable<Channel> {
+    yield* this.channels.values();
+    yield* this.ending;
   }
 
   /** The error that ended the subscriber's channel's reads, if one did. */
@@ -226,11 +238,18 @@ export class AgentChannels {
     return channel;
   }
 
-  /** The channel's starting point: the agent's newest logged sequence, retried across a lost connection. */
+  /**
+   * The channel's starting point (events.service.ts channelStart), retried across a lost
+   * connection. An agent erased since its subscribers' agent check ends them with NotFound; one
+   * whose erasure has started starts before agent.erased, and reads it at once.
+   */
   private async initialize(channel: Channel): Promise<void> {
     for (let failures = 0; ;) {
       try {
-        channel.last = (await latestSequences(this.database.pool, [channel.agentId])).get(channel.agentId) ?? 0;
+        const start = await channelStart(this.database.pool, channel.agentId);
+        if (start === null) throw new NotFoundError('Agent', channel.agentId);
+        channel.last = start.after;
+        if (start.erased) channel.dirty = true;
         break;
       } catch (error) {
         if (!isConnectionLoss(error) || this.stopped() || channel.subscribers.size === 0) {
@@ -296,6 +315,10 @@ export class AgentChannels {
   private async handOut(channel: Channel, rows: AgentEventRow[], notifiedAt: number | null) {
     channel.last = rows[rows.length - 1].sequence;
     for (const row of rows) sharedRows.add(row);
+    if (rows[rows.length - 1].type === AGENT_ERASED && this.channels.get(channel.agentId) === channel) {
+      this.channels.delete(channel.agentId);
+      this.ending.add(channel);
+    }
     const subscribers = [...channel.subscribers];
     for (let from = 0; from < subscribers.length; from += WAKE_BATCH) {
       if (from > 0) await new Promise((resolve) => setImmediate(resolve));
