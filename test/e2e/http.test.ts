@@ -6,7 +6,7 @@
  * would) counts each request on the path that answered it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startShipped, type ShippedServer } from '../support/shipped.js';
+import { readMetrics, startShipped, type ShippedServer } from '../support/shipped.js';
 
 interface Answer {
   status: number;
@@ -32,10 +32,8 @@ async function answerOf(response: Response): Promise<Answer> {
 
 /** burrow_graphql_http_requests_total by path, from the main port's /metrics (operator token). */
 async function pathCounts(): Promise<{ direct: number; yoga: number }> {
-  const response = await fetch(`${server.origin}/metrics`, { headers: auth() });
-  expect(response.status).toBe(200);
-  const text = await response.text();
-  const of = (path: string) => Number(new RegExp(`^burrow_graphql_http_requests_total\\{path="${path}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+  const metrics = await readMetrics(server.origin, server.operatorToken);
+  const of = (path: string) => metrics.get(`burrow_graphql_http_requests_total{path="${path}"}`) ?? 0;
   return { direct: of('direct'), yoga: of('yoga') };
 }
 
