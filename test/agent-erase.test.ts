@@ -179,6 +179,7 @@ describe('agentErase', () => {
     expect((await server.operator.agent({ id })).agent?.name).toBe('born again');
     expect((await server.operator.brainMemories({ agentId: id, first: 10 })).brainMemories.edges).toEqual([]);
   });
+
   it('a subscription that passed its agent check just before the erasure still ends: with agent.erased while the log holds it, with NotFound once the agent is gone', async () => {
     // The window between a subscription's agent check and its channel's first read is milliseconds
     // wide; the hub is asked directly here, as the resolver asks it once the check has passed.

@@ -338,7 +338,10 @@ export async function shippedAgentClient(
  * port): each value by its name and labels as printed, e.g. `burrow_db_pool_connections{state="idle"}`.
  */
 export async function readMetrics(origin: string, token: string): Promise<Map<string, number>> {
-  const text = await (await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+  const response = await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+  // Refused or failed, there is no sample: an empty map would read as every metric absent.
+  if (response.status !== 200) throw new Error(`/metrics answered ${response.status}`);
+  const text = await response.text();
   const values = new Map<string, number>();
   for (const line of text.split('\n')) {
     if (!line || line.startsWith('#')) continue;
